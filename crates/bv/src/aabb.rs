@@ -1,0 +1,69 @@
+//! Axis-aligned bounding box.
+
+use crate::Point;
+use serde::{Deserialize, Serialize};
+
+/// Axis-aligned box `{p : mins <= p <= maxs}` (closed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Aabb {
+    /// Lowest corner.
+    pub mins: Point,
+    /// Highest corner.
+    pub maxs: Point,
+}
+
+impl Aabb {
+    /// Box with the given corners (`mins <= maxs` componentwise).
+    pub fn new(mins: Point, maxs: Point) -> Self {
+        Self { mins, maxs }
+    }
+
+    /// Smallest box containing `points` (which must be non-empty).
+    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point>) -> Self {
+        let mut it = points.into_iter();
+        let first = *it.next().expect("Aabb::from_points needs at least one point");
+        it.fold(Self::new(first, first), |b, p| Self::new(b.mins.inf(p), b.maxs.sup(p)))
+    }
+}
+
+impl crate::BoundingVolume for Aabb {
+    /// An AABB has one fit: the coordinate extremes.
+    type Method = ();
+
+    fn fit_points(points: &[Point], _: ()) -> Self {
+        Self::from_points(points)
+    }
+
+    fn fit_triangles(triangles: &[[Point; 3]], _: ()) -> Self {
+        Self::from_points(triangles.iter().flatten())
+    }
+
+    fn merge(&self, other: &Self) -> Self {
+        Self::new(self.mins.inf(&other.mins), self.maxs.sup(&other.maxs))
+    }
+
+    /// Re-bounds the moved box: half-extents become `|R| h` (Arvo's method).
+    fn transformed(&self, motion: &crate::Isometry) -> Self {
+        let center = motion * nalgebra::center(&self.mins, &self.maxs);
+        let half = (self.maxs - self.mins) * 0.5;
+        let r = motion.rotation.to_rotation_matrix().into_inner().abs() * half;
+        Self::new(center - r, center + r)
+    }
+
+    fn contains_point(&self, p: &Point, tolerance: f64) -> bool {
+        (0..3).all(|i| p[i] >= self.mins[i] - tolerance && p[i] <= self.maxs[i] + tolerance)
+    }
+
+    fn volume(&self) -> f64 {
+        (self.maxs - self.mins).product()
+    }
+
+    fn surface_area(&self) -> f64 {
+        let d = self.maxs - self.mins;
+        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
+    }
+
+    fn center(&self) -> Point {
+        nalgebra::center(&self.mins, &self.maxs)
+    }
+}

@@ -1,0 +1,39 @@
+//! Bounding volumes and primitive geometric tests for `obbtree`.
+//!
+//! Every public geometric type uses nalgebra with `f64`.
+//!
+//! * [`volume`]: the [`BoundingVolume`] trait the hierarchies are generic over.
+//! * [`aabb`], [`obb`], [`sphere`], [`kdop`]: the volumes.
+//! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
+//! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
+//! * [`trimesh`]: the validated triangle mesh everything is built over.
+//!
+//! Closed-set policy: every volume and primitive is a closed set, so touching counts as
+//! intersecting.
+
+pub mod aabb;
+pub mod kdop;
+pub mod obb;
+pub mod ray;
+pub mod sphere;
+pub mod triangle;
+pub mod trimesh;
+pub mod volume;
+
+pub use aabb::Aabb;
+pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
+pub use obb::Obb;
+pub use ray::Ray;
+pub use sphere::Sphere;
+pub use triangle::Triangle;
+pub use trimesh::{MeshError, TriMesh};
+pub use volume::BoundingVolume;
+
+/// Re-exported so that users need not depend on nalgebra directly.
+pub use nalgebra;
+/// 3D point with `f64` coordinates.
+pub type Point = nalgebra::Point3<f64>;
+/// 3D vector with `f64` coordinates.
+pub type Vector = nalgebra::Vector3<f64>;
+/// Rigid motion (rotation + translation) with `f64` coordinates.
+pub type Isometry = nalgebra::Isometry3<f64>;

@@ -1,0 +1,33 @@
+//! The interface every bounding volume offers to the hierarchies.
+
+use crate::{Isometry, Point};
+
+/// A closed bounding volume that a hierarchy can be built from.
+pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
+    /// The fitting method selectable for this volume type (e.g. covariance vs. hull for OBBs).
+    type Method: Copy + Default + std::fmt::Debug + Send + Sync + 'static;
+
+    /// Fits a volume around `points` by `method`. `points` is never empty.
+    fn fit_points(points: &[Point], method: Self::Method) -> Self;
+
+    /// Fits a volume around triangles given as vertex triples. `triangles` is never empty.
+    fn fit_triangles(triangles: &[[Point; 3]], method: Self::Method) -> Self;
+
+    /// A volume containing both `self` and `other` (for bottom-up building and refitting).
+    fn merge(&self, other: &Self) -> Self;
+
+    /// This volume moved by `motion`; types that cannot represent a rotated copy re-bound it.
+    fn transformed(&self, motion: &Isometry) -> Self;
+
+    /// Whether `p` lies in the closed volume, allowing `tolerance` (absolute distance).
+    fn contains_point(&self, p: &Point, tolerance: f64) -> bool;
+
+    /// Enclosed volume.
+    fn volume(&self) -> f64;
+
+    /// Surface area.
+    fn surface_area(&self) -> f64;
+
+    /// A representative centre (used by split heuristics and traversal order).
+    fn center(&self) -> Point;
+}

@@ -1,0 +1,2 @@
+//! The queries users call: dual-tree mesh–mesh collision with exact triangle tests, ray picking
+//! and frustum culling.

@@ -1,0 +1,7 @@
+//! obbtree: exact mesh–mesh collision and ray picking over bounding-volume hierarchies.
+//!
+//! This facade re-exports the workspace crates and adds mesh loading.
+
+pub use obbtree_bv as bv;
+pub use obbtree_query as query;
+pub use obbtree_tree as tree;
