@@ -109,68 +109,65 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
                 index,
                 expected: element.count,
             };
-            let (record, at) = match header.encoding {
-                Encoding::Ascii => {
-                    let (text, line) = lines
-                        .as_mut()
-                        .and_then(Iterator::next)
-                        .ok_or_else(truncated)?;
-                    let at = Location::Line(line);
-                    match parser.read_ascii_element(text, element) {
-                        Ok(record) => (record, at),
-                        Err(e) => {
-                            let message = format!("{} {index}: {e}", element.name);
-                            return Err(LoadError::Syntax {
-                                path: path.into(),
-                                at,
-                                message,
-                            });
-                        }
-                    }
+            // Ascii errors point at the line (and say which element), binary ones at the element.
+            let mut line = 0;
+            let syntax = |line: usize, message: &dyn std::fmt::Display| {
+                let message = message
+                    .to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let (at, message) = match header.encoding {
+                    Encoding::Ascii => (
+                        Location::Line(line),
+                        format!("{} {index}: {message}", element.name),
+                    ),
+                    _ => (
+                        Location::Element {
+                            kind: element.name.clone(),
+                            index,
+                        },
+                        message,
+                    ),
+                };
+                LoadError::Syntax {
+                    path: path.into(),
+                    at,
+                    message,
                 }
-                Encoding::BinaryLittleEndian | Encoding::BinaryBigEndian => {
-                    let read = if header.encoding == Encoding::BinaryLittleEndian {
-                        parser.read_little_endian_element(&mut payload, element)
-                    } else {
+            };
+            let record = match (header.encoding, lines.as_mut()) {
+                (Encoding::Ascii, Some(lines)) => {
+                    let (text, at) = lines.next().ok_or_else(truncated)?;
+                    line = at;
+                    parser
+                        .read_ascii_element(text, element)
+                        .map_err(|e| syntax(line, &e))?
+                }
+                (encoding, _) => {
+                    let read = if encoding == Encoding::BinaryBigEndian {
                         parser.read_big_endian_element(&mut payload, element)
+                    } else {
+                        parser.read_little_endian_element(&mut payload, element)
                     };
-                    let at = Location::Element {
-                        kind: element.name.clone(),
-                        index,
-                    };
-                    match read {
-                        Ok(record) => (record, at),
-                        Err(e) if e.kind() == ErrorKind::UnexpectedEof => return Err(truncated()),
-                        Err(e) => {
-                            return Err(LoadError::Syntax {
-                                path: path.into(),
-                                at,
-                                message: e.to_string(),
-                            })
+                    read.map_err(|e| {
+                        if e.kind() == ErrorKind::UnexpectedEof {
+                            truncated()
+                        } else {
+                            syntax(line, &e)
                         }
-                    }
+                    })?
                 }
             };
             match element.name.as_str() {
                 "vertex" => vertices.push(Point::from(record.xyz)),
                 "face" if record.negative_index => {
-                    let message = "negative vertex index".to_string();
-                    return Err(LoadError::Syntax {
-                        path: path.into(),
-                        at,
-                        message,
-                    });
+                    return Err(syntax(line, &"negative vertex index"))
                 }
                 "face" if record.corners.len() < 3 => {
-                    let message = format!(
-                        "face {index} has {} corners; a face needs at least 3",
-                        record.corners.len()
-                    );
-                    return Err(LoadError::Syntax {
-                        path: path.into(),
-                        at,
-                        message,
-                    });
+                    let message =
+                        format!("{} corners; a face needs at least 3", record.corners.len());
+                    return Err(syntax(line, &message));
                 }
                 "face" => fan(&record.corners, &mut triangles),
                 _ => {}
