@@ -542,3 +542,62 @@ fn kdop_volume_between_hull_and_aabb() {
         }
     }
 }
+
+/// The hull of hard sets: integer grids (many exactly coplanar and collinear points), points on a
+/// sphere (all on the hull) and a thin slab; every point inside, the surface closed, and its
+/// volume equal to the known one where there is one.
+#[test]
+fn hull_of_grids_and_spheres() {
+    let check = |pts: &[Point], volume: Option<f64>| {
+        let h = hull::convex_hull(pts).expect("full-dimensional");
+        let c = |p: &Point| robust::Coord3D {
+            x: p.x,
+            y: p.y,
+            z: p.z,
+        };
+        for t in &h.triangles {
+            let [a, b, d] = t.map(|i| c(&pts[i as usize]));
+            assert!(pts.iter().all(|p| robust::orient3d(a, b, d, c(p)) >= 0.0));
+        }
+        let mut edges = std::collections::HashSet::new();
+        for t in &h.triangles {
+            for k in 0..3 {
+                assert!(edges.insert((t[k], t[(k + 1) % 3])));
+            }
+        }
+        assert!(edges.iter().all(|&(a, b)| edges.contains(&(b, a))));
+        if let Some(v) = volume {
+            let hv: f64 = h
+                .triangles
+                .iter()
+                .map(|t| {
+                    let [a, b, d] = t.map(|i| pts[i as usize].coords);
+                    a.dot(&b.cross(&d)) / 6.0
+                })
+                .sum();
+            assert!((hv - v).abs() < 1e-9 * v, "{hv} vs {v}");
+        }
+    };
+    let grid: Vec<Point> = (0..6 * 6 * 6)
+        .map(|i| Point::new((i % 6) as f64, ((i / 6) % 6) as f64, (i / 36) as f64))
+        .collect();
+    check(&grid, Some(125.0));
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let sphere: Vec<Point> = (0..2000)
+        .map(|i| {
+            let z = 1.0 - 2.0 * (i as f64 + 0.5) / 2000.0;
+            let r = (1.0 - z * z).sqrt();
+            Point::new(
+                r * (golden * i as f64).cos(),
+                r * (golden * i as f64).sin(),
+                z,
+            )
+        })
+        .collect();
+    check(&sphere, None);
+    let slab: Vec<Point> = grid
+        .iter()
+        .map(|p| Point::new(p.x * 1e6, p.y * 1e6, p.z * 1e-6))
+        .collect();
+    check(&slab, Some(125.0e6));
+}
