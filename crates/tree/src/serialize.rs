@@ -249,3 +249,67 @@ impl<V> Bvh<V> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Files with a valid checksum but an impossible tree (a writer bug or a forged file) are
+    //! refused by the structure check, not traversed.
+    use super::*;
+    use crate::BuildOptions;
+    use obbtree_bv::Point;
+
+    fn mesh() -> TriMesh {
+        let vertices: Vec<Point> = (0..30)
+            .map(|i| Point::new(i as f64, (i * i % 7) as f64, 0.5))
+            .collect();
+        let triangles = (0..28).map(|i| [i, i + 1, i + 2]).collect();
+        TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    fn refused(mesh: &TriMesh, damage: impl Fn(&mut Bvh<Aabb>)) {
+        let mut bvh = Bvh::<Aabb>::build(
+            mesh,
+            &BuildOptions {
+                leaf_size: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), mesh).is_ok());
+        damage(&mut bvh);
+        assert!(matches!(
+            Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), mesh),
+            Err(LoadError::Corrupted(_))
+        ));
+    }
+
+    #[test]
+    fn impossible_trees_are_refused() {
+        let mesh = mesh();
+        let last = |b: &Bvh<Aabb>| b.nodes.len() - 1;
+        let first_leaf = |b: &Bvh<Aabb>| b.nodes.iter().position(|n| n.is_leaf()).unwrap();
+        refused(&mesh, |b| b.nodes[0].start = 1_000_000);
+        refused(&mesh, |b| b.nodes[0].start = u32::MAX);
+        refused(&mesh, |b| {
+            let l = last(b);
+            b.nodes[0].start = l as u32; // right child past the end
+        });
+        refused(&mesh, |b| {
+            let i = b.nodes.iter().rposition(|n| !n.is_leaf()).unwrap();
+            b.nodes[i].start = 0; // a cycle back to the root
+        });
+        refused(&mesh, |b| {
+            let i = first_leaf(b);
+            b.nodes[i].start = 27; // range past the end of the order
+        });
+        refused(&mesh, |b| {
+            let i = first_leaf(b);
+            b.nodes[i].start = if b.nodes[i].start == 0 { 1 } else { 0 }; // overlapping leaves
+        });
+        refused(&mesh, |b| b.order[0] = b.order[1]);
+        refused(&mesh, |b| b.order[0] = 28);
+        refused(&mesh, |b| b.depth += 1);
+        refused(&mesh, |b| b.order.push(0));
+        refused(&mesh, |b| b.nodes.clear());
+    }
+}
