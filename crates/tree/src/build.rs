@@ -1,6 +1,6 @@
 //! Top-down construction, serial or parallel (the same tree either way, bit for bit).
 
-use crate::split::{split, Work};
+use crate::split::{centroid, split, Work};
 use crate::{Bvh, MeshFingerprint, Node, SplitRule};
 use obbtree_bv::{BoundingVolume, Point, TriMesh};
 
@@ -73,9 +73,11 @@ impl<V: BoundingVolume> Bvh<V> {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
+        let mut centroids: Vec<Point> = tris.iter().map(centroid).collect();
         let mut order: Vec<u32> = (0..n as u32).collect();
         let work = Work {
             tris: &mut tris,
+            centroids: &mut centroids,
             order: &mut order,
             first: 0,
         };

@@ -1,7 +1,7 @@
 //! Split rules: how a node's triangles are divided between its two children.
 
 use crate::MAX_DEPTH;
-use obbtree_bv::{Aabb, BoundingVolume, Point, Vector};
+use obbtree_bv::{BoundingVolume, Point, Vector};
 use serde::{Deserialize, Serialize};
 
 /// How the builder divides a node's triangles between its two children. Every rule works on the
@@ -27,10 +27,11 @@ pub enum SplitRule {
 /// Bins per axis of [`SplitRule::Sah`].
 pub const SAH_BINS: usize = 16;
 
-/// A node's share of the build's working arrays: the triangles' vertices (so volumes are fitted
-/// from one contiguous slice) and their mesh indices, permuted together.
+/// A node's share of the build's working arrays, permuted together: the triangles' vertices (so
+/// volumes are fitted from one contiguous slice), their centroids and their mesh indices.
 pub(crate) struct Work<'a> {
     pub tris: &'a mut [[Point; 3]],
+    pub centroids: &'a mut [Point],
     pub order: &'a mut [u32],
     /// Position of `order[0]` in the whole tree's triangle order.
     pub first: u32,
@@ -44,28 +45,33 @@ impl<'a> Work<'a> {
     /// The first `mid` triangles and the rest.
     pub fn split_at(self, mid: usize) -> (Work<'a>, Work<'a>) {
         let (lt, rt) = self.tris.split_at_mut(mid);
+        let (lc, rc) = self.centroids.split_at_mut(mid);
         let (lo, ro) = self.order.split_at_mut(mid);
+        let right_first = self.first + mid as u32;
         (
             Work {
                 tris: lt,
+                centroids: lc,
                 order: lo,
                 first: self.first,
             },
             Work {
                 tris: rt,
+                centroids: rc,
                 order: ro,
-                first: self.first + mid as u32,
+                first: right_first,
             },
         )
     }
 
     /// Moves the triangles for which `left` holds to the front (keeping the arrays in step) and
     /// returns how many there are.
-    fn partition(&mut self, mut left: impl FnMut(&[Point; 3], u32) -> bool) -> usize {
+    fn partition(&mut self, mut left: impl FnMut(&Point, u32) -> bool) -> usize {
         let mut mid = 0;
         for i in 0..self.len() {
-            if left(&self.tris[i], self.order[i]) {
+            if left(&self.centroids[i], self.order[i]) {
                 self.tris.swap(i, mid);
+                self.centroids.swap(i, mid);
                 self.order.swap(i, mid);
                 mid += 1;
             }
@@ -99,7 +105,7 @@ pub(crate) fn split<V: BoundingVolume>(
     let n = work.len();
     let axes = bv
         .split_axes()
-        .unwrap_or_else(|| centroid_spread_axes(work.tris));
+        .unwrap_or_else(|| centroid_spread_axes(work.centroids));
     let mid = match rule {
         SplitRule::Gottschalk => axes.iter().find_map(|axis| mean_split(work, axis)),
         SplitRule::Median => None,
@@ -112,13 +118,13 @@ pub(crate) fn split<V: BoundingVolume>(
 }
 
 /// The coordinate axes, ordered by the extent of the centroids along them (largest first).
-fn centroid_spread_axes(tris: &[[Point; 3]]) -> [Vector; 3] {
-    let (lo, hi) = tris.iter().map(centroid).fold(
+fn centroid_spread_axes(centroids: &[Point]) -> [Vector; 3] {
+    let (lo, hi) = centroids.iter().fold(
         (
             Point::from(Vector::repeat(f64::INFINITY)),
             Point::from(Vector::repeat(f64::NEG_INFINITY)),
         ),
-        |(lo, hi), c| (lo.inf(&c), hi.sup(&c)),
+        |(lo, hi), c| (lo.inf(c), hi.sup(c)),
     );
     let extent = hi - lo;
     let mut order = [0, 1, 2];
@@ -130,77 +136,115 @@ fn centroid_spread_axes(tris: &[[Point; 3]]) -> [Vector; 3] {
 fn mean_split(work: &mut Work, axis: &Vector) -> Option<usize> {
     let n = work.len();
     let mean = work
-        .tris
+        .centroids
         .iter()
-        .map(|t| centroid(t).coords.dot(axis))
+        .map(|c| c.coords.dot(axis))
         .sum::<f64>()
         / n as f64;
-    let mid = work.partition(|t, _| centroid(t).coords.dot(axis) < mean);
+    let mid = work.partition(|c, _| c.coords.dot(axis) < mean);
     (mid > 0 && mid < n).then_some(mid)
 }
 
 /// Splits into `⌊n/2⌋` and `⌈n/2⌉` triangles by the key (projection, triangle index), a total
 /// order, so ties (identical centroids) are split deterministically too.
 fn median_split(work: &mut Work, axis: &Vector) -> usize {
-    let key = |t: &[Point; 3], id: u32| (centroid(t).coords.dot(axis), id);
+    let key = |c: &Point, id: u32| (c.coords.dot(axis), id);
     let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let mut keys: Vec<_> = work
-        .tris
+        .centroids
         .iter()
         .zip(work.order.iter())
-        .map(|(t, &id)| key(t, id))
+        .map(|(c, &id)| key(c, id))
         .collect();
     let half = work.len() / 2;
     let (_, &mut pivot, _) = keys.select_nth_unstable_by(half, cmp);
-    work.partition(|t, id| cmp(&key(t, id), &pivot).is_lt())
+    work.partition(|c, id| cmp(&key(c, id), &pivot).is_lt())
 }
 
-/// Binned SAH over `axes`; `None` if the centroids do not spread along any of them.
+/// Binned SAH over `axes`; `None` if the centroids do not spread along any of them. One pass
+/// over the triangles fills the bins of all axes.
 fn sah_split(work: &mut Work, axes: &[Vector; 3]) -> Option<usize> {
+    let binnings = axes
+        .each_ref()
+        .map(|axis| Binning::new(work.centroids, axis));
+    let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
+    for (t, c) in work.tris.iter().zip(work.centroids.iter()) {
+        let bounds = Bin::of(t);
+        for (binning, bins) in binnings.iter().zip(bins.iter_mut()) {
+            if let Some(binning) = binning {
+                bins[binning.bin(c)].merge(&bounds);
+            }
+        }
+    }
     let mut best: Option<(f64, usize, usize)> = None; // (cost, axis, last bin of the left side)
-    for (a, axis) in axes.iter().enumerate() {
-        let Some(bin_of) = Binning::new(work.tris, axis) else {
-            continue;
-        };
-        let mut bins: [(Option<Aabb>, usize); SAH_BINS] = [(None, 0); SAH_BINS];
-        for t in work.tris.iter() {
-            let (bounds, count) = &mut bins[bin_of.bin(t)];
-            let tb = Aabb::from_points(t);
-            *bounds = Some(bounds.map_or(tb, |b| b.merge(&tb)));
-            *count += 1;
-        }
-        // Right-to-left suffix areas and counts, then a left-to-right sweep.
-        let mut right = [(0.0, 0); SAH_BINS];
-        let mut acc: (Option<Aabb>, usize) = (None, 0);
+    for (a, bins) in bins
+        .iter()
+        .enumerate()
+        .filter(|(a, _)| binnings[*a].is_some())
+    {
+        // Right-to-left suffixes, then a left-to-right sweep.
+        let mut right = [Bin::EMPTY; SAH_BINS];
+        let mut acc = Bin::EMPTY;
         for i in (1..SAH_BINS).rev() {
-            acc = merge_bin(acc, &bins[i]);
-            right[i] = (acc.0.map_or(0.0, |b| b.surface_area()), acc.1);
+            acc.merge(&bins[i]);
+            right[i] = acc;
         }
-        let mut acc: (Option<Aabb>, usize) = (None, 0);
+        let mut left = Bin::EMPTY;
         for i in 0..SAH_BINS - 1 {
-            acc = merge_bin(acc, &bins[i]);
-            let (right_area, right_count) = right[i + 1];
-            if acc.1 == 0 || right_count == 0 {
+            left.merge(&bins[i]);
+            if left.count == 0 || right[i + 1].count == 0 {
                 continue;
             }
-            let cost = acc.0.map_or(0.0, |b| b.surface_area()) * acc.1 as f64
-                + right_area * right_count as f64;
+            let cost = left.cost() + right[i + 1].cost();
             if best.map_or(true, |(c, _, _)| cost < c) {
                 best = Some((cost, a, i));
             }
         }
     }
     let (_, a, last) = best?;
-    let bin_of = Binning::new(work.tris, &axes[a])?;
-    Some(work.partition(|t, _| bin_of.bin(t) <= last))
+    let binning = binnings[a].as_ref()?;
+    Some(work.partition(|c, _| binning.bin(c) <= last))
 }
 
-fn merge_bin(acc: (Option<Aabb>, usize), bin: &(Option<Aabb>, usize)) -> (Option<Aabb>, usize) {
-    let bounds = match (acc.0, bin.0) {
-        (Some(a), Some(b)) => Some(a.merge(&b)),
-        (a, b) => a.or(b),
+/// Bounds and count of the triangles in one SAH bin.
+#[derive(Clone, Copy)]
+struct Bin {
+    mins: Vector,
+    maxs: Vector,
+    count: usize,
+}
+
+impl Bin {
+    const EMPTY: Self = Self {
+        mins: Vector::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+        maxs: Vector::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+        count: 0,
     };
-    (bounds, acc.1 + bin.1)
+
+    fn of(t: &[Point; 3]) -> Self {
+        let mins = t[0].coords.inf(&t[1].coords).inf(&t[2].coords);
+        let maxs = t[0].coords.sup(&t[1].coords).sup(&t[2].coords);
+        Self {
+            mins,
+            maxs,
+            count: 1,
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.mins = self.mins.inf(&other.mins);
+        self.maxs = self.maxs.sup(&other.maxs);
+        self.count += other.count;
+    }
+
+    /// `area × count`, the SAH cost of one side (0 when empty).
+    fn cost(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let d = self.maxs - self.mins;
+        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x) * self.count as f64
+    }
 }
 
 /// Maps a centroid's projection on an axis to one of [`SAH_BINS`] equal bins.
@@ -212,10 +256,10 @@ struct Binning<'a> {
 
 impl<'a> Binning<'a> {
     /// `None` unless the projections span a positive finite interval.
-    fn new(tris: &[[Point; 3]], axis: &'a Vector) -> Option<Self> {
-        let (min, max) = tris
+    fn new(centroids: &[Point], axis: &'a Vector) -> Option<Self> {
+        let (min, max) = centroids
             .iter()
-            .map(|t| centroid(t).coords.dot(axis))
+            .map(|c| c.coords.dot(axis))
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
                 (lo.min(p), hi.max(p))
             });
@@ -226,8 +270,8 @@ impl<'a> Binning<'a> {
         })
     }
 
-    fn bin(&self, t: &[Point; 3]) -> usize {
+    fn bin(&self, c: &Point) -> usize {
         // `as` saturates (NaN → 0), so every value lands in a bin.
-        (((centroid(t).coords.dot(self.axis) - self.min) * self.scale) as usize).min(SAH_BINS - 1)
+        (((c.coords.dot(self.axis) - self.min) * self.scale) as usize).min(SAH_BINS - 1)
     }
 }
