@@ -4,7 +4,7 @@
 //! [`Kdop18`] (A = 9) and [`Kdop26`] (A = 13). The axes are integer, unnormalised directions
 //! (see [`Kdop::axes`]); `min[i]`/`max[i]` are extremes of `axes[i] · p` over the contents.
 
-use crate::Vector;
+use crate::{Aabb, BoundingVolume, Isometry, Point, Vector};
 use serde::{Deserialize, Serialize};
 
 /// A k-DOP with `A` slab axes (closed: the intersection of its `A` slabs).
@@ -28,7 +28,12 @@ pub type Kdop18 = Kdop<9>;
 pub type Kdop26 = Kdop<13>;
 
 const COORD: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-const CORNER: [[f64; 3]; 4] = [[1.0, 1.0, 1.0], [1.0, 1.0, -1.0], [1.0, -1.0, 1.0], [1.0, -1.0, -1.0]];
+const CORNER: [[f64; 3]; 4] = [
+    [1.0, 1.0, 1.0],
+    [1.0, 1.0, -1.0],
+    [1.0, -1.0, 1.0],
+    [1.0, -1.0, -1.0],
+];
 const EDGE: [[f64; 3]; 6] = [
     [1.0, 1.0, 0.0],
     [1.0, -1.0, 0.0],
@@ -47,10 +52,184 @@ impl<const A: usize> Kdop<A> {
             3 => COORD.to_vec(),
             7 => COORD.iter().chain(CORNER.iter()).copied().collect(),
             9 => COORD.iter().chain(EDGE.iter()).copied().collect(),
-            13 => COORD.iter().chain(CORNER.iter()).chain(EDGE.iter()).copied().collect(),
+            13 => COORD
+                .iter()
+                .chain(CORNER.iter())
+                .chain(EDGE.iter())
+                .copied()
+                .collect(),
             _ => panic!("Kdop<{A}> is not a supported k-DOP (use 3, 7, 9 or 13 axes)"),
         };
         std::array::from_fn(|i| Vector::new(table[i][0], table[i][1], table[i][2]))
+    }
+    /// The k-DOP's AABB: its first three slabs are always the coordinate axes.
+    pub fn aabb(&self) -> Aabb {
+        Aabb::new(
+            Point::new(self.min[0], self.min[1], self.min[2]),
+            Point::new(self.max[0], self.max[1], self.max[2]),
+        )
+    }
+
+    /// The smallest k-DOP of this type containing `points` (non-empty): the extremes of
+    /// `axes[i] · p` (seed 004 "k-DOP的创建").
+    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point>) -> Self {
+        let axes = Self::axes();
+        let mut kdop = Self {
+            min: [f64::INFINITY; A],
+            max: [f64::NEG_INFINITY; A],
+        };
+        for p in points {
+            for (i, axis) in axes.iter().enumerate() {
+                let d = axis.dot(&p.coords);
+                kdop.min[i] = kdop.min[i].min(d);
+                kdop.max[i] = kdop.max[i].max(d);
+            }
+        }
+        kdop
+    }
+
+    /// The faces of the polytope as polygons: each of the `2A` planes' square (larger than the
+    /// AABB) clipped by every other half-space (Sutherland–Hodgman). Used for the measures; an
+    /// empty list for a flat or empty polytope's missing faces is fine.
+    fn faces(&self) -> Vec<(Vector, f64, Vec<Point>)> {
+        let axes = Self::axes();
+        let aabb = self.aabb();
+        let center = nalgebra::center(&aabb.mins, &aabb.maxs);
+        let reach = (aabb.maxs - aabb.mins).norm() + 1.0e-300;
+        // Outward half-spaces n·x <= d.
+        let planes: Vec<(Vector, f64)> = (0..A)
+            .flat_map(|i| {
+                let len = axes[i].norm();
+                [
+                    (axes[i] / len, self.max[i] / len),
+                    (-axes[i] / len, -self.min[i] / len),
+                ]
+            })
+            .collect();
+        planes
+            .iter()
+            .enumerate()
+            .map(|(fi, &(n, d))| {
+                let on_plane = center + n * (d - n.dot(&center.coords));
+                let u = n.cross(&Vector::ith(n.iamin(), 1.0)).normalize() * reach;
+                let v = n.cross(&u);
+                let mut poly = vec![
+                    on_plane - u - v,
+                    on_plane + u - v,
+                    on_plane + u + v,
+                    on_plane - u + v,
+                ];
+                for (pj, &(m, e)) in planes.iter().enumerate() {
+                    if pj != fi && !poly.is_empty() {
+                        poly = clip(&poly, &m, e);
+                    }
+                }
+                (n, d, poly)
+            })
+            .collect()
+    }
+}
+
+/// The part of the polygon `poly` with `n·x <= d`.
+fn clip(poly: &[Point], n: &Vector, d: f64) -> Vec<Point> {
+    let mut out = Vec::with_capacity(poly.len() + 1);
+    for (i, a) in poly.iter().enumerate() {
+        let b = &poly[(i + 1) % poly.len()];
+        let (da, db) = (n.dot(&a.coords) - d, n.dot(&b.coords) - d);
+        if da <= 0.0 {
+            out.push(*a);
+        }
+        if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+            out.push(a + (b - a) * (da / (da - db)));
+        }
+    }
+    out
+}
+
+/// Area of a planar polygon.
+fn polygon_area(poly: &[Point]) -> f64 {
+    let Some(o) = poly.first() else { return 0.0 };
+    let twice: Vector = poly.windows(2).map(|w| (w[0] - o).cross(&(w[1] - o))).sum();
+    0.5 * twice.norm()
+}
+
+impl<const A: usize> BoundingVolume for Kdop<A> {
+    /// A k-DOP has one fit: the extremes along each slab axis.
+    type Method = ();
+
+    fn fit_points(points: &[Point], _: ()) -> Self {
+        Self::from_points(points)
+    }
+
+    fn fit_triangles(triangles: &[[Point; 3]], _: ()) -> Self {
+        Self::from_points(triangles.iter().flatten())
+    }
+
+    fn merge(&self, other: &Self) -> Self {
+        Self {
+            min: std::array::from_fn(|i| self.min[i].min(other.min[i])),
+            max: std::array::from_fn(|i| self.max[i].max(other.max[i])),
+        }
+    }
+
+    /// Slab normals are fixed, so a moved k-DOP is re-bounded: the k-DOP of the moved corners of
+    /// its AABB. Conservative (it contains the moved polytope) but looser than re-fitting the
+    /// moved contents, which callers with the contents at hand should prefer.
+    fn transformed(&self, motion: &Isometry) -> Self {
+        let aabb = self.aabb();
+        let corners: Vec<Point> = (0..8)
+            .map(|i| {
+                let pick = |bit: usize, k: usize| {
+                    if i & bit == 0 {
+                        aabb.mins[k]
+                    } else {
+                        aabb.maxs[k]
+                    }
+                };
+                motion * Point::new(pick(1, 0), pick(2, 1), pick(4, 2))
+            })
+            .collect();
+        Self::from_points(&corners)
+    }
+
+    /// `min_i - tolerance·|axes_i| <= axes_i · p <= max_i + tolerance·|axes_i|` for every slab
+    /// (the tolerance is a distance; the axes are unnormalised).
+    fn contains_point(&self, p: &Point, tolerance: f64) -> bool {
+        Self::axes().iter().enumerate().all(|(i, axis)| {
+            let d = axis.dot(&p.coords);
+            let slack = tolerance * axis.norm();
+            d >= self.min[i] - slack && d <= self.max[i] + slack
+        })
+    }
+
+    /// Volume of the polytope: `Σ area_f · h_f / 3` over its faces, the pyramids from the AABB
+    /// centre (`h_f` its distance to face `f`), each face found by clipping its plane by the others.
+    fn volume(&self) -> f64 {
+        if A == 3 {
+            return self.aabb().volume();
+        }
+        let c = self.center();
+        self.faces()
+            .iter()
+            .map(|(n, d, poly)| polygon_area(poly) * (d - n.dot(&c.coords)) / 3.0)
+            .sum::<f64>()
+            .max(0.0)
+    }
+
+    /// Total area of the clipped faces (for a flat polytope, both sides count).
+    fn surface_area(&self) -> f64 {
+        if A == 3 {
+            return self.aabb().surface_area();
+        }
+        self.faces()
+            .iter()
+            .map(|(_, _, poly)| polygon_area(poly))
+            .sum()
+    }
+
+    /// The centre of the k-DOP's AABB.
+    fn center(&self) -> Point {
+        self.aabb().center()
     }
 }
 
@@ -63,8 +242,11 @@ mod serde_arrays {
         v.as_slice().serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>, const A: usize>(d: D) -> Result<[f64; A], D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>, const A: usize>(
+        d: D,
+    ) -> Result<[f64; A], D::Error> {
         let v = Vec::<f64>::deserialize(d)?;
-        v.try_into().map_err(|v: Vec<f64>| D::Error::invalid_length(v.len(), &"one value per k-DOP axis"))
+        v.try_into()
+            .map_err(|v: Vec<f64>| D::Error::invalid_length(v.len(), &"one value per k-DOP axis"))
     }
 }

@@ -12,6 +12,7 @@
 //! intersecting.
 
 pub mod aabb;
+pub mod fit;
 pub mod kdop;
 pub mod obb;
 pub mod ray;
@@ -21,6 +22,7 @@ pub mod trimesh;
 pub mod volume;
 
 pub use aabb::Aabb;
+pub use fit::{ObbFit, SphereFit};
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
 pub use obb::Obb;
 pub use ray::Ray;

@@ -1,0 +1,96 @@
+//! Covariance-based OBB frames: the area-weighted covariance of triangles (seed 000 §9.2.1,
+//! eq. 9.1), the plain vertex covariance (what PQP and FCL use), and the eigen frame of either.
+
+use crate::{Point, Vector};
+use nalgebra::{Matrix3, SymmetricEigen};
+
+/// Area-weighted covariance of the surface made of `triangles` (seed 000 eq. 9.1, the continuous
+/// form of Gottschalk et al. 1996, "OBBTree", §4):
+///
+/// `C_ij = (1/A_M) Σ_k A_k/12 · (9 m_i m_j + p_i p_j + q_i q_j + r_i r_j) − M_i M_j`
+///
+/// with `A_k`, `m` the area and centroid of triangle `k = (p, q, r)`, `A_M = Σ A_k` and `M` the
+/// area-weighted mean of the centroids. Coordinates are taken relative to the first vertex so
+/// that a small mesh far from the origin loses no precision to cancellation.
+///
+/// Returns `None` when the total area is zero (all triangles degenerate): the caller then falls
+/// back to [`vertex_covariance`].
+pub fn triangle_covariance(triangles: &[[Point; 3]]) -> Option<Matrix3<f64>> {
+    let origin = triangles.first()?[0];
+    let (mut area, mut mean, mut second) = (0.0, Vector::zeros(), Matrix3::zeros());
+    for t in triangles {
+        let [p, q, r] = t.map(|v| v - origin);
+        let a = 0.5 * (q - p).cross(&(r - p)).norm();
+        let m = (p + q + r) / 3.0;
+        area += a;
+        mean += m * a;
+        second +=
+            (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose())
+                * (a / 12.0);
+    }
+    if !(area > 0.0 && area.is_finite()) {
+        return None;
+    }
+    let mean = mean / area;
+    Some(second / area - mean * mean.transpose())
+}
+
+/// Covariance of the points themselves (each point weighted equally), relative to the first
+/// point for precision. Sensitive to uneven tessellation: a densely meshed detail pulls the axes.
+pub fn vertex_covariance(points: &[Point]) -> Matrix3<f64> {
+    let Some(origin) = points.first() else {
+        return Matrix3::zeros();
+    };
+    let n = points.len() as f64;
+    let (sum, second) = points
+        .iter()
+        .fold((Vector::zeros(), Matrix3::zeros()), |(s, c), p| {
+            let d = p - origin;
+            (s + d, c + d * d.transpose())
+        });
+    let mean = sum / n;
+    second / n - mean * mean.transpose()
+}
+
+/// The eigenvectors of a symmetric covariance matrix as orthonormal, right-handed columns,
+/// ordered by decreasing eigenvalue (nalgebra's `SymmetricEigen`, run on the matrix scaled to unit
+/// magnitude so that tiny and huge meshes converge alike). A zero or non-finite matrix (one point,
+/// repeated points) gives the identity frame; repeated eigenvalues give some orthonormal basis of
+/// their eigenspace, which any box fitted along it accepts.
+pub fn eigen_frame(covariance: &Matrix3<f64>) -> Matrix3<f64> {
+    let scale = covariance.amax();
+    if !(scale > 0.0 && scale.is_finite()) {
+        return Matrix3::identity();
+    }
+    let eigen = SymmetricEigen::new(covariance / scale);
+    let mut order = [0, 1, 2];
+    order.sort_by(|&a, &b| eigen.eigenvalues[b].total_cmp(&eigen.eigenvalues[a]));
+    let sorted = Matrix3::from_columns(&order.map(|i| eigen.eigenvectors.column(i).into_owned()));
+    orthonormalize(&sorted)
+}
+
+/// The right-handed orthonormal frame nearest in spirit to `m`'s columns: Gram–Schmidt on the
+/// first two columns, third = first × second. Columns that are zero, non-finite or parallel are
+/// replaced by a stable completion, so the result is always a rotation matrix.
+pub fn orthonormalize(m: &Matrix3<f64>) -> Matrix3<f64> {
+    let u0 = m
+        .column(0)
+        .try_normalize(f64::EPSILON)
+        .filter(|v| v.iter().all(|c| c.is_finite()));
+    let Some(u0) = u0 else {
+        return Matrix3::identity();
+    };
+    let v1 = m.column(1) - u0 * u0.dot(&m.column(1));
+    let u1 = v1
+        .try_normalize(1e-8 * m.column(1).norm())
+        .filter(|v| v.iter().all(|c| c.is_finite()))
+        .unwrap_or_else(|| any_perpendicular(&u0));
+    Matrix3::from_columns(&[u0, u1, u0.cross(&u1)])
+}
+
+/// A unit vector perpendicular to the unit vector `u` (crossing it with the coordinate axis it
+/// is least aligned with).
+fn any_perpendicular(u: &Vector) -> Vector {
+    let axis = Vector::ith(u.iamin(), 1.0);
+    u.cross(&axis).normalize()
+}

@@ -1,0 +1,120 @@
+//! Fitting methods: how each volume is fitted around points or triangles.
+//!
+//! One file per method, each citing its source:
+//! * [`covariance`]: triangle area-weighted covariance (seed 000 eq. 9.1) and vertex covariance;
+//! * [`hull`]: QuickHull and the hull-triangle covariance (Gottschalk's OBBTree frame);
+//! * [`eberly`]: iterative minimum-volume refinement ([`min_rect`] is its planar step);
+//! * [`aabb_center`], [`ritter`], [`welzl`]: spheres.
+//!
+//! AABBs and k-DOPs have a single fit, the extremes along each slab normal (seed 004), in
+//! [`crate::aabb`] and [`crate::kdop`].
+//!
+//! **Containment guarantee.** Every fit ends with a pass that measures each input point exactly
+//! as `contains_point` does and widens the volume to it, so every input point satisfies
+//! `contains_point(p, 0.0)`: the documented tolerance is zero. (`Sphere`'s AABB fit instead pads
+//! its radius by a few ulps, which the tests check the same way.)
+//!
+//! **Degenerate input.** Fits need at least one point and finite coordinates. One point gives a
+//! zero-size volume; repeated, collinear and coplanar points give flat boxes (zero half-lengths
+//! along the missing directions) and never NaN. Triangle covariance with zero total area and a
+//! hull of a flat set fall back to the vertex covariance, which finds the line or plane exactly.
+//!
+//! # Tightness on the bundled meshes
+//!
+//! See the table in the crate docs ([`crate`]).
+
+pub mod aabb_center;
+pub mod covariance;
+pub mod eberly;
+pub mod hull;
+pub mod min_rect;
+pub mod ritter;
+pub mod welzl;
+
+use crate::{Obb, Point, Sphere};
+use nalgebra::Matrix3;
+use serde::{Deserialize, Serialize};
+
+/// How an [`Obb`] is fitted (its [`BoundingVolume::Method`](crate::BoundingVolume::Method)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ObbFit {
+    /// Eigenvectors of the triangles' area-weighted covariance (seed 000 eq. 9.1–9.3). From plain
+    /// points, or when every triangle has zero area, this is [`ObbFit::VertexCovariance`].
+    TriangleCovariance,
+    /// Eigenvectors of the convex hull's triangle covariance (Gottschalk, seed 004): insensitive
+    /// to tessellation and interior detail. The default: for one QuickHull it is as tight as the
+    /// triangle covariance on well-meshed surfaces and much tighter on unevenly meshed ones, and
+    /// its cost stays within a small factor of the plain covariances (see `benches/fit.rs`), while
+    /// [`ObbFit::MinVolume`] buys its last few percent with many more passes over the hull.
+    #[default]
+    HullCovariance,
+    /// Eigenvectors of the plain vertex covariance (what PQP and FCL do): the cheapest baseline.
+    VertexCovariance,
+    /// Eberly's iterative minimum-volume box ([`eberly::min_volume`]) started from the hull,
+    /// vertex and (given triangles) triangle covariance frames, the coordinate axes and sampled
+    /// orientations: never larger than any of those starts.
+    MinVolume,
+}
+
+/// How a [`Sphere`] is fitted (its [`BoundingVolume::Method`](crate::BoundingVolume::Method)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SphereFit {
+    /// AABB centre and half diagonal: one pass ([`aabb_center::aabb_sphere`]).
+    AabbCenter,
+    /// AABB centre, farthest point: two passes ([`aabb_center::improved_aabb_sphere`]).
+    ImprovedAabbCenter,
+    /// Ritter's growing sphere: three passes ([`ritter::ritter_sphere`]).
+    Ritter,
+    /// Welzl's exact minimum sphere with the fixed seed [`welzl::DEFAULT_SEED`]. The default:
+    /// it is optimal, and in expected linear time it costs only a small factor more than Ritter
+    /// (see `benches/fit.rs`), which a hierarchy pays once at build time for tighter nodes at
+    /// every query.
+    #[default]
+    Welzl,
+}
+
+/// Fits an OBB around `points` (non-empty), using `triangles` (their vertices are `points`)
+/// where the method needs them.
+pub fn obb(points: &[Point], triangles: Option<&[[Point; 3]]>, method: ObbFit) -> Obb {
+    let vertex_frame = || covariance::eigen_frame(&covariance::vertex_covariance(points));
+    let triangle_frame = || {
+        triangles
+            .and_then(covariance::triangle_covariance)
+            .map(|c| covariance::eigen_frame(&c))
+    };
+    let axes = match method {
+        ObbFit::VertexCovariance => vertex_frame(),
+        ObbFit::TriangleCovariance => triangle_frame().unwrap_or_else(vertex_frame),
+        ObbFit::HullCovariance => hull::convex_hull(points)
+            .and_then(|h| hull::hull_frame(points, &h))
+            .unwrap_or_else(vertex_frame),
+        ObbFit::MinVolume => {
+            let hull = hull::convex_hull(points);
+            let support: Vec<Point> = match &hull {
+                Some(h) => h.vertices.iter().map(|&i| points[i as usize]).collect(),
+                None => points.to_vec(),
+            };
+            let starts: Vec<Matrix3<f64>> = [
+                hull.as_ref().and_then(|h| hull::hull_frame(points, h)),
+                Some(vertex_frame()),
+                triangle_frame(),
+                Some(Matrix3::identity()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            eberly::min_volume(&support, &starts).axes
+        }
+    };
+    Obb::from_axes(axes, points)
+}
+
+/// Fits a sphere around `points` (non-empty).
+pub fn sphere(points: &[Point], method: SphereFit) -> Sphere {
+    match method {
+        SphereFit::AabbCenter => aabb_center::aabb_sphere(points),
+        SphereFit::ImprovedAabbCenter => aabb_center::improved_aabb_sphere(points),
+        SphereFit::Ritter => ritter::ritter_sphere(points),
+        SphereFit::Welzl => welzl::minimum_sphere(points, welzl::DEFAULT_SEED),
+    }
+}
