@@ -151,21 +151,34 @@ enum Format {
 ///
 /// Triangles come in file face order, polygons fan-triangulated (see the [module docs](self)).
 pub fn load_mesh(path: &Path) -> Result<TriMesh, LoadError> {
-    let (format, gzipped) =
-        format_of(path).ok_or_else(|| LoadError::UnknownFormat { path: path.into() })?;
+    // An unknown extension is reported without touching the file system.
+    if format_of(path).is_none() {
+        return Err(LoadError::UnknownFormat { path: path.into() });
+    }
     let raw = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.into(),
         source,
     })?;
+    load_mesh_bytes(&raw, path)
+}
+
+/// Parses a mesh file's contents `raw` already in memory, exactly as [`load_mesh`] parses the
+/// file `path`: the name chooses the format (and gzip) and is the file named in errors; nothing
+/// is read from disk.
+pub fn load_mesh_bytes(raw: &[u8], path: &Path) -> Result<TriMesh, LoadError> {
+    let (format, gzipped) =
+        format_of(path).ok_or_else(|| LoadError::UnknownFormat { path: path.into() })?;
+    let decompressed;
     let bytes = if gzipped {
         let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(raw.as_slice())
+        flate2::read::MultiGzDecoder::new(raw)
             .read_to_end(&mut out)
             .map_err(|source| LoadError::Gzip {
                 path: path.into(),
                 source,
             })?;
-        out
+        decompressed = out;
+        decompressed.as_slice()
     } else {
         raw
     };
@@ -173,10 +186,10 @@ pub fn load_mesh(path: &Path) -> Result<TriMesh, LoadError> {
         return Err(LoadError::EmptyFile { path: path.into() });
     }
     let (vertices, triangles) = match format {
-        Format::Obj => obj::parse(&bytes, path)?,
-        Format::Stl => stl::parse(&bytes, path)?,
-        Format::Ply => ply::parse(&bytes, path)?,
-        Format::Off => off::parse(&bytes, path)?,
+        Format::Obj => obj::parse(bytes, path)?,
+        Format::Stl => stl::parse(bytes, path)?,
+        Format::Ply => ply::parse(bytes, path)?,
+        Format::Off => off::parse(bytes, path)?,
     };
     TriMesh::new(vertices, triangles).map_err(|source| LoadError::Invalid {
         path: path.into(),

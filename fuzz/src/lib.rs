@@ -1,0 +1,620 @@
+//! Bodies of the fuzz targets, one public function per target (`fuzz_targets/<name>.rs` calls
+//! `obbtree_fuzz::<name>`).
+//!
+//! The same file is compiled into the root package's `tests/fuzz_corpus.rs` (through `#[path]`),
+//! which feeds every committed corpus file to these functions, so CI replays the corpora without
+//! a fuzzing engine. It therefore uses only `obbtree`, `arbitrary`, `flate2`, `serde` and
+//! `xxhash-rust`, which both packages depend on.
+//!
+//! A body returns normally for any input it considers handled (a typed error is a handled input)
+//! and panics on a finding: a panic inside the library, or a violated guarantee (NaN out of finite
+//! input, a fitted volume that misses one of its points, a tree that loads but is inconsistent).
+#![allow(dead_code)] // the corpus test uses `TARGETS`, not every helper by name
+
+use arbitrary::{Result, Unstructured};
+use obbtree::bv::intersect::{
+    frustum::Frustum, frustum_aabb, frustum_obb, frustum_sphere, line2d, moving_obb_obb,
+    moving_sphere_plane, moving_sphere_polygon, moving_sphere_sphere, plane::Plane, plane_aabb,
+    plane_obb, ray_aabb, ray_kdop, ray_obb, ray_polygon, ray_sphere, ray_triangle, segment2d,
+    segment_aabb, segment_obb, shaft, three_planes,
+};
+use obbtree::bv::nalgebra::{Matrix4, Point2, Rotation3, Vector2};
+use obbtree::bv::{
+    Aabb, BoundingVolume, Kdop18, MeshError, Obb, ObbFit, Point, Ray, Sphere, SphereFit, TriMesh,
+    Triangle, Vector,
+};
+use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, VolumeName, MAX_DEPTH};
+use serde::{de::DeserializeOwned, Serialize};
+use std::io::Write;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Every target: its name (the directory under `fuzz/corpus/`) and its body.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("load_mesh", load_mesh),
+    ("tree_bytes", tree_bytes),
+    ("build", build),
+    ("fit", fit),
+    ("primitives", primitives),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Arbitrary geometry
+
+/// A coordinate: often an ordinary small number, sometimes an extreme or non-finite one, sometimes
+/// arbitrary bits, so that both the typical paths and the overflow paths are reached.
+fn coord(u: &mut Unstructured) -> Result<f64> {
+    const SPECIAL: [f64; 14] = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        1e-300,
+        -1e-300,
+        1e300,
+        -1e300,
+        1e9,
+        f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    Ok(match u.int_in_range(0u8..=7)? {
+        0..=3 => f64::from(u.int_in_range(-8i8..=8)?) * 0.25,
+        4 => SPECIAL[u.choose_index(SPECIAL.len())?],
+        5 => f64::from(u.arbitrary::<i32>()?) / 1024.0,
+        _ => f64::from_bits(u.arbitrary()?),
+    })
+}
+
+fn point(u: &mut Unstructured) -> Result<Point> {
+    Ok(Point::new(coord(u)?, coord(u)?, coord(u)?))
+}
+
+fn vector(u: &mut Unstructured) -> Result<Vector> {
+    Ok(point(u)?.coords)
+}
+
+fn point2(u: &mut Unstructured) -> Result<Point2<f64>> {
+    Ok(Point2::new(coord(u)?, coord(u)?))
+}
+
+fn points(u: &mut Unstructured, max: usize) -> Result<Vec<Point>> {
+    let n = u.int_in_range(1..=max)?;
+    (0..n).map(|_| point(u)).collect()
+}
+
+/// Finite with magnitude at most `1e100` (or zero): products of a few such numbers stay finite,
+/// so any NaN or infinity in a result is the code's, not the input's.
+fn moderate(x: f64) -> bool {
+    x.abs() <= 1e100
+}
+
+fn moderate_points<'a>(ps: impl IntoIterator<Item = &'a Point>) -> bool {
+    ps.into_iter().all(|p| p.iter().all(|&c| moderate(c)))
+}
+
+fn aabb(u: &mut Unstructured) -> Result<Aabb> {
+    let (a, b) = (point(u)?, point(u)?);
+    Ok(Aabb::new(a.inf(&b), a.sup(&b)))
+}
+
+/// An OBB with exactly orthonormal axes (a rotation from Euler angles) or, sometimes, arbitrary
+/// (even non-finite) axes.
+fn obb(u: &mut Unstructured) -> Result<Obb> {
+    let axes = if u.ratio(1u8, 8)? {
+        obbtree::bv::nalgebra::Matrix3::from_columns(&[vector(u)?, vector(u)?, vector(u)?])
+    } else {
+        Rotation3::from_euler_angles(coord(u)?, coord(u)?, coord(u)?).into_inner()
+    };
+    Ok(Obb {
+        center: point(u)?,
+        axes,
+        half_extents: vector(u)?.abs(),
+    })
+}
+
+fn sphere(u: &mut Unstructured) -> Result<Sphere> {
+    Ok(Sphere::new(point(u)?, coord(u)?.abs()))
+}
+
+fn ray(u: &mut Unstructured) -> Result<Ray> {
+    Ok(Ray::new(point(u)?, vector(u)?))
+}
+
+fn plane(u: &mut Unstructured) -> Result<Plane> {
+    Ok(Plane::new(vector(u)?, coord(u)?))
+}
+
+/// A vertex/index mesh: some indices out of range, some coordinates non-finite.
+fn raw_mesh(u: &mut Unstructured) -> Result<(Vec<Point>, Vec<[u32; 3]>)> {
+    let vertices = points(u, 48)?;
+    let n = vertices.len() as u32;
+    let triangle_count = u.int_in_range(0..=96)?;
+    let triangles = (0..triangle_count)
+        .map(|_| {
+            let mut index = || -> Result<u32> {
+                Ok(if u.ratio(1u8, 64)? {
+                    u.arbitrary()?
+                } else {
+                    u.int_in_range(0..=n - 1)?
+                })
+            };
+            Ok([index()?, index()?, index()?])
+        })
+        .collect::<Result<_>>()?;
+    Ok((vertices, triangles))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+/// Panics if a result that came from moderate input holds a NaN or infinity.
+fn finite(what: &str, values: &[f64]) {
+    assert!(
+        values.iter().all(|v| v.is_finite()),
+        "{what}: non-finite result {values:?} from moderate input"
+    );
+}
+
+/// `TriMesh::new` accepts exactly the valid meshes and names the first offending element.
+fn validated(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Option<TriMesh> {
+    let first_bad_vertex = vertices
+        .iter()
+        .position(|p| !p.iter().all(|c| c.is_finite()));
+    let first_bad_index = triangles.iter().enumerate().find_map(|(t, tri)| {
+        tri.iter()
+            .find(|&&i| i as usize >= vertices.len())
+            .map(|&i| (t, i))
+    });
+    let empty = triangles.is_empty();
+    match TriMesh::new(vertices, triangles) {
+        Ok(mesh) => {
+            assert!(!empty && first_bad_vertex.is_none() && first_bad_index.is_none());
+            Some(mesh)
+        }
+        Err(MeshError::Empty) => {
+            assert!(empty);
+            None
+        }
+        Err(MeshError::NonFiniteVertex { vertex, .. }) => {
+            assert_eq!(Some(vertex), first_bad_vertex);
+            None
+        }
+        Err(MeshError::IndexOutOfRange {
+            triangle, index, ..
+        }) => {
+            assert!(first_bad_vertex.is_none());
+            assert_eq!(Some((triangle, index)), first_bad_index);
+            None
+        }
+        Err(e) => panic!("unexpected mesh error {e}"),
+    }
+}
+
+/// Largest absolute coordinate of the mesh.
+fn magnitude(mesh: &TriMesh) -> f64 {
+    mesh.vertices()
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0.0f64, |m, c| m.max(c.abs()))
+}
+
+/// Checks a tree through its public accessors: every node reached once from the root by the
+/// public traversal, depth within [`MAX_DEPTH`], every triangle in exactly one leaf, and, with
+/// `tolerance`, every node's volume containing every vertex of every triangle below it.
+pub fn check_tree<V: BoundingVolume>(tree: &Bvh<V>, mesh: &TriMesh, tolerance: Option<f64>) {
+    let nodes = tree.nodes();
+    assert_eq!(tree.descend(|_| true).count(), nodes.len());
+    assert!(tree.depth() <= MAX_DEPTH);
+    let stats = tree.stats();
+    assert_eq!(stats.depth, tree.depth());
+    assert_eq!(stats.triangles, mesh.triangles().len());
+    let mut seen = vec![false; mesh.triangles().len()];
+    for &t in tree.triangle_order() {
+        assert!(!std::mem::replace(&mut seen[t as usize], true));
+    }
+    assert!(seen.iter().all(|&s| s));
+    // Positions of the triangle order below each node (children come after their parents).
+    let mut ranges = vec![(0, 0); nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        ranges[i] = match nodes[i].kind() {
+            NodeKind::Internal { left, right } => (ranges[left].0, ranges[right].1),
+            NodeKind::Leaf(r) => (r.start, r.end),
+        };
+    }
+    let Some(tolerance) = tolerance else { return };
+    for (node, &(start, end)) in nodes.iter().zip(&ranges) {
+        for &t in &tree.triangle_order()[start..end] {
+            for p in mesh.triangle(t as usize).vertices() {
+                assert!(
+                    node.bv().contains_point(&p, tolerance),
+                    "{:?} misses vertex {p:?} of triangle {t}",
+                    node.bv()
+                );
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+
+/// File names whose extension selects each loader (STL ascii/binary and PLY ascii/binary/endian
+/// are told apart by the content).
+const MESH_NAMES: [&str; 4] = ["fuzz.obj", "fuzz.stl", "fuzz.ply", "fuzz.off"];
+
+/// Mesh loaders. First byte: `% 4` picks the format, `/ 4 % 3` picks plain, gzip-compressed by
+/// the target (the parser behind the decoder), or the raw bytes handed to the gzip decoder.
+/// A loaded mesh is validated (finite, indices in range) and gets a tree.
+pub fn load_mesh(data: &[u8]) {
+    let Some((&selector, bytes)) = data.split_first() else {
+        return;
+    };
+    let name = MESH_NAMES[usize::from(selector % 4)];
+    let result = match selector / 4 % 3 {
+        0 => obbtree::load::load_mesh_bytes(bytes, Path::new(name)),
+        1 => {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(bytes).unwrap();
+            let gz = gz.finish().unwrap();
+            obbtree::load::load_mesh_bytes(&gz, Path::new(&format!("{name}.gz")))
+        }
+        _ => obbtree::load::load_mesh_bytes(bytes, Path::new(&format!("{name}.gz"))),
+    };
+    match result {
+        Ok(mesh) => {
+            let mesh = validated(mesh.vertices().to_vec(), mesh.triangles().to_vec())
+                .expect("a loaded mesh is valid");
+            if mesh.triangles().len() <= 4096 {
+                let tree = Bvh::<Aabb>::build(&mesh, &BuildOptions::default()).unwrap();
+                check_tree(&tree, &mesh, Some(0.0));
+            }
+        }
+        Err(e) => assert!(
+            e.to_string().contains("fuzz."),
+            "error without the file: {e}"
+        ),
+    }
+}
+
+/// The mesh every `tree_bytes` input is loaded against.
+pub fn tree_mesh() -> &'static TriMesh {
+    static MESH: OnceLock<TriMesh> = OnceLock::new();
+    MESH.get_or_init(|| {
+        let vertices: Vec<Point> = (0..24)
+            .map(|i| {
+                let a = f64::from(i) * 0.7;
+                Point::new(a.cos() * 2.0, a.sin(), f64::from(i % 5) * 0.3)
+            })
+            .collect();
+        let triangles = (0..22).map(|i| [i, i + 1, i + 2]).collect();
+        TriMesh::new(vertices, triangles).unwrap()
+    })
+}
+
+/// Wraps `payload` in a valid header and checksum (the layout of
+/// [`obbtree::tree::serialize`]), so that mutated payloads reach the decoder and the structure
+/// check instead of stopping at the checksum.
+pub fn seal(payload: &[u8]) -> Vec<u8> {
+    let mut bytes = b"OBBTREE\0".to_vec();
+    bytes.extend_from_slice(&obbtree::tree::FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    let checksum = xxhash_rust::xxh3::xxh3_64(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
+/// The tree deserializer. First byte: `% 4` picks the volume type (AABB, OBB, sphere, 18-DOP);
+/// bit 7 set means "the rest is a payload: seal it" (see [`seal`]), clear means "the rest is a
+/// whole file". A tree that loads must be consistent, re-save to the same bytes, and refit.
+pub fn tree_bytes(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let bytes = if selector & 0x80 != 0 {
+        seal(rest)
+    } else {
+        rest.to_vec()
+    };
+    match selector % 4 {
+        0 => load_tree::<Aabb>(&bytes),
+        1 => load_tree::<Obb>(&bytes),
+        2 => load_tree::<Sphere>(&bytes),
+        _ => load_tree::<Kdop18>(&bytes),
+    }
+}
+
+fn load_tree<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned>(bytes: &[u8]) {
+    let mesh = tree_mesh();
+    let Ok(tree) = Bvh::<V>::from_bytes(bytes, mesh) else {
+        return;
+    };
+    check_tree(&tree, mesh, None);
+    let again = tree.to_bytes();
+    assert!(Bvh::<V>::from_bytes(&again, mesh).is_ok());
+    let mut refitted = tree.clone();
+    refitted
+        .refit(mesh, V::Method::default(), Refit::Merge)
+        .unwrap();
+    check_tree(&refitted, mesh, Some(1e-12 * magnitude(mesh)));
+    refitted
+        .refit(mesh, V::Method::default(), Refit::Fit)
+        .unwrap();
+    check_tree(&refitted, mesh, Some(1e-12 * magnitude(mesh)));
+}
+
+/// Tree building on arbitrary meshes (validated first: non-finite and out-of-range input must be
+/// refused naming the element), every volume type and split rule, then refit after a motion.
+/// Containment is checked with the tree tests' tolerance (`1e-12` × the largest coordinate) when
+/// the coordinates are moderate.
+pub fn build(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let _ = build_from(&mut u);
+}
+
+fn build_from(u: &mut Unstructured) -> Result<()> {
+    let (vertices, triangles) = raw_mesh(u)?;
+    let Some(mesh) = validated(vertices, triangles) else {
+        return Ok(());
+    };
+    let leaf_size = u.int_in_range(0..=6)?;
+    let split = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah][u.choose_index(3)?];
+    let parallel = u.arbitrary()?;
+    let shift = vector(u)?;
+    match u.choose_index(4)? {
+        0 => build_checked::<Aabb>(&mesh, leaf_size, split, parallel, (), shift),
+        1 => {
+            let method = [
+                ObbFit::TriangleCovariance,
+                ObbFit::HullCovariance,
+                ObbFit::VertexCovariance,
+                ObbFit::MinVolume,
+            ][u.choose_index(4)?];
+            build_checked::<Obb>(&mesh, leaf_size, split, parallel, method, shift)
+        }
+        2 => {
+            let method = [
+                SphereFit::AabbCenter,
+                SphereFit::ImprovedAabbCenter,
+                SphereFit::Ritter,
+                SphereFit::Welzl,
+            ][u.choose_index(4)?];
+            build_checked::<Sphere>(&mesh, leaf_size, split, parallel, method, shift)
+        }
+        _ => build_checked::<Kdop18>(&mesh, leaf_size, split, parallel, (), shift),
+    }
+    Ok(())
+}
+
+fn build_checked<V: BoundingVolume>(
+    mesh: &TriMesh,
+    leaf_size: usize,
+    split: SplitRule,
+    parallel: bool,
+    method: V::Method,
+    shift: Vector,
+) {
+    let options = BuildOptions::<V> {
+        leaf_size,
+        split,
+        method,
+        parallel,
+    };
+    let Ok(mut tree) = Bvh::<V>::build(mesh, &options) else {
+        assert_eq!(leaf_size, 0);
+        return;
+    };
+    let tolerance = |m: &TriMesh| (magnitude(m) <= 1e100).then(|| 1e-12 * magnitude(m));
+    check_tree(&tree, mesh, tolerance(mesh));
+    let moved: Vec<Point> = mesh.vertices().iter().map(|p| p + shift).collect();
+    let Ok(moved) = TriMesh::new(moved, mesh.triangles().to_vec()) else {
+        return; // the motion overflowed a coordinate: refused like any non-finite mesh
+    };
+    for mode in [Refit::Merge, Refit::Fit] {
+        tree.refit(&moved, method, mode).unwrap();
+        check_tree(&tree, &moved, tolerance(&moved));
+    }
+}
+
+/// Every fitting method on arbitrary points: the fitted volume contains every point with zero
+/// tolerance and holds no NaN whenever the points are moderate (see `obbtree::bv::fit`).
+pub fn fit(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(points) = points(&mut u, 64) else {
+        return;
+    };
+    let checked = moderate_points(&points);
+    let check = |name: &str, bv: &dyn Fn(&Point) -> bool| {
+        if checked {
+            for p in &points {
+                assert!(bv(p), "{name} fit misses {p:?} of {points:?}");
+            }
+        }
+    };
+    let a = Aabb::fit_points(&points, ());
+    check("aabb", &|p| a.contains_point(p, 0.0));
+    let k = Kdop18::fit_points(&points, ());
+    check("kdop18", &|p| k.contains_point(p, 0.0));
+    for method in [
+        ObbFit::TriangleCovariance,
+        ObbFit::HullCovariance,
+        ObbFit::VertexCovariance,
+        ObbFit::MinVolume,
+    ] {
+        let o = Obb::fit_points(&points, method);
+        if checked {
+            finite("obb fit", o.axes.as_slice());
+            finite("obb fit", o.half_extents.as_slice());
+        }
+        check(&format!("{method:?}"), &|p| o.contains_point(p, 0.0));
+    }
+    for method in [
+        SphereFit::AabbCenter,
+        SphereFit::ImprovedAabbCenter,
+        SphereFit::Ritter,
+        SphereFit::Welzl,
+    ] {
+        let s = Sphere::fit_points(&points, method);
+        if checked {
+            finite("sphere fit", &[s.radius]);
+        }
+        check(&format!("{method:?}"), &|p| s.contains_point(p, 0.0));
+    }
+}
+
+/// Every primitive test of `obbtree::bv::intersect` on arbitrary shapes: no panic ever; with
+/// moderate input, hit parameters are finite, non-negative and ordered.
+pub fn primitives(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    while !u.is_empty() {
+        if primitive(&mut u).is_err() {
+            return;
+        }
+    }
+}
+
+fn check_t(what: &str, t: f64, ray: &Ray) {
+    if moderate_points([&ray.origin, &Point::from(ray.dir)]) {
+        finite(what, &[t]);
+        assert!(t >= 0.0, "{what}: negative t {t}");
+    }
+}
+
+fn check_interval(what: &str, i: Option<(f64, f64)>, ray: &Ray) {
+    if let Some((t0, t1)) = i {
+        check_t(what, t0, ray);
+        assert!(t0 <= t1 || t1.is_nan(), "{what}: interval ({t0}, {t1})");
+    }
+}
+
+fn primitive(u: &mut Unstructured) -> Result<()> {
+    match u.choose_index(16)? {
+        0 => {
+            let (r, b) = (ray(u)?, aabb(u)?);
+            check_interval("ray_aabb::interval", ray_aabb::interval(&r, &b), &r);
+            if let Some(h) = ray_aabb::cast(&r, &b) {
+                check_t("ray_aabb::cast", h.t, &r);
+            }
+            if let Some(h) = ray_aabb::cast_woo(&r, &b) {
+                check_t("ray_aabb::cast_woo", h.t, &r);
+            }
+        }
+        1 => {
+            let (r, b) = (ray(u)?, obb(u)?);
+            check_interval("ray_obb::interval", ray_obb::interval(&r, &b), &r);
+            if let Some(h) = ray_obb::cast(&r, &b) {
+                check_t("ray_obb::cast", h.t, &r);
+            }
+        }
+        2 => {
+            let r = ray(u)?;
+            let k = Kdop18::fit_points(&points(u, 8)?, ());
+            check_interval("ray_kdop::interval", ray_kdop::interval(&r, &k), &r);
+            if let Some(h) = ray_kdop::cast(&r, &k) {
+                check_t("ray_kdop::cast", h.t, &r);
+            }
+        }
+        3 => {
+            let (r, s) = (ray(u)?, sphere(u)?);
+            let hit = ray_sphere::cast(&r, &s);
+            if let Some(h) = hit {
+                check_t("ray_sphere::cast", h.t, &r);
+            }
+            let _ = ray_sphere::intersects(&r, &s);
+        }
+        4 => {
+            let r = ray(u)?;
+            let tri = Triangle::new(point(u)?, point(u)?, point(u)?);
+            for (name, hit) in [
+                ("ray_triangle::cast", ray_triangle::cast(&r, &tri)),
+                (
+                    "ray_triangle::cast_watertight",
+                    ray_triangle::cast_watertight(&r, &tri),
+                ),
+            ] {
+                if let Some(h) = hit {
+                    check_t(name, h.t, &r);
+                    if moderate_points(&tri.vertices()) {
+                        finite(name, &[h.u, h.v]);
+                    }
+                    let _ = h.point(&tri);
+                }
+            }
+        }
+        5 => {
+            let r = ray(u)?;
+            let polygon = points(u, 8)?;
+            if let Some(h) = ray_polygon::cast(&r, &polygon) {
+                check_t("ray_polygon::cast", h.t, &r);
+            }
+        }
+        6 => {
+            let (p0, p1) = (point(u)?, point(u)?);
+            let _ = segment_aabb::overlaps(&p0, &p1, &aabb(u)?);
+            let _ = segment_obb::overlaps(&p0, &p1, &obb(u)?);
+        }
+        7 => {
+            let p = plane(u)?;
+            let b = aabb(u)?;
+            let _ = (
+                plane_aabb::classify(&p, &b),
+                plane_aabb::classify_diagonal(&p, &b),
+                plane_aabb::classify_vertices(&p, &b),
+            );
+            let o = obb(u)?;
+            let _ = (
+                plane_obb::classify(&p, &o),
+                plane_obb::classify_transformed_normal(&p, &o),
+                plane_obb::classify_vertices(&p, &o),
+            );
+        }
+        8 => {
+            let m = Matrix4::from_fn(|_, _| coord(u).unwrap_or(0.0));
+            if let Ok(f) = Frustum::from_view_projection(&m) {
+                let _ = frustum_aabb::classify(&f, &aabb(u)?);
+                let _ = frustum_obb::classify(&f, &obb(u)?);
+                let s = sphere(u)?;
+                let _ = frustum_sphere::classify(&f, &s);
+                let _ = frustum_sphere::classify_octant(&f, &s);
+                let _ = f.contains_point(&point(u)?);
+            }
+        }
+        9 => {
+            let s = shaft::Shaft::new(&aabb(u)?, &aabb(u)?);
+            let _ = shaft::classify_aabb(&s, &aabb(u)?);
+            let _ = shaft::classify_sphere(&s, &sphere(u)?);
+            let _ = s.contains_point(&point(u)?);
+        }
+        10 => {
+            let _ = three_planes::point(&plane(u)?, &plane(u)?, &plane(u)?);
+        }
+        11 => {
+            let (o1, o2) = (point2(u)?, point2(u)?);
+            let d1 = Vector2::new(coord(u)?, coord(u)?);
+            let d2 = Vector2::new(coord(u)?, coord(u)?);
+            let _ = line2d::intersect(&o1, &d1, &o2, &d2);
+            let _ = line2d::point(&o1, &d1, &o2, &d2);
+        }
+        12 => {
+            let (p1, p2, q1, q2) = (point2(u)?, point2(u)?, point2(u)?, point2(u)?);
+            let _ = segment2d::intersect(&p1, &p2, &q1, &q2);
+            let _ = segment2d::overlaps(&p1, &p2, &q1, &q2);
+        }
+        13 => {
+            let (s, m) = (sphere(u)?, vector(u)?);
+            let _ = moving_sphere_plane::time_of_contact(&s, &m, &plane(u)?);
+            let _ = moving_sphere_sphere::time_of_contact(&s, &m, &sphere(u)?, &vector(u)?);
+        }
+        14 => {
+            let (s, m) = (sphere(u)?, vector(u)?);
+            let _ = moving_sphere_polygon::time_of_contact(&s, &m, &points(u, 8)?);
+        }
+        _ => {
+            let _ = moving_obb_obb::time_of_contact(&obb(u)?, &vector(u)?, &obb(u)?, &vector(u)?);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! Replays every committed fuzz corpus file (`fuzz/corpus/<target>/*`, including the inputs of
+//! every crash found, kept there as regressions) through the same target bodies that cargo-fuzz
+//! runs, so CI checks them without a fuzzing engine. See `fuzz/README.md`.
+
+#[path = "../fuzz/src/lib.rs"]
+mod targets;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+fn corpus_dir(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target)
+}
+
+/// Runs every corpus file of `target`; fails naming each file whose input panics.
+fn replay(target: &str) {
+    let body = targets::TARGETS
+        .iter()
+        .find(|(name, _)| *name == target)
+        .map(|(_, body)| *body)
+        .unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir(target))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{target}: corpus nearly empty");
+    let failed: Vec<_> = files
+        .iter()
+        .filter(|f| {
+            let data = std::fs::read(f).unwrap();
+            catch_unwind(AssertUnwindSafe(|| body(&data))).is_err()
+        })
+        .collect();
+    assert!(failed.is_empty(), "{target}: inputs that fail: {failed:?}");
+}
+
+#[test]
+fn every_target_has_a_corpus_test() {
+    let tested = ["load_mesh", "tree_bytes", "build", "fit", "primitives"];
+    for (name, _) in targets::TARGETS {
+        assert!(tested.contains(name), "no replay test for target {name}");
+    }
+}
+
+#[test]
+fn load_mesh() {
+    replay("load_mesh");
+}
+
+#[test]
+fn tree_bytes() {
+    replay("tree_bytes");
+}
+
+#[test]
+fn build() {
+    replay("build");
+}
+
+#[test]
+fn fit() {
+    replay("fit");
+}
+
+#[test]
+fn primitives() {
+    replay("primitives");
+}
+
+/// Writes the generated seeds of `tree_bytes` (a saved tree of each volume type for
+/// [`targets::tree_mesh`], whole and as a payload to seal). Run by hand after a format change:
+/// `cargo test --test fuzz_corpus -- --ignored write_tree_seeds`.
+#[test]
+#[ignore = "writes files under fuzz/corpus"]
+fn write_tree_seeds() {
+    use obbtree::bv::{Aabb, Kdop18, Obb, Sphere};
+    use obbtree::tree::{BuildOptions, Bvh};
+    let mesh = targets::tree_mesh();
+    fn options<V: obbtree::bv::BoundingVolume>() -> BuildOptions<V> {
+        BuildOptions {
+            leaf_size: 2,
+            ..Default::default()
+        }
+    }
+    let files = [
+        Bvh::<Aabb>::build(mesh, &options()).unwrap().to_bytes(),
+        Bvh::<Obb>::build(mesh, &options()).unwrap().to_bytes(),
+        Bvh::<Sphere>::build(mesh, &options()).unwrap().to_bytes(),
+        Bvh::<Kdop18>::build(mesh, &options()).unwrap().to_bytes(),
+    ];
+    let dir = corpus_dir("tree_bytes");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (volume, file) in files.iter().enumerate() {
+        let mut whole = vec![volume as u8];
+        whole.extend_from_slice(file);
+        std::fs::write(dir.join(format!("seed-file-{volume}")), whole).unwrap();
+        // The payload alone, for the sealing mode: header (20 bytes) and checksum (8) removed.
+        let mut sealed = vec![0x80 | volume as u8];
+        sealed.extend_from_slice(&file[20..file.len() - 8]);
+        assert_eq!(targets::seal(&sealed[1..]), *file);
+        std::fs::write(dir.join(format!("seed-payload-{volume}")), sealed).unwrap();
+    }
+}
