@@ -39,7 +39,7 @@ fn replay(target: &str) {
 
 #[test]
 fn every_target_has_a_corpus_test() {
-    let tested = ["load_mesh", "tree_bytes", "build", "fit", "primitives"];
+    let tested = ["load_mesh", "tree_bytes", "build_tree", "fit", "primitives"];
     for (name, _) in targets::TARGETS {
         assert!(tested.contains(name), "no replay test for target {name}");
     }
@@ -56,8 +56,8 @@ fn tree_bytes() {
 }
 
 #[test]
-fn build() {
-    replay("build");
+fn build_tree() {
+    replay("build_tree");
 }
 
 #[test]

@@ -17,7 +17,7 @@
 
 use crate::{Bvh, MeshMismatch, NodeKind, MAX_DEPTH};
 use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Sphere, TriMesh};
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Serialize};
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -92,16 +92,12 @@ pub enum LoadError {
     WrongMesh(#[from] MeshMismatch),
 }
 
+/// The payload: postcard writes the fields one after the other, so the loader reads the name
+/// alone before decoding the tree.
 #[derive(Serialize)]
 struct PayloadRef<'a, V> {
     volume: &'a str,
     tree: &'a Bvh<V>,
-}
-
-#[derive(Deserialize)]
-struct Payload<V> {
-    volume: String,
-    tree: Bvh<V>,
 }
 
 impl<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned> Bvh<V> {
@@ -157,15 +153,19 @@ impl<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned> Bvh<V> {
         if xxh3_64(body) != u64::from_le_bytes(trailer.try_into().unwrap()) {
             return Err(LoadError::Corrupted("checksum mismatch".into()));
         }
-        let payload: Payload<V> = postcard::from_bytes(&body[HEADER..])
-            .map_err(|e| LoadError::Corrupted(format!("undecodable payload: {e}")))?;
-        if payload.volume != V::NAME {
+        // The volume name first, so that a sound file of another volume type is reported as such
+        // rather than as undecodable.
+        let undecodable =
+            |e: postcard::Error| LoadError::Corrupted(format!("undecodable payload: {e}"));
+        let (volume, rest): (String, _) =
+            postcard::take_from_bytes(&body[HEADER..]).map_err(undecodable)?;
+        if volume != V::NAME {
             return Err(LoadError::WrongVolume {
                 expected: V::NAME,
-                found: payload.volume,
+                found: volume,
             });
         }
-        let tree = payload.tree;
+        let tree: Bvh<V> = postcard::from_bytes(rest).map_err(undecodable)?;
         tree.check_mesh(mesh)?;
         tree.check_structure().map_err(LoadError::Corrupted)?;
         Ok(tree)

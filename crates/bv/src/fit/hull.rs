@@ -5,7 +5,7 @@
 //! No crates.io hull fits here: `quickhull` is `f32`-only with `u16` indices and `chull` is
 //! unmaintained and builds on `Vec<Vec<T>>` points. This one decides every visibility question
 //! with Shewchuk's exact `orient3d` (the `robust` crate), so the visible region from each new
-//! point is exactly a disk and the hull is topologically valid for any finite input; floats only
+//! point is exactly a disk and the hull is topologically valid for any finite input in the safe range (below); floats only
 //! choose which outside point to add next.
 
 use crate::fit::covariance;
@@ -45,11 +45,14 @@ fn sees(points: &[Point], v: [u32; 3], p: &Point) -> bool {
 }
 
 /// The convex hull of `points`, or `None` when they span fewer than three dimensions (empty,
-/// repeated, collinear or coplanar points: exactly decided) or are not all finite.
+/// repeated, collinear or coplanar points: exactly decided), are not all finite, or have a
+/// non-zero coordinate outside `[2^-200, 2^200]`, where the predicates could overflow or
+/// underflow and so lose exactness (see [`super::predicate_safe`] for a copy that is safe).
 pub fn convex_hull(points: &[Point]) -> Option<ConvexHull> {
     if points.len() < 4
         || u32::try_from(points.len()).is_err()
         || !points.iter().all(|p| p.iter().all(|c| c.is_finite()))
+        || super::predicate_safe(points).is_some()
     {
         return None;
     }

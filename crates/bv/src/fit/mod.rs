@@ -75,14 +75,64 @@ pub enum SphereFit {
 
 /// Fits an OBB around `points` (non-empty), using `triangles` (their vertices are `points`)
 /// where the method needs them.
+///
+/// The frame is chosen on a [`predicate_safe`] copy of the points when they leave
+/// `[2^-200, 2^200]` (coordinates of 1e300 or 1e-300): every method's frame is invariant under
+/// the exact power-of-two scaling, and the copy neither overflows the covariances nor leaves the
+/// range where the hull's exact predicates are exact. The box is fitted to the original points.
 pub fn obb(points: &[Point], triangles: Option<&[[Point; 3]]>, method: ObbFit) -> Obb {
+    let axes = match predicate_safe(points) {
+        Some(s) => {
+            let safe: Vec<Point> = points.iter().map(&s).collect();
+            let safe_triangles: Option<Vec<[Point; 3]>> =
+                triangles.map(|ts| ts.iter().map(|t| t.map(|p| s(&p))).collect());
+            frame(&safe, safe_triangles.as_deref(), method)
+        }
+        None => frame(points, triangles, method),
+    };
+    Obb::from_axes(axes, points)
+}
+
+/// Bound on the magnitude of non-zero coordinates within which the fits' arithmetic is safe:
+/// covariances cannot overflow, and orientation predicates (cubic in the coordinates) neither
+/// overflow nor underflow, so they stay exact.
+pub const SAFE_EXPONENT: i32 = 200;
+
+/// `None` when every non-zero coordinate of `points` lies within `[2^-200, 2^200]`; otherwise
+/// the map to apply: multiply by the power of two that brings the largest coordinate to
+/// `[0.5, 1)` (exact), then flush coordinates below `2^-200` to zero. Finite input only.
+pub fn predicate_safe(points: &[Point]) -> Option<impl Fn(&Point) -> Point> {
+    let safe = |c: f64| c == 0.0 || (c.abs().log2().abs() <= f64::from(SAFE_EXPONENT));
+    if points.iter().flat_map(|p| p.iter()).all(|&c| safe(c)) {
+        return None;
+    }
+    let max = points
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0.0f64, |m, c| m.max(c.abs()));
+    let scale = (-max.log2().floor() - 1.0).exp2();
+    let tiny = f64::from(-SAFE_EXPONENT).exp2();
+    Some(move |p: &Point| {
+        p.map(|c| {
+            let c = c * scale;
+            if c.abs() < tiny {
+                0.0
+            } else {
+                c
+            }
+        })
+    })
+}
+
+/// The axes of the OBB of `points` by `method` (see [`obb`]).
+fn frame(points: &[Point], triangles: Option<&[[Point; 3]]>, method: ObbFit) -> Matrix3<f64> {
     let vertex_frame = || covariance::eigen_frame(&covariance::vertex_covariance(points));
     let triangle_frame = || {
         triangles
             .and_then(covariance::triangle_covariance)
             .map(|c| covariance::eigen_frame(&c))
     };
-    let axes = match method {
+    match method {
         ObbFit::VertexCovariance => vertex_frame(),
         ObbFit::TriangleCovariance => triangle_frame().unwrap_or_else(vertex_frame),
         ObbFit::HullCovariance => hull::convex_hull(points)
@@ -105,8 +155,7 @@ pub fn obb(points: &[Point], triangles: Option<&[[Point; 3]]>, method: ObbFit) -
             .collect();
             eberly::min_volume(&support, &starts).axes
         }
-    };
-    Obb::from_axes(axes, points)
+    }
 }
 
 /// Fits a sphere around `points` (non-empty).
