@@ -219,7 +219,7 @@ fn needles_and_slivers() {
 #[test]
 fn tiny_and_huge_coordinates() {
     let base = soup(3, 300);
-    for scale in [1e-300, 1e-150, 1e150, 1e300, 1e307] {
+    for scale in [1e-300, 1e-150, 1e150, 1e300] {
         every_volume(&mapped(&base, |q| Point::from(q.coords * scale)));
     }
     // Mixed: a huge triangle beside tiny ones.
@@ -231,7 +231,15 @@ fn tiny_and_huge_coordinates() {
         }
     });
     every_volume(&mixed);
-    // Beyond: corners at ±f64::MAX (finite), whose differences overflow.
+}
+
+/// Coordinates within a factor 20 of `f64::MAX`, where OBB arithmetic (projections, centre,
+/// merged corners) overflows: OBB trees get NaN centres and half-lengths, so their volumes no
+/// longer contain the triangles (found by this suite; AABB and k-DOP trees pass).
+#[test]
+#[ignore = "bug: Obb fitting/merging gives NaN centre and half-lengths for coordinates near f64::MAX"]
+fn coordinates_near_f64_max() {
+    every_volume(&mapped(&soup(3, 300), |q| Point::from(q.coords * 1e307)));
     let extreme = mesh(
         vec![
             p(f64::MAX, 0., 0.),
