@@ -146,3 +146,48 @@ pub fn int(x: f64) -> i128 {
     assert_eq!(x, x.round());
     x as i128
 }
+
+/// A random perspective view-projection matrix `P·V` and its frustum corners (world space).
+pub fn view_projection() -> impl Strategy<Value = (nalgebra::Matrix4<f64>, [Point; 8])> {
+    (point(), vector(), 0.3..2.5f64, 0.5..2.0f64, 0.1..2.0f64, 3.0..20.0f64).prop_filter_map("degenerate view", |(eye, look, fovy, aspect, near, far)| {
+        let target = eye + look;
+        let up = if look.cross(&Vector::y()).norm() > 1e-3 * look.norm() { Vector::y() } else { Vector::x() };
+        (look.norm() > 1e-3).then(|| {
+            let view = nalgebra::Isometry3::look_at_rh(&eye, &target, &up).to_homogeneous();
+            let m = nalgebra::Perspective3::new(aspect, fovy, near, near + far).to_homogeneous() * view;
+            let inv = m.try_inverse().unwrap();
+            let corners = std::array::from_fn(|i| {
+                let ndc = nalgebra::Vector4::new(if i & 1 == 0 { -1.0 } else { 1.0 }, if i & 2 == 0 { -1.0 } else { 1.0 }, if i & 4 == 0 { -1.0 } else { 1.0 }, 1.0);
+                let w = inv * ndc;
+                Point::new(w.x / w.w, w.y / w.w, w.z / w.w)
+            });
+            (m, corners)
+        })
+    })
+}
+
+/// parry convex hull of points (a convex polyhedron).
+pub fn hull(points: &[Point]) -> parry3d_f64::shape::ConvexPolyhedron {
+    let pts: Vec<PVec> = points.iter().map(pp).collect();
+    parry3d_f64::shape::ConvexPolyhedron::from_convex_hull(&pts).expect("hull")
+}
+
+/// parry distance between a convex hull (at the identity) and an OBB.
+pub fn hull_obb_distance(h: &parry3d_f64::shape::ConvexPolyhedron, obb: &Obb) -> f64 {
+    let (pose, cub) = obb_pose(obb);
+    parry3d_f64::query::distance(&Pose::identity(), h, &pose, &cub).unwrap().distance
+}
+
+/// Signed distance from a point to a convex hull (negative inside).
+pub fn hull_signed_distance(h: &parry3d_f64::shape::ConvexPolyhedron, p: &Point) -> f64 {
+    use parry3d_f64::query::PointQuery;
+    // (`contains_local_point` of parry's ConvexPolyhedron disagreed with its own projection
+    // on elongated frusta; the projection's `is_inside` is consistent.)
+    let proj = h.project_local_point(pp(p), false);
+    let d = (proj.point - pp(p)).length();
+    if proj.is_inside {
+        -d
+    } else {
+        d
+    }
+}
