@@ -15,7 +15,7 @@ fn p2(n: i32) -> impl Strategy<Value = Point2<f64>> {
 fn exact(p1: &Point2<f64>, p2: &Point2<f64>, q1: &Point2<f64>, q2: &Point2<f64>) -> bool {
     let o = |a: &Point2<f64>, b: &Point2<f64>, c: &Point2<f64>| ((int(b.x) - int(a.x)) * (int(c.y) - int(a.y)) - (int(b.y) - int(a.y)) * (int(c.x) - int(a.x))).signum();
     let (a, b, c, d) = (o(p1, p2, q1), o(p1, p2, q2), o(q1, q2, p1), o(q1, q2, p2));
-    if a == 0 && b == 0 {
+    if a == 0 && b == 0 && c == 0 && d == 0 {
         return (0..2).all(|k| p1[k].min(p2[k]) <= q1[k].max(q2[k]) && q1[k].min(q2[k]) <= p1[k].max(p2[k]));
     }
     a * b <= 0 && c * d <= 0
