@@ -49,11 +49,17 @@ fn identity_matrix_is_the_ndc_cube() {
 
 #[test]
 fn degenerate_matrices_are_errors() {
-    assert_eq!(Frustum::from_view_projection(&Matrix4::zeros()), Err(FrustumError::DegeneratePlane(0)));
+    assert_eq!(
+        Frustum::from_view_projection(&Matrix4::zeros()),
+        Err(FrustumError::DegeneratePlane(0))
+    );
     let mut m = Matrix4::identity();
     m[(2, 2)] = 0.0;
     m[(3, 3)] = 0.0; // near/far rows become zero normals
-    assert!(matches!(Frustum::from_view_projection(&m), Err(FrustumError::DegeneratePlane(_))));
+    assert!(matches!(
+        Frustum::from_view_projection(&m),
+        Err(FrustumError::DegeneratePlane(_))
+    ));
     let mut nan = Matrix4::identity();
     nan[(0, 0)] = f64::NAN;
     assert!(Frustum::from_view_projection(&nan).is_err());

@@ -43,9 +43,21 @@ fn adversarial_cases() {
     let f = Frustum::from_view_projection(&nalgebra::Matrix4::identity()).unwrap();
     let b = |lo: [f64; 3], hi: [f64; 3]| Aabb::new(Point::from(lo), Point::from(hi));
     assert_eq!(classify(&f, &b([-1.0; 3], [1.0; 3])), Containment::Inside); // the cube itself
-    assert_eq!(classify(&f, &b([1.0, 0.0, 0.0], [2.0, 1.0, 1.0])), Containment::Intersecting); // face contact
-    assert_eq!(classify(&f, &b([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])), Containment::Intersecting); // vertex contact
-    assert_eq!(classify(&f, &b([1.0 + 1e-12, 0.0, 0.0], [2.0, 1.0, 1.0])), Containment::Outside);
+    assert_eq!(
+        classify(&f, &b([1.0, 0.0, 0.0], [2.0, 1.0, 1.0])),
+        Containment::Intersecting
+    ); // face contact
+    assert_eq!(
+        classify(&f, &b([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])),
+        Containment::Intersecting
+    ); // vertex contact
+    assert_eq!(
+        classify(&f, &b([1.0 + 1e-12, 0.0, 0.0], [2.0, 1.0, 1.0])),
+        Containment::Outside
+    );
     assert_eq!(classify(&f, &b([0.5; 3], [0.5; 3])), Containment::Inside); // point box
-    assert_eq!(classify(&f, &b([-3.0; 3], [3.0; 3])), Containment::Intersecting); // enclosing
+    assert_eq!(
+        classify(&f, &b([-3.0; 3], [3.0; 3])),
+        Containment::Intersecting
+    ); // enclosing
 }

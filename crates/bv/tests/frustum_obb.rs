@@ -41,13 +41,24 @@ proptest! {
 #[test]
 fn adversarial_cases() {
     let f = Frustum::from_view_projection(&nalgebra::Matrix4::identity()).unwrap();
-    let rot = nalgebra::Rotation3::from_axis_angle(&Vector::z_axis(), std::f64::consts::FRAC_PI_4).into_inner();
+    let rot = nalgebra::Rotation3::from_axis_angle(&Vector::z_axis(), std::f64::consts::FRAC_PI_4)
+        .into_inner();
     let h = std::f64::consts::FRAC_1_SQRT_2;
     // A diamond touching the x = 1 face with its edge from the inside.
-    let inside = Obb { center: Point::new(1.0 - h * (1.0 + 1e-9), 0.0, 0.0), axes: rot, half_extents: Vector::new(0.5, 0.5, 0.5) };
+    let inside = Obb {
+        center: Point::new(1.0 - h * (1.0 + 1e-9), 0.0, 0.0),
+        axes: rot,
+        half_extents: Vector::new(0.5, 0.5, 0.5),
+    };
     assert_eq!(classify(&f, &inside), Containment::Inside);
-    let touching = Obb { center: Point::new(1.0 + h, 0.0, 0.0), ..inside };
+    let touching = Obb {
+        center: Point::new(1.0 + h, 0.0, 0.0),
+        ..inside
+    };
     assert_eq!(classify(&f, &touching), Containment::Intersecting);
-    let outside = Obb { center: Point::new(1.0 + h * (1.0 + 1e-9), 0.0, 0.0), ..inside };
+    let outside = Obb {
+        center: Point::new(1.0 + h * (1.0 + 1e-9), 0.0, 0.0),
+        ..inside
+    };
     assert_eq!(classify(&f, &outside), Containment::Outside);
 }

@@ -37,12 +37,18 @@ proptest! {
 #[test]
 fn adversarial_cases() {
     let f = Frustum::from_view_projection(&nalgebra::Matrix4::identity()).unwrap(); // the cube [-1, 1]^3
-    let s = |x: f64, y: f64, z: f64, r: f64| Sphere { center: Point::new(x, y, z), radius: r };
+    let s = |x: f64, y: f64, z: f64, r: f64| Sphere {
+        center: Point::new(x, y, z),
+        radius: r,
+    };
     for test in [classify, classify_octant] {
         assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 0.5)), Containment::Inside);
         assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 1.0)), Containment::Inside); // touching from inside
         assert_eq!(test(&f, &s(2.0, 0.0, 0.0, 1.0)), Containment::Intersecting); // touching from outside
-        assert_eq!(test(&f, &s(2.0 + 1e-12, 0.0, 0.0, 1.0)), Containment::Outside);
+        assert_eq!(
+            test(&f, &s(2.0 + 1e-12, 0.0, 0.0, 1.0)),
+            Containment::Outside
+        );
         assert_eq!(test(&f, &s(0.0, 0.0, 0.9, 0.2)), Containment::Intersecting);
         assert_eq!(test(&f, &s(1.6, 1.6, 0.0, 0.8)), Containment::Intersecting); // outside near an edge (conservative)
         assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 0.0)), Containment::Inside); // point sphere

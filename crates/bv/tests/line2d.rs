@@ -44,14 +44,40 @@ proptest! {
 #[test]
 fn adversarial_cases() {
     let o = Point2::origin();
-    assert_eq!(intersect(&o, &Vector2::x(), &Point2::new(0.0, 1.0), &Vector2::x()), None); // parallel
-    assert_eq!(intersect(&o, &Vector2::x(), &Point2::new(5.0, 0.0), &(Vector2::x() * -2.0)), None); // coincident
-    assert_eq!(intersect(&o, &Vector2::x(), &Point2::new(3.0, -1.0), &Vector2::y()), Some((3.0, 1.0)));
+    assert_eq!(
+        intersect(&o, &Vector2::x(), &Point2::new(0.0, 1.0), &Vector2::x()),
+        None
+    ); // parallel
+    assert_eq!(
+        intersect(
+            &o,
+            &Vector2::x(),
+            &Point2::new(5.0, 0.0),
+            &(Vector2::x() * -2.0)
+        ),
+        None
+    ); // coincident
+    assert_eq!(
+        intersect(&o, &Vector2::x(), &Point2::new(3.0, -1.0), &Vector2::y()),
+        Some((3.0, 1.0))
+    );
     for scale in [1e-8, 1e8] {
-        let (s, t) = intersect(&Point2::new(scale, 0.0), &Vector2::new(scale, scale), &Point2::new(0.0, 3.0 * scale), &Vector2::new(scale, -scale)).unwrap();
+        let (s, t) = intersect(
+            &Point2::new(scale, 0.0),
+            &Vector2::new(scale, scale),
+            &Point2::new(0.0, 3.0 * scale),
+            &Vector2::new(scale, -scale),
+        )
+        .unwrap();
         assert!(close(s, 1.0, 1e-12) && close(t, 2.0, 1e-12));
     }
     // Nearly parallel: large but finite, correctly signed parameters.
-    let (s, _) = intersect(&o, &Vector2::x(), &Point2::new(0.0, 1.0), &Vector2::new(1.0, -1e-12)).unwrap();
+    let (s, _) = intersect(
+        &o,
+        &Vector2::x(),
+        &Point2::new(0.0, 1.0),
+        &Vector2::new(1.0, -1e-12),
+    )
+    .unwrap();
     assert!(close(s, 1e12, 1e-3));
 }

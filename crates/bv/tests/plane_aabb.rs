@@ -9,9 +9,25 @@ use proptest::prelude::*;
 
 /// Exact classification for integer data (all quantities exact in f64).
 fn exact(plane: &Plane, b: &Aabb) -> PlaneSide {
-    let v: Vec<i128> = corners(b).iter().map(|p| int(plane.normal.x) * int(p.x) + int(plane.normal.y) * int(p.y) + int(plane.normal.z) * int(p.z) + int(plane.d)).collect();
+    let v: Vec<i128> = corners(b)
+        .iter()
+        .map(|p| {
+            int(plane.normal.x) * int(p.x)
+                + int(plane.normal.y) * int(p.y)
+                + int(plane.normal.z) * int(p.z)
+                + int(plane.d)
+        })
+        .collect();
     let (lo, hi) = (*v.iter().min().unwrap(), *v.iter().max().unwrap());
-    if lo > 0 { PlaneSide::Positive } else if hi < 0 { PlaneSide::Negative } else if lo == 0 || hi == 0 { PlaneSide::Tangent } else { PlaneSide::Intersecting }
+    if lo > 0 {
+        PlaneSide::Positive
+    } else if hi < 0 {
+        PlaneSide::Negative
+    } else if lo == 0 || hi == 0 {
+        PlaneSide::Tangent
+    } else {
+        PlaneSide::Intersecting
+    }
 }
 
 fn plane() -> impl Strategy<Value = Plane> {
@@ -69,9 +85,18 @@ proptest! {
 #[test]
 fn adversarial_cases() {
     for scale in [1.0, 1e-8, 1e8] {
-        let b = Aabb::new(Point::new(1.0, 2.0, 3.0) * scale, Point::new(2.0, 3.0, 5.0) * scale);
+        let b = Aabb::new(
+            Point::new(1.0, 2.0, 3.0) * scale,
+            Point::new(2.0, 3.0, 5.0) * scale,
+        );
         let z = |h: f64, sign: f64| Plane::new(Vector::z() * sign, -h * scale * sign);
-        let all = |p: &Plane| [classify(p, &b), classify_diagonal(p, &b), classify_vertices(p, &b)];
+        let all = |p: &Plane| {
+            [
+                classify(p, &b),
+                classify_diagonal(p, &b),
+                classify_vertices(p, &b),
+            ]
+        };
         assert_eq!(all(&z(3.0, 1.0)), [PlaneSide::Tangent; 3]); // resting on the bottom face
         assert_eq!(all(&z(5.0, -1.0)), [PlaneSide::Tangent; 3]); // top face, flipped normal
         assert_eq!(all(&z(4.0, 1.0)), [PlaneSide::Intersecting; 3]);
@@ -81,13 +106,22 @@ fn adversarial_cases() {
         assert_eq!(all(&z(3.0 * (1.0 + 1e-14), 1.0)), [PlaneSide::Tangent; 3]);
         assert_eq!(all(&z(3.0 * (1.0 - 1e-9), 1.0)), [PlaneSide::Positive; 3]);
         // A plane through the edge (x = 2, y = 3) only: tangent along the edge.
-        let edge = Plane::from_point_normal(&(Point::new(2.0, 3.0, 0.0) * scale), Vector::new(1.0, 1.0, 0.0));
+        let edge = Plane::from_point_normal(
+            &(Point::new(2.0, 3.0, 0.0) * scale),
+            Vector::new(1.0, 1.0, 0.0),
+        );
         assert_eq!(all(&edge), [PlaneSide::Tangent; 3]);
         // Through the vertex (2, 3, 5) only.
-        let vertex = Plane::from_point_normal(&(Point::new(2.0, 3.0, 5.0) * scale), Vector::new(1.0, 2.0, 3.0));
+        let vertex = Plane::from_point_normal(
+            &(Point::new(2.0, 3.0, 5.0) * scale),
+            Vector::new(1.0, 2.0, 3.0),
+        );
         assert_eq!(all(&vertex), [PlaneSide::Tangent; 3]);
     }
     // A flat box lying in the plane is tangent.
     let flat = Aabb::new(Point::new(0.0, 0.0, 1.0), Point::new(1.0, 1.0, 1.0));
-    assert_eq!(classify(&Plane::new(Vector::z(), -1.0), &flat), PlaneSide::Tangent);
+    assert_eq!(
+        classify(&Plane::new(Vector::z(), -1.0), &flat),
+        PlaneSide::Tangent
+    );
 }

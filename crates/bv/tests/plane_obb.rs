@@ -4,7 +4,10 @@ mod common;
 
 use common::*;
 use obbtree_bv::intersect::plane::{Plane, PlaneSide};
-use obbtree_bv::intersect::{plane_aabb, plane_obb::{classify, classify_transformed_normal, classify_vertices, corners}};
+use obbtree_bv::intersect::{
+    plane_aabb,
+    plane_obb::{classify, classify_transformed_normal, classify_vertices, corners},
+};
 use obbtree_bv::{Obb, Point, Vector};
 use proptest::prelude::*;
 
@@ -13,7 +16,11 @@ fn plane() -> impl Strategy<Value = Plane> {
 }
 
 fn all(p: &Plane, o: &Obb) -> [PlaneSide; 3] {
-    [classify(p, o), classify_transformed_normal(p, o), classify_vertices(p, o)]
+    [
+        classify(p, o),
+        classify_transformed_normal(p, o),
+        classify_vertices(p, o),
+    ]
 }
 
 proptest! {
@@ -69,7 +76,11 @@ proptest! {
 fn adversarial_cases() {
     let rot = nalgebra::Rotation3::from_euler_angles(0.5, 0.2, -1.3).into_inner();
     for scale in [1.0, 1e-8, 1e8] {
-        let obb = Obb { center: Point::new(1.0, -2.0, 3.0) * scale, axes: rot, half_extents: Vector::new(1.0, 2.0, 0.5) * scale };
+        let obb = Obb {
+            center: Point::new(1.0, -2.0, 3.0) * scale,
+            axes: rot,
+            half_extents: Vector::new(1.0, 2.0, 0.5) * scale,
+        };
         let u = |k: usize| rot.column(k).into_owned();
         let at = |a: f64| Plane::from_point_normal(&(obb.center + u(2) * a * scale), u(2));
         assert_eq!(all(&at(0.5), &obb), [PlaneSide::Tangent; 3]);
@@ -83,6 +94,13 @@ fn adversarial_cases() {
         assert_eq!(all(&vertex, &obb), [PlaneSide::Tangent; 3]);
     }
     // Zero-extent box (a point) on the plane: tangent.
-    let point = Obb { center: Point::new(0.0, 0.0, 1.0), axes: rot, half_extents: Vector::zeros() };
-    assert_eq!(all(&Plane::new(Vector::z(), -1.0), &point), [PlaneSide::Tangent; 3]);
+    let point = Obb {
+        center: Point::new(0.0, 0.0, 1.0),
+        axes: rot,
+        half_extents: Vector::zeros(),
+    };
+    assert_eq!(
+        all(&Plane::new(Vector::z(), -1.0), &point),
+        [PlaneSide::Tangent; 3]
+    );
 }

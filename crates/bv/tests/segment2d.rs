@@ -13,10 +13,15 @@ fn p2(n: i32) -> impl Strategy<Value = Point2<f64>> {
 
 /// Exact oracle on integers: orientation signs plus collinear overlap.
 fn exact(p1: &Point2<f64>, p2: &Point2<f64>, q1: &Point2<f64>, q2: &Point2<f64>) -> bool {
-    let o = |a: &Point2<f64>, b: &Point2<f64>, c: &Point2<f64>| ((int(b.x) - int(a.x)) * (int(c.y) - int(a.y)) - (int(b.y) - int(a.y)) * (int(c.x) - int(a.x))).signum();
+    let o = |a: &Point2<f64>, b: &Point2<f64>, c: &Point2<f64>| {
+        ((int(b.x) - int(a.x)) * (int(c.y) - int(a.y))
+            - (int(b.y) - int(a.y)) * (int(c.x) - int(a.x)))
+        .signum()
+    };
     let (a, b, c, d) = (o(p1, p2, q1), o(p1, p2, q2), o(q1, q2, p1), o(q1, q2, p2));
     if a == 0 && b == 0 && c == 0 && d == 0 {
-        return (0..2).all(|k| p1[k].min(p2[k]) <= q1[k].max(q2[k]) && q1[k].min(q2[k]) <= p1[k].max(p2[k]));
+        return (0..2)
+            .all(|k| p1[k].min(p2[k]) <= q1[k].max(q2[k]) && q1[k].min(q2[k]) <= p1[k].max(p2[k]));
     }
     a * b <= 0 && c * d <= 0
 }
@@ -55,7 +60,14 @@ proptest! {
 fn adversarial_cases() {
     let p = |x: f64, y: f64| Point2::new(x, y);
     for scale in [1.0, 2f64.powi(-27), 2f64.powi(27)] {
-        let s = |a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)| overlaps(&p(a.0 * scale, a.1 * scale), &p(b.0 * scale, b.1 * scale), &p(c.0 * scale, c.1 * scale), &p(d.0 * scale, d.1 * scale));
+        let s = |a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)| {
+            overlaps(
+                &p(a.0 * scale, a.1 * scale),
+                &p(b.0 * scale, b.1 * scale),
+                &p(c.0 * scale, c.1 * scale),
+                &p(d.0 * scale, d.1 * scale),
+            )
+        };
         assert!(s((0.0, 0.0), (2.0, 2.0), (0.0, 2.0), (2.0, 0.0))); // crossing
         assert!(s((0.0, 0.0), (2.0, 0.0), (1.0, 0.0), (1.0, 5.0))); // T touching
         assert!(s((0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (3.0, 1.0))); // endpoints meet
@@ -65,7 +77,12 @@ fn adversarial_cases() {
         assert!(!s((0.0, 0.0), (2.0, 0.0), (0.0, 1.0), (2.0, 1.0))); // parallel
         assert!(s((1.0, 1.0), (1.0, 1.0), (0.0, 0.0), (2.0, 2.0))); // point on segment
         assert!(!s((1.0, 1.5), (1.0, 1.5), (0.0, 0.0), (2.0, 2.0)));
-        let t = intersect(&p(0.0, 0.0), &p(2.0 * scale, 0.0), &p(1.0 * scale, 0.0), &p(scale, 5.0 * scale));
+        let t = intersect(
+            &p(0.0, 0.0),
+            &p(2.0 * scale, 0.0),
+            &p(1.0 * scale, 0.0),
+            &p(scale, 5.0 * scale),
+        );
         assert_eq!(t, Some((0.5, 0.0)));
     }
 }

@@ -10,7 +10,11 @@ use obbtree_bv::{Aabb, Point, Sphere};
 use proptest::prelude::*;
 
 fn hull_of(a: &Aabb, b: &Aabb) -> parry3d_f64::shape::ConvexPolyhedron {
-    let pts: Vec<Point> = corners(a).iter().chain(corners(b).iter()).copied().collect();
+    let pts: Vec<Point> = corners(a)
+        .iter()
+        .chain(corners(b).iter())
+        .copied()
+        .collect();
     hull(&pts)
 }
 
@@ -66,19 +70,41 @@ fn adversarial_cases() {
     let b = Aabb::new(Point::new(4.0, 4.0, 0.0), Point::new(5.0, 5.0, 1.0));
     let shaft = Shaft::new(&a, &b);
     assert_eq!(shaft.planes().len(), 2); // the two diagonal planes in xy
-    let unit = |x: f64, y: f64| Aabb::new(Point::new(x, y, 0.25), Point::new(x + 0.5, y + 0.5, 0.75));
+    let unit =
+        |x: f64, y: f64| Aabb::new(Point::new(x, y, 0.25), Point::new(x + 0.5, y + 0.5, 0.75));
     assert_eq!(classify_aabb(&shaft, &unit(2.0, 2.0)), Containment::Inside);
     assert_eq!(classify_aabb(&shaft, &unit(4.0, 0.0)), Containment::Outside); // in the bounds, outside a plane
     assert_eq!(classify_aabb(&shaft, &unit(1.0, 1.0)), Containment::Inside); // touching box a's corner
     assert_eq!(classify_aabb(&shaft, &unit(6.0, 6.0)), Containment::Outside);
     // Touching the diagonal plane x - y = 1 (through (1, 0) and (5, 4)) from outside.
-    assert_eq!(classify_aabb(&shaft, &unit(3.0, 1.5)), Containment::Intersecting);
-    assert_eq!(classify_aabb(&shaft, &unit(3.0 + 1e-9, 1.5)), Containment::Outside);
-    let ball = |x: f64, y: f64, r: f64| Sphere { center: Point::new(x, y, 0.5), radius: r };
-    assert_eq!(classify_sphere(&shaft, &ball(2.5, 2.5, 0.4)), Containment::Inside);
-    assert_eq!(classify_sphere(&shaft, &ball(4.0, 0.0, 0.4)), Containment::Outside);
-    assert_eq!(classify_sphere(&shaft, &ball(2.5, 2.5, 0.5)), Containment::Inside); // touching z faces from inside
-    assert_eq!(classify_sphere(&shaft, &ball(2.5, 2.5, 0.6)), Containment::Intersecting);
+    assert_eq!(
+        classify_aabb(&shaft, &unit(3.0, 1.5)),
+        Containment::Intersecting
+    );
+    assert_eq!(
+        classify_aabb(&shaft, &unit(3.0 + 1e-9, 1.5)),
+        Containment::Outside
+    );
+    let ball = |x: f64, y: f64, r: f64| Sphere {
+        center: Point::new(x, y, 0.5),
+        radius: r,
+    };
+    assert_eq!(
+        classify_sphere(&shaft, &ball(2.5, 2.5, 0.4)),
+        Containment::Inside
+    );
+    assert_eq!(
+        classify_sphere(&shaft, &ball(4.0, 0.0, 0.4)),
+        Containment::Outside
+    );
+    assert_eq!(
+        classify_sphere(&shaft, &ball(2.5, 2.5, 0.5)),
+        Containment::Inside
+    ); // touching z faces from inside
+    assert_eq!(
+        classify_sphere(&shaft, &ball(2.5, 2.5, 0.6)),
+        Containment::Intersecting
+    );
     // Identical and nested boxes: no planes, the shaft is the box.
     assert!(Shaft::new(&a, &a).planes().is_empty());
     let inner = Aabb::new(Point::new(0.25, 0.25, 0.25), Point::new(0.5, 0.5, 0.5));
