@@ -10,7 +10,9 @@ use parry3d_f64::query::RayCast;
 use proptest::prelude::*;
 
 /// Exact classification for integer data: `Some(Some(t))` strict hit, `Some(None)` strict
-/// miss, `None` boundary (ray through an edge/vertex or origin on the plane).
+/// miss, `None` boundary (ray through an edge/vertex or origin on the plane). A ray in the
+/// triangle's plane (`n·d = 0`) is a strict miss here (Möller–Trumbore's exact policy on
+/// such data); see `coplanar` for the watertight test.
 fn exact(ray: &Ray, tri: &Triangle) -> Option<Option<f64>> {
     let iv = |v: Vector| [int(v.x), int(v.y), int(v.z)];
     let cross = |a: [i128; 3], b: [i128; 3]| {
@@ -54,8 +56,19 @@ proptest! {
     fn grid_matches_exact(o in grid_point(5), d in grid_vector(3), a in grid_point(3), b in grid_point(3), c in grid_point(3)) {
         prop_assume!(d != Vector::zeros());
         let (ray, tri) = (Ray::new(o, d), Triangle::new(a, b, c));
+        let coplanar = tri.scaled_normal().dot(&ray.dir) == 0.0;
+        if coplanar {
+            // The watertight test decides a ray in the triangle's plane by its rounded shear
+            // (policy): it may hit, but only at a point of the closed triangle.
+            if let Some(h) = cast_watertight(&ray, &tri) {
+                let p = ray.point_at(h.t);
+                let scale = 1.0 + p.coords.norm();
+                prop_assert!(h.u >= -1e-9 && h.v >= -1e-9 && h.u + h.v <= 1.0 + 1e-9 && (h.point(&tri) - p).norm() < 1e-6 * scale, "{:?}", h);
+            }
+        }
         if let Some(want) = exact(&ray, &tri) {
-            for (name, got) in [("mt", cast(&ray, &tri)), ("wt", cast_watertight(&ray, &tri))] {
+            let candidates = [("mt", cast(&ray, &tri)), ("wt", cast_watertight(&ray, &tri))];
+            for (name, got) in candidates.into_iter().filter(|(name, _)| !(coplanar && *name == "wt")) {
                 prop_assert_eq!(got.is_some(), want.is_some(), "{} {:?} {:?}", name, ray, tri);
                 if let (Some(g), Some(w)) = (got, want) {
                     prop_assert!(close(g.t, w, 1e-12), "{} t {} vs {}", name, g.t, w);

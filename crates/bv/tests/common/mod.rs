@@ -18,9 +18,13 @@ pub fn cases() -> u32 {
 
 /// The proptest configuration used by every suite.
 pub fn config() -> ProptestConfig {
+    let cases = cases();
     ProptestConfig {
-        cases: cases(),
+        cases,
         failure_persistence: None,
+        // Some suites filter degenerate inputs (zero directions, non-star polygons).
+        max_global_rejects: cases.saturating_mul(4).max(1024),
+        max_local_rejects: cases.saturating_mul(4).max(65536),
         ..ProptestConfig::default()
     }
 }
