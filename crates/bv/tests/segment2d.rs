@@ -50,7 +50,7 @@ proptest! {
         let param = intersect(&p1, &p2_, &q1, &q2);
         if param.is_some() != overlaps(&p1, &p2_, &q1, &q2) {
             // Only within rounding of an endpoint touching the other segment.
-            let (s, t) = param.map_or_else(|| { let (a, b, c) = (q2 - q1, p2_ - p1, p1 - q1); let f = a.perp(&b); (-c.perp(&a) / f, -c.perp(&b) / f) }, |x| x);
+            let (s, t) = param.unwrap_or_else(|| { let (a, b, c) = (q2 - q1, p2_ - p1, p1 - q1); let f = a.perp(&b); (-c.perp(&a) / f, -c.perp(&b) / f) });
             prop_assert!([s, 1.0 - s, t, 1.0 - t].iter().any(|x| x.abs() < 1e-9), "s {} t {}", s, t);
         }
     }
