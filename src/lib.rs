@@ -1,7 +1,9 @@
 //! obbtree: exact mesh–mesh collision and ray picking over bounding-volume hierarchies.
 //!
-//! This facade re-exports the workspace crates and adds mesh loading.
+//! This facade re-exports the workspace crates and adds mesh loading ([`load`]).
 
 pub use obbtree_bv as bv;
 pub use obbtree_query as query;
 pub use obbtree_tree as tree;
+
+pub mod load;

@@ -1,6 +1,6 @@
 //! The interface every bounding volume offers to the hierarchies.
 
-use crate::{Isometry, Point};
+use crate::{Isometry, Point, Vector};
 
 /// A closed bounding volume that a hierarchy can be built from.
 pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
@@ -30,4 +30,12 @@ pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
 
     /// A representative centre (used by split heuristics and traversal order).
     fn center(&self) -> Point;
+
+    /// Unit directions along which the volume is longest, longest first: the candidate split
+    /// axes of a top-down build (Gottschalk, Lin & Manocha 1996, §4: split the node across the
+    /// longest axis of its OBB, then try the others). The default `None` lets the builder use the
+    /// coordinate axes ordered by the spread of the triangle centroids.
+    fn split_axes(&self) -> Option<[Vector; 3]> {
+        None
+    }
 }

@@ -1,0 +1,167 @@
+//! Top-down construction, serial or parallel (the same tree either way, bit for bit).
+
+use crate::split::{centroid, split, Work};
+use crate::{Bvh, MeshFingerprint, Node, SplitRule};
+use obbtree_bv::{BoundingVolume, Point, TriMesh};
+
+/// Default [`BuildOptions::leaf_size`] (see the crate docs for the measurement behind it).
+pub const DEFAULT_LEAF_SIZE: usize = 4;
+
+/// Subtrees with at least this many triangles build their two halves in parallel.
+const PARALLEL_MIN_TRIANGLES: usize = 4096;
+
+/// How to build a [`Bvh`].
+#[derive(Debug)]
+pub struct BuildOptions<V: BoundingVolume> {
+    /// A node with at most this many triangles becomes a leaf (must be at least 1).
+    pub leaf_size: usize,
+    /// How a node's triangles are divided between its children.
+    pub split: SplitRule,
+    /// How each node's volume is fitted to its triangles.
+    pub method: V::Method,
+    /// Build independent subtrees on rayon's thread pool. The tree is identical either way.
+    pub parallel: bool,
+}
+
+impl<V: BoundingVolume> Clone for BuildOptions<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V: BoundingVolume> Copy for BuildOptions<V> {}
+
+impl<V: BoundingVolume> Default for BuildOptions<V> {
+    fn default() -> Self {
+        Self {
+            leaf_size: DEFAULT_LEAF_SIZE,
+            split: SplitRule::default(),
+            method: V::Method::default(),
+            parallel: true,
+        }
+    }
+}
+
+/// Why a tree could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// `leaf_size` was 0.
+    #[error("the leaf size must be at least 1")]
+    ZeroLeafSize,
+    /// The mesh has more triangles than `u32` positions can address.
+    #[error("{0} triangles is more than a tree can index (at most {max})", max = u32::MAX)]
+    TooManyTriangles(usize),
+}
+
+impl<V: BoundingVolume> Bvh<V> {
+    /// Builds the tree over all triangles of `mesh`, top down: fit the node's volume to its
+    /// triangles, stop at `leaf_size` triangles, otherwise split by `options.split` and recurse.
+    ///
+    /// Recursion depth is bounded by [`MAX_DEPTH`](crate::MAX_DEPTH) (see [`SplitRule`]), so no
+    /// mesh can overflow the stack.
+    pub fn build(mesh: &TriMesh, options: &BuildOptions<V>) -> Result<Self, BuildError> {
+        if options.leaf_size == 0 {
+            return Err(BuildError::ZeroLeafSize);
+        }
+        let n = mesh.triangles().len();
+        if u32::try_from(n).is_err() {
+            return Err(BuildError::TooManyTriangles(n));
+        }
+        let vertices = mesh.vertices();
+        let mut tris: Vec<[Point; 3]> = mesh
+            .triangles()
+            .iter()
+            .map(|t| t.map(|i| vertices[i as usize]))
+            .collect();
+        let mut centroids: Vec<Point> = tris.iter().map(centroid).collect();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let work = Work {
+            tris: &mut tris,
+            centroids: &mut centroids,
+            order: &mut order,
+            first: 0,
+        };
+        let builder = Builder { options };
+        let mut nodes = Vec::with_capacity(2 * n.div_ceil(options.leaf_size));
+        let bv = V::fit_triangles(work.tris, options.method);
+        nodes.push(Node::internal(bv.clone(), 0));
+        let (root, depth) = builder.descend(bv, work, 0, &mut nodes);
+        nodes[0] = root;
+        nodes.shrink_to_fit();
+        Ok(Self {
+            nodes,
+            order,
+            depth: depth as u32,
+            mesh: MeshFingerprint::of(mesh),
+        })
+    }
+}
+
+struct Builder<'o, V: BoundingVolume> {
+    options: &'o BuildOptions<V>,
+}
+
+impl<V: BoundingVolume> Builder<'_, V> {
+    /// Fits the node for `work` at `depth` and appends its descendants to `out` (the node itself
+    /// has a slot reserved by its parent). Returns the node, for the caller to store in that
+    /// slot, and the depth of its deepest leaf.
+    fn subtree(&self, work: Work, depth: usize, out: &mut Vec<Node<V>>) -> (Node<V>, usize) {
+        let bv = V::fit_triangles(work.tris, self.options.method);
+        self.descend(bv, work, depth, out)
+    }
+
+    /// Like [`Self::subtree`], with the node's volume `bv` already fitted.
+    ///
+    /// Layout: an internal node's two children are pushed as a pair, then the left child's
+    /// descendants, then the right child's. Parallel subtrees are built into their own vectors
+    /// and appended in that same order, so the array does not depend on `parallel`.
+    fn descend(
+        &self,
+        bv: V,
+        mut work: Work,
+        depth: usize,
+        out: &mut Vec<Node<V>>,
+    ) -> (Node<V>, usize) {
+        if work.len() <= self.options.leaf_size {
+            return (Node::leaf(bv, work.first, work.len() as u32), depth);
+        }
+        let mid = split(self.options.split, &bv, &mut work, depth);
+        let parallel = self.options.parallel && work.len() >= PARALLEL_MIN_TRIANGLES;
+        let (left, right) = work.split_at(mid);
+        let pair = out.len();
+        out.push(Node::internal(bv.clone(), 0));
+        out.push(Node::internal(bv.clone(), 0));
+        let (l, r, d) = if parallel {
+            let ((l, dl), (mut r, dr, right_nodes)) = rayon::join(
+                || self.subtree(left, depth + 1, out),
+                || {
+                    let mut right_nodes = Vec::new();
+                    let (r, dr) = self.subtree(right, depth + 1, &mut right_nodes);
+                    (r, dr, right_nodes)
+                },
+            );
+            let offset = out.len() as u32;
+            out.extend(right_nodes.into_iter().map(|node| node.shifted(offset)));
+            r = r.shifted(offset);
+            (l, r, dl.max(dr))
+        } else {
+            let (l, dl) = self.subtree(left, depth + 1, out);
+            let (r, dr) = self.subtree(right, depth + 1, out);
+            (l, r, dl.max(dr))
+        };
+        out[pair] = l;
+        out[pair + 1] = r;
+        (Node::internal(bv, pair as u32), d)
+    }
+}
+
+impl<V> Node<V> {
+    /// The node with its child index moved by `offset` (leaves are unchanged: their triangle
+    /// positions are global already).
+    fn shifted(mut self, offset: u32) -> Self {
+        if !self.is_leaf() {
+            self.start += offset;
+        }
+        self
+    }
+}

@@ -1,0 +1,315 @@
+//! Saving and loading built trees.
+//!
+//! File layout (all integers little-endian):
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `OBBTREE\0` |
+//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 8 | payload length `p` |
+//! | `p` | payload: the volume type's [`VolumeName::NAME`] and the tree, in `postcard` (serde) |
+//! | 8 | XXH3-64 checksum of everything before it |
+//!
+//! Loading checks, in order: magic, version, length and checksum (so a truncated or damaged file
+//! is refused before decoding), the decoding itself, the volume type, the mesh fingerprint
+//! against the mesh given, and the tree's structure (child indices, leaf ranges, triangle order a
+//! permutation, depth bound), so a loaded tree is as safe to traverse as a built one.
+
+use crate::{Bvh, MeshMismatch, NodeKind, MAX_DEPTH};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Sphere, TriMesh};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::path::Path;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Version of the file layout and payload written by [`Bvh::to_bytes`].
+pub const FORMAT_VERSION: u32 = 1;
+
+const MAGIC: [u8; 8] = *b"OBBTREE\0";
+const HEADER: usize = 8 + 4 + 8;
+const TRAILER: usize = 8;
+
+/// A stable name for each volume type, stored in tree files so that a file is only ever loaded
+/// as the volume type it was saved with.
+pub trait VolumeName {
+    /// Short lowercase name (`"obb"`, `"aabb"`, `"kdop18"`, ...).
+    const NAME: &'static str;
+}
+
+impl VolumeName for Aabb {
+    const NAME: &'static str = "aabb";
+}
+
+impl VolumeName for Obb {
+    const NAME: &'static str = "obb";
+}
+
+impl VolumeName for Sphere {
+    const NAME: &'static str = "sphere";
+}
+
+impl<const A: usize> VolumeName for Kdop<A> {
+    const NAME: &'static str = match A {
+        3 => "kdop6",
+        7 => "kdop14",
+        9 => "kdop18",
+        13 => "kdop26",
+        _ => "kdop",
+    };
+}
+
+/// Why a tree file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Reading the file failed.
+    #[error("cannot read the tree file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes do not start like a tree file.
+    #[error("not an obbtree tree file (bad magic bytes)")]
+    NotATreeFile,
+    /// Written by another format version.
+    #[error(
+        "tree file format version {found} is not supported (this build reads version {supported})"
+    )]
+    UnsupportedVersion {
+        /// Version in the file.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// Truncated, damaged, or not decodable: the file must be rebuilt.
+    #[error("the tree file is corrupted: {0}")]
+    Corrupted(String),
+    /// The file holds a tree of another volume type.
+    #[error("the tree file holds a {found} tree, not a {expected} tree")]
+    WrongVolume {
+        /// The requested type.
+        expected: &'static str,
+        /// The type in the file.
+        found: String,
+    },
+    /// The tree was built for another mesh.
+    #[error(transparent)]
+    WrongMesh(#[from] MeshMismatch),
+}
+
+#[derive(Serialize)]
+struct PayloadRef<'a, V> {
+    volume: &'a str,
+    tree: &'a Bvh<V>,
+}
+
+#[derive(Deserialize)]
+struct Payload<V> {
+    volume: String,
+    tree: Bvh<V>,
+}
+
+impl<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned> Bvh<V> {
+    /// The tree as a self-checking byte string (see the [module docs](self) for the layout).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = postcard::to_stdvec(&PayloadRef {
+            volume: V::NAME,
+            tree: self,
+        })
+        .expect("serializing plain numbers and vectors into memory cannot fail");
+        let mut bytes = Vec::with_capacity(HEADER + payload.len() + TRAILER);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        let checksum = xxh3_64(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    /// Decodes a tree written by [`Bvh::to_bytes`] for `mesh`, refusing it (with the reason) if
+    /// the bytes are damaged, of another version or volume type, or the tree is for another mesh.
+    pub fn from_bytes(bytes: &[u8], mesh: &TriMesh) -> Result<Self, LoadError> {
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(LoadError::NotATreeFile);
+        }
+        let word = |at: usize, len: usize| -> Result<&[u8], LoadError> {
+            bytes
+                .get(at..at + len)
+                .ok_or_else(|| truncated(bytes.len()))
+        };
+        let found = u32::from_le_bytes(word(8, 4)?.try_into().unwrap());
+        if found != FORMAT_VERSION {
+            return Err(LoadError::UnsupportedVersion {
+                found,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let payload_len = u64::from_le_bytes(word(12, 8)?.try_into().unwrap());
+        let expected_len = usize::try_from(payload_len)
+            .ok()
+            .and_then(|p| p.checked_add(HEADER + TRAILER))
+            .ok_or_else(|| {
+                LoadError::Corrupted(format!("impossible payload length {payload_len}"))
+            })?;
+        if bytes.len() != expected_len {
+            return Err(LoadError::Corrupted(format!(
+                "the file has {} bytes but its header announces {expected_len}",
+                bytes.len()
+            )));
+        }
+        let (body, trailer) = bytes.split_at(bytes.len() - TRAILER);
+        if xxh3_64(body) != u64::from_le_bytes(trailer.try_into().unwrap()) {
+            return Err(LoadError::Corrupted("checksum mismatch".into()));
+        }
+        let payload: Payload<V> = postcard::from_bytes(&body[HEADER..])
+            .map_err(|e| LoadError::Corrupted(format!("undecodable payload: {e}")))?;
+        if payload.volume != V::NAME {
+            return Err(LoadError::WrongVolume {
+                expected: V::NAME,
+                found: payload.volume,
+            });
+        }
+        let tree = payload.tree;
+        tree.check_mesh(mesh)?;
+        tree.check_structure().map_err(LoadError::Corrupted)?;
+        Ok(tree)
+    }
+
+    /// Writes [`Bvh::to_bytes`] to `path`.
+    pub fn save(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// Reads a tree saved by [`Bvh::save`] for `mesh` (see [`Bvh::from_bytes`]).
+    pub fn load(path: impl AsRef<Path>, mesh: &TriMesh) -> Result<Self, LoadError> {
+        Self::from_bytes(&std::fs::read(path)?, mesh)
+    }
+}
+
+fn truncated(len: usize) -> LoadError {
+    LoadError::Corrupted(format!("truncated header ({len} bytes)"))
+}
+
+impl<V> Bvh<V> {
+    /// Checks what the builder guarantees: children after their parent and in range, every node
+    /// reached once from the root, depth at most [`MAX_DEPTH`] and equal to the stored depth,
+    /// leaves non-empty and together covering every position of the triangle order once, and the
+    /// order a permutation of the mesh's triangles.
+    fn check_structure(&self) -> Result<(), String> {
+        let n = self.order.len();
+        if n as u64 != self.mesh.triangle_count || self.nodes.is_empty() {
+            return Err(format!(
+                "{} nodes and {n} triangles for a mesh of {}",
+                self.nodes.len(),
+                self.mesh.triangle_count
+            ));
+        }
+        let mut seen_triangle = vec![false; n];
+        for &t in &self.order {
+            if std::mem::replace(
+                seen_triangle
+                    .get_mut(t as usize)
+                    .ok_or("triangle index out of range")?,
+                true,
+            ) {
+                return Err(format!("triangle {t} appears twice in the order"));
+            }
+        }
+        let mut covered = vec![false; n];
+        let mut reached = vec![false; self.nodes.len()];
+        let mut stack = vec![(0usize, 0usize)];
+        let mut depth = 0;
+        while let Some((i, d)) = stack.pop() {
+            if d > MAX_DEPTH {
+                return Err(format!("depth exceeds {MAX_DEPTH}"));
+            }
+            depth = depth.max(d);
+            if std::mem::replace(&mut reached[i], true) {
+                return Err(format!("node {i} is reached twice"));
+            }
+            match self.nodes[i].kind() {
+                NodeKind::Internal { left, right } => {
+                    if left <= i || right >= self.nodes.len() {
+                        return Err(format!("node {i} has children {left}, {right}"));
+                    }
+                    stack.push((right, d + 1));
+                    stack.push((left, d + 1));
+                }
+                NodeKind::Leaf(range) => {
+                    for c in covered
+                        .get_mut(range)
+                        .ok_or_else(|| format!("leaf {i} is out of range"))?
+                    {
+                        if std::mem::replace(c, true) {
+                            return Err(format!("leaf {i} overlaps another leaf"));
+                        }
+                    }
+                }
+            }
+        }
+        if reached.contains(&false) || covered.contains(&false) || depth != self.depth as usize {
+            return Err("unreached nodes, uncovered triangles or a wrong depth".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Files with a valid checksum but an impossible tree (a writer bug or a forged file) are
+    //! refused by the structure check, not traversed.
+    use super::*;
+    use crate::BuildOptions;
+    use obbtree_bv::Point;
+
+    fn mesh() -> TriMesh {
+        let vertices: Vec<Point> = (0..30)
+            .map(|i| Point::new(i as f64, (i * i % 7) as f64, 0.5))
+            .collect();
+        let triangles = (0..28).map(|i| [i, i + 1, i + 2]).collect();
+        TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    fn refused(mesh: &TriMesh, damage: impl Fn(&mut Bvh<Aabb>)) {
+        let mut bvh = Bvh::<Aabb>::build(
+            mesh,
+            &BuildOptions {
+                leaf_size: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), mesh).is_ok());
+        damage(&mut bvh);
+        assert!(matches!(
+            Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), mesh),
+            Err(LoadError::Corrupted(_))
+        ));
+    }
+
+    #[test]
+    fn impossible_trees_are_refused() {
+        let mesh = mesh();
+        let last = |b: &Bvh<Aabb>| b.nodes.len() - 1;
+        let first_leaf = |b: &Bvh<Aabb>| b.nodes.iter().position(|n| n.is_leaf()).unwrap();
+        refused(&mesh, |b| b.nodes[0].start = 1_000_000);
+        refused(&mesh, |b| b.nodes[0].start = u32::MAX);
+        refused(&mesh, |b| {
+            let l = last(b);
+            b.nodes[0].start = l as u32; // right child past the end
+        });
+        refused(&mesh, |b| {
+            let i = b.nodes.iter().rposition(|n| !n.is_leaf()).unwrap();
+            b.nodes[i].start = 0; // a cycle back to the root
+        });
+        refused(&mesh, |b| {
+            let i = first_leaf(b);
+            b.nodes[i].start = 27; // range past the end of the order
+        });
+        refused(&mesh, |b| {
+            let i = first_leaf(b);
+            b.nodes[i].start = if b.nodes[i].start == 0 { 1 } else { 0 }; // overlapping leaves
+        });
+        refused(&mesh, |b| b.order[0] = b.order[1]);
+        refused(&mesh, |b| b.order[0] = 28);
+        refused(&mesh, |b| b.depth += 1);
+        refused(&mesh, |b| b.order.push(0));
+        refused(&mesh, |b| b.nodes.clear());
+    }
+}

@@ -1,0 +1,277 @@
+//! Split rules: how a node's triangles are divided between its two children.
+
+use crate::MAX_DEPTH;
+use obbtree_bv::{BoundingVolume, Point, Vector};
+use serde::{Deserialize, Serialize};
+
+/// How the builder divides a node's triangles between its two children. Every rule works on the
+/// triangle centroids projected onto the node's split axes ([`BoundingVolume::split_axes`], or the
+/// coordinate axes ordered by the centroids' spread), and falls back to [`SplitRule::Median`]
+/// when it cannot separate the triangles or when its split would let the tree grow deeper than
+/// [`MAX_DEPTH`](crate::MAX_DEPTH).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SplitRule {
+    /// Gottschalk, Lin & Manocha, "OBBTree" (SIGGRAPH 1996), §4: cut across the longest axis at
+    /// the mean of the centroids' projections; if a side would be empty, try the next axis.
+    #[default]
+    Gottschalk,
+    /// Equal counts: the lower half of the centroids' projections on the longest axis (ties broken
+    /// by triangle index).
+    Median,
+    /// Binned surface-area heuristic (Wald, "On fast construction of SAH-based bounding volume
+    /// hierarchies", 2007): [`SAH_BINS`] bins per split axis, cost
+    /// `area(AABB left) · n_left + area(AABB right) · n_right`, lowest cost wins.
+    Sah,
+}
+
+/// Bins per axis of [`SplitRule::Sah`].
+pub const SAH_BINS: usize = 16;
+
+/// A node's share of the build's working arrays, permuted together: the triangles' vertices (so
+/// volumes are fitted from one contiguous slice), their centroids and their mesh indices.
+pub(crate) struct Work<'a> {
+    pub tris: &'a mut [[Point; 3]],
+    pub centroids: &'a mut [Point],
+    pub order: &'a mut [u32],
+    /// Position of `order[0]` in the whole tree's triangle order.
+    pub first: u32,
+}
+
+impl<'a> Work<'a> {
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The first `mid` triangles and the rest.
+    pub fn split_at(self, mid: usize) -> (Work<'a>, Work<'a>) {
+        let (lt, rt) = self.tris.split_at_mut(mid);
+        let (lc, rc) = self.centroids.split_at_mut(mid);
+        let (lo, ro) = self.order.split_at_mut(mid);
+        let right_first = self.first + mid as u32;
+        (
+            Work {
+                tris: lt,
+                centroids: lc,
+                order: lo,
+                first: self.first,
+            },
+            Work {
+                tris: rt,
+                centroids: rc,
+                order: ro,
+                first: right_first,
+            },
+        )
+    }
+
+    /// Moves the triangles for which `left` holds to the front (keeping the arrays in step) and
+    /// returns how many there are.
+    fn partition(&mut self, mut left: impl FnMut(&Point, u32) -> bool) -> usize {
+        let mut mid = 0;
+        for i in 0..self.len() {
+            if left(&self.centroids[i], self.order[i]) {
+                self.tris.swap(i, mid);
+                self.centroids.swap(i, mid);
+                self.order.swap(i, mid);
+                mid += 1;
+            }
+        }
+        mid
+    }
+}
+
+/// Centroid of a triangle, summed as thirds so that huge finite coordinates do not overflow.
+pub(crate) fn centroid(t: &[Point; 3]) -> Point {
+    Point::from(t[0].coords / 3.0 + t[1].coords / 3.0 + t[2].coords / 3.0)
+}
+
+/// `⌈log2 n⌉` for `n ≥ 1`: the depth below which median splits reduce `n` triangles to one.
+fn ceil_log2(n: usize) -> usize {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()) as usize
+}
+
+/// Reorders `work` (at least 2 triangles) into two non-empty runs and returns the length of the
+/// first, by `rule` along `bv`'s split axes.
+///
+/// Depth guarantee: the caller keeps `depth + ⌈log2 n⌉ ≤ MAX_DEPTH` for every node (true at the
+/// root since `n ≤ 2^32`). A rule's split is accepted only if its larger side keeps that true one
+/// level down; otherwise the median split is used, whose halves keep it by construction.
+pub(crate) fn split<V: BoundingVolume>(
+    rule: SplitRule,
+    bv: &V,
+    work: &mut Work,
+    depth: usize,
+) -> usize {
+    let n = work.len();
+    let axes = bv
+        .split_axes()
+        .unwrap_or_else(|| centroid_spread_axes(work.centroids));
+    let mid = match rule {
+        SplitRule::Gottschalk => axes.iter().find_map(|axis| mean_split(work, axis)),
+        SplitRule::Median => None,
+        SplitRule::Sah => sah_split(work, &axes),
+    };
+    match mid {
+        Some(mid) if depth + 1 + ceil_log2(mid.max(n - mid)) <= MAX_DEPTH => mid,
+        _ => median_split(work, &axes[0]),
+    }
+}
+
+/// The coordinate axes, ordered by the extent of the centroids along them (largest first).
+fn centroid_spread_axes(centroids: &[Point]) -> [Vector; 3] {
+    let (lo, hi) = centroids.iter().fold(
+        (
+            Point::from(Vector::repeat(f64::INFINITY)),
+            Point::from(Vector::repeat(f64::NEG_INFINITY)),
+        ),
+        |(lo, hi), c| (lo.inf(c), hi.sup(c)),
+    );
+    let extent = hi - lo;
+    let mut order = [0, 1, 2];
+    order.sort_by(|&a, &b| extent[b].total_cmp(&extent[a]));
+    order.map(|i| Vector::ith(i, 1.0))
+}
+
+/// Gottschalk's rule on one axis: centroids below the mean go left. `None` if a side is empty.
+fn mean_split(work: &mut Work, axis: &Vector) -> Option<usize> {
+    let n = work.len();
+    let mean = work
+        .centroids
+        .iter()
+        .map(|c| c.coords.dot(axis))
+        .sum::<f64>()
+        / n as f64;
+    let mid = work.partition(|c, _| c.coords.dot(axis) < mean);
+    (mid > 0 && mid < n).then_some(mid)
+}
+
+/// Splits into `⌊n/2⌋` and `⌈n/2⌉` triangles by the key (projection, triangle index), a total
+/// order, so ties (identical centroids) are split deterministically too.
+fn median_split(work: &mut Work, axis: &Vector) -> usize {
+    let key = |c: &Point, id: u32| (c.coords.dot(axis), id);
+    let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    let mut keys: Vec<_> = work
+        .centroids
+        .iter()
+        .zip(work.order.iter())
+        .map(|(c, &id)| key(c, id))
+        .collect();
+    let half = work.len() / 2;
+    let (_, &mut pivot, _) = keys.select_nth_unstable_by(half, cmp);
+    work.partition(|c, id| cmp(&key(c, id), &pivot).is_lt())
+}
+
+/// Binned SAH over `axes`; `None` if the centroids do not spread along any of them. One pass
+/// over the triangles fills the bins of all axes.
+fn sah_split(work: &mut Work, axes: &[Vector; 3]) -> Option<usize> {
+    let binnings = axes
+        .each_ref()
+        .map(|axis| Binning::new(work.centroids, axis));
+    let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
+    for (t, c) in work.tris.iter().zip(work.centroids.iter()) {
+        let bounds = Bin::of(t);
+        for (binning, bins) in binnings.iter().zip(bins.iter_mut()) {
+            if let Some(binning) = binning {
+                bins[binning.bin(c)].merge(&bounds);
+            }
+        }
+    }
+    let mut best: Option<(f64, usize, usize)> = None; // (cost, axis, last bin of the left side)
+    for (a, bins) in bins
+        .iter()
+        .enumerate()
+        .filter(|(a, _)| binnings[*a].is_some())
+    {
+        // Right-to-left suffixes, then a left-to-right sweep.
+        let mut right = [Bin::EMPTY; SAH_BINS];
+        let mut acc = Bin::EMPTY;
+        for i in (1..SAH_BINS).rev() {
+            acc.merge(&bins[i]);
+            right[i] = acc;
+        }
+        let mut left = Bin::EMPTY;
+        for i in 0..SAH_BINS - 1 {
+            left.merge(&bins[i]);
+            if left.count == 0 || right[i + 1].count == 0 {
+                continue;
+            }
+            let cost = left.cost() + right[i + 1].cost();
+            if best.map_or(true, |(c, _, _)| cost < c) {
+                best = Some((cost, a, i));
+            }
+        }
+    }
+    let (_, a, last) = best?;
+    let binning = binnings[a].as_ref()?;
+    Some(work.partition(|c, _| binning.bin(c) <= last))
+}
+
+/// Bounds and count of the triangles in one SAH bin.
+#[derive(Clone, Copy)]
+struct Bin {
+    mins: Vector,
+    maxs: Vector,
+    count: usize,
+}
+
+impl Bin {
+    const EMPTY: Self = Self {
+        mins: Vector::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+        maxs: Vector::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+        count: 0,
+    };
+
+    fn of(t: &[Point; 3]) -> Self {
+        let mins = t[0].coords.inf(&t[1].coords).inf(&t[2].coords);
+        let maxs = t[0].coords.sup(&t[1].coords).sup(&t[2].coords);
+        Self {
+            mins,
+            maxs,
+            count: 1,
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.mins = self.mins.inf(&other.mins);
+        self.maxs = self.maxs.sup(&other.maxs);
+        self.count += other.count;
+    }
+
+    /// `area × count`, the SAH cost of one side (0 when empty).
+    fn cost(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let d = self.maxs - self.mins;
+        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x) * self.count as f64
+    }
+}
+
+/// Maps a centroid's projection on an axis to one of [`SAH_BINS`] equal bins.
+struct Binning<'a> {
+    axis: &'a Vector,
+    min: f64,
+    scale: f64,
+}
+
+impl<'a> Binning<'a> {
+    /// `None` unless the projections span a positive finite interval.
+    fn new(centroids: &[Point], axis: &'a Vector) -> Option<Self> {
+        let (min, max) = centroids
+            .iter()
+            .map(|c| c.coords.dot(axis))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p), hi.max(p))
+            });
+        (max > min && (max - min).is_finite()).then(|| Self {
+            axis,
+            min,
+            scale: SAH_BINS as f64 / (max - min),
+        })
+    }
+
+    fn bin(&self, c: &Point) -> usize {
+        // `as` saturates (NaN → 0), so every value lands in a bin.
+        (((c.coords.dot(self.axis) - self.min) * self.scale) as usize).min(SAH_BINS - 1)
+    }
+}

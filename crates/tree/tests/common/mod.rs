@@ -1,0 +1,186 @@
+//! Shared test helpers: meshes (random soups, degenerate cases) and an independent invariant
+//! checker that uses only the public accessors.
+
+#![allow(dead_code)]
+
+use obbtree_bv::{BoundingVolume, Point, TriMesh, Vector};
+use obbtree_tree::{Bvh, NodeKind, MAX_DEPTH};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// Proptest case count: `OBBTREE_PROPTEST_CASES`, default 32.
+pub fn cases() -> u32 {
+    std::env::var("OBBTREE_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(32)
+}
+
+/// Documented containment tolerance of the tree tests: `1e-12` times the largest absolute
+/// coordinate of the mesh (absolute rounding of fitted volumes scales with the coordinates).
+pub fn tolerance(mesh: &TriMesh) -> f64 {
+    1e-12
+        * mesh
+            .vertices()
+            .iter()
+            .flat_map(|p| p.iter())
+            .fold(0.0f64, |m, c| m.max(c.abs()))
+}
+
+/// A random triangle soup of `n` triangles: vertices uniform in a cube of side `scale` at
+/// `offset`, with some triangles sharing vertices, some duplicated, some degenerate.
+pub fn soup(seed: u64, n: usize, scale: f64, offset: f64) -> TriMesh {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    let random_point = |rng: &mut Pcg64| {
+        Point::new(
+            offset + scale * rng.gen_range(-1.0..1.0),
+            offset + scale * rng.gen_range(-1.0..1.0),
+            offset + scale * rng.gen_range(-1.0..1.0),
+        )
+    };
+    for _ in 0..n {
+        match rng.gen_range(0..10) {
+            // Reuse existing vertices (shared edges, duplicates, degenerate repeats).
+            0..=2 if !vertices.is_empty() => {
+                let k = vertices.len() as u32;
+                triangles.push([
+                    rng.gen_range(0..k),
+                    rng.gen_range(0..k),
+                    rng.gen_range(0..k),
+                ]);
+            }
+            // A small triangle near a random point (clusters of tiny triangles).
+            3..=6 => {
+                let c = random_point(&mut rng);
+                let base = vertices.len() as u32;
+                for _ in 0..3 {
+                    let d = Vector::new(
+                        rng.gen_range(-1.0..1.0),
+                        rng.gen_range(-1.0..1.0),
+                        rng.gen_range(-1.0..1.0),
+                    );
+                    vertices.push(c + d * scale * 0.01);
+                }
+                triangles.push([base, base + 1, base + 2]);
+            }
+            _ => {
+                let base = vertices.len() as u32;
+                for _ in 0..3 {
+                    let p = random_point(&mut rng);
+                    vertices.push(p);
+                }
+                triangles.push([base, base + 1, base + 2]);
+            }
+        }
+    }
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+/// `n` copies of one triangle (same three vertex indices).
+pub fn copies_of_one_triangle(n: usize) -> TriMesh {
+    let vertices = vec![
+        Point::new(0.0, 0.0, 0.0),
+        Point::new(1.0, 0.0, 0.0),
+        Point::new(0.0, 1.0, 0.0),
+    ];
+    TriMesh::new(vertices, vec![[0, 1, 2]; n]).unwrap()
+}
+
+/// `n` distinct triangles all with centroid `(1, 2, 3)`: a fan of rotated copies.
+pub fn shared_centroid(n: usize) -> TriMesh {
+    let c = Point::new(1.0, 2.0, 3.0);
+    let mut vertices = Vec::with_capacity(3 * n);
+    for k in 0..n {
+        let a = k as f64 * 0.001;
+        let u = Vector::new(a.cos(), a.sin(), 0.1 * (k % 7) as f64);
+        let v = Vector::new(-a.sin(), a.cos(), -0.2);
+        // Vertices c + u, c + v, c - u - v: centroid exactly c up to rounding.
+        vertices.extend([c + u, c + v, c - u - v]);
+    }
+    let triangles = (0..n as u32)
+        .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+        .collect();
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+/// `n` zero-area triangles on one line.
+pub fn collinear(n: usize) -> TriMesh {
+    let vertices: Vec<Point> = (0..n + 2)
+        .map(|i| Point::new(i as f64, 2.0 * i as f64, 0.0))
+        .collect();
+    let triangles = (0..n as u32).map(|k| [k, k + 1, k + 2]).collect();
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+/// Checks, using only public accessors, that the tree is a valid hierarchy for `mesh`:
+/// children after parents, every triangle of the mesh in exactly one leaf, depth within
+/// `MAX_DEPTH` and equal to `depth()`, and every node's volume containing every vertex of every
+/// triangle below it within `tol`. Returns the largest depth.
+pub fn check_tree<V: BoundingVolume>(bvh: &Bvh<V>, mesh: &TriMesh, tol: f64) -> usize {
+    let n = mesh.triangles().len();
+    assert_eq!(bvh.triangle_count(), n);
+    bvh.check_mesh(mesh).expect("tree belongs to the mesh");
+    let mut in_leaves = vec![0u32; n];
+    let mut reached = vec![false; bvh.nodes().len()];
+    // (node, depth, ancestors) — ancestors listed so that containment is checked against every
+    // volume above a triangle, not only its leaf.
+    let mut stack = vec![(0usize, 0usize, Vec::<usize>::new())];
+    let mut max_depth = 0;
+    while let Some((i, d, mut ancestors)) = stack.pop() {
+        assert!(d <= MAX_DEPTH, "depth {d} exceeds {MAX_DEPTH}");
+        assert!(!reached[i], "node {i} reached twice");
+        reached[i] = true;
+        max_depth = max_depth.max(d);
+        ancestors.push(i);
+        match bvh.node(i).kind() {
+            NodeKind::Internal { left, right } => {
+                assert!(left > i && right == left + 1 && right < bvh.nodes().len());
+                assert_eq!(bvh.leaf_triangles(i), &[] as &[u32]);
+                stack.push((right, d + 1, ancestors.clone()));
+                stack.push((left, d + 1, ancestors));
+            }
+            NodeKind::Leaf(range) => {
+                assert!(!range.is_empty());
+                assert_eq!(bvh.leaf_triangles(i), &bvh.triangle_order()[range]);
+                for &t in bvh.leaf_triangles(i) {
+                    in_leaves[t as usize] += 1;
+                    for p in mesh.triangle(t as usize).vertices() {
+                        for &a in &ancestors {
+                            assert!(
+                                bvh.node(a).bv().contains_point(&p, tol),
+                                "node {a} (an ancestor of leaf {i}) misses vertex {p} of triangle {t}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(reached.iter().all(|&r| r), "unreachable nodes");
+    assert!(
+        in_leaves.iter().all(|&c| c == 1),
+        "a triangle is not in exactly one leaf"
+    );
+    assert_eq!(max_depth, bvh.depth());
+    max_depth
+}
+
+/// `n` unit triangles at `x = 2^k`: the mean of the centroids always lies beyond all but the last
+/// one, so Gottschalk's rule alone would peel one triangle per level (depth `n - 1`).
+pub fn exponential(n: usize) -> TriMesh {
+    let mut vertices = Vec::with_capacity(3 * n);
+    for k in 0..n {
+        let x = 2f64.powi(k as i32);
+        vertices.extend([
+            Point::new(x, 0.0, 0.0),
+            Point::new(x, 1.0, 0.0),
+            Point::new(x, 0.0, 1.0),
+        ]);
+    }
+    let triangles = (0..n as u32)
+        .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+        .collect();
+    TriMesh::new(vertices, triangles).unwrap()
+}

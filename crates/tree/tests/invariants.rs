@@ -1,0 +1,146 @@
+//! Structural and containment invariants of built trees, for every volume type and split rule,
+//! on random soups and degenerate meshes; and the parallel build equal to the serial one.
+
+mod common;
+
+use common::*;
+use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
+use obbtree_tree::{BuildError, BuildOptions, Bvh, SplitRule, VolumeName};
+use proptest::prelude::*;
+use serde::{de::DeserializeOwned, Serialize};
+
+const RULES: [SplitRule; 3] = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah];
+
+fn options<V: BoundingVolume>(
+    leaf_size: usize,
+    split: SplitRule,
+    parallel: bool,
+) -> BuildOptions<V> {
+    BuildOptions {
+        leaf_size,
+        split,
+        parallel,
+        ..Default::default()
+    }
+}
+
+/// Builds serially and in parallel, checks the invariants, checks the two trees are identical
+/// (field by field and byte for byte), and returns the depth.
+fn build_and_check<V>(mesh: &TriMesh, leaf_size: usize, split: SplitRule) -> usize
+where
+    V: BoundingVolume + VolumeName + Serialize + DeserializeOwned + PartialEq,
+{
+    let serial = Bvh::<V>::build(mesh, &options(leaf_size, split, false)).unwrap();
+    let depth = check_tree(&serial, mesh, tolerance(mesh));
+    let parallel = Bvh::<V>::build(mesh, &options(leaf_size, split, true)).unwrap();
+    assert!(
+        serial == parallel,
+        "parallel build differs from serial ({split:?}, leaf size {leaf_size})"
+    );
+    assert_eq!(serial.to_bytes(), parallel.to_bytes());
+    depth
+}
+
+fn degenerate_meshes() -> Vec<(&'static str, TriMesh)> {
+    vec![
+        (
+            "100,000 copies of one triangle",
+            copies_of_one_triangle(100_000),
+        ),
+        (
+            "100,000 triangles sharing a centroid",
+            shared_centroid(100_000),
+        ),
+        ("20,000 collinear zero-area triangles", collinear(20_000)),
+        ("1000 triangles at x = 2^k", exponential(1000)),
+    ]
+}
+
+macro_rules! volume_tests {
+    ($module:ident, $V:ty) => {
+        mod $module {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+                #[test]
+                fn random_soups(
+                    seed: u64,
+                    n in 1usize..400,
+                    scale in prop::sample::select(vec![1e-8, 1.0, 1e8]),
+                    offset in prop::sample::select(vec![0.0, 1.0, -1e8]),
+                    leaf_size in 1usize..9,
+                    split in prop::sample::select(RULES.to_vec()),
+                ) {
+                    let mesh = soup(seed, n, scale, offset);
+                    let depth = build_and_check::<$V>(&mesh, leaf_size, split);
+                    prop_assert!(n > leaf_size || depth == 0);
+                }
+            }
+
+            #[test]
+            fn large_soup_parallel_equals_serial() {
+                let mesh = soup(7, 30_000, 1.0, 0.0);
+                for split in RULES {
+                    build_and_check::<$V>(&mesh, 4, split);
+                }
+            }
+
+            /// Geometric splits cannot separate these; depth must stay within `MAX_DEPTH`
+            /// anyway (checked by `check_tree`). Identical triangles can only be split by count,
+            /// which gives exactly the balanced depth.
+            #[test]
+            fn degenerate_meshes_stay_shallow() {
+                for (name, mesh) in degenerate_meshes() {
+                    for split in RULES {
+                        for leaf_size in [1, 4] {
+                            let depth = build_and_check::<$V>(&mesh, leaf_size, split);
+                            eprintln!("{name}, {split:?}, leaf size {leaf_size}: depth {depth}");
+                            if name.contains("copies") {
+                                let leaves = mesh.triangles().len().div_ceil(leaf_size);
+                                assert_eq!(
+                                    depth,
+                                    leaves.next_power_of_two().trailing_zeros() as usize
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+volume_tests!(aabb, Aabb);
+
+#[test]
+fn zero_leaf_size_is_refused() {
+    let mesh = soup(1, 10, 1.0, 0.0);
+    assert_eq!(
+        Bvh::<Aabb>::build(&mesh, &options(0, SplitRule::Gottschalk, false)),
+        Err(BuildError::ZeroLeafSize)
+    );
+}
+
+#[test]
+fn one_triangle_is_one_leaf() {
+    let mesh = soup(2, 1, 1.0, 0.0);
+    let bvh = Bvh::<Aabb>::build(&mesh, &BuildOptions::default()).unwrap();
+    assert_eq!(bvh.nodes().len(), 1);
+    assert_eq!(bvh.leaf_triangles(0), &[0]);
+    assert_eq!(bvh.depth(), 0);
+}
+
+/// The AABB fit is exact (coordinate extremes), so the AABB tree must contain its triangles with
+/// zero tolerance: a test of the builder's bookkeeping independent of fitting error.
+#[test]
+fn aabb_tree_contains_exactly() {
+    for seed in 0..20 {
+        let mesh = soup(seed, 500, 1.0, 0.5);
+        for split in RULES {
+            let bvh = Bvh::<Aabb>::build(&mesh, &options(3, split, false)).unwrap();
+            check_tree(&bvh, &mesh, 0.0);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Refit after vertex motion: the refitted tree contains the moved mesh, and refused for
+//! another topology.
+
+mod common;
+
+use common::*;
+use obbtree_bv::{Aabb, BoundingVolume, Isometry, TriMesh, Vector};
+use obbtree_tree::{BuildOptions, Bvh, Refit, SplitRule};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// `mesh` with every vertex moved by a random rigid motion plus a random jitter of `amount`.
+fn moved(mesh: &TriMesh, seed: u64, amount: f64) -> TriMesh {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let motion = Isometry::new(
+        Vector::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        ),
+        Vector::new(
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+        ),
+    );
+    let vertices = mesh
+        .vertices()
+        .iter()
+        .map(|p| {
+            motion * p
+                + amount
+                    * Vector::new(
+                        rng.gen_range(-1.0..1.0),
+                        rng.gen_range(-1.0..1.0),
+                        rng.gen_range(-1.0..1.0),
+                    )
+        })
+        .collect();
+    TriMesh::new(vertices, mesh.triangles().to_vec()).unwrap()
+}
+
+fn refit_contains_moved_mesh<V: BoundingVolume + PartialEq>(seed: u64, n: usize, split: SplitRule) {
+    let mesh = soup(seed, n, 1.0, 0.0);
+    let options = BuildOptions::<V> {
+        leaf_size: 3,
+        split,
+        ..Default::default()
+    };
+    let built = Bvh::<V>::build(&mesh, &options).unwrap();
+    let moved_mesh = moved(&mesh, seed ^ 0x5eed, 0.3);
+    for mode in [Refit::Merge, Refit::Fit] {
+        let mut bvh = built.clone();
+        bvh.refit(&moved_mesh, options.method, mode).unwrap();
+        assert!(
+            bvh.check_mesh(&mesh).is_err(),
+            "the refitted tree still claims the old mesh"
+        );
+        check_tree(&bvh, &moved_mesh, tolerance(&moved_mesh));
+        assert_eq!(
+            bvh.triangle_order(),
+            built.triangle_order(),
+            "refit changed the topology"
+        );
+        // Refitting back to the original mesh: `Fit` restores the built volumes exactly (they
+        // are the same fits of the same triangles); `Merge` restores the leaves exactly.
+        bvh.refit(&mesh, options.method, mode).unwrap();
+        match mode {
+            Refit::Fit => assert!(bvh == built),
+            Refit::Merge => {
+                for (a, b) in bvh.nodes().iter().zip(built.nodes()) {
+                    assert!(!a.is_leaf() || a == b);
+                }
+                check_tree(&bvh, &mesh, tolerance(&mesh));
+            }
+        }
+    }
+}
+
+macro_rules! volume_tests {
+    ($module:ident, $V:ty) => {
+        mod $module {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+                #[test]
+                fn refit_after_motion(
+                    seed: u64,
+                    n in 1usize..300,
+                    split in prop::sample::select(vec![SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah]),
+                ) {
+                    refit_contains_moved_mesh::<$V>(seed, n, split);
+                }
+            }
+        }
+    };
+}
+
+volume_tests!(aabb, Aabb);
+
+#[test]
+fn another_topology_is_refused_and_the_tree_kept() {
+    let mesh = soup(11, 100, 1.0, 0.0);
+    let built = Bvh::<Aabb>::build(&mesh, &BuildOptions::default()).unwrap();
+    let mut triangles = mesh.triangles().to_vec();
+    triangles.swap(0, 1);
+    let reordered = TriMesh::new(mesh.vertices().to_vec(), triangles).unwrap();
+    let fewer = TriMesh::new(mesh.vertices().to_vec(), mesh.triangles()[1..].to_vec()).unwrap();
+    let mut vertices = mesh.vertices().to_vec();
+    vertices.push(vertices[0]);
+    let more_vertices = TriMesh::new(vertices, mesh.triangles().to_vec()).unwrap();
+    for other in [reordered, fewer, more_vertices] {
+        let mut bvh = built.clone();
+        for mode in [Refit::Merge, Refit::Fit] {
+            assert!(bvh.refit(&other, (), mode).is_err());
+            assert!(bvh == built);
+        }
+    }
+}

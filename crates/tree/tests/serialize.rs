@@ -1,0 +1,153 @@
+//! Save/load round trip, and refusal of the wrong mesh, the wrong volume type, other versions and
+//! damaged or truncated bytes.
+
+mod common;
+
+use common::*;
+use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
+use obbtree_tree::{BuildOptions, Bvh, LoadError, VolumeName, FORMAT_VERSION};
+use proptest::prelude::*;
+use serde::{de::DeserializeOwned, Serialize};
+
+fn built<V: BoundingVolume>(mesh: &TriMesh) -> Bvh<V> {
+    Bvh::build(
+        mesh,
+        &BuildOptions {
+            leaf_size: 2,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+/// The same mesh with one coordinate moved by one ulp.
+fn nudged(mesh: &TriMesh) -> TriMesh {
+    let mut vertices = mesh.vertices().to_vec();
+    vertices[0].x = f64::from_bits(vertices[0].x.to_bits() + 1);
+    TriMesh::new(vertices, mesh.triangles().to_vec()).unwrap()
+}
+
+fn round_trip<V>(mesh: &TriMesh)
+where
+    V: BoundingVolume + VolumeName + Serialize + DeserializeOwned + PartialEq,
+{
+    let bvh = built::<V>(mesh);
+    let bytes = bvh.to_bytes();
+    let loaded = Bvh::<V>::from_bytes(&bytes, mesh).unwrap();
+    assert!(loaded == bvh);
+    assert_eq!(loaded.to_bytes(), bytes);
+    assert!(matches!(
+        Bvh::<V>::from_bytes(&bytes, &nudged(mesh)),
+        Err(LoadError::WrongMesh(_))
+    ));
+}
+
+macro_rules! volume_tests {
+    ($module:ident, $V:ty) => {
+        mod $module {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+                #[test]
+                fn round_trip_and_wrong_mesh(seed: u64, n in 1usize..300) {
+                    round_trip::<$V>(&soup(seed, n, 1.0, 0.0));
+                }
+            }
+        }
+    };
+}
+
+volume_tests!(aabb, Aabb);
+
+#[test]
+fn save_and_load_a_file() {
+    let mesh = soup(3, 1000, 1.0, 0.0);
+    let bvh = built::<Aabb>(&mesh);
+    let path = std::env::temp_dir().join(format!("obbtree-tree-test-{}.bvh", std::process::id()));
+    bvh.save(&path).unwrap();
+    let loaded = Bvh::<Aabb>::load(&path, &mesh);
+    std::fs::remove_file(&path).unwrap();
+    assert!(loaded.unwrap() == bvh);
+    assert!(matches!(
+        Bvh::<Aabb>::load("/nonexistent/tree.bvh", &mesh),
+        Err(LoadError::Io(_))
+    ));
+}
+
+#[test]
+fn another_mesh_is_refused_with_a_clear_error() {
+    let bvh = built::<Aabb>(&soup(4, 100, 1.0, 0.0));
+    let other = soup(5, 100, 1.0, 0.0);
+    let err = Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), &other).unwrap_err();
+    let message = err.to_string();
+    assert!(message.contains("built for another mesh"), "{message}");
+    // Same vertices, one triangle's indices rotated: same geometry, other topology.
+    let mesh = soup(6, 50, 1.0, 0.0);
+    let mut triangles = mesh.triangles().to_vec();
+    triangles[10].rotate_left(1);
+    let rotated = TriMesh::new(mesh.vertices().to_vec(), triangles).unwrap();
+    assert!(matches!(
+        Bvh::<Aabb>::from_bytes(&built::<Aabb>(&mesh).to_bytes(), &rotated),
+        Err(LoadError::WrongMesh(_))
+    ));
+}
+
+/// Every truncation and every single-byte change of a small file is refused (never accepted,
+/// never a panic).
+#[test]
+fn every_truncation_and_byte_flip_is_refused() {
+    let mesh = soup(8, 40, 1.0, 0.0);
+    let bytes = built::<Aabb>(&mesh).to_bytes();
+    for len in 0..bytes.len() {
+        assert!(
+            Bvh::<Aabb>::from_bytes(&bytes[..len], &mesh).is_err(),
+            "truncated to {len}"
+        );
+    }
+    for at in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 1 << bit;
+            let err = Bvh::<Aabb>::from_bytes(&damaged, &mesh).unwrap_err();
+            let expected = match at {
+                0..=7 => matches!(err, LoadError::NotATreeFile),
+                8..=11 => matches!(err, LoadError::UnsupportedVersion { .. }),
+                _ => matches!(err, LoadError::Corrupted(_)),
+            };
+            assert!(expected, "byte {at} bit {bit}: {err}");
+        }
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Bvh::<Aabb>::from_bytes(&longer, &mesh),
+        Err(LoadError::Corrupted(_))
+    ));
+}
+
+#[test]
+fn other_versions_are_refused() {
+    let mesh = soup(9, 10, 1.0, 0.0);
+    let mut bytes = built::<Aabb>(&mesh).to_bytes();
+    bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    let err = Bvh::<Aabb>::from_bytes(&bytes, &mesh).unwrap_err();
+    assert!(
+        err.to_string().contains("version 2 is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn garbage_is_not_a_tree_file() {
+    let mesh = soup(10, 10, 1.0, 0.0);
+    assert!(matches!(
+        Bvh::<Aabb>::from_bytes(b"ply\nformat ascii 1.0\n", &mesh),
+        Err(LoadError::NotATreeFile)
+    ));
+    assert!(matches!(
+        Bvh::<Aabb>::from_bytes(&[], &mesh),
+        Err(LoadError::NotATreeFile)
+    ));
+}

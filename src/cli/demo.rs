@@ -1,0 +1,133 @@
+//! `obbtree demo` (also what runs with no subcommand): loads every bundled mesh and prints a
+//! table. Later issues extend it with collision and picking on the same meshes.
+
+use super::{mesh::Summary, Error};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Load every bundled mesh and show what the engine works on.
+#[derive(Debug, Default, clap::Args)]
+#[command(
+    after_help = "Examples:\n  obbtree demo\n  obbtree demo --quick\n  obbtree demo --assets path/to/obbtree/assets"
+)]
+pub struct Args {
+    /// Only the meshes under 1 MB on disk (skips the big dragon and the ring gear).
+    #[arg(long)]
+    quick: bool,
+    /// Directory of the bundled meshes (default: the repository's assets/).
+    #[arg(long, value_name = "DIR")]
+    assets: Option<PathBuf>,
+}
+
+const QUICK_BYTES: u64 = 1 << 20;
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    let dir = args
+        .assets
+        .clone()
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"));
+    let mut files = mesh_files(&dir).map_err(|e| {
+        Error::Message(format!(
+            "cannot read {}: {e}; pass --assets DIR pointing at obbtree's assets/",
+            dir.display()
+        ))
+    })?;
+    if args.quick {
+        files.retain(|f| f.metadata().is_ok_and(|m| m.len() <= QUICK_BYTES));
+    }
+    if files.is_empty() {
+        return Err(Error::Message(format!(
+            "no mesh files in {}; pass --assets DIR pointing at obbtree's assets/",
+            dir.display()
+        )));
+    }
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(files.len() as u64);
+        let template = "{bar:30} {pos}/{len} {wide_msg}";
+        bar.set_style(
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut rows = Vec::with_capacity(files.len());
+    for file in &files {
+        progress.set_message(
+            file.strip_prefix(&dir)
+                .unwrap_or(file)
+                .display()
+                .to_string(),
+        );
+        rows.push(Summary::load(file)?);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+
+    let name_width = files
+        .iter()
+        .map(|f| {
+            f.strip_prefix(&dir)
+                .unwrap_or(f)
+                .display()
+                .to_string()
+                .len()
+        })
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let header = format!(
+        "{:<name_width$}  {:>8}  {:>9}  {:>10}  {:>6}  {:>26}  {:>9}",
+        "mesh", "vertices", "triangles", "degenerate", "closed", "size (x y z)", "load ms"
+    );
+    writeln!(out, "{}", console::style(header).bold())?;
+    for s in &rows {
+        let [x, y, z] = s.extent();
+        writeln!(
+            out,
+            "{:<name_width$}  {:>8}  {:>9}  {:>10}  {:>6}  {:>26}  {:>9.1}",
+            s.path.strip_prefix(&dir).unwrap_or(&s.path).display(),
+            s.vertices,
+            s.triangles,
+            s.degenerate_triangles,
+            if s.closed { "yes" } else { "no" },
+            format!("{x:.3} {y:.3} {z:.3}"),
+            s.load_ms
+        )?;
+    }
+    let triangles: usize = rows.iter().map(|s| s.triangles).sum();
+    let ms: f64 = rows.iter().map(|s| s.load_ms).sum();
+    writeln!(
+        out,
+        "{} meshes, {triangles} triangles, loaded and validated in {ms:.0} ms",
+        rows.len()
+    )?;
+    Ok(())
+}
+
+/// Mesh files under `dir` (recursively), sorted by path.
+fn mesh_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    const EXTENSIONS: [&str; 4] = [".obj", ".stl", ".ply", ".off"];
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d)? {
+            let path = entry?.path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            let name = name.strip_suffix(".gz").unwrap_or(&name);
+            if path.is_dir() {
+                stack.push(path);
+            } else if EXTENSIONS.iter().any(|e| name.ends_with(e)) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}

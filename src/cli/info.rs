@@ -1,0 +1,55 @@
+//! `obbtree info MESH...`: what is in mesh files.
+
+use super::{mesh::Summary, Error};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Show vertices, triangles, bounds, degenerate triangles, closedness and load time of meshes.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  obbtree info assets/bunny.obj\n  obbtree info --json assets/kuka_iiwa/*.obj"
+)]
+pub struct Args {
+    /// Mesh files (.obj, .stl, .ply, .off, each optionally .gz).
+    #[arg(required = true, value_name = "MESH")]
+    meshes: Vec<PathBuf>,
+    /// Print a JSON array (one object per mesh) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    let summaries = args
+        .meshes
+        .iter()
+        .map(|path| Summary::load(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &summaries)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    for s in &summaries {
+        let surface = if s.closed {
+            "closed"
+        } else {
+            "open (some edge is not shared by exactly two triangles)"
+        };
+        writeln!(out, "{}", console::style(s.path.display()).bold())?;
+        writeln!(out, "  vertices    {}", s.vertices)?;
+        writeln!(
+            out,
+            "  triangles   {} ({} degenerate)",
+            s.triangles, s.degenerate_triangles
+        )?;
+        writeln!(
+            out,
+            "  bounds      {:?} .. {:?}",
+            s.bounds_min, s.bounds_max
+        )?;
+        writeln!(out, "  size        {:?}", s.extent())?;
+        writeln!(out, "  surface     {surface}")?;
+        writeln!(out, "  load time   {:.1} ms", s.load_ms)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,55 @@
+//! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
+//! `main` prints as one line before exiting with a non-zero status.
+
+mod demo;
+mod info;
+mod mesh;
+
+use clap::{Parser, Subcommand};
+
+/// obbtree: exact mesh–mesh collision and ray picking over bounding-volume hierarchies.
+///
+/// Run without a subcommand to see the demo on the bundled meshes.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    about,
+    long_about,
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Info(info::Args),
+    Demo(demo::Args),
+}
+
+/// What went wrong, as one line that says what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A mesh file could not be loaded.
+    #[error(transparent)]
+    Load(#[from] obbtree::load::LoadError),
+    /// JSON output failed.
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Writing to standard output failed (e.g. the reader of a pipe went away).
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+    /// Anything else, already phrased for the user.
+    #[error("{0}")]
+    Message(String),
+}
+
+/// Runs the chosen subcommand (the demo when there is none), writing its report to `out`.
+pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
+    match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {
+        Command::Info(args) => info::run(&args, out),
+        Command::Demo(args) => demo::run(&args, out),
+    }?;
+    Ok(out.flush()?)
+}

@@ -1,0 +1,247 @@
+//! Reading triangle meshes from OBJ, STL (ascii and binary), PLY (ascii and binary) and OFF
+//! files, each also gzip-compressed (`.gz`).
+//!
+//! [`load_mesh`] picks the format from the file name, reads the whole file, and either returns a
+//! validated [`TriMesh`] or a [`LoadError`] naming the file and, where it applies, the line or
+//! element at fault. A malformed file never panics and never yields a partial mesh.
+//!
+//! Order guarantee: triangle `t` of the result comes from the file's faces in file order.
+//! Polygons are triangulated by fan, `(v0, v1, v2), (v0, v2, v3), ...`, so a face with `n`
+//! corners becomes `n - 2` consecutive triangles; with triangle-only files (every bundled mesh)
+//! triangle `t` *is* face `t`. Vertex order follows the file for OFF and PLY; OBJ vertices are
+//! renumbered by tobj in first-use order, and STL vertices are merged when bit-identical (STL
+//! stores no shared vertices). Degenerate triangles are kept (see [`TriMesh::degenerate_triangles`]).
+
+mod obj;
+mod off;
+mod ply;
+mod stl;
+
+use obbtree_bv::{MeshError, Point, TriMesh};
+use std::fmt;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Where in a file a problem is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A 1-based line of a text file.
+    Line(usize),
+    /// The `index`-th (0-based) element of a kind, for binary files: `facet 12`, `vertex 3`.
+    Element {
+        /// The element kind (`facet`, `vertex`, `face`, ...).
+        kind: String,
+        /// Its 0-based position among the elements of that kind.
+        index: usize,
+    },
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Line(line) => write!(f, "line {line}"),
+            Location::Element { kind, index } => write!(f, "{kind} {index}"),
+        }
+    }
+}
+
+/// Why a file could not be loaded as a mesh. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read (missing, no permission, ...).
+    #[error("{}: cannot read the file: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: io::Error,
+    },
+    /// The file name does not end in a known extension.
+    #[error("{}: unknown mesh format; use a file ending in .obj, .stl, .ply or .off (optionally followed by .gz)", path.display())]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A `.gz` file is not valid gzip data.
+    #[error("{}: not valid gzip data: {source}", path.display())]
+    Gzip {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's reason.
+        source: io::Error,
+    },
+    /// The file (after decompression) has no bytes at all.
+    #[error("{}: the file is empty", path.display())]
+    EmptyFile {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file does not start with its format's magic word.
+    #[error("{}: not a {format} file (it does not start with {magic:?})", path.display())]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+        /// The format the extension promised.
+        format: &'static str,
+        /// The expected first word.
+        magic: &'static str,
+    },
+    /// The header is malformed or asks for something this loader does not read.
+    #[error("{}: {message}", path.display())]
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// An element or line could not be parsed.
+    #[error("{}: {at}: {message}", path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// The line or element at fault.
+        at: Location,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file ends before all declared elements were read.
+    #[error("{}: the file ends at {element} {index}, but its header declares {expected}", path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// The element kind being read (`facet`, `vertex`, `face`, ...).
+        element: String,
+        /// 0-based index of the first missing element.
+        index: usize,
+        /// How many the header declares.
+        expected: usize,
+    },
+    /// More data follows the elements the header declares (a wrong count in the header).
+    #[error("{}: {at}: data after the last declared element; do the header's counts match the file?", path.display())]
+    TrailingData {
+        /// The file.
+        path: PathBuf,
+        /// Where the unexpected data starts.
+        at: Location,
+    },
+    /// The file parsed, but its vertices and triangles do not form a valid mesh (non-finite
+    /// coordinate, index out of range, no triangle). Triangle numbers are in file face order.
+    #[error("{}: {source}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The validation failure.
+        source: MeshError,
+    },
+}
+
+/// Vertices and triangles as parsed, before validation.
+type Parsed = (Vec<Point>, Vec<[u32; 3]>);
+
+#[derive(Clone, Copy)]
+enum Format {
+    Obj,
+    Stl,
+    Ply,
+    Off,
+}
+
+/// Reads the mesh in `path`, choosing the format from the extension (`.obj`, `.stl`, `.ply`,
+/// `.off`, case-insensitive, each optionally followed by `.gz`).
+///
+/// Triangles come in file face order, polygons fan-triangulated (see the [module docs](self)).
+pub fn load_mesh(path: &Path) -> Result<TriMesh, LoadError> {
+    let (format, gzipped) =
+        format_of(path).ok_or_else(|| LoadError::UnknownFormat { path: path.into() })?;
+    let raw = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.into(),
+        source,
+    })?;
+    let bytes = if gzipped {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(raw.as_slice())
+            .read_to_end(&mut out)
+            .map_err(|source| LoadError::Gzip {
+                path: path.into(),
+                source,
+            })?;
+        out
+    } else {
+        raw
+    };
+    if bytes.is_empty() {
+        return Err(LoadError::EmptyFile { path: path.into() });
+    }
+    let (vertices, triangles) = match format {
+        Format::Obj => obj::parse(&bytes, path)?,
+        Format::Stl => stl::parse(&bytes, path)?,
+        Format::Ply => ply::parse(&bytes, path)?,
+        Format::Off => off::parse(&bytes, path)?,
+    };
+    TriMesh::new(vertices, triangles).map_err(|source| LoadError::Invalid {
+        path: path.into(),
+        source,
+    })
+}
+
+fn format_of(path: &Path) -> Option<(Format, bool)> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    let (stem, gzipped) = match name.strip_suffix(".gz") {
+        Some(stem) => (stem, true),
+        None => (name.as_str(), false),
+    };
+    let format = match Path::new(stem).extension()?.to_str()? {
+        "obj" => Format::Obj,
+        "stl" => Format::Stl,
+        "ply" => Format::Ply,
+        "off" => Format::Off,
+        _ => return None,
+    };
+    Some((format, gzipped))
+}
+
+/// Appends the fan triangulation `(p0, p1, p2), (p0, p2, p3), ...` of `polygon` (at least three
+/// corners) to `out`.
+fn fan(polygon: &[u32], out: &mut Vec<[u32; 3]>) {
+    out.extend(polygon.windows(2).skip(1).map(|w| [polygon[0], w[0], w[1]]));
+}
+
+/// 1-based number of the line that contains byte `offset` of `text`.
+fn line_at(text: &[u8], offset: usize) -> usize {
+    1 + text[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fan_expands_in_order() {
+        let mut out = Vec::new();
+        fan(&[7, 8, 9], &mut out);
+        fan(&[0, 1, 2, 3, 4], &mut out);
+        assert_eq!(out, vec![[7, 8, 9], [0, 1, 2], [0, 2, 3], [0, 3, 4]]);
+    }
+
+    #[test]
+    fn formats_from_names() {
+        let f = |n: &str| format_of(Path::new(n)).map(|(f, gz)| (f as u8, gz));
+        assert_eq!(f("a/b.OBJ"), Some((Format::Obj as u8, false)));
+        assert_eq!(f("x.ply.gz"), Some((Format::Ply as u8, true)));
+        assert_eq!(f("x.stl"), Some((Format::Stl as u8, false)));
+        assert_eq!(f("x.off.GZ"), Some((Format::Off as u8, true)));
+        assert_eq!(f("x.gz"), None);
+        assert_eq!(f("x.dae"), None);
+        assert_eq!(f("obj"), None);
+    }
+
+    #[test]
+    fn lines_are_one_based() {
+        assert_eq!(line_at(b"a\nb\nc", 0), 1);
+        assert_eq!(line_at(b"a\nb\nc", 2), 2);
+        assert_eq!(line_at(b"a\nb\nc", 99), 3);
+    }
+}

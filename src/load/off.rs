@@ -1,0 +1,138 @@
+//! Object File Format (OFF), read by hand (no well-kept crate exists). The layout:
+//!
+//! ```text
+//! OFF                      # keyword; the counts may also follow it on the same line
+//! 8 6 0                    # vertices, faces, edges (the edge count is optional and unused)
+//! x y z [...]              # one vertex per line; extra columns (colour, normal) are ignored
+//! n i0 i1 ... i(n-1) [...] # one face per line: corner count, 0-based indices, optional colour
+//! ```
+//!
+//! `#` starts a comment; blank lines are skipped. The keyword may carry the `ST`, `C` and `N`
+//! prefixes (texture, colour, normal columns). Binary OFF and 4D/nD OFF are refused.
+
+use super::{fan, LoadError, Location, Parsed};
+use obbtree_bv::Point;
+use std::path::Path;
+use std::str::{FromStr, SplitWhitespace};
+
+pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
+    let syntax = |line: usize, message: String| LoadError::Syntax {
+        path: path.into(),
+        at: Location::Line(line),
+        message,
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        syntax(
+            super::line_at(bytes, e.valid_up_to()),
+            "not valid UTF-8 text".into(),
+        )
+    })?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty());
+    let bad_magic = || LoadError::BadMagic {
+        path: path.into(),
+        format: "OFF",
+        magic: "OFF",
+    };
+    let (first_line, first) = lines.next().ok_or_else(bad_magic)?;
+    let mut header = first.split_whitespace();
+    let keyword = header.next().unwrap_or("");
+    if !keyword.ends_with("OFF") {
+        return Err(bad_magic());
+    }
+    let prefixes = keyword.trim_end_matches("OFF");
+    let known = ["", "N", "C", "CN", "ST", "STN", "STC", "STCN"];
+    if !known.contains(&prefixes) || header.clone().next() == Some("BINARY") {
+        return Err(LoadError::Header {
+            path: path.into(),
+            message: format!("line {first_line}: \"{first}\" is not a 3D ascii OFF header; obbtree reads [ST][C][N]OFF"),
+        });
+    }
+    // The counts follow the keyword on its line or stand on the next one.
+    let (count_line, mut counts) = if header.clone().next().is_some() {
+        (first_line, header)
+    } else {
+        let (line, text) = lines
+            .next()
+            .ok_or_else(|| syntax(first_line, "the vertex and face counts are missing".into()))?;
+        (line, text.split_whitespace())
+    };
+    let (vertex_count, face_count): (usize, usize) =
+        match (number(&mut counts), number(&mut counts)) {
+            (Some(v), Some(f)) => (v, f),
+            _ => {
+                return Err(syntax(
+                    count_line,
+                    "expected the vertex and face counts (\"V F [E]\")".into(),
+                ))
+            }
+        };
+    let truncated = |element: &str, index: usize, expected: usize| LoadError::Truncated {
+        path: path.into(),
+        element: element.into(),
+        index,
+        expected,
+    };
+    // Each vertex takes at least 6 bytes, so the file size bounds honest counts.
+    let mut vertices = Vec::with_capacity(vertex_count.min(bytes.len() / 6));
+    for index in 0..vertex_count {
+        let (line, text) = lines
+            .next()
+            .ok_or_else(|| truncated("vertex", index, vertex_count))?;
+        let mut columns = text.split_whitespace();
+        match (
+            number(&mut columns),
+            number(&mut columns),
+            number(&mut columns),
+        ) {
+            (Some(x), Some(y), Some(z)) => vertices.push(Point::new(x, y, z)),
+            _ => {
+                return Err(syntax(
+                    line,
+                    format!("vertex {index}: expected three coordinates, found \"{text}\""),
+                ))
+            }
+        }
+    }
+    let mut triangles = Vec::with_capacity(face_count.min(bytes.len() / 8));
+    let mut corners = Vec::new();
+    for index in 0..face_count {
+        let (line, text) = lines
+            .next()
+            .ok_or_else(|| truncated("face", index, face_count))?;
+        let mut columns = text.split_whitespace();
+        let arity: usize = number(&mut columns).ok_or_else(|| {
+            syntax(
+                line,
+                format!("face {index}: expected the corner count, found \"{text}\""),
+            )
+        })?;
+        if arity < 3 {
+            return Err(syntax(
+                line,
+                format!("face {index} has {arity} corners; a face needs at least 3"),
+            ));
+        }
+        corners.clear();
+        for _ in 0..arity {
+            corners.push(number::<u32>(&mut columns).ok_or_else(|| {
+                syntax(line, format!("face {index}: expected {arity} vertex indices (0-based, non-negative), found \"{text}\""))
+            })?);
+        }
+        fan(&corners, &mut triangles);
+    }
+    if let Some((line, _)) = lines.next() {
+        return Err(LoadError::TrailingData {
+            path: path.into(),
+            at: Location::Line(line),
+        });
+    }
+    Ok((vertices, triangles))
+}
+
+fn number<T: FromStr>(columns: &mut SplitWhitespace) -> Option<T> {
+    columns.next()?.parse().ok()
+}

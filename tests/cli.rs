@@ -1,0 +1,117 @@
+//! The `obbtree` binary: reports, JSON, one-line errors with a non-zero status, NO_COLOR.
+
+mod common;
+
+use common::{asset, BUNDLED};
+use std::process::{Command, Output};
+
+fn obbtree(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_obbtree"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn info_reports_counts() {
+    let bunny = asset("bunny.obj");
+    let out = obbtree(&["info", bunny.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("vertices    1839"), "{text}");
+    assert!(text.contains("triangles   3674 (0 degenerate)"), "{text}");
+    assert!(text.contains("surface     closed"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "NO_COLOR output has escape codes: {text:?}"
+    );
+}
+
+#[test]
+fn info_json_has_one_object_per_mesh() {
+    let paths = [
+        asset("teapot.obj"),
+        asset("differential/diff_motor_cover.stl"),
+    ];
+    let args: Vec<&str> = ["info", "--json"]
+        .into_iter()
+        .chain(paths.iter().map(|p| p.to_str().unwrap()))
+        .collect();
+    let out = obbtree(&args);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let meshes = json.as_array().unwrap();
+    assert_eq!(meshes.len(), 2);
+    assert_eq!(meshes[0]["triangles"], 992);
+    assert_eq!(meshes[0]["closed"], false);
+    assert_eq!(meshes[1]["degenerate_triangles"], 3);
+    assert_eq!(meshes[1]["closed"], true);
+    let (min, max) = (&meshes[0]["bounds_min"], &meshes[0]["bounds_max"]);
+    assert_eq!(
+        (min[1].as_f64(), max[1].as_f64()),
+        (Some(-7.875), Some(7.875))
+    );
+}
+
+#[test]
+fn errors_are_one_line_with_a_non_zero_status() {
+    for args in [
+        &["info", "no/such/mesh.obj"][..],
+        &["info", "Cargo.toml"],
+        &["demo", "--assets", "no/such/dir"],
+    ] {
+        let out = obbtree(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // Usage errors are clap's: status 2.
+    assert_eq!(obbtree(&["info"]).status.code(), Some(2));
+}
+
+#[test]
+fn no_subcommand_runs_the_demo_on_every_bundled_mesh() {
+    let out = obbtree(&[]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for m in &BUNDLED {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(m.name))
+            .unwrap_or_else(|| panic!("{} missing:\n{text}", m.name));
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            columns[1..4],
+            [
+                m.vertices.to_string(),
+                m.triangles.to_string(),
+                m.degenerate.to_string()
+            ],
+            "{row}"
+        );
+    }
+    assert!(
+        text.contains(&format!("{} meshes", BUNDLED.len())),
+        "{text}"
+    );
+    let quick = stdout(&obbtree(&["demo", "--quick"]));
+    assert!(
+        !quick.contains("dragon_res2") && quick.contains("bunny.obj"),
+        "{quick}"
+    );
+}
+
+#[test]
+fn help_has_examples() {
+    for args in [&["--help"][..], &["info", "--help"], &["demo", "--help"]] {
+        let text = stdout(&obbtree(args));
+        assert!(text.contains("Examples:"), "{args:?}: {text}");
+    }
+}
