@@ -2,8 +2,8 @@
 //! and parry3d-f64's nearest equivalents (`utils::obb` = vertex covariance, centroid sphere,
 //! `transformation::convex_hull`) in the same run.
 //!
-//! Point sets: a random anisotropic cloud and a finely tessellated torus (generated), plus every
-//! mesh under `assets/` once the bundled meshes are there.
+//! Point sets: a random anisotropic cloud and a finely tessellated torus (generated), and the
+//! bundled bunny, differential ring gear and 200k-triangle dragon.
 //!
 //! `cargo bench --bench fit` (add `-- --quick` for a short run).
 
@@ -74,8 +74,34 @@ fn torus(u: usize, v: usize) -> Set {
     }
 }
 
+/// Bundled meshes of three sizes (see `assets/README.md`).
+fn bundled() -> Vec<Set> {
+    [
+        "bunny.obj",
+        "differential/diff_ring.stl",
+        "dragon_res2.ply.gz",
+    ]
+    .into_iter()
+    .map(|name| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets")
+            .join(name);
+        let mesh = obbtree::load::load_mesh(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let triangles = (0..mesh.triangles().len())
+            .map(|i| mesh.triangle(i).vertices())
+            .collect();
+        Set {
+            name: name.rsplit('/').next().unwrap_or(name).to_owned(),
+            points: mesh.vertices().to_vec(),
+            triangles,
+        }
+    })
+    .collect()
+}
+
 fn fits(c: &mut Criterion) {
-    let sets = vec![cloud(10_000), torus(200, 50)];
+    let mut sets = vec![cloud(10_000), torus(200, 50)];
+    sets.extend(bundled());
     for set in &sets {
         let mut group = c.benchmark_group(format!("fit/{}", set.name));
         group.throughput(Throughput::Elements(set.points.len() as u64));
