@@ -4,18 +4,14 @@
 mod common;
 
 use common::*;
-use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
-use obbtree_tree::{BuildError, BuildOptions, Bvh, SplitRule, VolumeName};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere, TriMesh};
+use obbtree_tree::{BuildError, BuildOptions, Bvh, SplitRule, TreeVolume};
 use proptest::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
 
 const RULES: [SplitRule; 3] = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah];
 
-fn options<V: BoundingVolume>(
-    leaf_size: usize,
-    split: SplitRule,
-    parallel: bool,
-) -> BuildOptions<V> {
+fn options<V: TreeVolume>(leaf_size: usize, split: SplitRule, parallel: bool) -> BuildOptions<V> {
     BuildOptions {
         leaf_size,
         split,
@@ -28,7 +24,7 @@ fn options<V: BoundingVolume>(
 /// (field by field and byte for byte), and returns the depth.
 fn build_and_check<V>(mesh: &TriMesh, leaf_size: usize, split: SplitRule) -> usize
 where
-    V: BoundingVolume + VolumeName + Serialize + DeserializeOwned + PartialEq,
+    V: TreeVolume + Serialize + DeserializeOwned + PartialEq,
 {
     let serial = Bvh::<V>::build(mesh, &options(leaf_size, split, false)).unwrap();
     let depth = check_tree(&serial, mesh, tolerance(mesh));
@@ -113,6 +109,9 @@ macro_rules! volume_tests {
 }
 
 volume_tests!(aabb, Aabb);
+volume_tests!(obb, Obb);
+volume_tests!(sphere, Sphere);
+volume_tests!(kdop18, Kdop18);
 
 #[test]
 fn zero_leaf_size_is_refused() {
