@@ -119,6 +119,17 @@ pub fn collinear(n: usize) -> TriMesh {
 /// `MAX_DEPTH` and equal to `depth()`, and every node's volume containing every vertex of every
 /// triangle below it within `tol`. Returns the largest depth.
 pub fn check_tree<V: BoundingVolume>(bvh: &Bvh<V>, mesh: &TriMesh, tol: f64) -> usize {
+    check_tree_at(bvh, mesh, tol, usize::MAX)
+}
+
+/// [`check_tree`] with containment checked only in the `levels` lowest volumes above each
+/// triangle (its leaf and `levels - 1` ancestors), for the largest meshes.
+pub fn check_tree_at<V: BoundingVolume>(
+    bvh: &Bvh<V>,
+    mesh: &TriMesh,
+    tol: f64,
+    levels: usize,
+) -> usize {
     let n = mesh.triangles().len();
     assert_eq!(bvh.triangle_count(), n);
     bvh.check_mesh(mesh).expect("tree belongs to the mesh");
@@ -147,7 +158,7 @@ pub fn check_tree<V: BoundingVolume>(bvh: &Bvh<V>, mesh: &TriMesh, tol: f64) -> 
                 for &t in bvh.leaf_triangles(i) {
                     in_leaves[t as usize] += 1;
                     for p in mesh.triangle(t as usize).vertices() {
-                        for &a in &ancestors {
+                        for &a in ancestors.iter().rev().take(levels) {
                             assert!(
                                 bvh.node(a).bv().contains_point(&p, tol),
                                 "node {a} (an ancestor of leaf {i}) misses vertex {p} of triangle {t}"
