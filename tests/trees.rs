@@ -18,13 +18,25 @@ where
     V: TreeVolume + Serialize + DeserializeOwned + PartialEq,
 {
     for split in [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah] {
-        let options = |parallel| BuildOptions::<V> { split, parallel, ..Default::default() };
+        let options = |parallel| BuildOptions::<V> {
+            split,
+            parallel,
+            ..Default::default()
+        };
         let serial = Bvh::<V>::build(mesh, &options(false)).unwrap();
         check_tree(&serial, mesh, tolerance(mesh));
         let parallel = Bvh::<V>::build(mesh, &options(true)).unwrap();
-        assert!(serial == parallel, "{name} {} {split:?}: parallel differs", V::NAME);
+        assert!(
+            serial == parallel,
+            "{name} {} {split:?}: parallel differs",
+            V::NAME
+        );
         let loaded = Bvh::<V>::from_bytes(&serial.to_bytes(), mesh).unwrap();
-        assert!(loaded == serial, "{name} {} {split:?}: round trip differs", V::NAME);
+        assert!(
+            loaded == serial,
+            "{name} {} {split:?}: round trip differs",
+            V::NAME
+        );
     }
 }
 

@@ -150,6 +150,58 @@ fn main() {
             "obb-vert" => run::<Obb>("obb-vert", &mesh, ObbFit::VertexCovariance, &leaves),
             "sphere" => run::<Sphere>("sphere", &mesh, SphereFit::default(), &leaves),
             "sphere-ritter" => run::<Sphere>("sphere-ritter", &mesh, SphereFit::Ritter, &leaves),
+            "prof" => {
+                for _ in 0..5 {
+                    let b = Bvh::<Obb>::build(
+                        &mesh,
+                        &BuildOptions {
+                            leaf_size: leaves[0],
+                            split: SplitRule::Gottschalk,
+                            method: ObbFit::TriangleCovariance,
+                            parallel: false,
+                        },
+                    )
+                    .unwrap();
+                    std::hint::black_box(b);
+                }
+            }
+            "time" => {
+                let cfgs = [
+                    (SplitRule::Gottschalk, 6),
+                    (SplitRule::Gottschalk, 7),
+                    (SplitRule::Gottschalk, 8),
+                    (SplitRule::Sah, 7),
+                    (SplitRule::Sah, 8),
+                ];
+                let mut best = vec![f64::INFINITY; cfgs.len() * 2];
+                for _ in 0..5 {
+                    for (k, &(split, leaf_size)) in cfgs.iter().enumerate() {
+                        for (p, parallel) in [false, true].into_iter().enumerate() {
+                            let s = Instant::now();
+                            let b = Bvh::<Obb>::build(
+                                &mesh,
+                                &BuildOptions {
+                                    leaf_size,
+                                    split,
+                                    method: ObbFit::TriangleCovariance,
+                                    parallel,
+                                },
+                            )
+                            .unwrap();
+                            std::hint::black_box(b);
+                            let t = s.elapsed().as_secs_f64() * 1e3;
+                            best[2 * k + p] = best[2 * k + p].min(t);
+                        }
+                    }
+                }
+                for (k, c) in cfgs.iter().enumerate() {
+                    println!(
+                        "{c:?}: serial {:.1} ms parallel {:.1} ms",
+                        best[2 * k],
+                        best[2 * k + 1]
+                    );
+                }
+            }
             "collide" => collide(&mesh, &leaves),
             "kdop18" => run::<Kdop18>("kdop18", &mesh, (), &leaves),
             _ => panic!(),

@@ -5,7 +5,7 @@ use crate::{Bvh, MeshFingerprint, Node, SplitRule, TreeVolume};
 use obbtree_bv::{BoundingVolume, Point, TriMesh};
 
 /// Default [`BuildOptions::leaf_size`] (see the crate docs for the measurement behind it).
-pub const DEFAULT_LEAF_SIZE: usize = 4;
+pub const DEFAULT_LEAF_SIZE: usize = 7;
 
 /// Subtrees with at least this many triangles build their two halves in parallel.
 const PARALLEL_MIN_TRIANGLES: usize = 4096;
