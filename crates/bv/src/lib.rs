@@ -13,6 +13,7 @@
 
 pub mod aabb;
 pub mod fit;
+pub mod intersect;
 pub mod kdop;
 pub mod obb;
 pub mod ray;

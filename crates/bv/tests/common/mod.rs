@@ -1,10 +1,148 @@
-//! Helpers shared by the integration tests of `obbtree-bv`.
+//! Shared helpers for the primitive-test suites: case count, strategies, exact rational
+//! slab oracle, and conversions to parry3d-f64 (glam) types.
+#![allow(dead_code)]
 
-/// Property-test case count: `OBBTREE_PROPTEST_CASES` if set (e.g. 100000 locally), else a
-/// default that keeps this crate's suite to well under a minute.
+use nalgebra::{Matrix3, Rotation3, Unit};
+use obbtree_bv::{Aabb, Obb, Point, Ray, Sphere, Vector};
+use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
+use proptest::prelude::*;
+use std::cmp::Ordering;
+
+/// Property-test case count: `OBBTREE_PROPTEST_CASES`, default 2000.
 pub fn cases() -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    std::env::var("OBBTREE_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
+}
+
+/// The proptest configuration used by every suite.
+pub fn config() -> ProptestConfig {
+    ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() }
+}
+
+pub fn coord() -> impl Strategy<Value = f64> {
+    -10.0..10.0f64
+}
+pub fn point() -> impl Strategy<Value = Point> {
+    (coord(), coord(), coord()).prop_map(|(x, y, z)| Point::new(x, y, z))
+}
+pub fn vector() -> impl Strategy<Value = Vector> {
+    (coord(), coord(), coord()).prop_map(|(x, y, z)| Vector::new(x, y, z))
+}
+/// Non-zero direction, sometimes with exact zero components (parallel cases).
+pub fn direction() -> impl Strategy<Value = Vector> {
+    (vector(), 0..8u8).prop_filter_map("zero direction", |(mut v, mask)| {
+        for k in 0..3 {
+            if mask >> k & 1 == 1 && mask != 7 {
+                v[k] = 0.0;
+            }
+        }
+        (v != Vector::zeros()).then_some(v)
+    })
+}
+pub fn ray() -> impl Strategy<Value = Ray> {
+    (point(), direction()).prop_map(|(o, d)| Ray::new(o, d))
+}
+pub fn half_extents() -> impl Strategy<Value = Vector> {
+    (0.0..5.0f64, 0.0..5.0f64, 0.0..5.0f64).prop_map(|(x, y, z)| Vector::new(x, y, z))
+}
+pub fn aabb() -> impl Strategy<Value = Aabb> {
+    (point(), half_extents()).prop_map(|(c, h)| Aabb::new(c - h, c + h))
+}
+pub fn rotation() -> impl Strategy<Value = Matrix3<f64>> {
+    (vector(), -4.0..4.0f64).prop_map(|(axis, angle)| match Unit::try_new(axis, 1e-6) {
+        Some(axis) => Rotation3::from_axis_angle(&axis, angle).into_inner(),
+        None => Matrix3::identity(),
+    })
+}
+pub fn obb() -> impl Strategy<Value = Obb> {
+    (point(), rotation(), half_extents()).prop_map(|(center, axes, half_extents)| Obb { center, axes, half_extents })
+}
+pub fn sphere() -> impl Strategy<Value = Sphere> {
+    (point(), 0.0..5.0f64).prop_map(|(center, radius)| Sphere { center, radius })
+}
+/// Small integer coordinates (exactly representable; many degenerate coincidences).
+pub fn grid_point(n: i32) -> impl Strategy<Value = Point> {
+    (-n..=n, -n..=n, -n..=n).prop_map(|(x, y, z)| Point::new(x.into(), y.into(), z.into()))
+}
+pub fn grid_vector(n: i32) -> impl Strategy<Value = Vector> {
+    grid_point(n).prop_map(|p| p.coords)
+}
+
+/// The box as an OBB (identity axes).
+pub fn obb_of(aabb: &Aabb) -> Obb {
+    Obb { center: nalgebra::center(&aabb.mins, &aabb.maxs), axes: Matrix3::identity(), half_extents: (aabb.maxs - aabb.mins) * 0.5 }
+}
+
+pub fn pv(v: &Vector) -> PVec {
+    PVec::new(v.x, v.y, v.z)
+}
+pub fn pp(p: &Point) -> PVec {
+    pv(&p.coords)
+}
+pub fn pray(r: &Ray) -> parry3d_f64::query::Ray {
+    parry3d_f64::query::Ray::new(pp(&r.origin), pv(&r.dir))
+}
+/// Pose with the given rotation matrix and translation.
+pub fn pose(axes: &Matrix3<f64>, t: &Point) -> Pose {
+    let q = nalgebra::UnitQuaternion::from_matrix(axes);
+    let rot = Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize();
+    Pose::from_parts(pp(t), rot)
+}
+pub fn obb_pose(obb: &Obb) -> (Pose, parry3d_f64::shape::Cuboid) {
+    (pose(&obb.axes, &obb.center), parry3d_f64::shape::Cuboid::new(pv(&obb.half_extents)))
+}
+/// Relative closeness.
+pub fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+}
+
+/// An exact rational `n / d` (`d > 0`).
+#[derive(Clone, Copy, Debug)]
+pub struct Q(pub i128, pub i128);
+impl Q {
+    pub fn new(n: i128, d: i128) -> Self {
+        if d < 0 {
+            Q(-n, -d)
+        } else {
+            Q(n, d)
+        }
+    }
+    pub fn cmp(&self, o: &Q) -> Ordering {
+        (self.0 * o.1).cmp(&(o.0 * self.1))
+    }
+    pub fn to_f64(self) -> f64 {
+        self.0 as f64 / self.1 as f64
+    }
+}
+
+/// Exact slab interval for integer data: slabs `(s, ds, lo, hi)` meaning
+/// `lo <= s + t ds <= hi`, intersected with `t >= 0`. Returns the entry parameter if non-empty.
+pub fn exact_slabs(slabs: &[(i128, i128, i128, i128)]) -> Option<Q> {
+    let (mut t0, mut t1): (Q, Option<Q>) = (Q(0, 1), None);
+    for &(s, ds, lo, hi) in slabs {
+        if ds == 0 {
+            if s < lo || s > hi {
+                return None;
+            }
+            continue;
+        }
+        let (mut a, mut b) = (Q::new(lo - s, ds), Q::new(hi - s, ds));
+        if a.cmp(&b) == Ordering::Greater {
+            std::mem::swap(&mut a, &mut b);
+        }
+        if a.cmp(&t0) == Ordering::Greater {
+            t0 = a;
+        }
+        if t1.is_none_or(|t1| b.cmp(&t1) == Ordering::Less) {
+            t1 = Some(b);
+        }
+    }
+    match t1 {
+        Some(t1) if t0.cmp(&t1) == Ordering::Greater => None,
+        _ => Some(t0),
+    }
+}
+
+pub fn int(x: f64) -> i128 {
+    assert_eq!(x, x.round());
+    x as i128
 }

@@ -1,0 +1,67 @@
+//! Primitive intersection tests, one pair per file (`ray_aabb.rs`, `plane_obb.rs`, ...).
+//!
+//! Each function is short, named after the pair (`ray_aabb::cast`, `segment_obb::overlaps`,
+//! `plane_obb::classify`, ...) and cites its derivation (seed file + section, or paper) in its
+//! doc comment. The seeds live in `shared/seeds/` (see its README for the errata).
+//!
+//! # Policy
+//!
+//! * **Closed sets.** Every volume, polygon, triangle, segment and half-space is closed:
+//!   touching (sharing a single boundary point) counts as intersecting, and comparisons that
+//!   decide "separated" are strict (`>`), never `>=`.
+//! * **Inputs** must be finite. Shapes with zero extent (flat boxes, zero radius, zero-length
+//!   segments) are valid and behave as the closed point sets they are. Non-finite inputs give
+//!   an unspecified answer but never panic.
+//! * **Rays** are half-lines `origin + t·dir`, `t >= 0`, with `t` in units of `dir` (not
+//!   normalised). Ray casts against volumes (boxes, spheres, k-DOPs) treat them as solid: a
+//!   ray starting inside hits at `t = 0` (parry's `solid = true`); the exit parameter is
+//!   available from the `interval` functions. A ray is parallel to a slab only when the
+//!   projected direction is exactly `0.0`; it then hits iff its origin lies in the closed slab
+//!   (a ray grazing a face hits).
+//! * **Ray–triangle.** Triangles are two-sided. A ray lying in the triangle's plane, and any
+//!   ray against a zero-area triangle, misses (determinant exactly zero): in a closed mesh
+//!   such a ray is caught by the neighbouring triangles. [`ray_triangle::cast_watertight`] is
+//!   watertight: its edge functions are exact (Shewchuk's adaptive `orient2d`) on per-vertex
+//!   sheared coordinates, so a ray through a shared edge or vertex of a closed mesh hits at
+//!   least one of the triangles around it. [`ray_triangle::cast`] (Möller–Trumbore) is faster
+//!   but may let such a ray slip through.
+//! * **Plane classification** ([`plane::PlaneSide`]): `Tangent` means the closest point of the
+//!   volume is within [`plane::TANGENT_TOLERANCE`] × (the magnitude of the terms of `n·x + d`)
+//!   of the plane, so the seeds' three methods (all vertices, the diagonal / n–p vertices, the
+//!   projected radius) agree despite their different rounding.
+//! * **Culling** (frustum, shaft) returns `Outside` only when the volume is provably outside
+//!   one bounding plane (so it is conservative: a volume near an edge of the region may be
+//!   reported `Intersecting` while being outside); `Inside` means contained in the closed
+//!   region. No tolerance is applied: rounding of one dot product decides exact ties.
+//! * **Near-degenerate inputs** (near-parallel planes, lines or edges) are computed with the
+//!   same formulas; only exactly zero determinants are treated as parallel, except
+//!   [`three_planes::point`], which rejects a relative determinant below `1e-12`.
+//! * **Dynamic tests** take the displacement of each body over the time step and return the
+//!   time of first contact in `[0, 1]`, `0` when the bodies already touch.
+
+pub mod containment;
+pub mod frustum;
+pub mod frustum_aabb;
+pub mod frustum_obb;
+pub mod frustum_sphere;
+pub mod hit;
+pub mod line2d;
+pub mod moving_obb_obb;
+pub mod moving_sphere_plane;
+pub mod moving_sphere_polygon;
+pub mod moving_sphere_sphere;
+pub mod plane;
+pub mod plane_aabb;
+pub mod plane_obb;
+pub mod ray_aabb;
+pub mod ray_kdop;
+pub mod ray_obb;
+pub mod ray_polygon;
+pub mod ray_sphere;
+pub mod ray_triangle;
+pub mod segment2d;
+pub mod segment_aabb;
+pub mod segment_obb;
+pub mod shaft;
+pub mod slab;
+pub mod three_planes;

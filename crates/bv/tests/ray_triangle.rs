@@ -1,0 +1,224 @@
+//! Ray–triangle: Möller–Trumbore and the watertight test vs. an exact integer oracle
+//! (orientation signs), vs. each other and parry3d-f64 on random floats, adversarial cases,
+//! and watertightness on closed meshes (rays aimed exactly at shared edges and vertices).
+mod common;
+
+use common::*;
+use obbtree_bv::intersect::ray_triangle::{cast, cast_watertight, TriangleHit};
+use obbtree_bv::{Point, Ray, Triangle, Vector};
+use parry3d_f64::query::RayCast;
+use proptest::prelude::*;
+
+/// Exact classification for integer data: `Some(Some(t))` strict hit, `Some(None)` strict
+/// miss, `None` boundary (ray through an edge/vertex or origin on the plane).
+fn exact(ray: &Ray, tri: &Triangle) -> Option<Option<f64>> {
+    let iv = |v: Vector| [int(v.x), int(v.y), int(v.z)];
+    let cross = |a: [i128; 3], b: [i128; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let dot = |a: [i128; 3], b: [i128; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let d = iv(ray.dir);
+    let n = cross(iv(tri.b - tri.a), iv(tri.c - tri.a));
+    let (f_o, nd) = (dot(n, iv(ray.origin - tri.a)), dot(n, d));
+    if nd == 0 || f_o * nd > 0 {
+        return Some(None);
+    }
+    let rel = |p: &Point| iv(p - ray.origin);
+    let (a, b, c) = (rel(&tri.a), rel(&tri.b), rel(&tri.c));
+    let s = [dot(d, cross(a, b)), dot(d, cross(b, c)), dot(d, cross(c, a))];
+    if s.iter().any(|&x| x > 0) && s.iter().any(|&x| x < 0) {
+        return Some(None);
+    }
+    if f_o == 0 || s.contains(&0) {
+        return None;
+    }
+    Some(Some(-(f_o as f64) / nd as f64))
+}
+
+fn triangle() -> impl Strategy<Value = Triangle> {
+    (point(), point(), point()).prop_map(|(a, b, c)| Triangle::new(a, b, c))
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn grid_matches_exact(o in grid_point(5), d in grid_vector(3), a in grid_point(3), b in grid_point(3), c in grid_point(3)) {
+        prop_assume!(d != Vector::zeros());
+        let (ray, tri) = (Ray::new(o, d), Triangle::new(a, b, c));
+        if let Some(want) = exact(&ray, &tri) {
+            for (name, got) in [("mt", cast(&ray, &tri)), ("wt", cast_watertight(&ray, &tri))] {
+                prop_assert_eq!(got.is_some(), want.is_some(), "{} {:?} {:?}", name, ray, tri);
+                if let (Some(g), Some(w)) = (got, want) {
+                    prop_assert!(close(g.t, w, 1e-12), "{} t {} vs {}", name, g.t, w);
+                    prop_assert!((g.point(&tri) - ray.point_at(g.t)).norm() < 1e-9);
+                }
+            }
+        }
+    }
+
+    /// Möller–Trumbore vs. watertight vs. parry on random floats: identical up to rounding,
+    /// and any disagreement is a ray within rounding of an edge.
+    #[test]
+    fn methods_agree(ray in ray(), tri in triangle()) {
+        let (mt, wt) = (cast(&ray, &tri), cast_watertight(&ray, &tri));
+        let theirs = parry3d_f64::shape::Triangle::new(pp(&tri.a), pp(&tri.b), pp(&tri.c))
+            .cast_local_ray(&pray(&ray), f64::MAX, true);
+        let near_edge = |h: &TriangleHit| h.u.min(h.v).min(1.0 - h.u - h.v).abs() < 1e-9;
+        match (mt, wt) {
+            (Some(m), Some(w)) => {
+                prop_assert!(close(m.t, w.t, 1e-7) && (m.u - w.u).abs() < 1e-7 && (m.v - w.v).abs() < 1e-7, "{:?} {:?}", m, w);
+                if let Some(t) = theirs {
+                    prop_assert!(close(t, w.t, 1e-6), "parry {} vs {}", t, w.t);
+                }
+            }
+            (None, None) => {}
+            (Some(h), None) | (None, Some(h)) => prop_assert!(near_edge(&h) || h.t.abs() < 1e-9, "{:?} {:?}", mt, wt),
+        }
+    }
+}
+
+#[test]
+fn adversarial_cases() {
+    // Powers of two near 1e-8 and 1e8 keep edge and vertex points exactly representable.
+    let (tiny, huge) = (2f64.powi(-27), 2f64.powi(27));
+    for (scale, off) in [(1.0, 0.0), (tiny, 0.0), (tiny, 8.0 * tiny), (huge, 0.0), (huge, 3.0 * huge), (1.0, huge)] {
+        let p = |x: f64, y: f64, z: f64| Point::new(off + x * scale, off + y * scale, off + z * scale);
+        let tri = Triangle::new(p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0));
+        let down = Vector::new(0.0, 0.0, -scale);
+        let cases = [
+            (p(0.25, 0.25, 1.0), down, Some(1.0)), // interior
+            (p(0.5, 0.0, 1.0), down, Some(1.0)),   // on edge ab
+            (p(0.5, 0.5, 1.0), down, Some(1.0)),   // on edge bc (hypotenuse)
+            (p(0.0, 0.0, 1.0), down, Some(1.0)),   // at vertex a
+            (p(1.0, 0.0, 1.0), down, Some(1.0)),   // at vertex b
+            (p(1.0, 1.0, 1.0), down, None),        // outside
+            (p(0.25, 0.25, 1.0), -down, None),     // pointing away
+            (p(0.25, 0.25, 0.0), down, Some(0.0)), // origin on the triangle
+            (p(-1.0, 0.25, 0.0), Vector::new(scale, 0.0, 0.0), None), // in the plane: policy miss
+        ];
+        for (o, d, want) in cases {
+            let ray = Ray::new(o, d);
+            for (name, got) in [("mt", cast(&ray, &tri)), ("wt", cast_watertight(&ray, &tri))] {
+                assert_eq!(got.is_some(), want.is_some(), "{name} scale {scale} off {off} origin {o:?}");
+                if let (Some(g), Some(w)) = (got, want) {
+                    assert!(close(g.t, w, 1e-12), "{name} scale {scale} off {off} origin {o:?}: t {}", g.t);
+                }
+            }
+        }
+        // Zero-area triangles (collinear, repeated vertex) never hit.
+        for degenerate in [Triangle::new(p(0.0, 0.0, 0.0), p(1.0, 1.0, 0.0), p(2.0, 2.0, 0.0)), Triangle::new(p(0.0, 0.0, 0.0), p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0))] {
+            let ray = Ray::new(p(1.0, 1.0, 1.0), down);
+            assert!(cast(&ray, &degenerate).is_none() && cast_watertight(&ray, &degenerate).is_none());
+        }
+    }
+}
+
+/// An icosphere (unit radius, `levels` subdivisions): vertices and triangles (closed, shared
+/// vertex indices).
+fn icosphere(levels: usize) -> (Vec<Point>, Vec<[usize; 3]>) {
+    let g = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut v: Vec<Point> = [(-1.0, g, 0.0), (1.0, g, 0.0), (-1.0, -g, 0.0), (1.0, -g, 0.0), (0.0, -1.0, g), (0.0, 1.0, g), (0.0, -1.0, -g), (0.0, 1.0, -g), (g, 0.0, -1.0), (g, 0.0, 1.0), (-g, 0.0, -1.0), (-g, 0.0, 1.0)]
+        .iter().map(|&(x, y, z)| Point::from(Vector::new(x, y, z).normalize())).collect();
+    let mut f = vec![[0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
+        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1]];
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut midpoint = |a: usize, b: usize, v: &mut Vec<Point>| *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+            v.push(Point::from(((v[a].coords + v[b].coords) * 0.5).normalize()));
+            v.len() - 1
+        });
+        f = f.iter().flat_map(|&[a, b, c]| {
+            let (ab, bc, ca) = (midpoint(a, b, &mut v), midpoint(b, c, &mut v), midpoint(c, a, &mut v));
+            [[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]
+        }).collect();
+    }
+    (v, f)
+}
+
+/// A cube `[-n, n]³` with each face split into a `2n × 2n` grid of unit squares, each cut
+/// into two triangles (integer vertices, so edge points like midpoints are exact).
+fn cube_mesh(n: i32) -> Vec<Triangle> {
+    let mut tris = Vec::new();
+    for axis in 0..3 {
+        for side in [-n, n] {
+            for i in -n..n {
+                for j in -n..n {
+                    let q = |di: i32, dj: i32| {
+                        let mut c = [0.0; 3];
+                        c[axis] = side.into();
+                        c[(axis + 1) % 3] = (i + di).into();
+                        c[(axis + 2) % 3] = (j + dj).into();
+                        Point::new(c[0], c[1], c[2])
+                    };
+                    tris.push(Triangle::new(q(0, 0), q(1, 0), q(1, 1)));
+                    tris.push(Triangle::new(q(0, 0), q(1, 1), q(0, 1)));
+                }
+            }
+        }
+    }
+    tris
+}
+
+/// Whether some triangle is hit at `t ≈ 1` (the ray is aimed so that `t = 1` is the target).
+fn hits_target(tris: &[Triangle], ray: &Ray, f: fn(&Ray, &Triangle) -> Option<TriangleHit>) -> bool {
+    tris.iter().any(|t| f(ray, t).is_some_and(|h| (h.t - 1.0).abs() < 1e-9))
+}
+
+/// Rays aimed exactly at shared vertices and at points on shared edges of closed convex
+/// meshes, through the interior (from the inside, or from outside along a line that crosses
+/// the interior, so the target is a transversal crossing, not a silhouette graze), must be
+/// hit at the target by the watertight test.
+#[test]
+fn watertight_on_closed_meshes() {
+    let (v, f) = icosphere(2);
+    let mut edges = std::collections::HashMap::new();
+    for &[a, b, c] in &f {
+        for e in [(a, b), (b, c), (c, a)] {
+            *edges.entry(e).or_insert(0) += 1;
+        }
+    }
+    assert!(edges.iter().all(|(&(a, b), &n)| n == 1 && edges.get(&(b, a)) == Some(&1)), "icosphere not closed");
+    let ico: Vec<Triangle> = f.iter().map(|&[a, b, c]| Triangle::new(v[a], v[b], v[c])).collect();
+    let cube = cube_mesh(2);
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(4);
+    let (mut rays, mut mt_misses) = (0, 0);
+    let mut check = |tris: &[Triangle], ray: Ray, what: &str| {
+        rays += 1;
+        assert!(hits_target(tris, &ray, cast_watertight), "{what} leak: {ray:?}");
+        mt_misses += usize::from(!hits_target(tris, &ray, cast));
+    };
+    // Icosphere (inradius > 0.95): aim at each vertex and at points on each edge.
+    let mut targets: Vec<Point> = v.clone();
+    for &[a, b, c] in &f {
+        for (p, q) in [(a, b), (b, c), (c, a)] {
+            targets.push(v[p] + (v[q] - v[p]) * rng.gen::<f64>());
+            targets.push(nalgebra::center(&v[p], &v[q]));
+        }
+    }
+    for target in &targets {
+        for _ in 0..4 {
+            let o = Point::new(rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0));
+            let d = target - o;
+            let line_dist = (o.coords - d * (o.coords.dot(&d) / d.norm_squared())).norm();
+            if o.coords.norm() < 0.95 || line_dist < 0.95 {
+                check(&ico, Ray::new(o, d), "icosphere");
+            }
+        }
+        check(&ico, Ray::new(Point::new(0.1, -0.2, 0.05), target - Point::new(0.1, -0.2, 0.05)), "icosphere");
+    }
+    // Cube [-2, 2]^3: integer origins aimed at exact vertices, edge midpoints and edge points.
+    let strictly_inside = |p: &Point| (0..3).all(|i| p[i].abs() < 2.0 - 1e-9);
+    for _ in 0..20_000 {
+        let mut target = Point::new(rng.gen_range(-2..=2) as f64, rng.gen_range(-2..=2) as f64, rng.gen_range(-2..=2) as f64);
+        let axis = rng.gen_range(0..3);
+        target[axis] = if rng.gen() { 2.0 } else { -2.0 };
+        let k = (axis + 1 + rng.gen_range(0..2)) % 3;
+        target[k] += [0.0, 0.5, 0.25, 0.125][rng.gen_range(0..4)] * if target[k] < 2.0 { 1.0 } else { -1.0 };
+        let o = Point::new(rng.gen_range(-6..=6) as f64, rng.gen_range(-6..=6) as f64, rng.gen_range(-6..=6) as f64);
+        let crosses = (0..=2000).any(|i| strictly_inside(&(o + (target - o) * (i as f64 / 1000.0))));
+        if crosses && o != target {
+            check(&cube, Ray::new(o, target - o), "cube");
+        }
+    }
+    println!("{rays} rays at shared edges/vertices: watertight never missed; Möller–Trumbore missed {mt_misses}");
+}
