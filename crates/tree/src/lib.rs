@@ -72,13 +72,14 @@
 //! ([`Bvh::save`]); `SplitRule::Gottschalk` is the fast-build choice.
 //!
 //! Build time against parry3d-f64's `TriMesh::new` (its binned AABB tree, one triangle per
-//! leaf): `cargo bench --bench build`. Measured on the shared 2-core machine while other jobs ran
-//! (load average 8–14, so absolute numbers are inflated and the parallel build could not use a
-//! second core): with Gottschalk's rule and leaf size 4, serial OBBTree build 28 / 113 / 428 /
-//! 2,899 ms for the 11k / 48k / 202k / 871k dragons, parry 11 / 57 / 217 / 1,412 ms. About 65% of
-//! an OBBTree build is the fit (covariance, eigenvectors and the two extent passes of
-//! `Obb::from_axes`), 11% the splits. Memory of the tree beyond the mesh: OBBTree 56 B per
-//! triangle (defaults), parry's `Bvh::heap_memory_size()` 144 B per triangle.
+//! leaf): `cargo bench --bench build`. Measured only on the shared 2-core machine while other
+//! jobs ran (load average 8–14), so absolute times are inflated several-fold and only same-run
+//! ratios mean anything. Gottschalk's rule, leaf size 4: serial OBBTree build 2.0–2.6× parry's
+//! time on the 11k–871k dragons. Defaults (SAH, leaf size 7): serial 2.2–2.5×, parallel 1.5–1.7×
+//! (the parallel build was 1.4–1.5× faster than the serial one even under that load). About 65%
+//! of an OBBTree build is the fit (covariance, eigenvectors and the two extent passes of
+//! `Obb::from_axes`), 11% the splits. Memory of the tree beyond the mesh: OBBTree 55.6–56.1 B per
+//! triangle with the defaults, parry's `Bvh::heap_memory_size()` 144 B per triangle.
 
 mod build;
 mod bvh;
