@@ -4,6 +4,7 @@
 mod demo;
 mod info;
 mod mesh;
+mod tree;
 
 use clap::{Parser, Subcommand};
 
