@@ -21,8 +21,12 @@ impl Aabb {
     /// Smallest box containing `points` (which must be non-empty).
     pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point>) -> Self {
         let mut it = points.into_iter();
-        let first = *it.next().expect("Aabb::from_points needs at least one point");
-        it.fold(Self::new(first, first), |b, p| Self::new(b.mins.inf(p), b.maxs.sup(p)))
+        let first = *it
+            .next()
+            .expect("Aabb::from_points needs at least one point");
+        it.fold(Self::new(first, first), |b, p| {
+            Self::new(b.mins.inf(p), b.maxs.sup(p))
+        })
     }
 }
 

@@ -28,7 +28,12 @@ pub type Kdop18 = Kdop<9>;
 pub type Kdop26 = Kdop<13>;
 
 const COORD: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-const CORNER: [[f64; 3]; 4] = [[1.0, 1.0, 1.0], [1.0, 1.0, -1.0], [1.0, -1.0, 1.0], [1.0, -1.0, -1.0]];
+const CORNER: [[f64; 3]; 4] = [
+    [1.0, 1.0, 1.0],
+    [1.0, 1.0, -1.0],
+    [1.0, -1.0, 1.0],
+    [1.0, -1.0, -1.0],
+];
 const EDGE: [[f64; 3]; 6] = [
     [1.0, 1.0, 0.0],
     [1.0, -1.0, 0.0],
@@ -47,7 +52,12 @@ impl<const A: usize> Kdop<A> {
             3 => COORD.to_vec(),
             7 => COORD.iter().chain(CORNER.iter()).copied().collect(),
             9 => COORD.iter().chain(EDGE.iter()).copied().collect(),
-            13 => COORD.iter().chain(CORNER.iter()).chain(EDGE.iter()).copied().collect(),
+            13 => COORD
+                .iter()
+                .chain(CORNER.iter())
+                .chain(EDGE.iter())
+                .copied()
+                .collect(),
             _ => panic!("Kdop<{A}> is not a supported k-DOP (use 3, 7, 9 or 13 axes)"),
         };
         std::array::from_fn(|i| Vector::new(table[i][0], table[i][1], table[i][2]))
@@ -63,8 +73,11 @@ mod serde_arrays {
         v.as_slice().serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>, const A: usize>(d: D) -> Result<[f64; A], D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>, const A: usize>(
+        d: D,
+    ) -> Result<[f64; A], D::Error> {
         let v = Vec::<f64>::deserialize(d)?;
-        v.try_into().map_err(|v: Vec<f64>| D::Error::invalid_length(v.len(), &"one value per k-DOP axis"))
+        v.try_into()
+            .map_err(|v: Vec<f64>| D::Error::invalid_length(v.len(), &"one value per k-DOP axis"))
     }
 }

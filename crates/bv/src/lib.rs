@@ -12,6 +12,7 @@
 //! intersecting.
 
 pub mod aabb;
+pub mod intersect;
 pub mod kdop;
 pub mod obb;
 pub mod ray;

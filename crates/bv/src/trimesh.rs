@@ -22,7 +22,9 @@ pub enum MeshError {
         z: f64,
     },
     /// A triangle refers to a vertex that does not exist.
-    #[error("triangle {triangle} refers to vertex {index}, but there are only {vertex_count} vertices")]
+    #[error(
+        "triangle {triangle} refers to vertex {index}, but there are only {vertex_count} vertices"
+    )]
     IndexOutOfRange {
         /// Index of the triangle.
         triangle: usize,
@@ -55,15 +57,31 @@ impl TriMesh {
         if u32::try_from(vertices.len()).is_err() {
             return Err(MeshError::TooManyVertices(vertices.len()));
         }
-        if let Some((vertex, p)) = vertices.iter().enumerate().find(|(_, p)| !p.iter().all(|c| c.is_finite())) {
-            return Err(MeshError::NonFiniteVertex { vertex, x: p.x, y: p.y, z: p.z });
+        if let Some((vertex, p)) = vertices
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !p.iter().all(|c| c.is_finite()))
+        {
+            return Err(MeshError::NonFiniteVertex {
+                vertex,
+                x: p.x,
+                y: p.y,
+                z: p.z,
+            });
         }
         for (triangle, t) in triangles.iter().enumerate() {
             if let Some(&index) = t.iter().find(|&&i| i as usize >= vertices.len()) {
-                return Err(MeshError::IndexOutOfRange { triangle, index, vertex_count: vertices.len() });
+                return Err(MeshError::IndexOutOfRange {
+                    triangle,
+                    index,
+                    vertex_count: vertices.len(),
+                });
             }
         }
-        Ok(Self { vertices, triangles })
+        Ok(Self {
+            vertices,
+            triangles,
+        })
     }
 
     /// Vertex positions.
@@ -79,13 +97,19 @@ impl TriMesh {
     /// The `i`-th triangle's geometry.
     pub fn triangle(&self, i: usize) -> Triangle {
         let [a, b, c] = self.triangles[i];
-        Triangle::new(self.vertices[a as usize], self.vertices[b as usize], self.vertices[c as usize])
+        Triangle::new(
+            self.vertices[a as usize],
+            self.vertices[b as usize],
+            self.vertices[c as usize],
+        )
     }
 
     /// Indices of triangles whose area is exactly zero (collinear or repeated vertices), decided
     /// exactly with orientation predicates on the three coordinate projections.
     pub fn degenerate_triangles(&self) -> Vec<usize> {
-        (0..self.triangles.len()).filter(|&i| self.is_degenerate(i)).collect()
+        (0..self.triangles.len())
+            .filter(|&i| self.is_degenerate(i))
+            .collect()
     }
 
     /// Whether triangle `i` has exactly zero area.
@@ -93,9 +117,9 @@ impl TriMesh {
         let t = self.triangle(i);
         // Zero area iff all three coordinate-plane projections have zero signed area.
         let proj = |p: &Point, u: usize, v: usize| robust::Coord { x: p[u], y: p[v] };
-        [(0, 1), (1, 2), (2, 0)]
-            .iter()
-            .all(|&(u, v)| robust::orient2d(proj(&t.a, u, v), proj(&t.b, u, v), proj(&t.c, u, v)) == 0.0)
+        [(0, 1), (1, 2), (2, 0)].iter().all(|&(u, v)| {
+            robust::orient2d(proj(&t.a, u, v), proj(&t.b, u, v), proj(&t.c, u, v)) == 0.0
+        })
     }
 
     /// Whether every edge is shared by exactly two triangles with opposite orientation
@@ -107,6 +131,8 @@ impl TriMesh {
                 *directed.entry((t[k], t[(k + 1) % 3])).or_insert(0u32) += 1;
             }
         }
-        directed.iter().all(|(&(a, b), &n)| n == 1 && directed.get(&(b, a)) == Some(&1))
+        directed
+            .iter()
+            .all(|(&(a, b), &n)| n == 1 && directed.get(&(b, a)) == Some(&1))
     }
 }
