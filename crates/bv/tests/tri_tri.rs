@@ -37,7 +37,7 @@ fn exact_all_orders(p: &Triangle, q: &Triangle, perm: usize) -> [bool; 3] {
 }
 
 proptest! {
-    #![proptest_config(config(4000))]
+    #![proptest_config(config(1000))]
 
     /// Grid pairs: shared vertices and edges, coplanar, vertex-on-edge, collinear and point
     /// triangles, at scales 1e-8 … 1e8 and shifted by 1e8.
@@ -436,7 +436,7 @@ fn exact_segment(p: &Triangle, q: &Triangle) -> Option<(Q3, Q3)> {
 }
 
 proptest! {
-    #![proptest_config(config(4000))]
+    #![proptest_config(config(1000))]
 
     /// The segment's ends equal the exact ones up to rounding (for planes not nearly parallel),
     /// and the classification agrees with the exact predicate.

@@ -13,7 +13,12 @@
 //! * **`tri_tri_exact`** is exact: the answer is the true answer for the triangles given by their
 //!   `f64` coordinates, including touching, coplanar and zero-area (segment or point) triangles.
 //! * **`tri_tri_moller`** and **`tri_tri_erit`** are the classic floating-point methods. They are
-//!   fast on generic input but may misclassify configurations within rounding distance of touching.
+//!   fast on generic input but may misclassify configurations within rounding distance of touching
+//!   (tested: never farther than `1e-9` of the triangles' size plus 64 ulps of the coordinates).
+//!   A triangle within `COPLANAR_TOL` (relative) of the other's plane goes to the 2D test;
+//!   zero-area triangles and slivers (normal zero up to rounding) go to `tri_tri_exact`.
+//! * **`tri_tri_segment`** classifies exactly (disjoint / segment / coplanar / degenerate) and
+//!   computes the segment's end points in floating point.
 //! * Inputs are assumed finite (meshes and volumes are validated where they are built); NaN
 //!   input gives an unspecified boolean, never a panic.
 

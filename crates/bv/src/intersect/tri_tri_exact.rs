@@ -18,8 +18,11 @@
 //!    its side of Q's plane (and likewise Q), flipping the other triangle's orientation so that
 //!    the lone vertices lie on the positive sides. Each triangle then meets the common line of
 //!    the two planes in an interval whose ends lie on the edges `p0p1`, `p0p2` (`q0q1`, `q0q2`),
-//!    and the intervals overlap iff `orient3d(p0, p1, q0, q1) <= 0` and
-//!    `orient3d(p0, p2, q2, q0) <= 0`: two more predicates.
+//!    and the intervals overlap iff `orient3d(p0, p1, q0, q1) >= 0` and
+//!    `orient3d(p0, p2, q2, q0) >= 0` (Shewchuk's sign convention; "positive side" meaning
+//!    `(x - v0)·((v1 - v0) × (v2 - v0)) > 0`): two more predicates. Each compares where the
+//!    lines `p0p1` and `q0q1` (resp. `p0p2`, `q0q2`) cross the common line, and is zero exactly
+//!    when they cross it at the same point, so touching configurations are decided exactly.
 //! 3. Otherwise (coplanar triangles, or a zero-area triangle): reduce to segment–triangle and
 //!    segment–segment tests, decided in the coordinate plane that the common plane projects onto
 //!    without collapsing (a coordinate drop, which is exact).
@@ -95,6 +98,10 @@ impl Plane {
             1
         } else if det < -bound {
             -1
+        } else if bound == 0.0 {
+            // Every product in the determinant is zero, hence exactly zero (no underflow
+            // assumed): e.g. a vertex on an axis-aligned plane. Skips the adaptive predicate.
+            0
         } else {
             side(&self.v, p)
         }
@@ -260,19 +267,19 @@ fn orient_2d(a: &Coord<f64>, b: &Coord<f64>, c: &Coord<f64>) -> i8 {
 /// dropping coordinate `k` is injective) meet: some edges meet, or one hull holds a vertex of
 /// the other.
 fn hulls_meet_2d(a: &[Point], b: &[Point], k: usize) -> bool {
-    let (a, b) = (
-        a.iter().map(|p| c2(p, k)).collect::<Vec<_>>(),
-        b.iter().map(|p| c2(p, k)).collect::<Vec<_>>(),
-    );
-    let edges_2d = |v: &[Coord<f64>]| {
-        (0..v.len())
-            .map(|i| [v[i], v[(i + 1) % v.len()]])
-            .collect::<Vec<_>>()
+    let project = |v: &[Point]| {
+        let mut out = [Coord { x: 0.0, y: 0.0 }; 3];
+        out.iter_mut().zip(v).for_each(|(o, p)| *o = c2(p, k));
+        (out, v.len())
     };
-    let (ea, eb) = (edges_2d(&a), edges_2d(&b));
-    ea.iter().any(|e| eb.iter().any(|f| segments_meet_2d(e, f)))
-        || holds(&a, &b[0])
-        || holds(&b, &a[0])
+    let ((a, na), (b, nb)) = (project(a), project(b));
+    // A segment has one edge, a triangle three.
+    let edge_count = |n: usize| if n == 2 { 1 } else { n };
+    let edges_meet = (0..edge_count(na)).any(|i| {
+        (0..edge_count(nb))
+            .any(|j| segments_meet_2d(&[a[i], a[(i + 1) % na]], &[b[j], b[(j + 1) % nb]]))
+    });
+    edges_meet || holds(&a[..na], &b[0]) || holds(&b[..nb], &a[0])
 }
 
 /// Whether `v` is a proper triangle whose closed area holds `p`.

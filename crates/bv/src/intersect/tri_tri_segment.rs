@@ -63,7 +63,13 @@ fn cut(v: &[Point; 3], s: &[i8; 3], o: &Point, n: &Vector, dir: &Vector) -> (Poi
             pts.push(v[i]);
         }
         if s[i] * s[j] < 0 {
-            let f = (d[i] / (d[i] - d[j])).clamp(0.0, 1.0);
+            // The exact signs differ; the float distances may not (rounding near the plane).
+            let f = d[i] / (d[i] - d[j]);
+            let f = if f.is_finite() {
+                f.clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
             pts.push(v[i] + (v[j] - v[i]) * f);
         }
     }
