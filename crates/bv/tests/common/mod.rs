@@ -2,31 +2,32 @@
 //! slab oracle, and conversions to parry3d-f64 (glam) types.
 #![allow(dead_code)]
 
+pub mod exact;
+
 use nalgebra::{Matrix3, Rotation3, Unit};
 use obbtree_bv::{Aabb, Obb, Point, Ray, Sphere, Vector};
 use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
+/// Property-test case count: `OBBTREE_PROPTEST_CASES` if set, else `default`.
+pub fn cases_with(default: u32) -> u32 {
+    std::env::var("OBBTREE_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
 /// Property-test case count: `OBBTREE_PROPTEST_CASES`, default 2000.
 pub fn cases() -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000)
+    cases_with(2000)
+}
+
+/// The proptest configuration with `cases_with(default)` cases.
+pub fn config_with(default: u32) -> ProptestConfig {
+    ProptestConfig { cases: cases_with(default), failure_persistence: None, ..ProptestConfig::default() }
 }
 
 /// The proptest configuration used by every suite.
 pub fn config() -> ProptestConfig {
-    let cases = cases();
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        // Some suites filter degenerate inputs (zero directions, non-star polygons).
-        max_global_rejects: cases.saturating_mul(4).max(1024),
-        max_local_rejects: cases.saturating_mul(4).max(65536),
-        ..ProptestConfig::default()
-    }
+    config_with(2000)
 }
 
 pub fn coord() -> impl Strategy<Value = f64> {
