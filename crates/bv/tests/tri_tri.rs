@@ -6,6 +6,9 @@
 mod common;
 
 use common::*;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use obbtree_bv::intersect::tri_tri_segment::{self, Intersection};
 use obbtree_bv::intersect::{tri_tri_erit, tri_tri_exact, tri_tri_moller};
 use obbtree_bv::{Point, Triangle, Vector};
 use proptest::prelude::*;
@@ -394,4 +397,109 @@ fn oracle_sanity() {
             [0.5, 0.5, 1.0]
         )
     ));
+}
+
+/// The intersection segment in exact rational arithmetic: each triangle's vertices on, and edges
+/// across, the other's plane, cut exactly; the overlap of the two intervals along `n_p × n_q`.
+fn exact_segment(p: &Triangle, q: &Triangle) -> Option<(Q3, Q3)> {
+    let (pv, qv) = (p.vertices().map(|v| q3(&v)), q.vertices().map(|v| q3(&v)));
+    let normal = |v: &[Q3; 3]| cross(&sub(&v[1], &v[0]), &sub(&v[2], &v[0]));
+    let (np, nq) = (normal(&pv), normal(&qv));
+    let dir = cross(&np, &nq);
+    let cut = |v: &[Q3; 3], n: &Q3, o: &Q3| -> Vec<Q3> {
+        let d: Vec<BigRational> = v.iter().map(|x| dot(n, &sub(x, o))).collect();
+        let mut pts = vec![];
+        for i in 0..3 {
+            let j = (i + 1) % 3;
+            if d[i].is_zero() {
+                pts.push(v[i].clone());
+            }
+            if (d[i].is_positive() && d[j].is_negative())
+                || (d[i].is_negative() && d[j].is_positive())
+            {
+                let f = &d[i] / (&d[i] - &d[j]);
+                pts.push([0, 1, 2].map(|k| &v[i][k] + (&v[j][k] - &v[i][k]) * &f));
+            }
+        }
+        pts
+    };
+    let (a, b) = (cut(&pv, &nq, &qv[0]), cut(&qv, &np, &pv[0]));
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let key = |x: &Q3| dot(&dir, x);
+    let min = |v: &Vec<Q3>| v.iter().min_by(|x, y| key(x).cmp(&key(y))).unwrap().clone();
+    let max = |v: &Vec<Q3>| v.iter().max_by(|x, y| key(x).cmp(&key(y))).unwrap().clone();
+    let (lo_a, lo_b, hi_a, hi_b) = (min(&a), min(&b), max(&a), max(&b));
+    let lo = if key(&lo_a) >= key(&lo_b) { lo_a } else { lo_b };
+    let hi = if key(&hi_a) <= key(&hi_b) { hi_a } else { hi_b };
+    (key(&lo) <= key(&hi)).then_some((lo, hi))
+}
+
+proptest! {
+    #![proptest_config(config(4000))]
+
+    /// The segment's ends equal the exact ones up to rounding (for planes not nearly parallel),
+    /// and the classification agrees with the exact predicate.
+    #[test]
+    fn segment_matches_exact_segment(
+        pair in prop_oneof![
+            (grid_pair(), grid_scale()).prop_map(|((p, q, _), s)| (place(&p, s), place(&q, s))),
+            (float_triangle(), float_triangle(), grid_scale()).prop_map(|(p, q, s)| (place_f(&p, s), place_f(&q, s))),
+        ]
+    ) {
+        let (p, q) = pair;
+        let got = tri_tri_segment::intersection(&p, &q);
+        let hit = tri_tri_exact::intersects(&p, &q);
+        prop_assert_eq!(got != Intersection::Disjoint, hit);
+        if let Intersection::Segment(a, b) = got {
+            let (np, nq) = (p.scaled_normal(), q.scaled_normal());
+            let sin = np.cross(&nq).norm() / (np.norm() * nq.norm());
+            prop_assume!(sin > 1e-6);
+            let (ea, eb) = exact_segment(&p, &q).expect("intersecting, not coplanar");
+            let tol = near_touching_tolerance(&p, &q) / sin;
+            let close = |x: &Point, e: &Q3| (0..3).all(|k| (x[k] - approx(&e[k])).abs() <= tol);
+            prop_assert!(close(&a, &ea) && close(&b, &eb), "{:?} vs exact {:?} {:?}", got, (approx(&ea[0]), approx(&ea[1]), approx(&ea[2])), (approx(&eb[0]), approx(&eb[1]), approx(&eb[2])));
+        }
+    }
+}
+
+#[test]
+fn segment_adversarial() {
+    let t = |a: [f64; 3], b: [f64; 3], c: [f64; 3]| Triangle::new(a.into(), b.into(), c.into());
+    let base = t([0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0]);
+    // Piercing: the segment runs across the base at x = 0.5 for y in [0, 1.5].
+    let pierce = t([0.5, -1.0, -1.0], [0.5, -1.0, 1.0], [0.5, 3.0, 0.0]);
+    match tri_tri_segment::intersection(&base, &pierce) {
+        Intersection::Segment(a, b) => {
+            let (lo, hi) = if a.y < b.y { (a, b) } else { (b, a) };
+            assert!(
+                (lo - Point::new(0.5, 0.0, 0.0)).norm() < 1e-12
+                    && (hi - Point::new(0.5, 1.5, 0.0)).norm() < 1e-12,
+                "{lo} {hi}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Touching at a single vertex: a degenerate segment.
+    let touch = t([1.0, 0.5, 0.0], [1.0, 0.5, 1.0], [2.0, 2.0, 1.0]);
+    assert_eq!(
+        tri_tri_segment::intersection(&base, &touch),
+        Intersection::Segment(Point::new(1.0, 0.5, 0.0), Point::new(1.0, 0.5, 0.0))
+    );
+    assert_eq!(
+        tri_tri_segment::intersection(&base, &t([0.5, 0.5, 0.0], [3.0, 0.5, 0.0], [0.5, 3.0, 0.0])),
+        Intersection::Coplanar
+    );
+    assert_eq!(
+        tri_tri_segment::intersection(
+            &base,
+            &t([0.5, 0.5, -1.0], [0.5, 0.5, 1.0], [0.5, 0.5, 0.0])
+        ),
+        Intersection::Degenerate
+    );
+    assert_eq!(
+        tri_tri_segment::intersection(&base, &t([0.5, 0.5, 1.0], [3.0, 0.5, 1.0], [0.5, 3.0, 2.0])),
+        Intersection::Disjoint
+    );
 }

@@ -44,6 +44,16 @@ pub fn intersects(p: &Triangle, q: &Triangle) -> bool {
     crossing(pv, s, qv, t)
 }
 
+/// Whether the triangle has zero area (collinear or coincident vertices), exactly.
+pub(crate) fn is_degenerate(v: &[Point; 3]) -> bool {
+    normal_axis(v).is_none()
+}
+
+/// Exact sides of `q`'s vertices against `p`'s plane (see [`Plane::side`]).
+pub(crate) fn plane_sides(p: &[Point; 3], q: &[Point; 3]) -> [i8; 3] {
+    Plane::new(p).sides(q)
+}
+
 /// A triangle's plane with what the filtered side test needs, computed once per triangle.
 struct Plane {
     /// The triangle's vertices.

@@ -146,3 +146,139 @@ pub fn int(x: f64) -> i128 {
     assert_eq!(x, x.round());
     x as i128
 }
+
+/// An exact dyadic number `m · 2^e`: closed under `+`, `-`, `*`, which is all that separating-axis
+/// projections need, and much cheaper than reduced rationals.
+#[derive(Clone, Debug)]
+pub struct Dy {
+    m: BigInt,
+    e: i64,
+}
+
+impl Dy {
+    pub fn new(x: f64) -> Self {
+        let v = to_common_integers(&[x]);
+        if x == 0.0 {
+            return Dy {
+                m: BigInt::zero(),
+                e: 0,
+            };
+        }
+        // to_common_integers with one value gives the mantissa at its own exponent.
+        let bits = x.abs().to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i64;
+        Dy {
+            m: v[0].clone(),
+            e: if exp == 0 { -1074 } else { exp - 1075 },
+        }
+    }
+    fn aligned(&self, o: &Dy) -> (BigInt, BigInt, i64) {
+        let e = self.e.min(o.e);
+        (
+            &self.m << ((self.e - e) as usize),
+            &o.m << ((o.e - e) as usize),
+            e,
+        )
+    }
+    pub fn add(&self, o: &Dy) -> Dy {
+        let (a, b, e) = self.aligned(o);
+        Dy { m: a + b, e }
+    }
+    pub fn sub(&self, o: &Dy) -> Dy {
+        let (a, b, e) = self.aligned(o);
+        Dy { m: a - b, e }
+    }
+    pub fn mul(&self, o: &Dy) -> Dy {
+        Dy {
+            m: &self.m * &o.m,
+            e: self.e + o.e,
+        }
+    }
+    pub fn abs(&self) -> Dy {
+        Dy {
+            m: self.m.abs(),
+            e: self.e,
+        }
+    }
+    pub fn is_zero(&self) -> bool {
+        self.m.is_zero()
+    }
+    /// `self > o`.
+    pub fn gt(&self, o: &Dy) -> bool {
+        self.sub(o).m.is_positive()
+    }
+    pub fn to_f64(&self) -> f64 {
+        use num_traits::ToPrimitive;
+        let bits = self.m.bits() as i64;
+        let shift = (bits - 60).max(0);
+        (&self.m >> (shift as usize)).to_f64().unwrap_or(f64::NAN)
+            * 2f64.powi((self.e + shift) as i32)
+    }
+}
+
+pub type D3 = [Dy; 3];
+
+pub fn d3(v: &[f64; 3]) -> D3 {
+    v.map(Dy::new)
+}
+
+pub fn d_dot(a: &D3, b: &D3) -> Dy {
+    a[0].mul(&b[0]).add(&a[1].mul(&b[1])).add(&a[2].mul(&b[2]))
+}
+
+pub fn d_cross(a: &D3, b: &D3) -> D3 {
+    [
+        a[1].mul(&b[2]).sub(&a[2].mul(&b[1])),
+        a[2].mul(&b[0]).sub(&a[0].mul(&b[2])),
+        a[0].mul(&b[1]).sub(&a[1].mul(&b[0])),
+    ]
+}
+
+/// A convex body for exact separating-axis tests: its projection onto `L` is
+/// `[c·L - r, c·L + r]` with `r = Σ |g·L|` over its half-generators `g`, plus explicit points
+/// (the hull of `points` ⊕ the zonotope `Σ [-g, g]` around `c`).
+pub struct ExactBody {
+    pub points: Vec<D3>,
+    pub generators: Vec<D3>,
+}
+
+impl ExactBody {
+    fn interval(&self, l: &D3) -> (Dy, Dy) {
+        let r = self
+            .generators
+            .iter()
+            .fold(Dy::new(0.0), |acc, g| acc.add(&d_dot(g, l).abs()));
+        let proj: Vec<Dy> = self.points.iter().map(|p| d_dot(p, l)).collect();
+        let lo = proj
+            .iter()
+            .skip(1)
+            .fold(proj[0].clone(), |m, x| if m.gt(x) { x.clone() } else { m });
+        let hi = proj
+            .iter()
+            .skip(1)
+            .fold(proj[0].clone(), |m, x| if x.gt(&m) { x.clone() } else { m });
+        (lo.sub(&r), hi.add(&r))
+    }
+
+    /// Exact: whether `axis` separates the two closed bodies (strictly), and the separation
+    /// distance along it in floating point (negative: overlap).
+    pub fn separation(&self, other: &ExactBody, axis: &D3) -> Option<(bool, f64)> {
+        if axis.iter().all(Dy::is_zero) {
+            return None;
+        }
+        let ((a0, a1), (b0, b1)) = (self.interval(axis), other.interval(axis));
+        let apart = b0.gt(&a1) || a0.gt(&b1);
+        let len = axis.iter().map(|x| x.to_f64().powi(2)).sum::<f64>().sqrt();
+        let gap = b0.sub(&a1).to_f64().max(a0.sub(&b1).to_f64()) / len;
+        Some((apart, gap))
+    }
+}
+
+/// Exact separating-axis decision over the given candidate axes: `(separated, largest gap)`.
+pub fn exact_sat(a: &ExactBody, b: &ExactBody, axes: &[D3]) -> (bool, f64) {
+    axes.iter()
+        .filter_map(|l| a.separation(b, l))
+        .fold((false, f64::NEG_INFINITY), |(s, g), (s2, g2)| {
+            (s || s2, g.max(g2))
+        })
+}
