@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use nalgebra::{Matrix3, Rotation3, Translation3, Vector3};
+use obbtree_bv::intersect::tri_tri_segment::Intersection;
 use obbtree_bv::TriMesh;
 use obbtree_query::collide::{brute_force, collide, collide_many, Pose};
 use obbtree_query::{CollisionRequest, Mode};
@@ -24,6 +25,13 @@ fn check(a: &TriMesh, pose_a: &Pose, b: &TriMesh, poses: &[Pose]) -> usize {
                 assert_eq!(&all.pairs, want, "{name}: pose {k} {pose:?}");
                 assert_eq!(all.intersects, !want.is_empty());
                 assert!(!all.truncated);
+                if name == "obb" {
+                    let req = CollisionRequest::new(Mode::All).with_contacts(true);
+                    let with = collide(ma, pose_a, mb, pose, &req);
+                    assert_eq!(with.pairs, all.pairs);
+                    assert_eq!(with.contacts.len(), with.pairs.len());
+                    assert!(with.contacts.iter().all(|c| *c != Intersection::Disjoint));
+                }
                 let first = collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::First));
                 assert_eq!(
                     first.intersects,

@@ -39,6 +39,7 @@ pub use posed::PosedOverlap;
 pub use request::{CollisionRequest, CollisionResult, Mode};
 pub use self_collide::self_collide;
 
+use obbtree_bv::intersect::tri_tri_segment;
 use obbtree_bv::{Point, Vector};
 
 /// A rigid motion as a rotation matrix and a translation: `p ↦ R·p + t`.
@@ -101,6 +102,18 @@ pub fn collide_with<V: PosedOverlap>(
     result.truncated = done.is_break() && request.mode == Mode::All;
     result.pairs.sort_unstable();
     result.intersects = !result.pairs.is_empty();
+    if request.contacts {
+        result.contacts = result
+            .pairs
+            .iter()
+            .map(|&[i, j]| {
+                tri_tri_segment::intersection(
+                    &a.mesh().triangle(i as usize),
+                    &leaf::placed_triangle(b.mesh(), j as usize, &b_in_a),
+                )
+            })
+            .collect();
+    }
     if request.containment && !result.intersects {
         result.contained = containment::between(a, b, &b_in_a);
     }

@@ -1,5 +1,6 @@
 //! What a collision query asks for and what it answers.
 
+use obbtree_bv::intersect::tri_tri_segment::Intersection;
 use serde::{Deserialize, Serialize};
 
 /// How many intersecting triangle pairs a query looks for.
@@ -25,6 +26,8 @@ pub struct CollisionRequest {
     /// When no triangle pair intersects and both meshes are closed, find out whether one solid
     /// lies inside the other ([`CollisionResult::contained`]).
     pub containment: bool,
+    /// Also compute the intersection of each pair ([`CollisionResult::contacts`]).
+    pub contacts: bool,
 }
 
 impl Default for CollisionRequest {
@@ -40,7 +43,13 @@ impl CollisionRequest {
             mode,
             max_pairs: None,
             containment: false,
+            contacts: false,
         }
+    }
+
+    /// The same request with contact geometry on or off.
+    pub fn with_contacts(self, contacts: bool) -> Self {
+        Self { contacts, ..self }
     }
 
     /// The same request with containment on or off.
@@ -80,7 +89,7 @@ pub enum Containment {
 }
 
 /// The answer to a collision query.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CollisionResult {
     /// Some triangle of A and some triangle of B share a point (touching counts).
     pub intersects: bool,
@@ -92,6 +101,11 @@ pub struct CollisionResult {
     /// With [`CollisionRequest::containment`], when no pair intersects and both meshes are
     /// closed: whether one solid lies inside the other. `None` otherwise.
     pub contained: Option<Containment>,
+    /// With [`CollisionRequest::contacts`]: the intersection of each pair of
+    /// [`CollisionResult::pairs`] (same order), in A's frame (see
+    /// [`obbtree_bv::intersect::tri_tri_segment::intersection`] for its accuracy).
+    #[serde(skip)]
+    pub contacts: Vec<Intersection>,
 }
 
 impl CollisionResult {
@@ -101,5 +115,6 @@ impl CollisionResult {
         self.pairs.clear();
         self.truncated = false;
         self.contained = None;
+        self.contacts.clear();
     }
 }
