@@ -147,8 +147,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         write_json(path, &report)?;
     }
     if args.json {
-        serde_json::to_writer(&mut *out, &report)?;
-        writeln!(out)?;
+        // Serialised first, so that a closed pipe is an output error like any other write.
+        let text = serde_json::to_string(&report)?;
+        writeln!(out, "{text}")?;
     } else {
         summary(args, &report, out)?;
     }

@@ -10,6 +10,7 @@
 //! described at each impl). So the traversal never misses an intersecting triangle pair.
 
 use crate::collide::Pose;
+use nalgebra::Matrix3;
 use obbtree_bv::intersect::obb_obb::{self, RelativePose};
 use obbtree_bv::intersect::{segment_aabb, segment_obb};
 use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Sphere, Vector};
@@ -27,11 +28,19 @@ pub trait PosedOverlap: BoundingVolume {
     /// The relative pose of B's frame in A's frame, prepared for this volume type.
     type Relative: Send + Sync;
 
+    /// A volume of B moved into A's frame, in whatever form [`PosedOverlap::overlaps`] needs
+    /// (with a bound on the rounding of the move where it matters).
+    type Placed: Copy;
+
     /// Prepares `b_in_a` (the pose of B's frame in A's frame) once per query.
     fn relative(b_in_a: &Pose) -> Self::Relative;
 
-    /// Whether `a` (in A's frame) and `b` (in B's frame) may overlap; conservative.
-    fn overlaps(a: &Self, b: &Self, rel: &Self::Relative) -> bool;
+    /// Moves a volume of B into A's frame. The traversal does this once per node of B it
+    /// visits and tests the result against many nodes of A.
+    fn place(b: &Self, rel: &Self::Relative) -> Self::Placed;
+
+    /// Whether `a` (in A's frame) and the placed volume `b` may overlap; conservative.
+    fn overlaps(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool;
 
     /// A measure of size that decides which tree the traversal descends first (the larger).
     fn size(&self) -> f64;
@@ -46,18 +55,49 @@ fn relative_pose(b_in_a: &Pose) -> RelativePose {
     RelativePose::new(*b_in_a.rotation.matrix(), b_in_a.translation.vector)
 }
 
+/// An OBB of B in A's frame: centre `R_ab c_B + t_ab`, axes `R_ab B` (orthonormal up to
+/// rounding, which the test's `|R| + ε` absorbs), and a bound on the centre's rounding.
+#[derive(Clone, Copy, Debug)]
+pub struct PlacedObb {
+    center: Vector,
+    axes: Matrix3<f64>,
+    half_extents: Vector,
+    slack: f64,
+}
+
 /// Gottschalk's OBB–OBB test (the 15 separating axes, seed 000 §9.2.6) on the pair's relative
-/// pose: `R = Aᵀ R_ab B`, `t = Aᵀ (R_ab c_B + t_ab - c_A)`.
+/// pose: with B's box placed in A's frame once per node of B, each pair costs `R = Aᵀ (R_ab B)`
+/// and `t = Aᵀ (c'_B - c_A)`.
 impl PosedOverlap for Obb {
     type Relative = RelativePose;
+    type Placed = PlacedObb;
 
     fn relative(b_in_a: &Pose) -> RelativePose {
         relative_pose(b_in_a)
     }
 
     #[inline]
-    fn overlaps(a: &Obb, b: &Obb, rel: &RelativePose) -> bool {
-        obb_obb::overlaps_posed(&a.half_extents, &b.half_extents, &rel.boxes(a, b))
+    fn place(b: &Obb, rel: &RelativePose) -> PlacedObb {
+        let rb = rel.rotation * b.center.coords;
+        PlacedObb {
+            center: rb + rel.translation,
+            axes: rel.rotation * b.axes,
+            half_extents: b.half_extents,
+            slack: rel.slack + SLACK * (rb.abs().sum() + rel.translation.abs().sum()),
+        }
+    }
+
+    #[inline]
+    fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
+        let d = b.center - a.center.coords;
+        let rotation = a.axes.tr_mul(&b.axes);
+        let pair = RelativePose {
+            rotation,
+            translation: a.axes.tr_mul(&d),
+            abs_rotation: rotation.abs().add_scalar(obb_obb::PARALLEL_EPS),
+            slack: b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum()),
+        };
+        obb_obb::overlaps_posed(&a.half_extents, &b.half_extents, &pair)
     }
 
     fn size(&self) -> f64 {
@@ -79,22 +119,29 @@ impl PosedOverlap for Obb {
 /// offset is computed per pair. Exact for boxes (no re-bounding of B's box in A's frame).
 impl PosedOverlap for Aabb {
     type Relative = RelativePose;
+    /// Centre in A's frame, half-extents, rounding bound.
+    type Placed = (Vector, Vector, f64);
 
     fn relative(b_in_a: &Pose) -> RelativePose {
         relative_pose(b_in_a)
     }
 
     #[inline]
-    fn overlaps(a: &Aabb, b: &Aabb, rel: &RelativePose) -> bool {
-        let (ca, cb) = (a.center().coords, b.center().coords);
-        let rb = rel.rotation * cb;
-        let magnitude = rb.abs().sum() + rel.translation.abs().sum() + ca.abs().sum();
+    fn place(b: &Aabb, rel: &RelativePose) -> (Vector, Vector, f64) {
+        let rb = rel.rotation * b.center().coords;
+        let slack = rel.slack + SLACK * (rb.abs().sum() + rel.translation.abs().sum());
+        (rb + rel.translation, half(b), slack)
+    }
+
+    #[inline]
+    fn overlaps(a: &Aabb, &(cb, hb, slack): &(Vector, Vector, f64), rel: &RelativePose) -> bool {
+        let ca = a.center().coords;
         let pair = RelativePose {
-            translation: rb + rel.translation - ca,
-            slack: rel.slack + SLACK * magnitude,
+            translation: cb - ca,
+            slack: slack + SLACK * (cb.abs().sum() + ca.abs().sum()),
             ..*rel
         };
-        obb_obb::overlaps_posed(&half(a), &half(b), &pair)
+        obb_obb::overlaps_posed(&half(a), &hb, &pair)
     }
 
     fn size(&self) -> f64 {
@@ -119,18 +166,25 @@ fn grown(b: &Aabb, rel: f64) -> Aabb {
 /// Spheres: the centre of B's sphere moved into A's frame, then the distance test.
 impl PosedOverlap for Sphere {
     type Relative = Pose;
+    /// B's sphere with its centre in A's frame and its radius grown by the move's rounding.
+    type Placed = Sphere;
 
     fn relative(b_in_a: &Pose) -> Pose {
         *b_in_a
     }
 
     #[inline]
-    fn overlaps(a: &Sphere, b: &Sphere, rel: &Pose) -> bool {
+    fn place(b: &Sphere, rel: &Pose) -> Sphere {
         let c = rel * b.center;
+        let slack = SLACK * (c.coords.abs().sum() + rel.translation.vector.abs().sum());
+        Sphere::new(c, b.radius + slack)
+    }
+
+    #[inline]
+    fn overlaps(a: &Sphere, b: &Sphere, _: &Pose) -> bool {
         let r = a.radius + b.radius;
-        let slack = SLACK * (c.coords.abs().sum() + a.center.coords.abs().sum() + r);
-        let r = r + slack;
-        (c - a.center).norm_squared() <= r * r
+        let r = r + SLACK * (b.center.coords.abs().sum() + a.center.coords.abs().sum() + r);
+        (b.center - a.center).norm_squared() <= r * r
     }
 
     fn size(&self) -> f64 {
@@ -170,6 +224,8 @@ pub struct KdopRelative<const A: usize> {
 /// roles swapped (A's AABB in B's frame against B's slabs).
 impl<const A: usize> PosedOverlap for Kdop<A> {
     type Relative = KdopRelative<A>;
+    /// B's k-DOP itself (the test places its box).
+    type Placed = Kdop<A>;
 
     fn relative(b_in_a: &Pose) -> KdopRelative<A> {
         let r = b_in_a.rotation.matrix();
@@ -181,6 +237,11 @@ impl<const A: usize> PosedOverlap for Kdop<A> {
             a_axes_in_b: axes.map(|n| (r.tr_mul(&n)).abs().add_scalar(obb_obb::PARALLEL_EPS)),
             b_axes_in_a: axes.map(|n| (r * n).abs().add_scalar(obb_obb::PARALLEL_EPS)),
         }
+    }
+
+    #[inline]
+    fn place(b: &Self, _: &KdopRelative<A>) -> Self {
+        *b
     }
 
     #[inline]

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 /// pushed pairs goes one level deeper, so the stack never holds more than
 /// `2 · (MAX_DEPTH + 1)` pairs and never leaves the call stack (self-collision pushes three
 /// pairs at a node paired with itself and may exceed that; the vector then spills to the heap).
-pub(crate) type Stack = SmallVec<[(u32, u32); 2 * (MAX_DEPTH + 1)]>;
+pub(crate) type Stack<P> = SmallVec<[(u32, u32, P); 2 * (MAX_DEPTH + 1)]>;
 
 /// Calls `visit(leaf of a, leaf of b)` for every pair of leaves whose volumes overlap and whose
 /// ancestors' volumes all overlap (under `rel`), until `visit` breaks. Returns whether it broke.
@@ -29,45 +29,45 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
     mut visit: impl FnMut(usize, usize) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (na, nb) = (a.nodes(), b.nodes());
-    let mut stack = Stack::new();
-    stack.push((0, 0));
-    while let Some((i, j)) = stack.pop() {
+    let placed = |j: usize| V::place(nb[j].bv(), rel);
+    let mut stack = Stack::<V::Placed>::new();
+    stack.push((0, 0, placed(0)));
+    while let Some((i, j, pj)) = stack.pop() {
         let (x, y) = (&na[i as usize], &nb[j as usize]);
         if itself && i == j {
             match x.children() {
-                Some([l, r]) => {
-                    let (l, r) = (l as u32, r as u32);
-                    stack.extend([(l, r), (r, r), (l, l)]);
-                }
+                Some([l, r]) => stack.extend([
+                    (l as u32, r as u32, placed(r)),
+                    (r as u32, r as u32, placed(r)),
+                    (l as u32, l as u32, placed(l)),
+                ]),
                 None => visit(i as usize, j as usize)?,
             }
             continue;
         }
-        if !V::overlaps(x.bv(), y.bv(), rel) {
+        if !V::overlaps(x.bv(), &pj, rel) {
             continue;
         }
-        match (x.children(), y.children()) {
-            (None, None) => visit(i as usize, j as usize)?,
-            (Some([l, r]), None) => push_a(&mut stack, l, r, j),
-            (None, Some([l, r])) => push_b(&mut stack, i, l, r),
-            (Some([l, r]), Some([bl, br])) => {
-                if x.bv().size() >= y.bv().size() {
-                    push_a(&mut stack, l, r, j)
-                } else {
-                    push_b(&mut stack, i, bl, br)
-                }
+        let split_a = match (x.children(), y.children()) {
+            (None, None) => {
+                visit(i as usize, j as usize)?;
+                continue;
             }
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(_), Some(_)) => x.bv().size() >= y.bv().size(),
+        };
+        match (split_a, x.children(), y.children()) {
+            (true, Some([l, r]), _) => {
+                stack.push((r as u32, j, pj));
+                stack.push((l as u32, j, pj));
+            }
+            (_, _, Some([l, r])) => {
+                stack.push((i, r as u32, placed(r)));
+                stack.push((i, l as u32, placed(l)));
+            }
+            _ => {}
         }
     }
     ControlFlow::Continue(())
-}
-
-fn push_a(stack: &mut Stack, l: usize, r: usize, j: u32) {
-    stack.push((r as u32, j));
-    stack.push((l as u32, j));
-}
-
-fn push_b(stack: &mut Stack, i: u32, l: usize, r: usize) {
-    stack.push((i, r as u32));
-    stack.push((i, l as u32));
 }
