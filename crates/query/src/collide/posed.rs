@@ -23,8 +23,9 @@ const SEGMENT_PAD: f64 = 1e-9;
 /// arithmetic steps (tens of ulps).
 const SLACK: f64 = 64.0 * f64::EPSILON;
 
-/// A volume type the dual-tree traversal can test across two frames.
-pub trait PosedOverlap: BoundingVolume {
+/// A volume type the dual-tree traversal can test across two frames (and that a tree can be
+/// built of with default options).
+pub trait PosedOverlap: obbtree_tree::TreeVolume {
     /// The relative pose of B's frame in A's frame, prepared for this volume type.
     type Relative: Send + Sync;
 
