@@ -115,3 +115,51 @@ fn help_has_examples() {
         assert!(text.contains("Examples:"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn info_tree_json_reports_the_tree_statistics() {
+    let dragon = asset("dragon_res4.ply.gz");
+    for kind in ["obb", "aabb", "kdop18", "sphere"] {
+        let out = obbtree(&["info", "--json", "--tree", kind, dragon.to_str().unwrap()]);
+        assert!(out.status.success(), "{kind}");
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let mesh = &json[0];
+        assert_eq!(mesh["tree"], kind);
+        assert!(mesh["build_ms"].as_f64().unwrap() > 0.0);
+        let (nodes, leaves) = (
+            mesh["nodes"].as_u64().unwrap(),
+            mesh["leaves"].as_u64().unwrap(),
+        );
+        assert_eq!(nodes, 2 * leaves - 1, "{kind}: a binary tree");
+        let depth = mesh["depth"].as_u64().unwrap();
+        assert!((10..=64).contains(&depth), "{kind}: depth {depth}");
+        assert_eq!(mesh["levels"].as_array().unwrap().len() as u64, depth + 1);
+        let held: u64 = mesh["leaf_sizes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(size, count)| size as u64 * count.as_u64().unwrap())
+            .sum();
+        assert_eq!(held, 11102, "{kind}: every triangle in a leaf");
+        let bytes = mesh["bytes_per_triangle"].as_f64().unwrap();
+        if kind == "obb" {
+            assert!(bytes <= 64.0, "the OBBTree budget: {bytes} B per triangle");
+        }
+    }
+}
+
+#[test]
+fn info_tree_text_and_bad_kind() {
+    let teapot = asset("teapot.obj");
+    let out = obbtree(&["info", "--tree", "obb", teapot.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("obb tree, Sah split, leaf size 7"), "{text}");
+    assert!(text.contains("bytes per triangle"), "{text}");
+    let out = obbtree(&["info", "--tree", "octree", teapot.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("possible values: obb, aabb, kdop18, sphere")
+    );
+}

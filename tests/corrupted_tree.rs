@@ -7,8 +7,8 @@
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
 
-use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere};
-use obbtree::tree::{BuildOptions, Bvh, LoadError, VolumeName};
+use obbtree::bv::{Aabb, Kdop18, Obb, Sphere};
+use obbtree::tree::{BuildOptions, Bvh, LoadError, TreeVolume};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use serde::{de::DeserializeOwned, Serialize};
@@ -17,7 +17,7 @@ use targets::{check_tree, seal, tree_mesh};
 const HEADER: usize = 20;
 const TRAILER: usize = 8;
 
-fn saved<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned>() -> Vec<u8> {
+fn saved<V: TreeVolume + Serialize + DeserializeOwned>() -> Vec<u8> {
     let options = BuildOptions::<V> {
         leaf_size: 2,
         ..Default::default()
@@ -25,7 +25,7 @@ fn saved<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned>() -> Vec
     Bvh::<V>::build(tree_mesh(), &options).unwrap().to_bytes()
 }
 
-fn refused<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned>() {
+fn refused<V: TreeVolume + Serialize + DeserializeOwned>() {
     let mesh = tree_mesh();
     let bytes = saved::<V>();
     assert!(Bvh::<V>::from_bytes(&bytes, mesh).is_ok());

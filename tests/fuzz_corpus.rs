@@ -79,7 +79,7 @@ fn write_tree_seeds() {
     use obbtree::bv::{Aabb, Kdop18, Obb, Sphere};
     use obbtree::tree::{BuildOptions, Bvh};
     let mesh = targets::tree_mesh();
-    fn options<V: obbtree::bv::BoundingVolume>() -> BuildOptions<V> {
+    fn options<V: obbtree::tree::TreeVolume>() -> BuildOptions<V> {
         BuildOptions {
             leaf_size: 2,
             ..Default::default()

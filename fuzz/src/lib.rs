@@ -23,7 +23,7 @@ use obbtree::bv::{
     Aabb, BoundingVolume, Kdop18, MeshError, Obb, ObbFit, Point, Ray, Sphere, SphereFit, TriMesh,
     Triangle, Vector,
 };
-use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, VolumeName, MAX_DEPTH};
+use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, MAX_DEPTH};
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -218,7 +218,7 @@ fn magnitude(mesh: &TriMesh) -> f64 {
 /// Checks a tree through its public accessors: every node reached once from the root by the
 /// public traversal, depth within [`MAX_DEPTH`], every triangle in exactly one leaf, and, with
 /// `tolerance`, every node's volume containing every vertex of every triangle below it.
-pub fn check_tree<V: BoundingVolume>(tree: &Bvh<V>, mesh: &TriMesh, tolerance: Option<f64>) {
+pub fn check_tree<V: TreeVolume>(tree: &Bvh<V>, mesh: &TriMesh, tolerance: Option<f64>) {
     let nodes = tree.nodes();
     assert_eq!(tree.descend(|_| true).count(), nodes.len());
     assert!(tree.depth() <= MAX_DEPTH);
@@ -341,7 +341,7 @@ pub fn tree_bytes(data: &[u8]) {
     }
 }
 
-fn load_tree<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned>(bytes: &[u8]) {
+fn load_tree<V: TreeVolume + Serialize + DeserializeOwned>(bytes: &[u8]) {
     let mesh = tree_mesh();
     let Ok(tree) = Bvh::<V>::from_bytes(bytes, mesh) else {
         return;
@@ -403,7 +403,7 @@ fn build_from(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
-fn build_checked<V: BoundingVolume>(
+fn build_checked<V: TreeVolume>(
     mesh: &TriMesh,
     leaf_size: usize,
     split: SplitRule,

@@ -107,7 +107,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     Ok(())
 }
 
-/// Mesh files under `dir` (recursively), sorted by path.
+/// Mesh files under `dir` (recursively), sorted by path. `large/` holds meshes fetched on demand
+/// for benchmarks (`assets/fetch.sh --large`), not the bundled set, so it is skipped.
 fn mesh_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     const EXTENSIONS: [&str; 4] = [".obj", ".stl", ".ply", ".off"];
     let mut found = Vec::new();
@@ -122,7 +123,9 @@ fn mesh_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
                 .to_ascii_lowercase();
             let name = name.strip_suffix(".gz").unwrap_or(&name);
             if path.is_dir() {
-                stack.push(path);
+                if name != "large" {
+                    stack.push(path);
+                }
             } else if EXTENSIONS.iter().any(|e| name.ends_with(e)) {
                 found.push(path);
             }

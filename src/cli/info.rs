@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Show vertices, triangles, bounds, degenerate triangles, closedness and load time of meshes.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree info assets/bunny.obj\n  obbtree info --json assets/kuka_iiwa/*.obj"
+    after_help = "Examples:\n  obbtree info assets/bunny.obj\n  obbtree info --json assets/kuka_iiwa/*.obj\n  obbtree info --tree obb assets/dragon_res3.ply.gz"
 )]
 pub struct Args {
     /// Mesh files (.obj, .stl, .ply, .off, each optionally .gz).
@@ -16,13 +16,17 @@ pub struct Args {
     /// Print a JSON array (one object per mesh) instead of text.
     #[arg(long)]
     json: bool,
+    /// Also build this hierarchy over each mesh (default options) and print its statistics
+    /// (with --json: build_ms, nodes, leaves, depth, bytes_per_triangle, leaf_sizes, levels).
+    #[arg(long, value_enum, value_name = "KIND")]
+    tree: Option<super::tree::Kind>,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let summaries = args
         .meshes
         .iter()
-        .map(|path| Summary::load(path))
+        .map(|path| Summary::load_with_tree(path, args.tree))
         .collect::<Result<Vec<_>, _>>()?;
     if args.json {
         serde_json::to_writer_pretty(&mut *out, &summaries)?;
@@ -50,6 +54,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         writeln!(out, "  size        {:?}", s.extent())?;
         writeln!(out, "  surface     {surface}")?;
         writeln!(out, "  load time   {:.1} ms", s.load_ms)?;
+        if let Some(tree) = &s.tree {
+            for line in tree.text.lines() {
+                writeln!(out, "  {line}")?;
+            }
+        }
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! The facts every subcommand reports about a mesh file.
 
+use super::tree;
 use obbtree::bv::Aabb;
 use obbtree::load::{load_mesh, LoadError};
 use serde::Serialize;
@@ -18,11 +19,19 @@ pub struct Summary {
     pub bounds_min: [f64; 3],
     pub bounds_max: [f64; 3],
     pub load_ms: f64,
+    /// Statistics of a tree built over the mesh, when asked for.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<tree::Report>,
 }
 
 impl Summary {
     /// Loads `path` and describes it; the load time covers parsing and validation only.
     pub fn load(path: &Path) -> Result<Self, LoadError> {
+        Self::load_with_tree(path, None)
+    }
+
+    /// [`Summary::load`], then builds and measures a `tree` over the mesh if one is asked for.
+    pub fn load_with_tree(path: &Path, tree: Option<tree::Kind>) -> Result<Self, LoadError> {
         let start = Instant::now();
         let mesh = load_mesh(path)?;
         let load_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -36,6 +45,7 @@ impl Summary {
             bounds_min: bounds.mins.coords.into(),
             bounds_max: bounds.maxs.coords.into(),
             load_ms,
+            tree: tree.map(|kind| tree::Report::build(&mesh, kind)),
         })
     }
 

@@ -27,14 +27,16 @@ pub type Kdop18 = Kdop<9>;
 /// 26-DOP: coordinate axes, cube diagonals and face diagonals.
 pub type Kdop26 = Kdop<13>;
 
-const COORD: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-const CORNER: [[f64; 3]; 4] = [
+/// Every slab direction in use: the 3 coordinate axes, the 4 cube diagonals, the 6 face
+/// diagonals. 6-, 14- and 26-DOPs take a prefix; the 18-DOP skips the cube diagonals.
+const ALL_AXES: [[f64; 3]; 13] = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
     [1.0, 1.0, 1.0],
     [1.0, 1.0, -1.0],
     [1.0, -1.0, 1.0],
     [1.0, -1.0, -1.0],
-];
-const EDGE: [[f64; 3]; 6] = [
     [1.0, 1.0, 0.0],
     [1.0, -1.0, 0.0],
     [1.0, 0.0, 1.0],
@@ -44,23 +46,18 @@ const EDGE: [[f64; 3]; 6] = [
 ];
 
 impl<const A: usize> Kdop<A> {
-    /// The slab directions of this k-DOP type (unnormalised, integer components).
+    /// The slab directions of this k-DOP type (unnormalised, integer components). No allocation:
+    /// with `A` known at compile time this folds to constants.
     ///
-    /// Panics at compile-time-like speed for an unsupported `A` (only 3, 7, 9, 13 exist).
+    /// Panics for an unsupported `A` (only 3, 7, 9, 13 exist).
     pub fn axes() -> [Vector; A] {
-        let table: Vec<[f64; 3]> = match A {
-            3 => COORD.to_vec(),
-            7 => COORD.iter().chain(CORNER.iter()).copied().collect(),
-            9 => COORD.iter().chain(EDGE.iter()).copied().collect(),
-            13 => COORD
-                .iter()
-                .chain(CORNER.iter())
-                .chain(EDGE.iter())
-                .copied()
-                .collect(),
+        let index = |i: usize| match A {
+            3 | 7 | 13 => i,
+            9 if i < 3 => i,
+            9 => i + 4,
             _ => panic!("Kdop<{A}> is not a supported k-DOP (use 3, 7, 9 or 13 axes)"),
         };
-        std::array::from_fn(|i| Vector::new(table[i][0], table[i][1], table[i][2]))
+        std::array::from_fn(|i| Vector::from(ALL_AXES[index(i)]))
     }
     /// The k-DOP's AABB: its first three slabs are always the coordinate axes.
     pub fn aabb(&self) -> Aabb {

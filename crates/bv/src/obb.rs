@@ -147,4 +147,11 @@ impl crate::BoundingVolume for Obb {
     fn center(&self) -> Point {
         self.center
     }
+
+    /// The box's own axes, longest half-length first, ties in axis order (Gottschalk et al. 1996, §4).
+    fn split_axes(&self) -> Option<[Vector; 3]> {
+        let mut order = [0, 1, 2];
+        order.sort_by(|&a, &b| self.half_extents[b].total_cmp(&self.half_extents[a]));
+        Some(order.map(|i| self.axes.column(i).into_owned()))
+    }
 }

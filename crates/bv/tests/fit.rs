@@ -3,7 +3,6 @@
 
 mod common;
 
-use common::cases;
 use nalgebra::{Matrix3, UnitQuaternion, Vector2};
 use obbtree_bv::fit::{eberly, hull, min_rect};
 use obbtree_bv::{
@@ -127,7 +126,7 @@ fn check_all_fits(points: &[Point]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(common::config())]
 
     #[test]
     fn every_fit_contains_its_points(points in cloud()) {
@@ -360,7 +359,7 @@ fn assert_same_box(fit: &Obb, truth: &Obb, what: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(common::config())]
 
     /// A rotated box's corners / surface fit back to that box by every covariance method.
     #[test]

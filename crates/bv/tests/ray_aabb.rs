@@ -8,7 +8,16 @@ use parry3d_f64::query::RayCast;
 use proptest::prelude::*;
 
 fn exact(ray: &Ray, b: &Aabb) -> Option<Q> {
-    let slabs: Vec<_> = (0..3).map(|k| (int(ray.origin[k]), int(ray.dir[k]), int(b.mins[k]), int(b.maxs[k]))).collect();
+    let slabs: Vec<_> = (0..3)
+        .map(|k| {
+            (
+                int(ray.origin[k]),
+                int(ray.dir[k]),
+                int(b.mins[k]),
+                int(b.maxs[k]),
+            )
+        })
+        .collect();
     exact_slabs(&slabs)
 }
 
@@ -90,33 +99,49 @@ proptest! {
 }
 
 fn unit_box(scale: f64, offset: f64) -> Aabb {
-    Aabb::new(Point::new(offset, offset, offset), Point::new(offset + scale, offset + scale, offset + scale))
+    Aabb::new(
+        Point::new(offset, offset, offset),
+        Point::new(offset + scale, offset + scale, offset + scale),
+    )
 }
 
 #[test]
 fn adversarial_cases() {
-    for (scale, offset) in [(1.0, 0.0), (1e-8, 0.0), (1e-8, 3e-8), (1e8, 0.0), (1e8, -3e8), (1.0, 1e8)] {
+    for (scale, offset) in [
+        (1.0, 0.0),
+        (1e-8, 0.0),
+        (1e-8, 3e-8),
+        (1e8, 0.0),
+        (1e8, -3e8),
+        (1.0, 1e8),
+    ] {
         let b = unit_box(scale, offset);
-        let p = |x: f64, y: f64, z: f64| Point::new(offset + x * scale, offset + y * scale, offset + z * scale);
+        let p = |x: f64, y: f64, z: f64| {
+            Point::new(offset + x * scale, offset + y * scale, offset + z * scale)
+        };
         let v = |x: f64, y: f64, z: f64| Vector::new(x * scale, y * scale, z * scale);
         let cases = [
             // (origin, dir, expected t)
-            (p(-1.0, 0.5, 0.5), v(1.0, 0.0, 0.0), Some(1.0)),     // head-on, parallel to 2 axes
-            (p(-1.0, 1.0, 0.5), v(1.0, 0.0, 0.0), Some(1.0)),     // grazing the top face (d_y = 0)
-            (p(-1.0, 1.0, 1.0), v(1.0, 0.0, 0.0), Some(1.0)),     // along an edge
-            (p(-1.0, 1.5, 0.5), v(1.0, 0.0, 0.0), None),          // parallel, above
-            (p(-1.0, -1.0, 0.5), v(1.0, 1.0, 0.0), Some(1.0)),    // through an edge exactly
-            (p(-1.0, -1.0, -1.0), v(1.0, 1.0, 1.0), Some(1.0)),   // through a vertex
-            (p(2.0, -1.0, 0.5), v(-1.0, 1.0, 0.0), Some(1.0)),    // touching only the vertex edge (1,0)
-            (p(0.5, 0.5, 0.5), v(0.0, 0.0, 1.0), Some(0.0)),      // starting inside
-            (p(1.0, 0.5, 0.5), v(1.0, 0.0, 0.0), Some(0.0)),      // starting on a face, leaving
-            (p(2.0, 0.5, 0.5), v(1.0, 0.0, 0.0), None),           // pointing away
-            (p(-1.0, 2.0, 0.5), v(1.0, -1.0, 0.0), Some(1.0)),    // clipping the corner (0,1)
+            (p(-1.0, 0.5, 0.5), v(1.0, 0.0, 0.0), Some(1.0)), // head-on, parallel to 2 axes
+            (p(-1.0, 1.0, 0.5), v(1.0, 0.0, 0.0), Some(1.0)), // grazing the top face (d_y = 0)
+            (p(-1.0, 1.0, 1.0), v(1.0, 0.0, 0.0), Some(1.0)), // along an edge
+            (p(-1.0, 1.5, 0.5), v(1.0, 0.0, 0.0), None),      // parallel, above
+            (p(-1.0, -1.0, 0.5), v(1.0, 1.0, 0.0), Some(1.0)), // through an edge exactly
+            (p(-1.0, -1.0, -1.0), v(1.0, 1.0, 1.0), Some(1.0)), // through a vertex
+            (p(2.0, -1.0, 0.5), v(-1.0, 1.0, 0.0), Some(1.0)), // touching only the vertex edge (1,0)
+            (p(0.5, 0.5, 0.5), v(0.0, 0.0, 1.0), Some(0.0)),   // starting inside
+            (p(1.0, 0.5, 0.5), v(1.0, 0.0, 0.0), Some(0.0)),   // starting on a face, leaving
+            (p(2.0, 0.5, 0.5), v(1.0, 0.0, 0.0), None),        // pointing away
+            (p(-1.0, 2.0, 0.5), v(1.0, -1.0, 0.0), Some(1.0)), // clipping the corner (0,1)
         ];
         for (o, d, want) in cases {
             let ray = Ray::new(o, d);
             for (name, got) in [("slab", cast(&ray, &b)), ("woo", cast_woo(&ray, &b))] {
-                assert_eq!(got.map(|h| h.t), want, "{name} scale {scale} offset {offset} o {o:?} d {d:?}");
+                assert_eq!(
+                    got.map(|h| h.t),
+                    want,
+                    "{name} scale {scale} offset {offset} o {o:?} d {d:?}"
+                );
             }
         }
     }

@@ -3,7 +3,10 @@
 mod common;
 
 use common::*;
-use obbtree_bv::intersect::{ray_aabb, ray_kdop::{cast, interval}};
+use obbtree_bv::intersect::{
+    ray_aabb,
+    ray_kdop::{cast, interval},
+};
 use obbtree_bv::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6, Point, Ray, Vector};
 use proptest::prelude::*;
 
@@ -11,14 +14,33 @@ use proptest::prelude::*;
 fn fit<const A: usize>(points: &[Point]) -> Kdop<A> {
     let axes = Kdop::<A>::axes();
     Kdop {
-        min: std::array::from_fn(|i| points.iter().map(|p| axes[i].dot(&p.coords)).fold(f64::INFINITY, f64::min)),
-        max: std::array::from_fn(|i| points.iter().map(|p| axes[i].dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max)),
+        min: std::array::from_fn(|i| {
+            points
+                .iter()
+                .map(|p| axes[i].dot(&p.coords))
+                .fold(f64::INFINITY, f64::min)
+        }),
+        max: std::array::from_fn(|i| {
+            points
+                .iter()
+                .map(|p| axes[i].dot(&p.coords))
+                .fold(f64::NEG_INFINITY, f64::max)
+        }),
     }
 }
 
 fn exact<const A: usize>(ray: &Ray, k: &Kdop<A>) -> Option<Q> {
     let axes = Kdop::<A>::axes();
-    let slabs: Vec<_> = (0..A).map(|i| (int(axes[i].dot(&ray.origin.coords)), int(axes[i].dot(&ray.dir)), int(k.min[i]), int(k.max[i]))).collect();
+    let slabs: Vec<_> = (0..A)
+        .map(|i| {
+            (
+                int(axes[i].dot(&ray.origin.coords)),
+                int(axes[i].dot(&ray.dir)),
+                int(k.min[i]),
+                int(k.max[i]),
+            )
+        })
+        .collect();
     exact_slabs(&slabs)
 }
 
@@ -34,7 +56,10 @@ fn check_exact<const A: usize>(ray: &Ray, pts: &[Point]) -> Result<(), TestCaseE
 }
 
 fn inside<const A: usize>(k: &Kdop<A>, p: &Point, tol: f64) -> bool {
-    Kdop::<A>::axes().iter().enumerate().all(|(i, a)| { let s = a.dot(&p.coords); k.min[i] - tol <= s && s <= k.max[i] + tol })
+    Kdop::<A>::axes().iter().enumerate().all(|(i, a)| {
+        let s = a.dot(&p.coords);
+        k.min[i] - tol <= s && s <= k.max[i] + tol
+    })
 }
 
 fn check_sampled<const A: usize>(ray: &Ray, pts: &[Point]) -> Result<(), TestCaseError> {
@@ -44,12 +69,21 @@ fn check_sampled<const A: usize>(ray: &Ray, pts: &[Point]) -> Result<(), TestCas
     for i in 0..=400 {
         let t = t_max * i as f64 / 400.0;
         if inside(&k, &ray.point_at(t), -1e-9) {
-            prop_assert!(hit.is_some_and(|(t0, t1)| t0 <= t + 1e-9 && t <= t1 + 1e-9), "sample {} inside but {:?}", t, hit);
+            prop_assert!(
+                hit.is_some_and(|(t0, t1)| t0 <= t + 1e-9 && t <= t1 + 1e-9),
+                "sample {} inside but {:?}",
+                t,
+                hit
+            );
         }
     }
     if let Some((t0, t1)) = hit {
         for t in [t0, t1, 0.5 * (t0 + t1)] {
-            prop_assert!(inside(&k, &ray.point_at(t), 1e-9 * (1.0 + ray.point_at(t).coords.norm())));
+            prop_assert!(inside(
+                &k,
+                &ray.point_at(t),
+                1e-9 * (1.0 + ray.point_at(t).coords.norm())
+            ));
         }
     }
     Ok(())
@@ -84,14 +118,25 @@ proptest! {
 
 #[test]
 fn adversarial_cases() {
-    let tet = [Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0), Point::new(0.0, 0.0, 1.0)];
+    let tet = [
+        Point::new(0.0, 0.0, 0.0),
+        Point::new(1.0, 0.0, 0.0),
+        Point::new(0.0, 1.0, 0.0),
+        Point::new(0.0, 0.0, 1.0),
+    ];
     for scale in [1.0, 2f64.powi(-27), 2f64.powi(27)] {
         let pts: Vec<Point> = tet.iter().map(|p| p * scale).collect();
         let (k14, k18, k26): (Kdop14, Kdop18, Kdop26) = (fit(&pts), fit(&pts), fit(&pts));
         // Through the slanted face's centroid direction: the diagonal slab x+y+z <= 1 cuts it.
-        let ray = Ray::new(Point::new(1.0, 1.0, 1.0) * scale, -Vector::new(1.0, 1.0, 1.0) * scale);
+        let ray = Ray::new(
+            Point::new(1.0, 1.0, 1.0) * scale,
+            -Vector::new(1.0, 1.0, 1.0) * scale,
+        );
         let t = 2.0 / 3.0;
-        assert!(close(cast(&ray, &k14).unwrap().t, t, 1e-15) && close(cast(&ray, &k26).unwrap().t, t, 1e-15));
+        assert!(
+            close(cast(&ray, &k14).unwrap().t, t, 1e-15)
+                && close(cast(&ray, &k26).unwrap().t, t, 1e-15)
+        );
         // The 18-DOP has no (1,1,1) axis: it stops at the x+y <= 1 face diagonal planes.
         assert!(cast(&ray, &k18).unwrap().t < t);
         // Grazing the x = 0 face (parallel), inside then outside.
@@ -100,7 +145,19 @@ fn adversarial_cases() {
         let off = Ray::new(Point::new(-0.001, 0.25, -1.0) * scale, Vector::z() * scale);
         assert!(cast(&off, &k14).is_none());
         // Inside -> 0; pointing away -> miss.
-        assert_eq!(cast(&Ray::new(Point::new(0.1, 0.1, 0.1) * scale, Vector::x()), &k26).unwrap().t, 0.0);
-        assert!(cast(&Ray::new(Point::new(2.0, 2.0, 2.0) * scale, Vector::x()), &k26).is_none());
+        assert_eq!(
+            cast(
+                &Ray::new(Point::new(0.1, 0.1, 0.1) * scale, Vector::x()),
+                &k26
+            )
+            .unwrap()
+            .t,
+            0.0
+        );
+        assert!(cast(
+            &Ray::new(Point::new(2.0, 2.0, 2.0) * scale, Vector::x()),
+            &k26
+        )
+        .is_none());
     }
 }

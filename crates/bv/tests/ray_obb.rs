@@ -49,21 +49,44 @@ fn adversarial_cases() {
     let rot = nalgebra::Rotation3::from_euler_angles(0.3, -0.7, 1.1).into_inner();
     for (scale, offset) in [(1.0, 0.0), (1e-8, 2e-8), (1e8, 5e8), (1.0, 1e8)] {
         let center = Point::new(offset, -offset, 2.0 * offset);
-        let obb = Obb { center, axes: rot, half_extents: Vector::new(1.0, 2.0, 0.5) * scale };
+        let obb = Obb {
+            center,
+            axes: rot,
+            half_extents: Vector::new(1.0, 2.0, 0.5) * scale,
+        };
         let u = |k: usize| rot.column(k).into_owned();
         // Head-on along -u0 from outside: enters at the +u0 face (distance 2*scale -> t=1 for dir length 1*scale).
         let ray = Ray::new(center + u(0) * 3.0 * scale, -u(0) * scale);
-        assert!(close(cast(&ray, &obb).unwrap().t, 2.0, 1e-12 + 1e-14 * offset.abs() / scale), "offset box {scale} {offset}");
+        assert!(
+            close(
+                cast(&ray, &obb).unwrap().t,
+                2.0,
+                1e-12 + 1e-14 * offset.abs() / scale
+            ),
+            "offset box {scale} {offset}"
+        );
         // Grazing the +u1 face (parallel to it): a rotated face plane is not representable,
         // so "in the plane" means within rounding: just inside hits, just outside misses.
         let inset = 1e-6 * scale + 1e-13 * offset.abs();
-        let ray = Ray::new(center + u(1) * (2.0 * scale - inset) - u(0) * 5.0 * scale, u(0) * scale);
+        let ray = Ray::new(
+            center + u(1) * (2.0 * scale - inset) - u(0) * 5.0 * scale,
+            u(0) * scale,
+        );
         assert!(cast(&ray, &obb).is_some());
-        let ray = Ray::new(center + u(1) * (2.0 * scale + inset) - u(0) * 5.0 * scale, u(0) * scale);
+        let ray = Ray::new(
+            center + u(1) * (2.0 * scale + inset) - u(0) * 5.0 * scale,
+            u(0) * scale,
+        );
         assert!(cast(&ray, &obb).is_none());
         // An axis-aligned box's face is exact: a ray in its plane hits.
-        let aligned = Obb { axes: nalgebra::Matrix3::identity(), ..obb };
-        let ray = Ray::new(center + Vector::new(-5.0, 2.0, 0.0) * scale, Vector::x() * scale);
+        let aligned = Obb {
+            axes: nalgebra::Matrix3::identity(),
+            ..obb
+        };
+        let ray = Ray::new(
+            center + Vector::new(-5.0, 2.0, 0.0) * scale,
+            Vector::x() * scale,
+        );
         assert!(cast(&ray, &aligned).is_some());
         // Inside -> t = 0; pointing away -> miss.
         assert_eq!(cast(&Ray::new(center, u(2)), &obb).unwrap().t, 0.0);
@@ -72,6 +95,7 @@ fn adversarial_cases() {
         let corner = center + rot * (Vector::new(1.0, 2.0, 0.5) * scale);
         let diag = rot * Vector::new(1.0, 1.0, 1.0) * scale;
         let ray = Ray::new(corner + diag, -diag);
-        assert!(cast(&ray, &obb).is_some_and(|h| (h.point - corner).norm() < 1e-9 * (scale + offset.abs())));
+        assert!(cast(&ray, &obb)
+            .is_some_and(|h| (h.point - corner).norm() < 1e-9 * (scale + offset.abs())));
     }
 }

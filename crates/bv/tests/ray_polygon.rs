@@ -4,7 +4,10 @@ mod common;
 
 use common::*;
 use nalgebra::{Point2, Rotation3};
-use obbtree_bv::intersect::{ray_polygon::{cast, crossing_test}, ray_triangle};
+use obbtree_bv::intersect::{
+    ray_polygon::{cast, crossing_test},
+    ray_triangle,
+};
 use obbtree_bv::{Point, Ray, Triangle, Vector};
 use proptest::prelude::*;
 use robust::{orient2d, Coord};
@@ -14,7 +17,10 @@ fn star(c: Point2<f64>, parts: &[(f64, f64)]) -> Vec<Point2<f64>> {
     let mut parts = parts.to_vec();
     parts.sort_by(|a, b| a.0.total_cmp(&b.0));
     parts.dedup_by(|a, b| a.0 == b.0);
-    parts.iter().map(|&(angle, r)| c + nalgebra::Vector2::new(angle.cos(), angle.sin()) * r).collect()
+    parts
+        .iter()
+        .map(|&(angle, r)| c + nalgebra::Vector2::new(angle.cos(), angle.sin()) * r)
+        .collect()
 }
 
 /// Oracle: `p` in some closed fan triangle `(c, v_i, v_i+1)` (exact orientation signs).
@@ -22,7 +28,11 @@ fn in_fan(c: &Point2<f64>, poly: &[Point2<f64>], p: &Point2<f64>) -> bool {
     let k = |q: &Point2<f64>| Coord { x: q.x, y: q.y };
     (0..poly.len()).any(|i| {
         let (a, b) = (&poly[i], &poly[(i + 1) % poly.len()]);
-        let s = [orient2d(k(c), k(a), k(p)), orient2d(k(a), k(b), k(p)), orient2d(k(b), k(c), k(p))];
+        let s = [
+            orient2d(k(c), k(a), k(p)),
+            orient2d(k(a), k(b), k(p)),
+            orient2d(k(b), k(c), k(p)),
+        ];
         s.iter().all(|&x| x >= 0.0) || s.iter().all(|&x| x <= 0.0)
     })
 }
@@ -92,9 +102,26 @@ proptest! {
 fn adversarial_cases() {
     // Concave "C" polygon in the plane z = 1 (scaled by powers of two near 1e-8 and 1e8).
     for scale in [1.0, 2f64.powi(-27), 2f64.powi(27)] {
-        let c: Vec<Point> = [(0.0, 0.0), (3.0, 0.0), (3.0, 1.0), (1.0, 1.0), (1.0, 2.0), (3.0, 2.0), (3.0, 3.0), (0.0, 3.0)]
-            .iter().map(|&(x, y)| Point::new(x * scale, y * scale, scale)).collect();
-        let hit = |x: f64, y: f64| cast(&Ray::new(Point::new(x * scale, y * scale, 0.0), Vector::z() * scale), &c).map(|h| h.t);
+        let c: Vec<Point> = [
+            (0.0, 0.0),
+            (3.0, 0.0),
+            (3.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (3.0, 2.0),
+            (3.0, 3.0),
+            (0.0, 3.0),
+        ]
+        .iter()
+        .map(|&(x, y)| Point::new(x * scale, y * scale, scale))
+        .collect();
+        let hit = |x: f64, y: f64| {
+            cast(
+                &Ray::new(Point::new(x * scale, y * scale, 0.0), Vector::z() * scale),
+                &c,
+            )
+            .map(|h| h.t)
+        };
         assert_eq!(hit(0.5, 1.5), Some(1.0)); // inside the spine
         assert_eq!(hit(2.0, 1.5), None); // in the notch
         assert_eq!(hit(2.0, 1.0), Some(1.0)); // on the notch's edge (closed)
@@ -103,13 +130,29 @@ fn adversarial_cases() {
         assert_eq!(hit(0.0, 1.0), Some(1.0)); // vertex-height crossing on the left edge
         assert_eq!(hit(-1.0, 1.0), None); // horizontal through two vertices, outside
         assert_eq!(hit(0.5, 2.0), Some(1.0)); // horizontal line through vertices (1,2),(3,2)
-        // Ray in the polygon's plane: policy miss. Ray pointing away: miss.
-        assert!(cast(&Ray::new(Point::new(-scale, 0.5 * scale, scale), Vector::x()), &c).is_none());
-        assert!(cast(&Ray::new(Point::new(0.5 * scale, 0.5 * scale, 0.0), -Vector::z()), &c).is_none());
+                                              // Ray in the polygon's plane: policy miss. Ray pointing away: miss.
+        assert!(cast(
+            &Ray::new(Point::new(-scale, 0.5 * scale, scale), Vector::x()),
+            &c
+        )
+        .is_none());
+        assert!(cast(
+            &Ray::new(Point::new(0.5 * scale, 0.5 * scale, 0.0), -Vector::z()),
+            &c
+        )
+        .is_none());
     }
     // Degenerate polygons: fewer than three vertices, or collinear: miss, no panic.
     let ray = Ray::new(Point::new(0.0, 0.0, -1.0), Vector::z());
     assert!(cast(&ray, &[]).is_none());
     assert!(cast(&ray, &[Point::origin(), Point::new(1.0, 0.0, 0.0)]).is_none());
-    assert!(cast(&ray, &[Point::origin(), Point::new(1.0, 0.0, 0.0), Point::new(2.0, 0.0, 0.0)]).is_none());
+    assert!(cast(
+        &ray,
+        &[
+            Point::origin(),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(2.0, 0.0, 0.0)
+        ]
+    )
+    .is_none());
 }

@@ -10,7 +10,11 @@ use proptest::prelude::*;
 /// Independent oracle: the quadratic `|o + t d - c|² = r²` (seed 004 "数学方法").
 fn quadratic(ray: &Ray, s: &Sphere) -> Option<f64> {
     let m = ray.origin - s.center;
-    let (a, b, c) = (ray.dir.norm_squared(), m.dot(&ray.dir), m.norm_squared() - s.radius * s.radius);
+    let (a, b, c) = (
+        ray.dir.norm_squared(),
+        m.dot(&ray.dir),
+        m.norm_squared() - s.radius * s.radius,
+    );
     if c <= 0.0 {
         return Some(0.0);
     }
@@ -56,24 +60,56 @@ fn l_norm(ray: &Ray, s: &Sphere) -> f64 {
 fn adversarial_cases() {
     // Powers of two near 1e-8 and 1e8 keep the tangent configuration exact.
     for scale in [1.0, 2f64.powi(-27), 2f64.powi(27)] {
-        let s = Sphere { center: Point::new(1.0, 2.0, 3.0) * scale, radius: scale };
+        let s = Sphere {
+            center: Point::new(1.0, 2.0, 3.0) * scale,
+            radius: scale,
+        };
         let c = s.center;
         let hit = |o: Point, d: Vector| cast(&Ray::new(o, d), &s).map(|h| h.t);
-        assert!(close(hit(c - Vector::x() * 3.0 * scale, Vector::x() * scale).unwrap(), 2.0, 1e-12));
+        assert!(close(
+            hit(c - Vector::x() * 3.0 * scale, Vector::x() * scale).unwrap(),
+            2.0,
+            1e-12
+        ));
         // Tangent ray touches at exactly one point (closed ball).
-        assert!(close(hit(c + Vector::new(-3.0, 1.0, 0.0) * scale, Vector::x() * scale).unwrap(), 3.0, 1e-12));
-        assert!(hit(c + Vector::new(-3.0, 1.0 + 1e-6, 0.0) * scale, Vector::x() * scale).is_none());
+        assert!(close(
+            hit(c + Vector::new(-3.0, 1.0, 0.0) * scale, Vector::x() * scale).unwrap(),
+            3.0,
+            1e-12
+        ));
+        assert!(hit(
+            c + Vector::new(-3.0, 1.0 + 1e-6, 0.0) * scale,
+            Vector::x() * scale
+        )
+        .is_none());
         // Inside and on the surface: t = 0.
         assert_eq!(hit(c, Vector::y()), Some(0.0));
         assert_eq!(hit(c + Vector::z() * scale, Vector::z()), Some(0.0));
         // Behind the origin: miss.
         assert!(hit(c + Vector::x() * 2.0 * scale, Vector::x()).is_none());
         // Far sphere, tiny angle: the perpendicular-vector m² keeps precision.
-        let far = Sphere { center: Point::new(1e6, 0.0, 0.0) * scale, radius: scale };
-        assert!(cast(&Ray::new(Point::origin(), Vector::new(1e6, 0.999, 0.0)), &far).is_some());
-        assert!(cast(&Ray::new(Point::origin(), Vector::new(1e6, 1.001, 0.0)), &far).is_none());
+        let far = Sphere {
+            center: Point::new(1e6, 0.0, 0.0) * scale,
+            radius: scale,
+        };
+        assert!(cast(
+            &Ray::new(Point::origin(), Vector::new(1e6, 0.999, 0.0)),
+            &far
+        )
+        .is_some());
+        assert!(cast(
+            &Ray::new(Point::origin(), Vector::new(1e6, 1.001, 0.0)),
+            &far
+        )
+        .is_none());
     }
     // A zero-radius sphere is a point.
-    let p = Sphere { center: Point::new(1.0, 1.0, 1.0), radius: 0.0 };
-    assert_eq!(cast(&Ray::new(Point::origin(), Vector::new(1.0, 1.0, 1.0)), &p).map(|h| h.t), Some(1.0));
+    let p = Sphere {
+        center: Point::new(1.0, 1.0, 1.0),
+        radius: 0.0,
+    };
+    assert_eq!(
+        cast(&Ray::new(Point::origin(), Vector::new(1.0, 1.0, 1.0)), &p).map(|h| h.t),
+        Some(1.0)
+    );
 }

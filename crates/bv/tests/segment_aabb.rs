@@ -13,7 +13,14 @@ pub fn parry_distance(p0: &Point, p1: &Point, b: &Aabb) -> f64 {
     let c = nalgebra::center(&b.mins, &b.maxs);
     let cub = Cuboid::new(pv(&((b.maxs - b.mins) * 0.5)));
     let seg = Segment::new(pp(p0), pp(p1));
-    parry3d_f64::query::distance(&parry3d_f64::math::Pose::from_translation(pp(&c)), &cub, &parry3d_f64::math::Pose::identity(), &seg).unwrap().distance
+    parry3d_f64::query::distance(
+        &parry3d_f64::math::Pose::from_translation(pp(&c)),
+        &cub,
+        &parry3d_f64::math::Pose::identity(),
+        &seg,
+    )
+    .unwrap()
+    .distance
 }
 
 proptest! {
@@ -41,7 +48,13 @@ proptest! {
 fn adversarial_cases() {
     for scale in [1.0, 2f64.powi(-27), 2f64.powi(27)] {
         let b = Aabb::new(Point::new(0.0, 0.0, 0.0), Point::new(scale, scale, scale));
-        let s = |a: [f64; 3], c: [f64; 3]| overlaps(&(Point::from(Vector::from(a)) * scale), &(Point::from(Vector::from(c)) * scale), &b);
+        let s = |a: [f64; 3], c: [f64; 3]| {
+            overlaps(
+                &(Point::from(Vector::from(a)) * scale),
+                &(Point::from(Vector::from(c)) * scale),
+                &b,
+            )
+        };
         assert!(s([-1.0, 0.5, 0.5], [2.0, 0.5, 0.5])); // through
         assert!(s([-1.0, 1.0, 1.0], [2.0, 1.0, 1.0])); // along an edge
         assert!(s([-1.0, 0.5, 1.0], [2.0, 0.5, 1.0])); // in the top face plane (parallel)

@@ -36,20 +36,52 @@ proptest! {
 fn adversarial_cases() {
     let rot = nalgebra::Rotation3::from_euler_angles(0.4, 0.9, -0.2).into_inner();
     for (scale, offset) in [(1.0, 0.0), (1e-8, 1e-8), (1e8, 2e8)] {
-        let obb = Obb { center: Point::new(offset, offset, -offset), axes: rot, half_extents: Vector::new(1.0, 2.0, 3.0) * scale };
+        let obb = Obb {
+            center: Point::new(offset, offset, -offset),
+            axes: rot,
+            half_extents: Vector::new(1.0, 2.0, 3.0) * scale,
+        };
         let at = |x: f64, y: f64, z: f64| obb.center + rot * Vector::new(x, y, z) * scale;
         let eps = 1e-6;
         assert!(overlaps(&at(-5.0, 0.0, 0.0), &at(5.0, 0.0, 0.0), &obb)); // through
-        assert!(overlaps(&at(-5.0, 2.0 - eps, 3.0 - eps), &at(5.0, 2.0 - eps, 3.0 - eps), &obb)); // just inside an edge
-        assert!(!overlaps(&at(-5.0, 2.0 + eps, 3.0), &at(5.0, 2.0 + eps, 3.0), &obb)); // just outside, parallel to u0
+        assert!(overlaps(
+            &at(-5.0, 2.0 - eps, 3.0 - eps),
+            &at(5.0, 2.0 - eps, 3.0 - eps),
+            &obb
+        )); // just inside an edge
+        assert!(!overlaps(
+            &at(-5.0, 2.0 + eps, 3.0),
+            &at(5.0, 2.0 + eps, 3.0),
+            &obb
+        )); // just outside, parallel to u0
         assert!(overlaps(&at(1.0 - eps, 0.0, 0.0), &at(7.0, 1.0, 1.0), &obb)); // starts inside
-        assert!(!overlaps(&at(1.0 + eps, 0.0, 0.0), &at(7.0, 1.0, 1.0), &obb)); // starts just outside, leaves
+        assert!(!overlaps(
+            &at(1.0 + eps, 0.0, 0.0),
+            &at(7.0, 1.0, 1.0),
+            &obb
+        )); // starts just outside, leaves
         assert!(!overlaps(&at(2.0, 3.0, 0.0), &at(0.0, 5.0, 0.0), &obb)); // edge-axis separation near the (1, 2) edge
         assert!(overlaps(&at(0.1, 0.2, 0.3), &at(0.1, 0.2, 0.3), &obb)); // point segment inside
     }
     // Exactly representable touching cases with an axis-aligned box: closed set.
-    let obb = Obb { center: Point::origin(), axes: nalgebra::Matrix3::identity(), half_extents: Vector::new(1.0, 1.0, 1.0) };
-    assert!(overlaps(&Point::new(1.0, 1.0, 1.0), &Point::new(3.0, 2.0, 5.0), &obb)); // vertex
-    assert!(overlaps(&Point::new(2.0, 0.0, 1.0), &Point::new(0.0, 2.0, 1.0), &obb)); // touches the edge x=y=1 at z=1
-    assert!(!overlaps(&Point::new(2.0, 0.5, 1.0), &Point::new(0.5, 2.0, 1.0), &obb)); // passes outside the edge
+    let obb = Obb {
+        center: Point::origin(),
+        axes: nalgebra::Matrix3::identity(),
+        half_extents: Vector::new(1.0, 1.0, 1.0),
+    };
+    assert!(overlaps(
+        &Point::new(1.0, 1.0, 1.0),
+        &Point::new(3.0, 2.0, 5.0),
+        &obb
+    )); // vertex
+    assert!(overlaps(
+        &Point::new(2.0, 0.0, 1.0),
+        &Point::new(0.0, 2.0, 1.0),
+        &obb
+    )); // touches the edge x=y=1 at z=1
+    assert!(!overlaps(
+        &Point::new(2.0, 0.5, 1.0),
+        &Point::new(0.5, 2.0, 1.0),
+        &obb
+    )); // passes outside the edge
 }

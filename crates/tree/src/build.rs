@@ -1,11 +1,11 @@
 //! Top-down construction, serial or parallel (the same tree either way, bit for bit).
 
 use crate::split::{centroid, split, Work};
-use crate::{Bvh, MeshFingerprint, Node, SplitRule};
+use crate::{Bvh, MeshFingerprint, Node, SplitRule, TreeVolume};
 use obbtree_bv::{BoundingVolume, Point, TriMesh};
 
 /// Default [`BuildOptions::leaf_size`] (see the crate docs for the measurement behind it).
-pub const DEFAULT_LEAF_SIZE: usize = 4;
+pub const DEFAULT_LEAF_SIZE: usize = 7;
 
 /// Subtrees with at least this many triangles build their two halves in parallel.
 const PARALLEL_MIN_TRIANGLES: usize = 4096;
@@ -31,12 +31,14 @@ impl<V: BoundingVolume> Clone for BuildOptions<V> {
 
 impl<V: BoundingVolume> Copy for BuildOptions<V> {}
 
-impl<V: BoundingVolume> Default for BuildOptions<V> {
+impl<V: TreeVolume> Default for BuildOptions<V> {
+    /// Leaf size [`DEFAULT_LEAF_SIZE`], [`SplitRule::default`], [`TreeVolume::default_method`],
+    /// parallel.
     fn default() -> Self {
         Self {
             leaf_size: DEFAULT_LEAF_SIZE,
             split: SplitRule::default(),
-            method: V::Method::default(),
+            method: V::default_method(),
             parallel: true,
         }
     }

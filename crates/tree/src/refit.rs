@@ -12,8 +12,10 @@ pub enum Refit {
     /// volumes (OBBs, spheres) merged volumes are looser than fitted ones.
     #[default]
     Merge,
-    /// Every node is fitted to all the triangles below it (in parallel): `O(n log n)`, the
-    /// volumes a fresh build would give this topology.
+    /// Every node is fitted to all the triangles below it (in parallel): `O(n log n)`, as tight
+    /// as a fresh build's volumes for this topology. The triangles are fitted in leaf order,
+    /// which is not the build's order, so order-dependent fits (covariance sums, Welzl) can
+    /// differ from the built volumes in the last bits.
     Fit,
 }
 

@@ -7,7 +7,7 @@
 //! | 8 | magic `OBBTREE\0` |
 //! | 4 | format version ([`FORMAT_VERSION`]) |
 //! | 8 | payload length `p` |
-//! | `p` | payload: the volume type's [`VolumeName::NAME`] and the tree, in `postcard` (serde) |
+//! | `p` | payload: the volume type's [`TreeVolume::NAME`], then the tree, in `postcard` (serde) |
 //! | 8 | XXH3-64 checksum of everything before it |
 //!
 //! Loading checks, in order: magic, version, length and checksum (so a truncated or damaged file
@@ -15,8 +15,9 @@
 //! against the mesh given, and the tree's structure (child indices, leaf ranges, triangle order a
 //! permutation, depth bound), so a loaded tree is as safe to traverse as a built one.
 
+use crate::TreeVolume;
 use crate::{Bvh, MeshMismatch, NodeKind, MAX_DEPTH};
-use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Sphere, TriMesh};
+use obbtree_bv::TriMesh;
 use serde::{de::DeserializeOwned, Serialize};
 use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
@@ -27,35 +28,6 @@ pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: [u8; 8] = *b"OBBTREE\0";
 const HEADER: usize = 8 + 4 + 8;
 const TRAILER: usize = 8;
-
-/// A stable name for each volume type, stored in tree files so that a file is only ever loaded
-/// as the volume type it was saved with.
-pub trait VolumeName {
-    /// Short lowercase name (`"obb"`, `"aabb"`, `"kdop18"`, ...).
-    const NAME: &'static str;
-}
-
-impl VolumeName for Aabb {
-    const NAME: &'static str = "aabb";
-}
-
-impl VolumeName for Obb {
-    const NAME: &'static str = "obb";
-}
-
-impl VolumeName for Sphere {
-    const NAME: &'static str = "sphere";
-}
-
-impl<const A: usize> VolumeName for Kdop<A> {
-    const NAME: &'static str = match A {
-        3 => "kdop6",
-        7 => "kdop14",
-        9 => "kdop18",
-        13 => "kdop26",
-        _ => "kdop",
-    };
-}
 
 /// Why a tree file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -92,22 +64,11 @@ pub enum LoadError {
     WrongMesh(#[from] MeshMismatch),
 }
 
-/// The payload: postcard writes the fields one after the other, so the loader reads the name
-/// alone before decoding the tree.
-#[derive(Serialize)]
-struct PayloadRef<'a, V> {
-    volume: &'a str,
-    tree: &'a Bvh<V>,
-}
-
-impl<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned> Bvh<V> {
+impl<V: TreeVolume + Serialize + DeserializeOwned> Bvh<V> {
     /// The tree as a self-checking byte string (see the [module docs](self) for the layout).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let payload = postcard::to_stdvec(&PayloadRef {
-            volume: V::NAME,
-            tree: self,
-        })
-        .expect("serializing plain numbers and vectors into memory cannot fail");
+        let payload = postcard::to_stdvec(&(V::NAME, self))
+            .expect("serializing plain numbers and vectors into memory cannot fail");
         let mut bytes = Vec::with_capacity(HEADER + payload.len() + TRAILER);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -153,10 +114,8 @@ impl<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned> Bvh<V> {
         if xxh3_64(body) != u64::from_le_bytes(trailer.try_into().unwrap()) {
             return Err(LoadError::Corrupted("checksum mismatch".into()));
         }
-        // The volume name first, so that a sound file of another volume type is reported as such
-        // rather than as undecodable.
-        let undecodable =
-            |e: postcard::Error| LoadError::Corrupted(format!("undecodable payload: {e}"));
+        let undecodable = |e| LoadError::Corrupted(format!("undecodable payload: {e}"));
+        // The name first, so that another type's tree is named, not misread.
         let (volume, rest): (String, _) =
             postcard::take_from_bytes(&body[HEADER..]).map_err(undecodable)?;
         if volume != V::NAME {
@@ -165,7 +124,7 @@ impl<V: BoundingVolume + VolumeName + Serialize + DeserializeOwned> Bvh<V> {
                 found: volume,
             });
         }
-        let tree: Bvh<V> = postcard::from_bytes(rest).map_err(undecodable)?;
+        let tree: Self = postcard::from_bytes(rest).map_err(undecodable)?;
         tree.check_mesh(mesh)?;
         tree.check_structure().map_err(LoadError::Corrupted)?;
         Ok(tree)
@@ -256,7 +215,7 @@ mod tests {
     //! refused by the structure check, not traversed.
     use super::*;
     use crate::BuildOptions;
-    use obbtree_bv::Point;
+    use obbtree_bv::{Aabb, Point};
 
     fn mesh() -> TriMesh {
         let vertices: Vec<Point> = (0..30)

@@ -4,12 +4,12 @@
 mod common;
 
 use common::*;
-use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
-use obbtree_tree::{BuildOptions, Bvh, LoadError, VolumeName, FORMAT_VERSION};
+use obbtree_bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
+use obbtree_tree::{BuildOptions, Bvh, LoadError, TreeVolume, FORMAT_VERSION};
 use proptest::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
 
-fn built<V: BoundingVolume>(mesh: &TriMesh) -> Bvh<V> {
+fn built<V: TreeVolume>(mesh: &TriMesh) -> Bvh<V> {
     Bvh::build(
         mesh,
         &BuildOptions {
@@ -29,7 +29,7 @@ fn nudged(mesh: &TriMesh) -> TriMesh {
 
 fn round_trip<V>(mesh: &TriMesh)
 where
-    V: BoundingVolume + VolumeName + Serialize + DeserializeOwned + PartialEq,
+    V: TreeVolume + Serialize + DeserializeOwned + PartialEq,
 {
     let bvh = built::<V>(mesh);
     let bytes = bvh.to_bytes();
@@ -60,6 +60,9 @@ macro_rules! volume_tests {
 }
 
 volume_tests!(aabb, Aabb);
+volume_tests!(obb, Obb);
+volume_tests!(sphere, Sphere);
+volume_tests!(kdop18, Kdop18);
 
 #[test]
 fn save_and_load_a_file() {
@@ -149,5 +152,25 @@ fn garbage_is_not_a_tree_file() {
     assert!(matches!(
         Bvh::<Aabb>::from_bytes(&[], &mesh),
         Err(LoadError::NotATreeFile)
+    ));
+}
+
+#[test]
+fn another_volume_type_is_refused() {
+    let mesh = soup(12, 100, 1.0, 0.0);
+    let bytes = built::<Obb>(&mesh).to_bytes();
+    assert!(Bvh::<Obb>::from_bytes(&bytes, &mesh).is_ok());
+    let err = Bvh::<Aabb>::from_bytes(&bytes, &mesh).unwrap_err();
+    assert!(
+        matches!(&err, LoadError::WrongVolume { expected: "aabb", found } if found == "obb"),
+        "{err}"
+    );
+    assert!(matches!(
+        Bvh::<Kdop18>::from_bytes(&bytes, &mesh),
+        Err(LoadError::WrongVolume { .. })
+    ));
+    assert!(matches!(
+        Bvh::<Sphere>::from_bytes(&bytes, &mesh),
+        Err(LoadError::WrongVolume { .. })
     ));
 }

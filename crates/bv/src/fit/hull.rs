@@ -9,7 +9,7 @@
 //! choose which outside point to add next.
 
 use crate::fit::covariance;
-use crate::Point;
+use crate::{Point, Vector};
 use nalgebra::Matrix3;
 use std::collections::HashMap;
 
@@ -28,6 +28,47 @@ struct Face {
     adj: [usize; 3],
     outside: Vec<u32>,
     alive: bool,
+    /// Float normal `(b - a) × (c - a)` and its magnitude bound `Σ |u_j v_k| + |u_k v_j|`, for
+    /// the orientation filter in [`Face::sees`].
+    normal: Vector,
+    normal_abs: Vector,
+}
+
+impl Face {
+    fn new(points: &[Point], v: [u32; 3], adj: [usize; 3]) -> Self {
+        let [a, b, c] = v.map(|i| points[i as usize]);
+        let (u, w) = (b - a, c - a);
+        let normal = u.cross(&w);
+        let normal_abs = Vector::new(
+            (u.y * w.z).abs() + (u.z * w.y).abs(),
+            (u.z * w.x).abs() + (u.x * w.z).abs(),
+            (u.x * w.y).abs() + (u.y * w.x).abs(),
+        );
+        Self {
+            v,
+            adj,
+            outside: Vec::new(),
+            alive: true,
+            normal,
+            normal_abs,
+        }
+    }
+
+    /// Whether `p` is strictly outside this face's plane, exactly: the float value of
+    /// `normal · (p - a)` decides when it exceeds its rounding-error bound (first-order error
+    /// below `8 ε · normal_abs · |p - a|`; twice that is used), and `orient3d` decides otherwise.
+    fn sees(&self, points: &[Point], p: &Point) -> bool {
+        let d = p - points[self.v[0] as usize];
+        let value = self.normal.dot(&d);
+        let bound = 16.0 * f64::EPSILON * self.normal_abs.dot(&d.abs());
+        if value > bound && bound > 1e-250 {
+            true
+        } else if value < -bound && bound > 1e-250 {
+            false
+        } else {
+            exactly_sees(points, self.v, p)
+        }
+    }
 }
 
 fn coord(p: &Point) -> robust::Coord3D<f64> {
@@ -39,7 +80,7 @@ fn coord(p: &Point) -> robust::Coord3D<f64> {
 }
 
 /// Whether `p` is strictly outside the plane of the counter-clockwise face `(a, b, c)`, exactly.
-fn sees(points: &[Point], v: [u32; 3], p: &Point) -> bool {
+fn exactly_sees(points: &[Point], v: [u32; 3], p: &Point) -> bool {
     let [a, b, c] = v.map(|i| coord(&points[i as usize]));
     robust::orient3d(a, b, c, coord(p)) < 0.0
 }
@@ -62,22 +103,26 @@ pub fn convex_hull(points: &[Point]) -> Option<ConvexHull> {
     let tets = [[0, 1, 2, 3], [0, 3, 1, 2], [1, 3, 2, 0], [2, 3, 0, 1]];
     for t in tets {
         let [a, b, c, d] = t.map(|i| simplex[i]);
-        let v = if sees(points, [a, b, c], &points[d as usize]) {
+        let v = if exactly_sees(points, [a, b, c], &points[d as usize]) {
             [a, c, b]
         } else {
             [a, b, c]
         };
-        faces.push(Face {
-            v,
-            adj: [usize::MAX; 3],
-            outside: Vec::new(),
-            alive: true,
-        });
+        faces.push(Face::new(points, v, [usize::MAX; 3]));
     }
     link_all(&mut faces);
-    for (i, p) in points.iter().enumerate() {
-        if let Some(f) = faces.iter_mut().find(|f| sees(points, f.v, p)) {
-            f.outside.push(i as u32);
+    // Repeated points (a triangle soup repeats each vertex about six times) would be carried
+    // through every conflict list: keep one of each.
+    let mut unique: Vec<u32> = (0..points.len() as u32).collect();
+    let key = |i: &u32| points[*i as usize].coords.map(f64::to_bits);
+    unique.sort_unstable_by_key(|i| (key(i).x, key(i).y, key(i).z));
+    unique.dedup_by_key(|i| key(i));
+    for i in unique {
+        if let Some(f) = faces
+            .iter_mut()
+            .find(|f| f.sees(points, &points[i as usize]))
+        {
+            f.outside.push(i);
         }
     }
 
@@ -107,7 +152,7 @@ pub fn convex_hull(points: &[Point]) -> Option<ConvexHull> {
                 let n = faces[f].adj[e];
                 if stamp[n] != round {
                     stamp[n] = round;
-                    visible_flag[n] = sees(points, faces[n].v, &eye);
+                    visible_flag[n] = faces[n].sees(points, &eye);
                     if visible_flag[n] {
                         visible.push(n);
                     }
@@ -123,12 +168,11 @@ pub fn convex_hull(points: &[Point]) -> Option<ConvexHull> {
         let first_new = faces.len();
         for &(a, b, outer) in &horizon {
             let id = faces.len();
-            faces.push(Face {
-                v: [a, b, eye_index],
-                adj: [outer, usize::MAX, usize::MAX],
-                outside: Vec::new(),
-                alive: true,
-            });
+            faces.push(Face::new(
+                points,
+                [a, b, eye_index],
+                [outer, usize::MAX, usize::MAX],
+            ));
             let slot = (0..3)
                 .find(|&e| faces[outer].v[e] == b && faces[outer].v[(e + 1) % 3] == a)
                 .expect("twin edge");
@@ -151,8 +195,7 @@ pub fn convex_hull(points: &[Point]) -> Option<ConvexHull> {
                     continue;
                 }
                 let p = &points[q as usize];
-                if let Some(nf) = (first_new..faces.len()).find(|&nf| sees(points, faces[nf].v, p))
-                {
+                if let Some(nf) = (first_new..faces.len()).find(|&nf| faces[nf].sees(points, p)) {
                     faces[nf].outside.push(q);
                 }
             }

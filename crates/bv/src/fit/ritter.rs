@@ -9,27 +9,27 @@ use crate::{Point, Sphere};
 /// it, radius `(d + r)/2`). A last pass sets the radius to the farthest point from the final
 /// centre, which in exact arithmetic is at most the grown radius and makes containment exact.
 pub fn ritter_sphere(points: &[Point]) -> Sphere {
-    let extreme = |axis: usize, max: bool| {
-        points
-            .iter()
-            .copied()
-            .reduce(|a, b| {
-                if (b[axis] > a[axis]) == max && b[axis] != a[axis] {
-                    b
-                } else {
-                    a
-                }
-            })
-            .expect("non-empty")
-    };
-    let (a, b) = (0..3)
-        .map(|axis| (extreme(axis, false), extreme(axis, true)))
-        .max_by(|(a0, b0), (a1, b1)| {
-            (b0 - a0)
+    // One pass for the six axis extremes (lowest and highest point along x, y, z).
+    let mut lo = [points[0]; 3];
+    let mut hi = [points[0]; 3];
+    for p in points {
+        for axis in 0..3 {
+            if p[axis] < lo[axis][axis] {
+                lo[axis] = *p;
+            }
+            if p[axis] > hi[axis][axis] {
+                hi[axis] = *p;
+            }
+        }
+    }
+    let axis = (0..3)
+        .max_by(|&i, &j| {
+            (hi[i] - lo[i])
                 .norm_squared()
-                .total_cmp(&(b1 - a1).norm_squared())
+                .total_cmp(&(hi[j] - lo[j]).norm_squared())
         })
         .expect("three axes");
+    let (a, b) = (lo[axis], hi[axis]);
     let mut center = nalgebra::center(&a, &b);
     let mut radius = 0.5 * distance(&a, &b);
     for p in points {

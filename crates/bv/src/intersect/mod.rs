@@ -18,9 +18,12 @@
 //!   available from the `interval` functions. A ray is parallel to a slab only when the
 //!   projected direction is exactly `0.0`; it then hits iff its origin lies in the closed slab
 //!   (a ray grazing a face hits).
-//! * **Ray–triangle.** Triangles are two-sided. A ray lying in the triangle's plane, and any
-//!   ray against a zero-area triangle, misses (determinant exactly zero): in a closed mesh
-//!   such a ray is caught by the neighbouring triangles. [`ray_triangle::cast_watertight`] is
+//! * **Ray–triangle.** Triangles are two-sided. In [`ray_triangle::cast`] a ray lying in the
+//!   triangle's plane, and any ray against a zero-area triangle, misses (determinant exactly
+//!   zero): in a closed mesh such a ray is caught by the neighbouring triangles. The
+//!   watertight test decides such rays by its rounded shear (its sheared determinant is
+//!   rarely exactly zero), consistently with the neighbours; a hit it reports is always a
+//!   point of the closed triangle. [`ray_triangle::cast_watertight`] is
 //!   watertight: its edge functions are exact (Shewchuk's adaptive `orient2d`) on per-vertex
 //!   sheared coordinates, so a ray through a shared edge or vertex of a closed mesh hits at
 //!   least one of the triangles around it. [`ray_triangle::cast`] (Möller–Trumbore) is faster
@@ -38,18 +41,41 @@
 //!   [`three_planes::point`], which rejects a relative determinant below `1e-12`.
 //! * **Dynamic tests** take the displacement of each body over the time step and return the
 //!   time of first contact in `[0, 1]`, `0` when the bodies already touch.
+//!
+//! ## Overlap tests (volumes and triangles)
+//!
+//! * **Bounding-volume tests** (`aabb_aabb`, `sphere_*`, `kdop_kdop`, `obb_obb`, `obb2d_obb2d`,
+//!   `tri_aabb`, `tri_obb`) are *conservative*: they never report two overlapping volumes as
+//!   separated, even when rounding gets in the way, and may report overlap for volumes that are
+//!   apart by no more than a few units of rounding error (relative to the coordinates involved).
+//!   A hierarchy traversal built on them therefore never misses a contact.
+//! * **`tri_tri_exact`** is exact: the answer is the true answer for the triangles given by their
+//!   `f64` coordinates, including touching, coplanar and zero-area (segment or point) triangles.
+//! * **`tri_tri_moller`** and **`tri_tri_erit`** are the classic floating-point methods. They are
+//!   fast on generic input but may misclassify configurations within rounding distance of touching
+//!   (tested: never farther than `1e-9` of the triangles' size plus 64 ulps of the coordinates).
+//!   A triangle within `COPLANAR_TOL` (relative) of the other's plane goes to the 2D test;
+//!   zero-area triangles and slivers (normal zero up to rounding) go to `tri_tri_exact`.
+//! * **`tri_tri_segment`** classifies exactly (disjoint / segment / coplanar / degenerate) and
+//!   computes the segment's end points in floating point.
+//! * Inputs are assumed finite (meshes and volumes are validated where they are built); NaN
+//!   input gives an unspecified boolean, never a panic.
 
+pub mod aabb_aabb;
 pub mod containment;
 pub mod frustum;
 pub mod frustum_aabb;
 pub mod frustum_obb;
 pub mod frustum_sphere;
 pub mod hit;
+pub mod kdop_kdop;
 pub mod line2d;
 pub mod moving_obb_obb;
 pub mod moving_sphere_plane;
 pub mod moving_sphere_polygon;
 pub mod moving_sphere_sphere;
+pub mod obb2d_obb2d;
+pub mod obb_obb;
 pub mod plane;
 pub mod plane_aabb;
 pub mod plane_obb;
@@ -64,4 +90,13 @@ pub mod segment_aabb;
 pub mod segment_obb;
 pub mod shaft;
 pub mod slab;
+pub mod sphere_aabb;
+pub mod sphere_obb;
+pub mod sphere_sphere;
 pub mod three_planes;
+pub mod tri_aabb;
+pub mod tri_obb;
+pub mod tri_tri_erit;
+pub mod tri_tri_exact;
+pub mod tri_tri_moller;
+pub mod tri_tri_segment;

@@ -48,8 +48,8 @@ pub fn overlaps(p1: &Point2<f64>, p2: &Point2<f64>, q1: &Point2<f64>, q2: &Point
         side(q1, q2, p1),
         side(q1, q2, p2),
     );
-    if s1 == 0.0 && s2 == 0.0 {
-        // Collinear (or degenerate): overlap of the projections on both axes.
+    if s1 == 0.0 && s2 == 0.0 && s3 == 0.0 && s4 == 0.0 {
+        // All four points collinear (or points): overlap of the projections on both axes.
         return (0..2)
             .all(|k| p1[k].min(p2[k]) <= q1[k].max(q2[k]) && q1[k].min(q2[k]) <= p1[k].max(p2[k]));
     }

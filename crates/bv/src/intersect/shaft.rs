@@ -3,10 +3,13 @@
 use super::{containment::Containment, plane::Plane, plane_aabb};
 use crate::{Aabb, Point, Sphere, Vector};
 
-/// The convex hull of two AABBs as their joint bounding box cut by planes through
-/// corresponding edges (E. Haines, J. Wallace, "Shaft Culling for Efficient Ray-Traced
+/// The region between two AABBs: their joint bounding box cut by planes through corresponding
+/// edges of the two boxes (E. Haines, J. Wallace, "Shaft Culling for Efficient Ray-Traced
 /// Radiosity", Eurographics Rendering Workshop 1991; seed 004 "Shaft/长方体和Shaft /球体相交
-/// 测试"). Planes have unit normals pointing out of the shaft.
+/// 测试"). It contains the convex hull of the two boxes and every plane touches both boxes,
+/// but it is not always the hull: hull faces spanned by non-parallel edges (cutting a corner
+/// of the joint box) are not added, as in the paper, so the shaft is conservative there.
+/// Planes have unit normals pointing out of the shaft.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shaft {
     bounds: Aabb,

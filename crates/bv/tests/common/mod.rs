@@ -2,20 +2,32 @@
 //! slab oracle, and conversions to parry3d-f64 (glam) types.
 #![allow(dead_code)]
 
+pub mod exact;
+
 use nalgebra::{Matrix3, Rotation3, Unit};
 use obbtree_bv::{Aabb, Obb, Point, Ray, Sphere, Vector};
 use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
+/// Property-test case count: `OBBTREE_PROPTEST_CASES` if set, else `default`.
+pub fn cases_with(default: u32) -> u32 {
+    std::env::var("OBBTREE_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
 /// Property-test case count: `OBBTREE_PROPTEST_CASES`, default 2000.
 pub fn cases() -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
+    cases_with(2000)
+}
+
+/// The proptest configuration with `cases_with(default)` cases.
+pub fn config_with(default: u32) -> ProptestConfig {
+    ProptestConfig { cases: cases_with(default), failure_persistence: None, ..ProptestConfig::default() }
 }
 
 /// The proptest configuration used by every suite.
 pub fn config() -> ProptestConfig {
-    ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() }
+    config_with(2000)
 }
 
 pub fn coord() -> impl Strategy<Value = f64> {
@@ -54,7 +66,11 @@ pub fn rotation() -> impl Strategy<Value = Matrix3<f64>> {
     })
 }
 pub fn obb() -> impl Strategy<Value = Obb> {
-    (point(), rotation(), half_extents()).prop_map(|(center, axes, half_extents)| Obb { center, axes, half_extents })
+    (point(), rotation(), half_extents()).prop_map(|(center, axes, half_extents)| Obb {
+        center,
+        axes,
+        half_extents,
+    })
 }
 pub fn sphere() -> impl Strategy<Value = Sphere> {
     (point(), 0.0..5.0f64).prop_map(|(center, radius)| Sphere { center, radius })
@@ -69,7 +85,11 @@ pub fn grid_vector(n: i32) -> impl Strategy<Value = Vector> {
 
 /// The box as an OBB (identity axes).
 pub fn obb_of(aabb: &Aabb) -> Obb {
-    Obb { center: nalgebra::center(&aabb.mins, &aabb.maxs), axes: Matrix3::identity(), half_extents: (aabb.maxs - aabb.mins) * 0.5 }
+    Obb {
+        center: nalgebra::center(&aabb.mins, &aabb.maxs),
+        axes: Matrix3::identity(),
+        half_extents: (aabb.maxs - aabb.mins) * 0.5,
+    }
 }
 
 pub fn pv(v: &Vector) -> PVec {
@@ -88,7 +108,10 @@ pub fn pose(axes: &Matrix3<f64>, t: &Point) -> Pose {
     Pose::from_parts(pp(t), rot)
 }
 pub fn obb_pose(obb: &Obb) -> (Pose, parry3d_f64::shape::Cuboid) {
-    (pose(&obb.axes, &obb.center), parry3d_f64::shape::Cuboid::new(pv(&obb.half_extents)))
+    (
+        pose(&obb.axes, &obb.center),
+        parry3d_f64::shape::Cuboid::new(pv(&obb.half_extents)),
+    )
 }
 /// Relative closeness.
 pub fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -132,7 +155,7 @@ pub fn exact_slabs(slabs: &[(i128, i128, i128, i128)]) -> Option<Q> {
         if a.cmp(&t0) == Ordering::Greater {
             t0 = a;
         }
-        if t1.is_none_or(|t1| b.cmp(&t1) == Ordering::Less) {
+        if t1.map_or(true, |t1| b.cmp(&t1) == Ordering::Less) {
             t1 = Some(b);
         }
     }
@@ -145,4 +168,139 @@ pub fn exact_slabs(slabs: &[(i128, i128, i128, i128)]) -> Option<Q> {
 pub fn int(x: f64) -> i128 {
     assert_eq!(x, x.round());
     x as i128
+}
+
+/// A random perspective view-projection matrix `P·V` and its frustum corners (world space).
+pub fn view_projection() -> impl Strategy<Value = (nalgebra::Matrix4<f64>, [Point; 8])> {
+    (
+        point(),
+        vector(),
+        0.3..2.5f64,
+        0.5..2.0f64,
+        0.1..2.0f64,
+        3.0..20.0f64,
+    )
+        .prop_filter_map("degenerate view", |(eye, look, fovy, aspect, near, far)| {
+            let target = eye + look;
+            let up = if look.cross(&Vector::y()).norm() > 1e-3 * look.norm() {
+                Vector::y()
+            } else {
+                Vector::x()
+            };
+            (look.norm() > 1e-3).then(|| {
+                let view = nalgebra::Isometry3::look_at_rh(&eye, &target, &up).to_homogeneous();
+                let m = nalgebra::Perspective3::new(aspect, fovy, near, near + far)
+                    .to_homogeneous()
+                    * view;
+                let inv = m.try_inverse().unwrap();
+                let corners = std::array::from_fn(|i| {
+                    let ndc = nalgebra::Vector4::new(
+                        if i & 1 == 0 { -1.0 } else { 1.0 },
+                        if i & 2 == 0 { -1.0 } else { 1.0 },
+                        if i & 4 == 0 { -1.0 } else { 1.0 },
+                        1.0,
+                    );
+                    let w = inv * ndc;
+                    Point::new(w.x / w.w, w.y / w.w, w.z / w.w)
+                });
+                (m, corners)
+            })
+        })
+}
+
+/// parry convex hull of points (a convex polyhedron).
+pub fn hull(points: &[Point]) -> parry3d_f64::shape::ConvexPolyhedron {
+    let pts: Vec<PVec> = points.iter().map(pp).collect();
+    parry3d_f64::shape::ConvexPolyhedron::from_convex_hull(&pts).expect("hull")
+}
+
+/// parry distance between a convex hull (at the identity) and an OBB.
+pub fn hull_obb_distance(h: &parry3d_f64::shape::ConvexPolyhedron, obb: &Obb) -> f64 {
+    let (pose, cub) = obb_pose(obb);
+    parry3d_f64::query::distance(&Pose::identity(), h, &pose, &cub)
+        .unwrap()
+        .distance
+}
+
+/// Signed distance from a point to a convex hull (negative inside).
+pub fn hull_signed_distance(h: &parry3d_f64::shape::ConvexPolyhedron, p: &Point) -> f64 {
+    use parry3d_f64::query::PointQuery;
+    // (`contains_local_point` of parry's ConvexPolyhedron disagreed with its own projection
+    // on elongated frusta; the projection's `is_inside` is consistent.)
+    let proj = h.project_local_point(pp(p), false);
+    let d = (proj.point - pp(p)).length();
+    if proj.is_inside {
+        -d
+    } else {
+        d
+    }
+}
+
+/// Oracle for dynamic tests: first `t ∈ [0, 1]` with `gap(t) <= 0` for a gap function that is
+/// convex in `t` (a distance between convex sets moving linearly, minus radii): ternary
+/// search for the minimum, then bisection before it. `Err(())` when the minimum is within
+/// `tol` of zero (grazing: either answer is acceptable).
+pub fn first_contact(gap: impl Fn(f64) -> f64, tol: f64) -> Result<Option<f64>, ()> {
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..80 {
+        let (a, b) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if gap(a) <= gap(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    let t_min = if gap(0.0) <= gap(lo) { 0.0 } else { lo };
+    let g = gap(t_min);
+    if g.abs() <= tol || gap(0.0).abs() <= tol {
+        return Err(());
+    }
+    if g > 0.0 {
+        return Ok(None);
+    }
+    if gap(0.0) <= 0.0 {
+        return Ok(Some(0.0));
+    }
+    let (mut a, mut b) = (0.0, t_min);
+    for _ in 0..60 {
+        let m = 0.5 * (a + b);
+        if gap(m) <= 0.0 {
+            b = m;
+        } else {
+            a = m;
+        }
+    }
+    Ok(Some(b))
+}
+
+/// Compares a dynamic test's answer with [`first_contact`]: same hit/miss, and equal times
+/// (measured by the gap at the reported time when the approach is slow).
+pub fn check_contact(
+    got: Option<f64>,
+    gap: impl Fn(f64) -> f64,
+    tol: f64,
+) -> Result<(), TestCaseError> {
+    match first_contact(&gap, tol) {
+        Err(()) => {}
+        Ok(want) => {
+            prop_assert_eq!(
+                got.is_some(),
+                want.is_some(),
+                "got {:?} want {:?}",
+                got,
+                want
+            );
+            if let (Some(g), Some(w)) = (got, want) {
+                prop_assert!((0.0..=1.0).contains(&g));
+                prop_assert!(
+                    (g - w).abs() < 1e-6 || gap(g).abs() < 10.0 * tol,
+                    "got {} want {} gap {}",
+                    g,
+                    w,
+                    gap(g)
+                );
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,13 @@
+//! AABB–AABB overlap.
+
+use crate::Aabb;
+
+/// Whether two closed AABBs share a point: the boxes overlap iff their intervals overlap on all
+/// three coordinate axes (seed 004, "AABB/AABB相交测试"; Ericson, *Real-Time Collision
+/// Detection*, §4.2.1).
+///
+/// Exact: only comparisons are involved. Touching boxes overlap.
+#[inline]
+pub fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).all(|i| a.mins[i] <= b.maxs[i] && b.mins[i] <= a.maxs[i])
+}

@@ -1,0 +1,318 @@
+//! Exact triangle–triangle intersection on orientation predicates.
+//!
+//! The answer is the exact one for the triangles given by their `f64` vertices, as closed sets:
+//! touching at a vertex or along an edge counts, coplanar triangles are decided exactly in 2D, and
+//! zero-area triangles are treated as the segment or point they are. Only signs of Shewchuk's
+//! adaptive `orient3d` / `orient2d` (the `robust` crate) decide; no tolerance is involved.
+//! Exactness holds as long as no intermediate product under- or overflows, i.e. for coordinates
+//! and coordinate differences that are 0 or of magnitude within about `[1e-50, 1e50]`.
+//!
+//! # Method (Guigue & Devillers 2003, "Fast and robust triangle-triangle overlap test using
+//! orientation predicates")
+//!
+//! 1. The sides of P's vertices against Q's plane; all strictly on one side: disjoint. Then the
+//!    sides of Q's vertices against P's plane. These six signs go through a semi-static float
+//!    filter (Shewchuk's orient3d error bound applied to a plane normal computed once per
+//!    triangle) and fall back to the exact predicate only when the filter cannot decide.
+//! 2. Both triangles cross the other's plane and are not coplanar: rotate P so `p0` is alone on
+//!    its side of Q's plane (and likewise Q), flipping the other triangle's orientation so that
+//!    the lone vertices lie on the positive sides. Each triangle then meets the common line of
+//!    the two planes in an interval whose ends lie on the edges `p0p1`, `p0p2` (`q0q1`, `q0q2`),
+//!    and the intervals overlap iff `orient3d(p0, p1, q0, q1) >= 0` and
+//!    `orient3d(p0, p2, q2, q0) >= 0` (Shewchuk's sign convention; "positive side" meaning
+//!    `(x - v0)·((v1 - v0) × (v2 - v0)) > 0`): two more predicates. Each compares where the
+//!    lines `p0p1` and `q0q1` (resp. `p0p2`, `q0q2`) cross the common line, and is zero exactly
+//!    when they cross it at the same point, so touching configurations are decided exactly.
+//! 3. Otherwise (coplanar triangles, or a zero-area triangle): reduce to segment–triangle and
+//!    segment–segment tests, decided in the coordinate plane that the common plane projects onto
+//!    without collapsing (a coordinate drop, which is exact).
+
+use crate::{Point, Triangle, Vector};
+use robust::{orient2d, orient3d, Coord, Coord3D};
+
+/// Whether the closed triangles `p` and `q` share a point (exactly; see the module docs).
+pub fn intersects(p: &Triangle, q: &Triangle) -> bool {
+    let (pv, qv) = (p.vertices(), q.vertices());
+    let s = Plane::new(&qv).sides(&pv);
+    if one_side(s) {
+        return false;
+    }
+    let t = Plane::new(&pv).sides(&qv);
+    if one_side(t) {
+        return false;
+    }
+    if s == [0; 3] || t == [0; 3] {
+        return flat(&pv, &qv);
+    }
+    crossing(pv, s, qv, t)
+}
+
+/// Whether the triangle has zero area (collinear or coincident vertices), exactly.
+pub(crate) fn is_degenerate(v: &[Point; 3]) -> bool {
+    normal_axis(v).is_none()
+}
+
+/// Exact sides of `q`'s vertices against `p`'s plane (see [`Plane::side`]).
+pub(crate) fn plane_sides(p: &[Point; 3], q: &[Point; 3]) -> [i8; 3] {
+    Plane::new(p).sides(q)
+}
+
+/// A triangle's plane with what the filtered side test needs, computed once per triangle.
+struct Plane {
+    /// The triangle's vertices.
+    v: [Point; 3],
+    /// `(v1 - v0) × (v2 - v0)` in floating point.
+    n: Vector,
+    /// Per component, the sum of the magnitudes of the two products forming `n`.
+    n_abs: Vector,
+}
+
+/// Shewchuk's orient3d error bound (`7ε + 56ε²` with `ε = 2⁻⁵³`), rounded up to `8ε`.
+const ORIENT3D_FILTER: f64 = 4.0 * f64::EPSILON;
+
+impl Plane {
+    fn new(v: &[Point; 3]) -> Self {
+        let (e, f) = (v[1] - v[0], v[2] - v[0]);
+        let n = Vector::new(
+            e.y * f.z - e.z * f.y,
+            e.z * f.x - e.x * f.z,
+            e.x * f.y - e.y * f.x,
+        );
+        let n_abs = Vector::new(
+            (e.y * f.z).abs() + (e.z * f.y).abs(),
+            (e.z * f.x).abs() + (e.x * f.z).abs(),
+            (e.x * f.y).abs() + (e.y * f.x).abs(),
+        );
+        Self { v: *v, n, n_abs }
+    }
+
+    /// Sign of `(p - v0)·((v1 - v0) × (v2 - v0))`: positive on the side the normal points to.
+    ///
+    /// The float value is the orient3d determinant expanded along `p`'s row, which has the same
+    /// operation structure as Shewchuk's expansion, so his bound on its error applies.
+    fn side(&self, p: &Point) -> i8 {
+        let w = p - self.v[0];
+        let det = w.dot(&self.n);
+        let bound = ORIENT3D_FILTER * w.abs().dot(&self.n_abs);
+        if det > bound {
+            1
+        } else if det < -bound {
+            -1
+        } else if bound == 0.0 {
+            // Every product in the determinant is zero, hence exactly zero (no underflow
+            // assumed): e.g. a vertex on an axis-aligned plane. Skips the adaptive predicate.
+            0
+        } else {
+            side(&self.v, p)
+        }
+    }
+
+    fn sides(&self, p: &[Point; 3]) -> [i8; 3] {
+        p.map(|x| self.side(&x))
+    }
+}
+
+fn c3(p: &Point) -> Coord3D<f64> {
+    Coord3D {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    }
+}
+
+fn sign(x: f64) -> i8 {
+    (x > 0.0) as i8 - (x < 0.0) as i8
+}
+
+/// Exact sign of `orient3d(a, b, c, d)` (Shewchuk's convention: positive when `d` is below the
+/// plane through `a, b, c` seen counter-clockwise).
+fn orient(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
+    sign(orient3d(c3(a), c3(b), c3(c), c3(d)))
+}
+
+/// Exact version of [`Plane::side`]: `orient3d(v0, v1, v2, p)` has the opposite sign.
+fn side(v: &[Point; 3], p: &Point) -> i8 {
+    -orient(&v[0], &v[1], &v[2], p)
+}
+
+/// All three strictly on the same side.
+fn one_side(s: [i8; 3]) -> bool {
+    (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0)
+}
+
+/// Rotation `r` of a triangle (vertex `r` first) that leaves its first vertex alone on its side of
+/// the other plane, and whether the other triangle must be flipped so that this vertex's side is
+/// the positive one. `s` is neither all zero nor all one strict sign.
+///
+/// Lone vertex: strictly on one side with the others on the other side or on the plane, else
+/// (two vertices strictly on one side, one on the plane) the one on the plane, which then counts
+/// as being on the side opposite to the other two.
+pub(crate) fn canonical(s: [i8; 3]) -> (usize, bool) {
+    let at = |i: usize| (s[i], s[(i + 1) % 3], s[(i + 2) % 3]);
+    if let Some(r) = (0..3).find(|&i| {
+        let (x, y, z) = at(i);
+        x != 0 && y != x && z != x
+    }) {
+        return (r, s[r] < 0);
+    }
+    let r = (0..3)
+        .find(|&i| at(i).0 == 0)
+        .expect("two strict signs and a zero");
+    (r, s[(r + 1) % 3] > 0)
+}
+
+fn rotated(v: [Point; 3], r: usize) -> [Point; 3] {
+    [v[r], v[(r + 1) % 3], v[(r + 2) % 3]]
+}
+
+/// Step 2 of the module docs: non-coplanar, non-degenerate triangles that both cross the other's
+/// plane.
+fn crossing(p: [Point; 3], s: [i8; 3], q: [Point; 3], t: [i8; 3]) -> bool {
+    let (rp, flip_q) = canonical(s);
+    let mut p = rotated(p, rp);
+    let (mut q, mut t) = (q, t);
+    if flip_q {
+        q.swap(1, 2);
+        t.swap(1, 2);
+    }
+    let (rq, flip_p) = canonical(t);
+    let q = rotated(q, rq);
+    if flip_p {
+        p.swap(1, 2);
+    }
+    orient(&p[0], &p[1], &q[0], &q[1]) >= 0 && orient(&p[0], &p[2], &q[2], &q[0]) >= 0
+}
+
+/// Step 3 of the module docs: coplanar or zero-area triangles (or both).
+fn flat(p: &[Point; 3], q: &[Point; 3]) -> bool {
+    match (normal_axis(p), normal_axis(q)) {
+        // Both proper, hence coplanar (otherwise step 1 or 2 would have decided).
+        (Some(k), Some(_)) => hulls_meet_2d(p, q, k),
+        (Some(k), None) => edges(q).iter().any(|e| segment_meets_triangle(e, p, k)),
+        (None, Some(k)) => edges(p).iter().any(|e| segment_meets_triangle(e, q, k)),
+        (None, None) => edges(p)
+            .iter()
+            .any(|e| edges(q).iter().any(|f| segments_meet(e, f))),
+    }
+}
+
+/// The coordinate whose drop projects the triangle's plane onto a coordinate plane without
+/// collapsing it: the largest component of the normal, or `None` for a zero-area triangle.
+/// The normal's components are the exact 2D orientations of the three projections.
+fn normal_axis(v: &[Point; 3]) -> Option<usize> {
+    let o = [0, 1, 2].map(|k| orient2d(c2(&v[0], k), c2(&v[1], k), c2(&v[2], k)).abs());
+    (0..3)
+        .filter(|&k| o[k] > 0.0)
+        .max_by(|&i, &j| o[i].total_cmp(&o[j]))
+}
+
+/// The three edges of a triangle (for a zero-area one, their union is the triangle).
+fn edges(v: &[Point; 3]) -> [[Point; 2]; 3] {
+    [[v[0], v[1]], [v[1], v[2]], [v[2], v[0]]]
+}
+
+/// Closed segment against a proper closed triangle whose normal's axis `k` is nonzero.
+fn segment_meets_triangle(e: &[Point; 2], tri: &[Point; 3], k: usize) -> bool {
+    let (sa, sb) = (side(tri, &e[0]), side(tri, &e[1]));
+    if sa * sb > 0 {
+        return false;
+    }
+    if sa == 0 && sb == 0 {
+        return hulls_meet_2d(e, tri, k);
+    }
+    // The segment's line crosses the plane at one point of the segment; it lies in the closed
+    // triangle iff the line passes no edge on the outer side, i.e. the signs do not mix.
+    let o = [0, 1, 2].map(|i| orient(&e[0], &e[1], &tri[i], &tri[(i + 1) % 3]));
+    !(o.contains(&1) && o.contains(&-1))
+}
+
+/// Closed segments in space (possibly of zero length).
+fn segments_meet(e: &[Point; 2], f: &[Point; 2]) -> bool {
+    orient(&e[0], &e[1], &f[0], &f[1]) == 0
+        && hulls_meet_2d(e, f, projection_axis(&[e[0], e[1], f[0], f[1]]))
+}
+
+/// For coplanar points, a coordinate whose drop keeps their affine hull from collapsing.
+fn projection_axis(pts: &[Point; 4]) -> usize {
+    let triples = [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
+    triples
+        .iter()
+        .find_map(|t| normal_axis(&t.map(|i| pts[i])))
+        .unwrap_or_else(|| {
+            // Collinear: drop the coordinate of least spread, keeping the largest one.
+            let spread = |k: usize| {
+                let c = pts.map(|p| p[k]);
+                c.iter().copied().fold(f64::MIN, f64::max)
+                    - c.iter().copied().fold(f64::MAX, f64::min)
+            };
+            (0..3)
+                .min_by(|&i, &j| spread(i).total_cmp(&spread(j)))
+                .unwrap_or(0)
+        })
+}
+
+/// The point with coordinate `k` dropped.
+fn c2(p: &Point, k: usize) -> Coord<f64> {
+    Coord {
+        x: p[(k + 1) % 3],
+        y: p[(k + 2) % 3],
+    }
+}
+
+fn orient_2d(a: &Coord<f64>, b: &Coord<f64>, c: &Coord<f64>) -> i8 {
+    sign(orient2d(*a, *b, *c))
+}
+
+/// Whether the convex hulls of `a` and `b` (2 or 3 points each, all in one plane onto which
+/// dropping coordinate `k` is injective) meet: some edges meet, or one hull holds a vertex of
+/// the other.
+fn hulls_meet_2d(a: &[Point], b: &[Point], k: usize) -> bool {
+    let project = |v: &[Point]| {
+        let mut out = [Coord { x: 0.0, y: 0.0 }; 3];
+        out.iter_mut().zip(v).for_each(|(o, p)| *o = c2(p, k));
+        (out, v.len())
+    };
+    let ((a, na), (b, nb)) = (project(a), project(b));
+    // A segment has one edge, a triangle three.
+    let edge_count = |n: usize| if n == 2 { 1 } else { n };
+    let edges_meet = (0..edge_count(na)).any(|i| {
+        (0..edge_count(nb))
+            .any(|j| segments_meet_2d(&[a[i], a[(i + 1) % na]], &[b[j], b[(j + 1) % nb]]))
+    });
+    edges_meet || holds(&a[..na], &b[0]) || holds(&b[..nb], &a[0])
+}
+
+/// Whether `v` is a proper triangle whose closed area holds `p`.
+fn holds(v: &[Coord<f64>], p: &Coord<f64>) -> bool {
+    if v.len() != 3 || orient_2d(&v[0], &v[1], &v[2]) == 0 {
+        return false;
+    }
+    let o = [0, 1, 2].map(|i| orient_2d(&v[i], &v[(i + 1) % 3], p));
+    !(o.contains(&1) && o.contains(&-1))
+}
+
+/// Closed 2D segments (possibly of zero length).
+fn segments_meet_2d(e: &[Coord<f64>; 2], f: &[Coord<f64>; 2]) -> bool {
+    let (o1, o2) = (
+        orient_2d(&e[0], &e[1], &f[0]),
+        orient_2d(&e[0], &e[1], &f[1]),
+    );
+    let (o3, o4) = (
+        orient_2d(&f[0], &f[1], &e[0]),
+        orient_2d(&f[0], &f[1], &e[1]),
+    );
+    if o1 * o2 < 0 && o3 * o4 < 0 {
+        return true;
+    }
+    // Otherwise they meet only where an endpoint lies on the other segment.
+    let within = |p: &Coord<f64>, s: &[Coord<f64>; 2]| {
+        p.x >= s[0].x.min(s[1].x)
+            && p.x <= s[0].x.max(s[1].x)
+            && p.y >= s[0].y.min(s[1].y)
+            && p.y <= s[0].y.max(s[1].y)
+    };
+    (o1 == 0 && within(&f[0], e))
+        || (o2 == 0 && within(&f[1], e))
+        || (o3 == 0 && within(&e[0], f))
+        || (o4 == 0 && within(&e[1], f))
+}

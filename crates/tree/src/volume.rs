@@ -1,0 +1,48 @@
+//! What the hierarchies need to know about each volume type beyond [`BoundingVolume`].
+
+use obbtree_bv::fit::{ObbFit, SphereFit};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Sphere};
+
+/// Per-volume-type settings of the hierarchies.
+pub trait TreeVolume: BoundingVolume {
+    /// Stable short lowercase name (`"obb"`, `"aabb"`, `"kdop18"`, ...): stored in tree files, so
+    /// that a file is only ever loaded as the type it was saved with, and used by the CLI.
+    const NAME: &'static str;
+
+    /// The fitting method [`BuildOptions::default`](crate::BuildOptions) uses for this type
+    /// (chosen by measurement: see the crate docs).
+    fn default_method() -> Self::Method;
+}
+
+impl TreeVolume for Aabb {
+    const NAME: &'static str = "aabb";
+    fn default_method() {}
+}
+
+/// Per-node convex hulls ([`ObbFit::HullCovariance`], the volume's own default) make the build
+/// about 15× slower for boxes no tighter on the bundled meshes; the triangle covariance is the
+/// OBBTree paper's fit.
+impl TreeVolume for Obb {
+    const NAME: &'static str = "obb";
+    fn default_method() -> ObbFit {
+        ObbFit::TriangleCovariance
+    }
+}
+
+impl TreeVolume for Sphere {
+    const NAME: &'static str = "sphere";
+    fn default_method() -> SphereFit {
+        SphereFit::default()
+    }
+}
+
+impl<const A: usize> TreeVolume for Kdop<A> {
+    const NAME: &'static str = match A {
+        3 => "kdop6",
+        7 => "kdop14",
+        9 => "kdop18",
+        13 => "kdop26",
+        _ => "kdop",
+    };
+    fn default_method() {}
+}
