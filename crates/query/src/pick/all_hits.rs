@@ -1,18 +1,17 @@
 //! Every hit along a ray.
 
-use super::traverse::{walk, Visitor};
-use super::{prepare, PickError, RayHit, RayVolume};
+use super::traverse::{RayTree, Visitor};
+use super::{prepare, PickError, RayHit};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Ray, TriMesh};
-use obbtree_tree::Bvh;
+use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
 use std::ops::ControlFlow;
 
 /// Every triangle of `mesh` (placed at `pose`) that `ray` hits with `0 <= t <= max_t`, sorted
 /// by `t`, ties by triangle index. A ray through a shared edge or vertex reports each triangle
 /// whose own test accepts it (one or more). See the [module policy](super).
-pub fn cast_ray_all<V: RayVolume>(
+pub fn cast_ray_all(
     mesh: &TriMesh,
-    tree: &Bvh<V>,
+    tree: &impl RayTree,
     pose: &Isometry,
     ray: &Ray,
     max_t: f64,
@@ -22,19 +21,19 @@ pub fn cast_ray_all<V: RayVolume>(
         max_t,
         hits: Vec::new(),
     };
-    walk(mesh, tree, &local, &mut all);
+    tree.walk(mesh, &local, &mut all);
     all.hits
-        .sort_unstable_by(|(ta, a), (tb, b)| a.t.total_cmp(&b.t).then(ta.cmp(tb)));
+        .sort_unstable_by(|(ta, _, a), (tb, _, b)| a.t.total_cmp(&b.t).then(ta.cmp(tb)));
     Ok(all
         .hits
         .iter()
-        .map(|(triangle, hit)| RayHit::new(mesh, pose, *triangle, hit, &ray.origin, &ray.dir))
+        .map(|(triangle, tri, hit)| RayHit::new(tri, pose, *triangle, hit, &ray.origin, &ray.dir))
         .collect())
 }
 
 struct All {
     max_t: f64,
-    hits: Vec<(u32, TriangleHit)>,
+    hits: Vec<(u32, Triangle, TriangleHit)>,
 }
 
 impl Visitor for All {
@@ -42,8 +41,8 @@ impl Visitor for All {
         self.max_t
     }
 
-    fn hit(&mut self, triangle: u32, hit: TriangleHit) -> ControlFlow<()> {
-        self.hits.push((triangle, hit));
+    fn hit(&mut self, triangle: u32, tri: &Triangle, hit: TriangleHit) -> ControlFlow<()> {
+        self.hits.push((triangle, *tri, hit));
         ControlFlow::Continue(())
     }
 }

@@ -1,18 +1,17 @@
 //! Occlusion: is anything hit?
 
-use super::traverse::{walk, Visitor};
-use super::{prepare, PickError, RayVolume};
+use super::traverse::{RayTree, Visitor};
+use super::{prepare, PickError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Ray, TriMesh};
-use obbtree_tree::Bvh;
+use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
 use std::ops::ControlFlow;
 
 /// Whether `ray` hits any triangle of `mesh` (placed at `pose`) with `0 <= t <= max_t`; the
 /// walk stops at the first triangle hit found (shadow and occlusion rays). Same hits as
 /// [`cast_ray`](super::cast_ray): `any_hit` is true exactly when `cast_ray` returns a hit.
-pub fn any_hit<V: RayVolume>(
+pub fn any_hit(
     mesh: &TriMesh,
-    tree: &Bvh<V>,
+    tree: &impl RayTree,
     pose: &Isometry,
     ray: &Ray,
     max_t: f64,
@@ -22,7 +21,7 @@ pub fn any_hit<V: RayVolume>(
         max_t,
         found: false,
     };
-    walk(mesh, tree, &local, &mut any);
+    tree.walk(mesh, &local, &mut any);
     Ok(any.found)
 }
 
@@ -36,7 +35,7 @@ impl Visitor for Any {
         self.max_t
     }
 
-    fn hit(&mut self, _: u32, _: TriangleHit) -> ControlFlow<()> {
+    fn hit(&mut self, _: u32, _: &Triangle, _: TriangleHit) -> ControlFlow<()> {
         self.found = true;
         ControlFlow::Break(())
     }

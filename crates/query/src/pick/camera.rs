@@ -1,9 +1,8 @@
 //! Picking from a camera: the ray through a pixel, as an application builds it for a click.
 
-use super::{cast_ray, PickError, RayHit, RayVolume};
+use super::{cast_ray, PickError, RayHit, RayTree};
 use nalgebra::{Matrix4, Perspective3, Point3, Vector4};
 use obbtree_bv::{Aabb, Isometry, Point, Ray, TriMesh, Vector};
-use obbtree_tree::Bvh;
 
 /// Why a pixel ray could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -129,9 +128,9 @@ impl Camera {
 
 /// The first triangle under pixel `(x, y)` of `camera`: [`Camera::pixel_ray`] then
 /// [`cast_ray`] without a distance limit (the far plane is not a limit either).
-pub fn pick<V: RayVolume>(
+pub fn pick(
     mesh: &TriMesh,
-    tree: &Bvh<V>,
+    tree: &impl RayTree,
     pose: &Isometry,
     camera: &Camera,
     x: u32,

@@ -1,7 +1,7 @@
 //! What a pick returns.
 
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Point, TriMesh, Vector};
+use obbtree_bv::{Isometry, Point, Triangle, Vector};
 use serde::{Deserialize, Serialize};
 
 /// A ray's hit on a mesh triangle, in the world frame of the query (the mesh placed at the
@@ -26,17 +26,16 @@ pub struct RayHit {
 }
 
 impl RayHit {
-    /// The full hit of world ray `(origin, dir)` on triangle `triangle` of `mesh` placed at
-    /// `pose`, from the triangle test's `t` and barycentrics.
+    /// The full hit of world ray `(origin, dir)` on triangle number `triangle`, `tri` in the
+    /// mesh frame, the mesh placed at `pose`, from the triangle test's `t` and barycentrics.
     pub(crate) fn new(
-        mesh: &TriMesh,
+        tri: &Triangle,
         pose: &Isometry,
         triangle: u32,
         hit: &TriangleHit,
         origin: &Point,
         dir: &Vector,
     ) -> Self {
-        let tri = mesh.triangle(triangle as usize);
         let normal = pose.rotation * tri.scaled_normal().try_normalize(0.0).unwrap_or_default();
         Self {
             triangle,

@@ -6,7 +6,8 @@
 //! * [`camera`]: the ray through a pixel from view and projection matrices, and [`camera::pick`].
 //! * [`batch`]: many rays in parallel on rayon's pool.
 //!
-//! Every query works on a tree of any volume type ([`RayVolume`]: AABB, OBB, k-DOP, sphere),
+//! Every query works on a [`RayTree`]: a [`Bvh`](obbtree_tree::Bvh) of any volume type
+//! ([`RayVolume`]: AABB, OBB, k-DOP, sphere), or the compact [`PickTree`] (the fastest),
 //! built over the mesh in the mesh's own frame; the mesh is placed in the world by a rigid
 //! `pose`, and the ray (given in the world) is moved into the mesh frame once per query: the
 //! mesh is never transformed. Hits are reported in the world frame; since the pose is rigid,
@@ -36,6 +37,7 @@ pub mod any_hit;
 pub mod batch;
 pub mod camera;
 pub mod closest;
+mod compact;
 mod hit;
 mod ray;
 mod traverse;
@@ -44,12 +46,13 @@ mod volume;
 pub use all_hits::cast_ray_all;
 pub use any_hit::any_hit;
 pub use closest::cast_ray;
+pub use compact::PickTree;
 pub use hit::RayHit;
 pub use ray::MeshRay;
+pub use traverse::RayTree;
 pub use volume::RayVolume;
 
 use obbtree_bv::{Isometry, Ray, TriMesh};
-use obbtree_tree::Bvh;
 
 /// Why a ray query could not be answered.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -76,9 +79,9 @@ pub enum PickError {
 }
 
 /// Checks a query's inputs and moves the ray into the mesh frame.
-pub(crate) fn prepare<V>(
+pub(crate) fn prepare(
     mesh: &TriMesh,
-    tree: &Bvh<V>,
+    tree: &impl RayTree,
     pose: &Isometry,
     ray: &Ray,
     max_t: f64,
@@ -89,14 +92,20 @@ pub(crate) fn prepare<V>(
             mesh: mesh.triangles().len(),
         });
     }
+    validate(ray, max_t)?;
+    Ok(MeshRay::new(pose, ray))
+}
+
+/// The checks of a ray and a distance limit that do not need the mesh.
+pub(crate) fn validate(ray: &Ray, max_t: f64) -> Result<(), PickError> {
     if !ray::is_valid(ray) {
         return Err(PickError::InvalidRay {
             origin: ray.origin.coords.into(),
             dir: ray.dir.into(),
         });
     }
-    if !(max_t >= 0.0) {
+    if max_t.is_nan() || max_t < 0.0 {
         return Err(PickError::InvalidMaxT(max_t));
     }
-    Ok(MeshRay::new(pose, ray))
+    Ok(())
 }

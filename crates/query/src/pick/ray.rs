@@ -1,5 +1,6 @@
 //! A ray moved into the mesh frame once per query, with what every volume test reuses.
 
+use obbtree_bv::intersect::ray_triangle::WatertightRay;
 use obbtree_bv::{Isometry, Point, Ray, Vector};
 
 /// The query ray in the frame of the mesh (and of its tree), with the per-ray constants of the
@@ -17,6 +18,8 @@ pub struct MeshRay {
     pub negative: [bool; 3],
     /// `max |origin_i|`, the scale of the rounding errors of the slab tests.
     pub origin_scale: f64,
+    /// The ray prepared for the watertight triangle test.
+    pub watertight: WatertightRay,
 }
 
 impl MeshRay {
@@ -38,6 +41,7 @@ impl MeshRay {
             inv_dir,
             negative: [0, 1, 2].map(|i| inv_dir[i].is_sign_negative()),
             origin_scale: ray.origin.coords.amax(),
+            watertight: WatertightRay::new(&ray),
         }
     }
 

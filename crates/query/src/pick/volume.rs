@@ -8,7 +8,7 @@ use obbtree_bv::{Aabb, Kdop, Obb, Sphere};
 /// reciprocal-direction slab test is enlarged so that rounding never rejects a box the ray
 /// touches (T. Ize, "Robust BVH ray traversal", JCGT 2(2), 2013; Pharr, Jakob & Humphreys,
 /// *Physically Based Rendering*, 3rd ed., §3.9.2).
-const ROBUST_FAR: f64 = 1.0 + 2.0 * (3.0 * f64::EPSILON / (1.0 - 3.0 * f64::EPSILON));
+pub(crate) const ROBUST_FAR: f64 = 1.0 + 2.0 * (3.0 * f64::EPSILON / (1.0 - 3.0 * f64::EPSILON));
 
 /// Relative padding (in ulps of the coordinates involved) of the volumes tested through the
 /// `bv` slab and sphere tests, whose dot products and divisions round: a point of the volume's
