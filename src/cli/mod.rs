@@ -4,6 +4,7 @@
 mod demo;
 mod info;
 mod mesh;
+mod pick;
 
 use clap::{Parser, Subcommand};
 
@@ -15,7 +16,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -26,6 +27,7 @@ pub struct Cli {
 enum Command {
     Info(info::Args),
     Demo(demo::Args),
+    Pick(pick::Args),
 }
 
 /// What went wrong, as one line that says what to fix.
@@ -50,6 +52,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
     match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {
         Command::Info(args) => info::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
+        Command::Pick(args) => pick::run(&args, out),
     }?;
     Ok(out.flush()?)
 }
