@@ -18,8 +18,11 @@ pub fn cases(default: u32) -> u32 {
 
 /// The proptest configuration every property uses.
 pub fn config(default: u32) -> ProptestConfig {
+    let cases = cases(default);
+    // Filtered properties reject a share of the cases; scale the reject budget with the count.
     ProptestConfig {
-        cases: cases(default),
+        cases,
+        max_global_rejects: cases.saturating_mul(4),
         failure_persistence: None,
         ..ProptestConfig::default()
     }
