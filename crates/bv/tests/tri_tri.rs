@@ -75,7 +75,8 @@ fn gap(p: &Triangle, q: &Triangle, intersecting: bool) -> f64 {
             axes.push(e.cross(&f));
         }
     }
-    axes.iter()
+    -axes
+        .iter()
         .filter(|a| a.norm() > 0.0)
         .map(|a| {
             let a = a.normalize();
@@ -87,8 +88,6 @@ fn gap(p: &Triangle, q: &Triangle, intersecting: bool) -> f64 {
             a1.min(b1) - a0.max(b0)
         })
         .fold(f64::INFINITY, f64::min)
-        .min(f64::INFINITY)
-        * -1.0
 }
 
 /// Distance between disjoint triangles: the least over the vertex–triangle and edge–edge pairs
