@@ -5,6 +5,7 @@ mod collide;
 mod demo;
 mod info;
 mod mesh;
+mod pick;
 mod tree;
 
 use clap::{Parser, Subcommand};
@@ -17,7 +18,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree collide A.obj B.obj --poses poses.json --json"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -29,6 +30,7 @@ enum Command {
     Info(info::Args),
     Collide(collide::Args),
     Demo(demo::Args),
+    Pick(pick::Args),
 }
 
 /// What went wrong, as one line that says what to fix.
@@ -54,6 +56,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Info(args) => info::run(&args, out),
         Command::Collide(args) => collide::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
+        Command::Pick(args) => pick::run(&args, out),
     }?;
     Ok(out.flush()?)
 }

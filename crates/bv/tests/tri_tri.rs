@@ -76,7 +76,8 @@ fn gap(p: &Triangle, q: &Triangle, intersecting: bool) -> f64 {
             axes.push(e.cross(&f));
         }
     }
-    axes.iter()
+    -axes
+        .iter()
         .filter(|a| a.norm() > 0.0)
         .map(|a| {
             let a = a.normalize();
@@ -88,8 +89,6 @@ fn gap(p: &Triangle, q: &Triangle, intersecting: bool) -> f64 {
             a1.min(b1) - a0.max(b0)
         })
         .fold(f64::INFINITY, f64::min)
-        .min(f64::INFINITY)
-        * -1.0
 }
 
 /// Distance between disjoint triangles: the least over the vertex–triangle and edge–edge pairs
@@ -439,8 +438,9 @@ fn exact_segment(p: &Triangle, q: &Triangle) -> Option<(Q3, Q3)> {
 proptest! {
     #![proptest_config(config_with(1000))]
 
-    /// The segment's ends equal the exact ones up to rounding (for planes not nearly parallel),
-    /// and the classification agrees with the exact predicate.
+    /// The classification agrees with the exact predicate, and for well-conditioned pairs (planes
+    /// not nearly parallel, no slivers, no vertex within rounding of the other plane) the
+    /// segment's ends equal the exact ones up to rounding.
     #[test]
     fn segment_matches_exact_segment(
         pair in prop_oneof![
@@ -455,7 +455,19 @@ proptest! {
         if let Intersection::Segment(a, b) = got {
             let (np, nq) = (p.scaled_normal(), q.scaled_normal());
             let sin = np.cross(&nq).norm() / (np.norm() * nq.norm());
-            prop_assume!(sin > 1e-6);
+            // Well-conditioned only: planes not nearly parallel, no slivers.
+            let shape = |t: &Triangle| t.scaled_normal().norm() / ((t.b - t.a).norm() * (t.c - t.a).norm());
+            // A vertex off the other plane by a rounding-sized distance makes its edge's crossing
+            // point ill-conditioned: only exact zeros or clear distances.
+            let clear = |t: &Triangle, o: &Triangle| {
+                let (n, no) = (o.scaled_normal(), q3(&o.a));
+                let nq = cross(&sub(&q3(&o.b), &no), &sub(&q3(&o.c), &no));
+                t.vertices().iter().all(|v| {
+                    let w = v - o.a;
+                    dot(&nq, &sub(&q3(v), &no)).is_zero() || n.dot(&w).abs() > 1e-6 * n.norm() * w.norm()
+                })
+            };
+            prop_assume!(sin > 1e-6 && shape(&p) > 1e-6 && shape(&q) > 1e-6 && clear(&p, &q) && clear(&q, &p));
             let (ea, eb) = exact_segment(&p, &q).expect("intersecting, not coplanar");
             let tol = near_touching_tolerance(&p, &q) / sin;
             let close = |x: &Point, e: &Q3| (0..3).all(|k| (x[k] - approx(&e[k])).abs() <= tol);

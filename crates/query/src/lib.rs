@@ -2,8 +2,12 @@
 //! and frustum culling.
 
 pub mod collide;
+pub mod cull;
+pub mod pick;
 
 pub use collide::{
     collide, collide_many, self_collide, CollisionRequest, CollisionResult, Containment, Mode,
     Model, Pose, PosedOverlap,
 };
+pub use cull::{cull, Culled};
+pub use pick::{any_hit, cast_ray, cast_ray_all, RayHit};

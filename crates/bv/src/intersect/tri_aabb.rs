@@ -40,10 +40,21 @@ fn separating_axes_absent(v: &[Vector; 3], h: &Vector) -> bool {
             return false;
         }
     }
-    // The triangle normal, i.e. the plane–box test (steps 27–40).
-    let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
-    if n.dot(&v[0]).abs() > h.dot(&n.abs()) {
-        return false;
+    // The triangle normal, i.e. the plane–box test (steps 27–40). The cross product cancels
+    // (it is all rounding noise for a zero-area triangle), so a separation is only accepted
+    // beyond a bound on its absolute error.
+    let (e, f) = (v[1] - v[0], v[2] - v[0]);
+    let n = e.cross(&f);
+    let (d, r) = (n.dot(&v[0]).abs(), h.dot(&n.abs()));
+    if d > r {
+        let n_err = Vector::new(
+            (e.y * f.z).abs() + (e.z * f.y).abs(),
+            (e.z * f.x).abs() + (e.x * f.z).abs(),
+            (e.x * f.y).abs() + (e.y * f.x).abs(),
+        );
+        if d - r > 8.0 * f64::EPSILON * n_err.dot(&(v[0].abs() + h)) {
+            return false;
+        }
     }
     // The nine edge products, three per edge (steps 5–19).
     [(0, 1, 2), (1, 2, 0), (2, 0, 1)]

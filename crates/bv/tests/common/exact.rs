@@ -132,22 +132,21 @@ fn basic_solution_nonnegative(cols: &[[BigInt; 5]], rhs: &[BigInt; 5]) -> bool {
             row
         })
         .collect();
-    let mut row = 0;
+    // Every column gets a pivot (else the support is not basic), so column `col` pivots on row `col`.
     for col in 0..k {
-        let Some(piv) = (row..5).find(|&r| !m[r][col].is_zero()) else {
+        let Some(piv) = (col..5).find(|&r| !m[r][col].is_zero()) else {
             return false; // dependent columns: not a basic support
         };
-        m.swap(row, piv);
-        for r in 0..5 {
-            if r != row && !m[r][col].is_zero() {
-                let f = &m[r][col] / &m[row][col];
-                for c in col..=k {
-                    let v = &m[row][c] * &f;
-                    m[r][c] -= v;
+        m.swap(col, piv);
+        let pivot_row = m[col].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != col && !row[col].is_zero() {
+                let f = &row[col] / &pivot_row[col];
+                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= p * &f;
                 }
             }
         }
-        row += 1;
     }
     if (k..5).any(|r| !m[r][k].is_zero()) {
         return false; // inconsistent

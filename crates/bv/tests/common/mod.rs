@@ -22,7 +22,14 @@ pub fn cases() -> u32 {
 
 /// The proptest configuration with `cases_with(default)` cases.
 pub fn config_with(default: u32) -> ProptestConfig {
-    ProptestConfig { cases: cases_with(default), failure_persistence: None, ..ProptestConfig::default() }
+    let cases = cases_with(default);
+    // Filtered properties reject a share of the cases; scale the reject budget with the count.
+    ProptestConfig {
+        cases,
+        max_global_rejects: cases.saturating_mul(4),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 /// The proptest configuration used by every suite.
