@@ -99,10 +99,10 @@ fn points(u: &mut Unstructured, max: usize) -> Result<Vec<Point>> {
     (0..n).map(|_| point(u)).collect()
 }
 
-/// Finite with magnitude at most `1e100` (or zero): products of a few such numbers stay finite,
-/// so any NaN or infinity in a result is the code's, not the input's.
+/// Zero or of magnitude within `[1e-100, 1e100]`: products and quotients of a few such numbers
+/// stay finite, so any NaN or infinity in a result is the code's, not the input's.
 fn moderate(x: f64) -> bool {
-    x.abs() <= 1e100
+    x == 0.0 || (1e-100..=1e100).contains(&x.abs())
 }
 
 fn moderate_points<'a>(ps: impl IntoIterator<Item = &'a Point>) -> bool {
@@ -133,8 +133,14 @@ fn sphere(u: &mut Unstructured) -> Result<Sphere> {
     Ok(Sphere::new(point(u)?, coord(u)?.abs()))
 }
 
+/// A ray; a zero direction (outside `Ray`'s contract, refused by the query layer) counts as wild
+/// input, like a non-moderate coordinate.
 fn ray(u: &mut Unstructured) -> Result<Ray> {
-    Ok(Ray::new(point(u)?, vector(u)?))
+    let ray = Ray::new(point(u)?, vector(u)?);
+    if ray.dir == Vector::zeros() {
+        WILD.with(|w| w.set(true));
+    }
+    Ok(ray)
 }
 
 fn plane(u: &mut Unstructured) -> Result<Plane> {
