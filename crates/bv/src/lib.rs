@@ -29,7 +29,7 @@ pub use obb::Obb;
 pub use ray::Ray;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
-pub use trimesh::{MeshError, TriMesh};
+pub use trimesh::{MeshError, TriMesh, MAX_COORDINATE, MIN_NONZERO_COORDINATE};
 pub use volume::BoundingVolume;
 
 /// Re-exported so that users need not depend on nalgebra directly.

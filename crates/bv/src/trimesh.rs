@@ -33,13 +33,39 @@ pub enum MeshError {
         /// Number of vertices.
         vertex_count: usize,
     },
+    /// A coordinate is finite but outside the range in which the exact predicates cannot
+    /// overflow or underflow (see [`MAX_COORDINATE`] and [`MIN_NONZERO_COORDINATE`]).
+    #[error(
+        "vertex {vertex} has coordinate {value:e}, outside the supported range (0, or a magnitude \
+         from {MIN_NONZERO_COORDINATE:e} to {MAX_COORDINATE:e}); rescale the mesh"
+    )]
+    CoordinateOutOfRange {
+        /// Index of the vertex.
+        vertex: usize,
+        /// The offending coordinate.
+        value: f64,
+    },
     /// More vertices than a `u32` index can address.
     #[error("{0} vertices is more than a u32 index can address")]
     TooManyVertices(usize),
 }
 
+/// Largest coordinate magnitude a mesh may have. The exact orientation predicates (Shewchuk's
+/// `orient3d`) multiply three coordinate differences and then split those products further; with
+/// `|x| <= 1e100` (about `2^332`) every intermediate stays far below `f64::MAX` (`2^1024`), so
+/// no predicate can overflow and silently return a wrong sign.
+pub const MAX_COORDINATE: f64 = 1e100;
+
+/// Smallest non-zero coordinate magnitude a mesh may have. A non-zero difference of coordinates
+/// of magnitude `>= 1e-70` (about `2^-232`) is at least one ulp of it (`2^-284`); the product of
+/// three such differences and the error terms the adaptive stages derive from it (down to
+/// `2^-160` of it) stay above the smallest normal `f64` (`2^-1022`), so no predicate underflows.
+/// Exact zeros are always allowed.
+pub const MIN_NONZERO_COORDINATE: f64 = 1e-70;
+
 /// Vertex positions and triangles as index triples, validated on construction: every coordinate
-/// finite, every index in range, at least one triangle. Degenerate (zero-area) triangles are kept
+/// finite and either 0 or of magnitude in [[`MIN_NONZERO_COORDINATE`], [`MAX_COORDINATE`]], every
+/// index in range, at least one triangle. Degenerate (zero-area) triangles are kept
 /// and counted ([`TriMesh::degenerate_triangles`]), never dropped, so triangle indices always match
 /// the input file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,6 +94,15 @@ impl TriMesh {
                 y: p.y,
                 z: p.z,
             });
+        }
+        let in_range =
+            |c: f64| c == 0.0 || (MIN_NONZERO_COORDINATE..=MAX_COORDINATE).contains(&c.abs());
+        if let Some((vertex, value)) = vertices
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| p.iter().find(|&&c| !in_range(c)).map(|&c| (i, c)))
+        {
+            return Err(MeshError::CoordinateOutOfRange { vertex, value });
         }
         for (triangle, t) in triangles.iter().enumerate() {
             if let Some(&index) = t.iter().find(|&&i| i as usize >= vertices.len()) {
