@@ -183,6 +183,10 @@ fn validated(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Option<TriMesh> 
     let first_bad_vertex = vertices
         .iter()
         .position(|p| !p.iter().all(|c| c.is_finite()));
+    let in_range = |c: f64| {
+        c == 0.0 || (obbtree::bv::MIN_NONZERO_COORDINATE..=obbtree::bv::MAX_COORDINATE).contains(&c.abs())
+    };
+    let first_out_of_range = vertices.iter().position(|p| !p.iter().all(|&c| in_range(c)));
     let first_bad_index = triangles.iter().enumerate().find_map(|(t, tri)| {
         tri.iter()
             .find(|&&i| i as usize >= vertices.len())
@@ -191,7 +195,7 @@ fn validated(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Option<TriMesh> 
     let empty = triangles.is_empty();
     match TriMesh::new(vertices, triangles) {
         Ok(mesh) => {
-            assert!(!empty && first_bad_vertex.is_none() && first_bad_index.is_none());
+            assert!(!empty && first_out_of_range.is_none() && first_bad_index.is_none());
             Some(mesh)
         }
         Err(MeshError::Empty) => {
@@ -202,10 +206,15 @@ fn validated(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Option<TriMesh> 
             assert_eq!(Some(vertex), first_bad_vertex);
             None
         }
+        Err(MeshError::CoordinateOutOfRange { vertex, .. }) => {
+            assert!(first_bad_vertex.is_none());
+            assert_eq!(Some(vertex), first_out_of_range);
+            None
+        }
         Err(MeshError::IndexOutOfRange {
             triangle, index, ..
         }) => {
-            assert!(first_bad_vertex.is_none());
+            assert!(first_out_of_range.is_none());
             assert_eq!(Some((triangle, index)), first_bad_index);
             None
         }
