@@ -53,13 +53,27 @@ pub enum PoseError {
         /// The value.
         value: f64,
     },
+    /// A translation component is beyond [`obbtree_bv::MAX_COORDINATE`], where the exact
+    /// predicates on the placed triangles could overflow.
+    #[error("pose {index}: translation[{component}] is {value:e}, beyond the supported magnitude {max:e}")]
+    OutOfRange {
+        /// Index of the pose (0-based).
+        index: usize,
+        /// 0, 1 or 2.
+        component: usize,
+        /// The value.
+        value: f64,
+        /// The largest supported magnitude.
+        max: f64,
+    },
     /// A `--pose` string is not six numbers.
     #[error("--pose needs six numbers \"tx ty tz rx ry rz\", got {0:?}")]
     BadString(String),
 }
 
 impl PoseEntry {
-    /// The pose, or an error naming the pose `index` and the first non-finite number.
+    /// The pose, or an error naming the pose `index` and the first non-finite (or, for the
+    /// translation, out-of-range) number.
     pub fn to_pose(&self, index: usize) -> Result<Pose, PoseError> {
         for (field, v) in [
             ("translation", self.translation),
@@ -73,6 +87,11 @@ impl PoseEntry {
                     value: v[component],
                 });
             }
+        }
+        let max = obbtree_bv::MAX_COORDINATE;
+        if let Some(component) = self.translation.iter().position(|x| x.abs() > max) {
+            let value = self.translation[component];
+            return Err(PoseError::OutOfRange { index, component, value, max });
         }
         Ok(pose_from_rotation_vector(self.translation, self.rotation))
     }

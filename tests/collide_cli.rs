@@ -97,6 +97,10 @@ fn bad_input_is_one_line_and_non_zero() {
         ),
         (vec!["collide", b, b, "--pose", "1 2 3"], "six numbers"),
         (
+            vec!["collide", b, b, "--pose", "0 -1e150 0 0 0 0"],
+            "pose 0: translation[1] is -1e150, beyond the supported magnitude",
+        ),
+        (
             vec!["collide", b, b, "--poses", bad.to_str().unwrap()],
             "malformed poses file",
         ),
