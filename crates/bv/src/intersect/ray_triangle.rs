@@ -62,41 +62,78 @@ pub fn cast(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {
 /// ray, two triangles sharing an edge evaluate exactly opposite edge functions, and the exact
 /// signs describe a genuine planar configuration: a ray through a shared edge or vertex of a
 /// closed mesh hits at least one triangle around it. Closed and two-sided like [`cast`].
+/// Same as [`WatertightRay::new`] then [`WatertightRay::cast`] (for many triangles, prepare
+/// the ray once).
 pub fn cast_watertight(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {
-    let d = &ray.dir;
-    let kz = d.iamax();
-    let (mut kx, mut ky) = ((kz + 1) % 3, (kz + 2) % 3);
-    if d[kz] < 0.0 {
-        std::mem::swap(&mut kx, &mut ky); // keep the winding
+    WatertightRay::new(ray).cast(tri)
+}
+
+/// A ray prepared for [`cast_watertight`]: the axis permutation and shear constants, which
+/// depend on the ray only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WatertightRay {
+    origin: Point,
+    /// The permuted axes `[kx, ky, kz]` (`kz` the dominant direction axis).
+    axes: [usize; 3],
+    /// `(d[kx] / d[kz], d[ky] / d[kz], 1 / d[kz])`.
+    shear: [f64; 3],
+}
+
+impl WatertightRay {
+    /// The constants of `ray` (non-zero direction).
+    pub fn new(ray: &Ray) -> Self {
+        let d = &ray.dir;
+        let kz = d.iamax();
+        let (mut kx, mut ky) = ((kz + 1) % 3, (kz + 2) % 3);
+        if d[kz] < 0.0 {
+            std::mem::swap(&mut kx, &mut ky); // keep the winding
+        }
+        Self {
+            origin: ray.origin,
+            axes: [kx, ky, kz],
+            shear: [d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]],
+        }
     }
-    let (sx, sy, sz) = (d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]);
-    let shear = |p: &Point| {
-        let q = p - ray.origin;
-        (
-            Coord {
-                x: q[kx] - sx * q[kz],
-                y: q[ky] - sy * q[kz],
-            },
-            sz * q[kz],
-        )
-    };
-    let ((a, az), (b, bz), (c, cz)) = (shear(&tri.a), shear(&tri.b), shear(&tri.c));
-    let o = Coord { x: 0.0, y: 0.0 };
-    let (eu, ev, ew) = (orient2d(c, b, o), orient2d(a, c, o), orient2d(b, a, o));
-    if (eu < 0.0 || ev < 0.0 || ew < 0.0) && (eu > 0.0 || ev > 0.0 || ew > 0.0) {
-        return None;
+
+    /// [`cast_watertight`] with the prepared ray, on the triangle `a, b, c`.
+    #[inline]
+    pub fn cast_vertices(&self, a: &Point, b: &Point, c: &Point) -> Option<TriangleHit> {
+        let [kx, ky, kz] = self.axes;
+        let [sx, sy, sz] = self.shear;
+        let shear = |p: &Point| {
+            let q = p - self.origin;
+            (
+                Coord {
+                    x: q[kx] - sx * q[kz],
+                    y: q[ky] - sy * q[kz],
+                },
+                sz * q[kz],
+            )
+        };
+        let ((a, az), (b, bz), (c, cz)) = (shear(a), shear(b), shear(c));
+        let o = Coord { x: 0.0, y: 0.0 };
+        let (eu, ev, ew) = (orient2d(c, b, o), orient2d(a, c, o), orient2d(b, a, o));
+        if (eu < 0.0 || ev < 0.0 || ew < 0.0) && (eu > 0.0 || ev > 0.0 || ew > 0.0) {
+            return None;
+        }
+        let det = eu + ev + ew;
+        if det == 0.0 {
+            return None;
+        }
+        let t_scaled = eu * az + ev * bz + ew * cz;
+        if t_scaled * det < 0.0 {
+            return None;
+        }
+        Some(TriangleHit {
+            t: t_scaled / det,
+            u: ev / det,
+            v: ew / det,
+        })
     }
-    let det = eu + ev + ew;
-    if det == 0.0 {
-        return None;
+
+    /// [`cast_watertight`] with the prepared ray.
+    #[inline]
+    pub fn cast(&self, tri: &Triangle) -> Option<TriangleHit> {
+        self.cast_vertices(&tri.a, &tri.b, &tri.c)
     }
-    let t_scaled = eu * az + ev * bz + ew * cz;
-    if t_scaled * det < 0.0 {
-        return None;
-    }
-    Some(TriangleHit {
-        t: t_scaled / det,
-        u: ev / det,
-        v: ew / det,
-    })
 }

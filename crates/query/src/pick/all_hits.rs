@@ -1,0 +1,48 @@
+//! Every hit along a ray.
+
+use super::traverse::{RayTree, Visitor};
+use super::{prepare, PickError, RayHit};
+use obbtree_bv::intersect::ray_triangle::TriangleHit;
+use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
+use std::ops::ControlFlow;
+
+/// Every triangle of `mesh` (placed at `pose`) that `ray` hits with `0 <= t <= max_t`, sorted
+/// by `t`, ties by triangle index. A ray through a shared edge or vertex reports each triangle
+/// whose own test accepts it (one or more). See the [module policy](super).
+pub fn cast_ray_all(
+    mesh: &TriMesh,
+    tree: &impl RayTree,
+    pose: &Isometry,
+    ray: &Ray,
+    max_t: f64,
+) -> Result<Vec<RayHit>, PickError> {
+    let local = prepare(mesh, tree, pose, ray, max_t)?;
+    let mut all = All {
+        max_t,
+        hits: Vec::new(),
+    };
+    tree.walk(mesh, &local, &mut all);
+    all.hits
+        .sort_unstable_by(|(ta, _, a), (tb, _, b)| a.t.total_cmp(&b.t).then(ta.cmp(tb)));
+    Ok(all
+        .hits
+        .iter()
+        .map(|(triangle, tri, hit)| RayHit::new(tri, pose, *triangle, hit, &ray.origin, &ray.dir))
+        .collect())
+}
+
+struct All {
+    max_t: f64,
+    hits: Vec<(u32, Triangle, TriangleHit)>,
+}
+
+impl Visitor for All {
+    fn bound(&self) -> f64 {
+        self.max_t
+    }
+
+    fn hit(&mut self, triangle: u32, tri: &Triangle, hit: TriangleHit) -> ControlFlow<()> {
+        self.hits.push((triangle, *tri, hit));
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,42 @@
+//! Occlusion: is anything hit?
+
+use super::traverse::{RayTree, Visitor};
+use super::{prepare, PickError};
+use obbtree_bv::intersect::ray_triangle::TriangleHit;
+use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
+use std::ops::ControlFlow;
+
+/// Whether `ray` hits any triangle of `mesh` (placed at `pose`) with `0 <= t <= max_t`; the
+/// walk stops at the first triangle hit found (shadow and occlusion rays). Same hits as
+/// [`cast_ray`](super::cast_ray): `any_hit` is true exactly when `cast_ray` returns a hit.
+pub fn any_hit(
+    mesh: &TriMesh,
+    tree: &impl RayTree,
+    pose: &Isometry,
+    ray: &Ray,
+    max_t: f64,
+) -> Result<bool, PickError> {
+    let local = prepare(mesh, tree, pose, ray, max_t)?;
+    let mut any = Any {
+        max_t,
+        found: false,
+    };
+    tree.walk(mesh, &local, &mut any);
+    Ok(any.found)
+}
+
+struct Any {
+    max_t: f64,
+    found: bool,
+}
+
+impl Visitor for Any {
+    fn bound(&self) -> f64 {
+        self.max_t
+    }
+
+    fn hit(&mut self, _: u32, _: &Triangle, _: TriangleHit) -> ControlFlow<()> {
+        self.found = true;
+        ControlFlow::Break(())
+    }
+}

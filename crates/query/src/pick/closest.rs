@@ -1,0 +1,51 @@
+//! The first hit along a ray.
+
+use super::traverse::{RayTree, Visitor};
+use super::{prepare, PickError, RayHit};
+use obbtree_bv::intersect::ray_triangle::TriangleHit;
+use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
+use std::ops::ControlFlow;
+
+/// The first triangle of `mesh` (placed at `pose`) that `ray` hits with `0 <= t <= max_t`,
+/// through `tree` (a [`Bvh`](obbtree_tree::Bvh) or [`PickTree`](super::PickTree) built over
+/// `mesh` in its own frame). Ties in `t` go to the lowest triangle index. See the
+/// [module policy](super).
+pub fn cast_ray(
+    mesh: &TriMesh,
+    tree: &impl RayTree,
+    pose: &Isometry,
+    ray: &Ray,
+    max_t: f64,
+) -> Result<Option<RayHit>, PickError> {
+    let local = prepare(mesh, tree, pose, ray, max_t)?;
+    let mut closest = Closest { max_t, best: None };
+    tree.walk(mesh, &local, &mut closest);
+    Ok(closest
+        .best
+        .map(|(triangle, tri, hit)| RayHit::new(&tri, pose, triangle, &hit, &ray.origin, &ray.dir)))
+}
+
+/// Keeps the hit with the smallest `(t, triangle)`.
+struct Closest {
+    max_t: f64,
+    best: Option<(u32, Triangle, TriangleHit)>,
+}
+
+impl Visitor for Closest {
+    #[inline]
+    fn bound(&self) -> f64 {
+        self.best.map_or(self.max_t, |(_, _, hit)| hit.t)
+    }
+
+    #[inline]
+    fn hit(&mut self, triangle: u32, tri: &Triangle, hit: TriangleHit) -> ControlFlow<()> {
+        let better = match self.best {
+            None => true,
+            Some((best, _, b)) => hit.t < b.t || (hit.t == b.t && triangle < best),
+        };
+        if better {
+            self.best = Some((triangle, *tri, hit));
+        }
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,59 @@
+//! A ray moved into the mesh frame once per query, with what every volume test reuses.
+
+use obbtree_bv::intersect::ray_triangle::WatertightRay;
+use obbtree_bv::{Isometry, Point, Ray, Vector};
+
+/// The query ray in the frame of the mesh (and of its tree), with the per-ray constants of the
+/// slab tests: the reciprocal direction and its signs (Williams et al., "An efficient and robust
+/// ray-box intersection algorithm", JGT 2005), and the origin's magnitude for the padding of
+/// [`super::RayVolume`].
+#[derive(Clone, Copy, Debug)]
+pub struct MeshRay {
+    /// The ray in the mesh frame (`t` is the same parameter as in the world frame: the pose is
+    /// rigid).
+    pub ray: Ray,
+    /// `1 / dir` componentwise (`±inf` for a zero component, signed like the zero).
+    pub inv_dir: Vector,
+    /// Whether each component of `inv_dir` is negative (sign bit, so `-0.0` counts).
+    pub negative: [bool; 3],
+    /// `max |origin_i|`, the scale of the rounding errors of the slab tests.
+    pub origin_scale: f64,
+    /// The ray prepared for the watertight triangle test.
+    pub watertight: WatertightRay,
+}
+
+impl MeshRay {
+    /// The world ray `ray` seen from the mesh placed at `pose`: `pose⁻¹` applied to the origin
+    /// and the direction (never to the mesh).
+    pub fn new(pose: &Isometry, ray: &Ray) -> Self {
+        let local = Ray::new(
+            pose.inverse_transform_point(&ray.origin),
+            pose.inverse_transform_vector(&ray.dir),
+        );
+        Self::in_mesh_frame(local)
+    }
+
+    /// A ray already in the mesh frame.
+    pub fn in_mesh_frame(ray: Ray) -> Self {
+        let inv_dir = ray.dir.map(|d| 1.0 / d);
+        Self {
+            ray,
+            inv_dir,
+            negative: [0, 1, 2].map(|i| inv_dir[i].is_sign_negative()),
+            origin_scale: ray.origin.coords.amax(),
+            watertight: WatertightRay::new(&ray),
+        }
+    }
+
+    /// The point at parameter `t` (mesh frame).
+    pub fn point_at(&self, t: f64) -> Point {
+        self.ray.point_at(t)
+    }
+}
+
+/// Whether a world ray can be cast: finite origin, finite non-zero direction.
+pub fn is_valid(ray: &Ray) -> bool {
+    ray.origin.iter().all(|c| c.is_finite())
+        && ray.dir.iter().all(|c| c.is_finite())
+        && ray.dir != Vector::zeros()
+}
