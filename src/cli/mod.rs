@@ -1,6 +1,7 @@
 //! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
 //! `main` prints as one line before exiting with a non-zero status.
 
+mod collide;
 mod demo;
 mod info;
 mod mesh;
@@ -16,7 +17,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree collide A.obj B.obj --poses poses.json --json"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -26,6 +27,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Info(info::Args),
+    Collide(collide::Args),
     Demo(demo::Args),
 }
 
@@ -50,6 +52,7 @@ pub enum Error {
 pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
     match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {
         Command::Info(args) => info::run(&args, out),
+        Command::Collide(args) => collide::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
     }?;
     Ok(out.flush()?)

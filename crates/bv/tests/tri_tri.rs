@@ -2,6 +2,7 @@
 //! Möller and ERIT against the exact predicate (disagreements only within rounding distance of
 //! touching), and the intersection segment.
 
+#[path = "common/tri.rs"]
 mod common;
 
 use common::exact::*;

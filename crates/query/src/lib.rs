@@ -1,8 +1,13 @@
 //! The queries users call: dual-tree mesh–mesh collision with exact triangle tests, ray picking
 //! and frustum culling.
 
+pub mod collide;
 pub mod cull;
 pub mod pick;
 
+pub use collide::{
+    collide, collide_many, self_collide, CollisionRequest, CollisionResult, Containment, Mode,
+    Model, Pose, PosedOverlap,
+};
 pub use cull::{cull, Culled};
 pub use pick::{any_hit, cast_ray, cast_ray_all, RayHit};

@@ -1,0 +1,107 @@
+//! Mesh–mesh collision, obbtree beside parry3d-f64 in the same run: dragon_res3 × dragon_res3
+//! (47,794 triangles each), the 500 poses of `benches/data/poses_dragon_res3_500.json`
+//! (`/work/shared/bench/poses.py A.obj B.obj 500 1`, OBJ copies made by
+//! `benches/data/ply2obj.py`, about half in contact). One thread, total time for all poses:
+//! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,
+//! outside the measurement.
+//!
+//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only).
+
+#[path = "../tests/common/parry.rs"]
+mod parry;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
+use obbtree::load::load_mesh;
+use obbtree::poses::load_poses;
+use obbtree::query::collide::{collide_with, Pose};
+use obbtree::query::{CollisionRequest, CollisionResult, Mode, Model, PosedOverlap};
+use obbtree::tree::{BuildOptions, Bvh};
+use std::path::Path;
+use std::time::Duration;
+
+fn root(p: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+/// Runs every pose once; returns the number of pairs (kept so the work is not optimised away).
+fn run_all<V: PosedOverlap>(
+    a: &Model<V>,
+    b: &Model<V>,
+    poses: &[Pose],
+    req: &CollisionRequest,
+    out: &mut CollisionResult,
+) -> usize {
+    poses
+        .iter()
+        .map(|p| {
+            collide_with(a, &Pose::identity(), b, p, req, out);
+            out.pairs.len()
+        })
+        .sum()
+}
+
+fn bench_volume<V: PosedOverlap>(
+    c: &mut Criterion,
+    name: &str,
+    mesh: &TriMesh,
+    poses: &[Pose],
+    leaf_size: usize,
+) {
+    let options = BuildOptions::<V> {
+        leaf_size,
+        ..BuildOptions::default()
+    };
+    let tree = Bvh::<V>::build(mesh, &options).unwrap();
+    let model = Model::new(mesh, &tree).unwrap();
+    let mut out = CollisionResult::default();
+    let mut g = c.benchmark_group("collide_dragon_res3_500");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    for mode in [Mode::All, Mode::First] {
+        let req = CollisionRequest::new(mode);
+        g.bench_function(format!("obbtree_{name}_leaf{leaf_size}_{mode:?}"), |bch| {
+            bch.iter(|| run_all(&model, &model, poses, &req, &mut out))
+        });
+    }
+    g.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    let mesh = load_mesh(&root("assets/dragon_res3.ply.gz")).unwrap();
+    let poses = load_poses(&root("benches/data/poses_dragon_res3_500.json")).unwrap();
+    let leaf = std::env::var("OBBTREE_BENCH_LEAF")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(obbtree::tree::DEFAULT_LEAF_SIZE);
+    bench_volume::<Obb>(c, "obb", &mesh, &poses, leaf);
+    if std::env::var_os("OBBTREE_BENCH_ALL_VOLUMES").is_some() {
+        bench_volume::<Aabb>(c, "aabb", &mesh, &poses, leaf);
+        bench_volume::<Kdop18>(c, "kdop18", &mesh, &poses, leaf);
+        bench_volume::<Sphere>(c, "sphere", &mesh, &poses, leaf);
+    }
+    let pm = parry::trimesh(&mesh);
+    let pposes: Vec<_> = poses.iter().map(parry::pose).collect();
+    let mut g = c.benchmark_group("collide_dragon_res3_500");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    for first in [false, true] {
+        g.bench_function(
+            if first {
+                "parry_leaf_pairs_First"
+            } else {
+                "parry_leaf_pairs_All"
+            },
+            |bch| {
+                bch.iter(|| {
+                    pposes
+                        .iter()
+                        .map(|p| parry::pairs(&pm, &pm, p, first).len())
+                        .sum::<usize>()
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

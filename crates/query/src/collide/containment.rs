@@ -1,0 +1,216 @@
+//! Containment of closed meshes: point in a closed mesh by exact ray parity, through the tree.
+//!
+//! parry and FCL treat meshes as hollow shells; for two *closed* meshes whose surfaces do not
+//! meet, this tells "disjoint" from "one solid inside the other".
+
+use super::leaf::placed_triangle;
+use super::{place, Model, Pose, PosedOverlap};
+use obbtree_bv::{BoundingVolume, Point, TriMesh, Vector};
+use rand::{Rng, SeedableRng};
+use robust::{orient2d, orient3d, Coord, Coord3D};
+
+pub use super::request::Containment;
+
+/// Directions tried before giving up on a point whose every ray grazes an edge (never seen:
+/// a random direction grazes with probability zero).
+const MAX_RAYS: usize = 256;
+
+/// One vertex index per connected component of `mesh` (triangles sharing a vertex index are
+/// connected), the smallest of each, in increasing order.
+pub fn component_seeds(mesh: &TriMesh) -> Vec<u32> {
+    let mut parent: Vec<u32> = (0..mesh.vertices().len() as u32).collect();
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            parent[v as usize] = parent[parent[v as usize] as usize];
+            v = parent[v as usize];
+        }
+        v
+    }
+    for t in mesh.triangles() {
+        for k in 1..3 {
+            let (x, y) = (root(&mut parent, t[0]), root(&mut parent, t[k]));
+            // The smaller index becomes the root, so each root is its component's smallest.
+            parent[x.max(y) as usize] = x.min(y);
+        }
+    }
+    let mut used = vec![false; parent.len()];
+    mesh.triangles()
+        .iter()
+        .flatten()
+        .for_each(|&v| used[v as usize] = true);
+    (0..parent.len() as u32)
+        .filter(|&v| used[v as usize] && root(&mut parent, v) == v)
+        .collect()
+}
+
+/// For closed meshes whose surfaces do not meet (the caller has checked), whether one solid lies
+/// inside the other; `None` when neither or when a mesh is not closed. B is placed in A's frame
+/// by `b_in_a`; every component of the inner mesh must be inside (one vertex each decides it,
+/// since a component whose surface meets no triangle of the other mesh is wholly in or out).
+pub(crate) fn between<V: PosedOverlap>(
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+) -> Option<Containment> {
+    if !a.is_closed() || !b.is_closed() {
+        return None;
+    }
+    let identity = Pose::identity();
+    let seeds = |m: &Model<V>, pose: &Pose| -> Vec<Point> {
+        m.component_seeds()
+            .iter()
+            .map(|&v| place(pose, &m.mesh().vertices()[v as usize]))
+            .collect()
+    };
+    if seeds(b, b_in_a)
+        .iter()
+        .all(|p| contains_point(a, &identity, p))
+    {
+        Some(Containment::BInA)
+    } else if seeds(a, &identity)
+        .iter()
+        .all(|p| contains_point(b, b_in_a, p))
+    {
+        Some(Containment::AInB)
+    } else {
+        None
+    }
+}
+
+/// Whether `p` lies in the closed solid bounded by the model's mesh placed by `pose` (points on
+/// the surface count as inside). The mesh should be closed ([`Model::is_closed`]); for an open
+/// mesh the answer is the parity of one ray's crossings, which means little.
+///
+/// Exact: a segment from `p` to a point beyond the mesh crosses the placed triangles, each
+/// crossing decided by the signs of `orient3d` (Shewchuk's adaptive predicate). When the segment
+/// passes exactly through an edge or a vertex, or lies in a triangle's plane, another direction
+/// is drawn (from a fixed-seed generator, so answers are reproducible). The tree culls triangles
+/// with [`PosedOverlap::meets_segment`], conservative, on the segment moved into the mesh frame.
+pub fn contains_point<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> bool {
+    let local = pose.inverse_transform_point(p);
+    let bounds = model.bounds();
+    let reach = 2.0 * ((bounds.maxs - bounds.mins).norm() + (local - bounds.center()).norm()) + 1.0;
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(0x0bb7_4ee5);
+    let mut dir = Vector::new(0.5773, 0.5967, 0.5571);
+    let mut parity = false;
+    for _ in 0..MAX_RAYS {
+        let far_local = local + dir.normalize() * reach;
+        let far = place(pose, &far_local);
+        match crossings(model, pose, p, &far, &local, &far_local) {
+            Crossings::Count(n) => return n % 2 == 1,
+            Crossings::OnSurface => return true,
+            Crossings::Graze(n) => parity = n % 2 == 1,
+        }
+        dir = loop {
+            let d = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0));
+            if (0.01..=1.0).contains(&d.norm_squared()) {
+                break d;
+            }
+        };
+    }
+    parity
+}
+
+enum Crossings {
+    /// The segment crosses this many triangle interiors and touches no edge.
+    Count(usize),
+    /// The start point lies on a triangle.
+    OnSurface,
+    /// The segment meets an edge, a vertex or lies in a triangle's plane (with the count so far).
+    Graze(usize),
+}
+
+fn c3(p: &Point) -> Coord3D<f64> {
+    Coord3D {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    }
+}
+
+fn sign(x: f64) -> i8 {
+    (x > 0.0) as i8 - (x < 0.0) as i8
+}
+
+/// Crossings of the segment `p q` (query frame) with the model's triangles placed by `pose`;
+/// `lp lq` is the segment in the mesh frame, used for culling only.
+fn crossings<V: PosedOverlap>(
+    model: &Model<V>,
+    pose: &Pose,
+    p: &Point,
+    q: &Point,
+    lp: &Point,
+    lq: &Point,
+) -> Crossings {
+    let tree = model.tree();
+    let mut count = 0;
+    for node in tree.descend(|bv| bv.meets_segment(lp, lq)) {
+        for &t in tree.leaf_triangles(node) {
+            let tri = placed_triangle(model.mesh(), t as usize, pose);
+            let [a, b, c] = tri.vertices().map(|v| c3(&v));
+            let (sp, sq) = (
+                sign(orient3d(a, b, c, c3(p))),
+                sign(orient3d(a, b, c, c3(q))),
+            );
+            if sp == 0 && sq == 0 {
+                if in_plane_area(&tri.vertices()) {
+                    return Crossings::Graze(count);
+                }
+                continue; // a zero-area triangle: nothing to cross
+            }
+            if sp == 0 {
+                if holds_coplanar(&tri.vertices(), p) {
+                    return Crossings::OnSurface;
+                }
+                continue; // the segment meets the plane only at p, outside the triangle
+            }
+            if sp * sq >= 0 {
+                continue; // both on one side, or q (outside the mesh's box) on the plane
+            }
+            let (pc, qc) = (c3(p), c3(q));
+            let e = [(a, b), (b, c), (c, a)].map(|(u, v)| sign(orient3d(pc, qc, u, v)));
+            if e.contains(&1) && e.contains(&-1) {
+                continue;
+            }
+            if e.contains(&0) {
+                return Crossings::Graze(count);
+            }
+            count += 1;
+        }
+    }
+    Crossings::Count(count)
+}
+
+/// The 2D orientations of a triangle's three coordinate projections (its normal's components,
+/// exactly in sign).
+fn projected_areas(v: &[Point; 3]) -> [f64; 3] {
+    let c2 = |p: &Point, k: usize| Coord {
+        x: p[(k + 1) % 3],
+        y: p[(k + 2) % 3],
+    };
+    [0, 1, 2].map(|k| orient2d(c2(&v[0], k), c2(&v[1], k), c2(&v[2], k)))
+}
+
+/// Whether the triangle has non-zero area (exactly).
+fn in_plane_area(v: &[Point; 3]) -> bool {
+    projected_areas(v).iter().any(|&o| o != 0.0)
+}
+
+/// Whether `p`, lying in the plane of the triangle `v`, lies in the closed triangle (exact, in
+/// the coordinate plane where the triangle's projection is largest; a zero-area triangle holds
+/// nothing, its neighbours decide).
+fn holds_coplanar(v: &[Point; 3], p: &Point) -> bool {
+    let areas = projected_areas(v);
+    let Some(k) = (0..3)
+        .filter(|&k| areas[k] != 0.0)
+        .max_by(|&i, &j| areas[i].abs().total_cmp(&areas[j].abs()))
+    else {
+        return false;
+    };
+    let c2 = |p: &Point| Coord {
+        x: p[(k + 1) % 3],
+        y: p[(k + 2) % 3],
+    };
+    let o = [0, 1, 2].map(|i| sign(orient2d(c2(&v[i]), c2(&v[(i + 1) % 3]), c2(p))));
+    !(o.contains(&1) && o.contains(&-1))
+}

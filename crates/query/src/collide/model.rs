@@ -1,0 +1,56 @@
+//! A mesh with its hierarchy: what the queries take.
+
+use obbtree_bv::{Aabb, TriMesh};
+use obbtree_tree::{Bvh, MeshMismatch};
+
+/// A mesh and a hierarchy built over it, checked to belong together, with the facts that
+/// containment needs (closedness, one vertex of each connected component, bounds), computed once.
+#[derive(Clone, Debug)]
+pub struct Model<'a, V> {
+    mesh: &'a TriMesh,
+    tree: &'a Bvh<V>,
+    closed: bool,
+    component_seeds: Vec<u32>,
+    bounds: Aabb,
+}
+
+impl<'a, V> Model<'a, V> {
+    /// Pairs `mesh` with `tree`; an error if the tree was built (or last refitted) for another
+    /// mesh.
+    pub fn new(mesh: &'a TriMesh, tree: &'a Bvh<V>) -> Result<Self, MeshMismatch> {
+        tree.check_mesh(mesh)?;
+        Ok(Self {
+            mesh,
+            tree,
+            closed: mesh.is_closed(),
+            component_seeds: super::containment::component_seeds(mesh),
+            bounds: Aabb::from_points(mesh.vertices()),
+        })
+    }
+
+    /// The mesh.
+    pub fn mesh(&self) -> &'a TriMesh {
+        self.mesh
+    }
+
+    /// The hierarchy.
+    pub fn tree(&self) -> &'a Bvh<V> {
+        self.tree
+    }
+
+    /// Whether the mesh is closed (see [`TriMesh::is_closed`]): containment needs it.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// One vertex index per connected component of the mesh (triangles sharing a vertex index
+    /// are connected).
+    pub fn component_seeds(&self) -> &[u32] {
+        &self.component_seeds
+    }
+
+    /// The mesh's axis-aligned bounds in its own frame.
+    pub fn bounds(&self) -> &Aabb {
+        &self.bounds
+    }
+}

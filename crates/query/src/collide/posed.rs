@@ -1,0 +1,287 @@
+//! Overlap of a volume of A with a volume of B given in B's own frame, under the relative pose
+//! of the two meshes: the bounding-volume test of the dual-tree traversal.
+//!
+//! The relative pose is prepared once per query ([`PosedOverlap::relative`]); no volume of B is
+//! ever re-fitted or re-bounded in A's frame as a whole mesh.
+//!
+//! Every test here is *conservative*: it never reports two volumes that share a point as
+//! disjoint, whatever the rounding (the slack terms bound it). It may report overlap for volumes
+//! apart by a few units of rounding (or, for k-DOPs and AABBs, by the looseness of the bound
+//! described at each impl). So the traversal never misses an intersecting triangle pair.
+
+use crate::collide::Pose;
+use nalgebra::Matrix3;
+use obbtree_bv::intersect::obb_obb::{self, RelativePose};
+use obbtree_bv::intersect::{segment_aabb, segment_obb};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Sphere, Vector};
+
+/// Relative padding of volumes in [`PosedOverlap::meets_segment`]: it dwarfs the rounding of
+/// the segment's transformation into the tree's frame (a few ulps of the coordinates).
+const SEGMENT_PAD: f64 = 1e-9;
+
+/// Relative slack of the k-DOP and sphere tests: many times the rounding of their few
+/// arithmetic steps (tens of ulps).
+const SLACK: f64 = 64.0 * f64::EPSILON;
+
+/// A volume type the dual-tree traversal can test across two frames.
+pub trait PosedOverlap: BoundingVolume {
+    /// The relative pose of B's frame in A's frame, prepared for this volume type.
+    type Relative: Send + Sync;
+
+    /// A volume of B moved into A's frame, in whatever form [`PosedOverlap::overlaps`] needs
+    /// (with a bound on the rounding of the move where it matters).
+    type Placed: Copy;
+
+    /// Prepares `b_in_a` (the pose of B's frame in A's frame) once per query.
+    fn relative(b_in_a: &Pose) -> Self::Relative;
+
+    /// Moves a volume of B into A's frame. The traversal does this once per node of B it
+    /// visits and tests the result against many nodes of A.
+    fn place(b: &Self, rel: &Self::Relative) -> Self::Placed;
+
+    /// Whether `a` (in A's frame) and the placed volume `b` may overlap; conservative.
+    fn overlaps(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool;
+
+    /// A measure of size that decides which tree the traversal descends first (the larger).
+    fn size(&self) -> f64;
+
+    /// Whether the closed segment `p0 p1` (in the volume's frame) may meet the volume;
+    /// conservative, with the volume grown by a relative [`SEGMENT_PAD`].
+    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool;
+}
+
+/// The relative pose of the two meshes as box-test data (rotation and |R| + ε computed once).
+fn relative_pose(b_in_a: &Pose) -> RelativePose {
+    RelativePose::new(*b_in_a.rotation.matrix(), b_in_a.translation.vector)
+}
+
+/// An OBB of B in A's frame: centre `R_ab c_B + t_ab`, axes `R_ab B` (orthonormal up to
+/// rounding, which the test's `|R| + ε` absorbs), and a bound on the centre's rounding.
+#[derive(Clone, Copy, Debug)]
+pub struct PlacedObb {
+    center: Vector,
+    axes: Matrix3<f64>,
+    half_extents: Vector,
+    slack: f64,
+}
+
+/// Gottschalk's OBB–OBB test (the 15 separating axes, seed 000 §9.2.6) on the pair's relative
+/// pose: with B's box placed in A's frame once per node of B, each pair costs `R = Aᵀ (R_ab B)`
+/// and `t = Aᵀ (c'_B - c_A)`.
+impl PosedOverlap for Obb {
+    type Relative = RelativePose;
+    type Placed = PlacedObb;
+
+    fn relative(b_in_a: &Pose) -> RelativePose {
+        relative_pose(b_in_a)
+    }
+
+    #[inline]
+    fn place(b: &Obb, rel: &RelativePose) -> PlacedObb {
+        let rb = rel.rotation * b.center.coords;
+        PlacedObb {
+            center: rb + rel.translation,
+            axes: rel.rotation * b.axes,
+            half_extents: b.half_extents,
+            slack: rel.slack + SLACK * (rb.abs().sum() + rel.translation.abs().sum()),
+        }
+    }
+
+    #[inline]
+    fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
+        let d = b.center - a.center.coords;
+        let rotation = a.axes.tr_mul(&b.axes);
+        let pair = RelativePose {
+            rotation,
+            translation: a.axes.tr_mul(&d),
+            abs_rotation: rotation.abs().add_scalar(obb_obb::PARALLEL_EPS),
+            slack: b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum()),
+        };
+        obb_obb::overlaps_posed(&a.half_extents, &b.half_extents, &pair)
+    }
+
+    fn size(&self) -> f64 {
+        self.half_extents.sum()
+    }
+
+    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
+        let pad = SEGMENT_PAD * (self.center.coords.abs().sum() + self.half_extents.sum());
+        let grown = Obb {
+            half_extents: self.half_extents.add_scalar(pad),
+            ..*self
+        };
+        segment_obb::overlaps(p0, p1, &grown)
+    }
+}
+
+/// AABBs as boxes: A's box against B's box rotated into A's frame by the same 15-axis test. The
+/// rotation part `R_ab` (and `|R_ab| + ε`) is the same for every node pair, so only the centre
+/// offset is computed per pair. Exact for boxes (no re-bounding of B's box in A's frame).
+impl PosedOverlap for Aabb {
+    type Relative = RelativePose;
+    /// Centre in A's frame, half-extents, rounding bound.
+    type Placed = (Vector, Vector, f64);
+
+    fn relative(b_in_a: &Pose) -> RelativePose {
+        relative_pose(b_in_a)
+    }
+
+    #[inline]
+    fn place(b: &Aabb, rel: &RelativePose) -> (Vector, Vector, f64) {
+        let rb = rel.rotation * b.center().coords;
+        let slack = rel.slack + SLACK * (rb.abs().sum() + rel.translation.abs().sum());
+        (rb + rel.translation, half(b), slack)
+    }
+
+    #[inline]
+    fn overlaps(a: &Aabb, &(cb, hb, slack): &(Vector, Vector, f64), rel: &RelativePose) -> bool {
+        let ca = a.center().coords;
+        let pair = RelativePose {
+            translation: cb - ca,
+            slack: slack + SLACK * (cb.abs().sum() + ca.abs().sum()),
+            ..*rel
+        };
+        obb_obb::overlaps_posed(&half(a), &hb, &pair)
+    }
+
+    fn size(&self) -> f64 {
+        half(self).sum()
+    }
+
+    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
+        segment_aabb::overlaps(p0, p1, &grown(self, SEGMENT_PAD))
+    }
+}
+
+fn half(b: &Aabb) -> Vector {
+    (b.maxs - b.mins) * 0.5
+}
+
+/// The box grown on every side by `rel` times its coordinates' magnitude plus its size.
+fn grown(b: &Aabb, rel: f64) -> Aabb {
+    let pad = rel * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum());
+    Aabb::new(b.mins.map(|x| x - pad), b.maxs.map(|x| x + pad))
+}
+
+/// Spheres: the centre of B's sphere moved into A's frame, then the distance test.
+impl PosedOverlap for Sphere {
+    type Relative = Pose;
+    /// B's sphere with its centre in A's frame and its radius grown by the move's rounding.
+    type Placed = Sphere;
+
+    fn relative(b_in_a: &Pose) -> Pose {
+        *b_in_a
+    }
+
+    #[inline]
+    fn place(b: &Sphere, rel: &Pose) -> Sphere {
+        let c = rel * b.center;
+        let slack = SLACK * (c.coords.abs().sum() + rel.translation.vector.abs().sum());
+        Sphere::new(c, b.radius + slack)
+    }
+
+    #[inline]
+    fn overlaps(a: &Sphere, b: &Sphere, _: &Pose) -> bool {
+        let r = a.radius + b.radius;
+        let r = r + SLACK * (b.center.coords.abs().sum() + a.center.coords.abs().sum() + r);
+        (b.center - a.center).norm_squared() <= r * r
+    }
+
+    fn size(&self) -> f64 {
+        self.radius
+    }
+
+    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
+        let d = p1 - p0;
+        let len2 = d.norm_squared();
+        let t = if len2 > 0.0 {
+            ((self.center - p0).dot(&d) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let r = self.radius + SEGMENT_PAD * (self.center.coords.abs().sum() + self.radius);
+        (p0 + d * t - self.center).norm_squared() <= r * r
+    }
+}
+
+/// The relative pose prepared for k-DOPs: B's slab directions in A's frame and A's in B's.
+#[derive(Clone, Debug)]
+pub struct KdopRelative<const A: usize> {
+    /// The slab axes (computed once: [`Kdop::axes`] builds them).
+    axes: [Vector; A],
+    pose: Pose,
+    inverse: Pose,
+    /// `|Rᵀ n_i| + ε` for A's axes `n_i`: B's box's projected radius on A's slab `i`.
+    a_axes_in_b: [Vector; A],
+    /// `|R n_j| + ε` for B's axes `n_j`: A's box's projected radius on B's slab `j`.
+    b_axes_in_a: [Vector; A],
+}
+
+/// k-DOPs (fixed slab axes, so a rotated k-DOP is no k-DOP): conservative test in two halves.
+/// B's k-DOP is bounded by its AABB (its first three slabs), that box is rotated into A's frame
+/// and its support interval along each of A's slab axes compared with A's slab (Ericson,
+/// Real-Time Collision Detection §4.6.2, projecting a box on an axis); then the same with the
+/// roles swapped (A's AABB in B's frame against B's slabs).
+impl<const A: usize> PosedOverlap for Kdop<A> {
+    type Relative = KdopRelative<A>;
+    /// B's k-DOP itself (the test places its box).
+    type Placed = Kdop<A>;
+
+    fn relative(b_in_a: &Pose) -> KdopRelative<A> {
+        let r = b_in_a.rotation.matrix();
+        let axes = Self::axes();
+        KdopRelative {
+            axes,
+            pose: *b_in_a,
+            inverse: b_in_a.inverse(),
+            a_axes_in_b: axes.map(|n| (r.tr_mul(&n)).abs().add_scalar(obb_obb::PARALLEL_EPS)),
+            b_axes_in_a: axes.map(|n| (r * n).abs().add_scalar(obb_obb::PARALLEL_EPS)),
+        }
+    }
+
+    #[inline]
+    fn place(b: &Self, _: &KdopRelative<A>) -> Self {
+        *b
+    }
+
+    #[inline]
+    fn overlaps(a: &Self, b: &Self, rel: &KdopRelative<A>) -> bool {
+        slabs_meet_box(a, &b.aabb(), &rel.pose, &rel.axes, &rel.a_axes_in_b)
+            && slabs_meet_box(b, &a.aabb(), &rel.inverse, &rel.axes, &rel.b_axes_in_a)
+    }
+
+    fn size(&self) -> f64 {
+        half(&self.aabb()).sum()
+    }
+
+    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
+        let axes = Self::axes();
+        let sep = (0..A).any(|i| {
+            let (d0, d1) = (axes[i].dot(&p0.coords), axes[i].dot(&p1.coords));
+            let pad = SEGMENT_PAD * (self.min[i].abs() + self.max[i].abs() + d0.abs());
+            d0.min(d1) > self.max[i] + pad || d0.max(d1) < self.min[i] - pad
+        });
+        !sep
+    }
+}
+
+/// Whether the box `b` (in its own frame, placed by `pose` in the k-DOP's frame) may meet the
+/// slabs of `kdop` (slab directions `axes`); `radii[i]` is `|pose.rotationᵀ n_i| + ε`.
+#[inline]
+fn slabs_meet_box<const A: usize>(
+    kdop: &Kdop<A>,
+    b: &Aabb,
+    pose: &Pose,
+    axes: &[Vector; A],
+    radii: &[Vector; A],
+) -> bool {
+    let c = pose * b.center();
+    let h = half(b);
+    let magnitude = c.coords.abs().sum() + h.sum();
+    (0..A).all(|i| {
+        let proj = axes[i].dot(&c.coords);
+        let r = radii[i].dot(&h);
+        let slack = SLACK * (magnitude * 3.0 + kdop.min[i].abs().max(kdop.max[i].abs()));
+        proj - r <= kdop.max[i] + slack && proj + r >= kdop.min[i] - slack
+    })
+}

@@ -1,0 +1,45 @@
+//! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
+
+use super::leaf::LeafTest;
+use super::{traverse, CollisionRequest, CollisionResult, Mode, Model, Pose, PosedOverlap};
+use obbtree_bv::TriMesh;
+
+/// Whether triangles `i` and `j` of `mesh` have a vertex index in common.
+pub(crate) fn share_vertex(mesh: &TriMesh, i: u32, j: u32) -> bool {
+    let (p, q) = (mesh.triangles()[i as usize], mesh.triangles()[j as usize]);
+    p.iter().any(|v| q.contains(v))
+}
+
+/// Pairs `[i, j]` (`i < j`, sorted) of triangles of the model's mesh that intersect and share
+/// no vertex index (neighbours always touch, so they are left out; triangles that meet only at
+/// a duplicated vertex position with different indices are reported). Exact, like
+/// [`collide`](super::collide); the request's `containment` is ignored.
+///
+/// The tree is descended against itself (each unordered node pair once), under the identity
+/// pose.
+pub fn self_collide<V: PosedOverlap>(
+    model: &Model<V>,
+    request: &CollisionRequest,
+) -> CollisionResult {
+    let (mesh, tree) = (model.mesh(), model.tree());
+    let identity = Pose::identity();
+    let leaves = LeafTest::new(mesh, mesh, &identity);
+    let limit = request.limit();
+    let mut result = CollisionResult::default();
+    let pairs = &mut result.pairs;
+    let done = traverse::leaf_pairs(tree, tree, &V::relative(&identity), true, |i, j| {
+        let (ti, tj) = (tree.leaf_triangles(i), tree.leaf_triangles(j));
+        leaves.test(
+            ti,
+            tj,
+            |p, q| (i != j || p < q) && !share_vertex(mesh, p, q),
+            |p, q| [p.min(q), p.max(q)],
+            pairs,
+            limit,
+        )
+    });
+    result.truncated = done.is_break() && request.mode == Mode::All;
+    result.pairs.sort_unstable();
+    result.intersects = !result.pairs.is_empty();
+    result
+}

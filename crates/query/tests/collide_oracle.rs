@@ -1,0 +1,194 @@
+//! Dual-tree collision against the exact brute-force oracle (every triangle pair through the
+//! exact predicate), for every volume type: random poses of small generated meshes (about half
+//! in contact), and touching, coplanar and near-miss configurations made on purpose at several
+//! scales.
+
+mod common;
+
+use common::*;
+use nalgebra::{Matrix3, Rotation3, Translation3, Vector3};
+use obbtree_bv::intersect::tri_tri_segment::Intersection;
+use obbtree_bv::TriMesh;
+use obbtree_query::collide::{brute_force, collide, collide_many, Pose};
+use obbtree_query::{CollisionRequest, Mode};
+use proptest::prelude::*;
+
+/// Checks `All`, `First` and a pair limit against the oracle for every volume type.
+fn check(a: &TriMesh, pose_a: &Pose, b: &TriMesh, poses: &[Pose]) -> usize {
+    let mut contacts = 0;
+    let oracle: Vec<_> = poses.iter().map(|p| brute_force(a, pose_a, b, p)).collect();
+    contacts += oracle.iter().filter(|o| !o.is_empty()).count();
+    for_each_volume(a, b, |name, models| {
+        with_models!(models, |ma, mb| {
+            for (k, (pose, want)) in poses.iter().zip(&oracle).enumerate() {
+                let all = collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::All));
+                assert_eq!(&all.pairs, want, "{name}: pose {k} {pose:?}");
+                assert_eq!(all.intersects, !want.is_empty());
+                assert!(!all.truncated);
+                if name == "obb" {
+                    let req = CollisionRequest::new(Mode::All).with_contacts(true);
+                    let with = collide(ma, pose_a, mb, pose, &req);
+                    assert_eq!(with.pairs, all.pairs);
+                    assert_eq!(with.contacts.len(), with.pairs.len());
+                    assert!(with.contacts.iter().all(|c| *c != Intersection::Disjoint));
+                }
+                let first = collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::First));
+                assert_eq!(
+                    first.intersects,
+                    !want.is_empty(),
+                    "{name}: first, pose {k}"
+                );
+                assert!(first.pairs.len() <= 1);
+                assert!(
+                    first.pairs.iter().all(|p| want.contains(p)),
+                    "{name}: witness"
+                );
+                if want.len() > 2 {
+                    let some = collide(
+                        ma,
+                        pose_a,
+                        mb,
+                        pose,
+                        &CollisionRequest::new(Mode::All).with_max_pairs(2),
+                    );
+                    assert_eq!(some.pairs.len(), 2);
+                    assert!(some.truncated);
+                    assert!(some.pairs.iter().all(|p| want.contains(p)));
+                }
+            }
+            let many = collide_many(ma, pose_a, mb, poses, &CollisionRequest::new(Mode::All));
+            for (m, want) in many.iter().zip(&oracle) {
+                assert_eq!(&m.pairs, want, "{name}: collide_many");
+            }
+        })
+    });
+    contacts
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(100)))]
+
+    /// Two bumpy closed blobs, several random poses each (B's translation in a cube of
+    /// half-side 2 around A, radii 1 and 0.8: about half the poses touch).
+    #[test]
+    fn blobs_match_brute_force(seed in any::<u64>()) {
+        let a = blob(seed, 5, 9, 1.0, 0.3);
+        let b = blob(seed ^ 1, 4, 8, 0.8, 0.3);
+        let mut r = rng(seed);
+        let poses: Vec<Pose> = (0..6).map(|_| random_pose(&mut r, 1.6)).collect();
+        let pose_a = if seed % 4 == 0 { random_pose(&mut r, 5.0) } else { Pose::identity() };
+        let pose_b: Vec<Pose> = poses.iter().map(|p| pose_a * p).collect();
+        check(&a, &pose_a, &b, &pose_b);
+    }
+
+    /// An open terrain against a blob skimming its surface.
+    #[test]
+    fn terrain_matches_brute_force(seed in any::<u64>()) {
+        let a = terrain(seed, 6, 0.4);
+        let b = blob(seed ^ 2, 4, 7, 1.0, 0.2);
+        let mut r = rng(seed);
+        let poses: Vec<Pose> = (0..4)
+            .map(|_| Translation3::new(3.0, 3.0, 0.8) * random_pose(&mut r, 2.0))
+            .collect();
+        check(&a, &Pose::identity(), &b, &poses);
+    }
+}
+
+/// Exact 90° rotations (signed permutation matrices), so placed coordinates stay exact.
+fn right_angle_rotations() -> Vec<Rotation3<f64>> {
+    let mut out = Vec::new();
+    for perm in [
+        [0, 1, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [1, 0, 2],
+        [0, 2, 1],
+        [2, 1, 0],
+    ] {
+        for signs in 0..8 {
+            let mut m = Matrix3::zeros();
+            for (row, &col) in perm.iter().enumerate() {
+                m[(row, col)] = if signs >> row & 1 == 1 { -1.0 } else { 1.0 };
+            }
+            if m.determinant() > 0.0 {
+                out.push(Rotation3::from_matrix_unchecked(m));
+            }
+        }
+    }
+    out
+}
+
+/// Cubes of side 2 (4 triangles per face... 2×2 squares) placed face to face, edge to edge,
+/// corner to corner, overlapping, and one ulp apart, with exact rotations, at scales 1, 0.1
+/// (inexact grid), 1e8 and 1e-8: the tree finds exactly the oracle's pairs, and touching
+/// configurations do report contact.
+#[test]
+fn touching_cubes_at_every_scale() {
+    let rotations = right_angle_rotations();
+    assert_eq!(rotations.len(), 24);
+    for scale in [1.0, 0.1, 1e8, 1e-8] {
+        let a = cube(2, scale);
+        let b = cube(2, scale);
+        let mut poses = Vec::new();
+        let mut touching = Vec::new();
+        for (k, offset) in [
+            [2i32, 0, 0],
+            [2, 2, 0],
+            [2, 2, 2],
+            [1, 0, 0],
+            [1, 1, 1],
+            [0, 2, -2],
+            [-2, 1, 0],
+        ]
+        .iter()
+        .enumerate()
+        {
+            let t = Vector3::new(offset[0] as f64, offset[1] as f64, offset[2] as f64) * scale;
+            // A rotation about the cube's centre keeps it in place: R·p + (c - R·c) + t.
+            let rot = &rotations[k * 3 % 24];
+            let c = Vector3::repeat(scale);
+            poses.push(Pose::from_parts(Translation3::from(c - rot * c + t), *rot));
+            touching.push(true);
+            // Just apart: the next float beyond the touching offset along the first axis used.
+            let axis = offset.iter().position(|&o| o != 0).unwrap();
+            let mut apart = t;
+            apart[axis] = if offset[axis] > 0 {
+                f64::from_bits((2.0 * scale).to_bits() + 1)
+            } else {
+                -f64::from_bits((2.0 * scale).to_bits() + 1)
+            };
+            if offset[axis].abs() == 2 {
+                poses.push(Pose::from_parts(
+                    Translation3::from(apart),
+                    Rotation3::identity(),
+                ));
+                touching.push(false);
+            }
+        }
+        check(&a, &Pose::identity(), &b, &poses);
+        for (pose, touch) in poses.iter().zip(touching) {
+            let found = !brute_force(&a, &Pose::identity(), &b, pose).is_empty();
+            assert_eq!(found, touch, "scale {scale}: {pose:?}");
+        }
+    }
+}
+
+/// Coplanar overlapping flat sheets (every pair decided in 2D), shifted by exact and inexact
+/// amounts, and rotated about the normal.
+#[test]
+fn coplanar_sheets() {
+    let a = terrain(1, 5, 0.0);
+    let b = terrain(2, 3, 0.0);
+    let poses: Vec<Pose> = [
+        ([0.5, 0.5, 0.0], [0.0, 0.0, 0.0]),
+        ([1.0, 1.0, 0.0], [0.0, 0.0, 0.0]),
+        ([0.3, 0.7, 0.0], [0.0, 0.0, 0.7]),
+        ([5.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ([5.0 + 1e-15, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ([2.0, 2.0, 1e-300], [0.0, 0.0, 0.0]),
+    ]
+    .iter()
+    .map(|&(t, r)| obbtree_query::collide::pose_from_rotation_vector(t, r))
+    .collect();
+    assert!(check(&a, &Pose::identity(), &b, &poses) >= 4);
+}

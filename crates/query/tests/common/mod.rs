@@ -1,0 +1,178 @@
+//! Helpers shared by the collision tests: case count, small generated meshes, poses, and a
+//! runner over every volume type.
+#![allow(dead_code)] // each test binary uses a subset
+
+use obbtree_bv::{Aabb, Kdop18, Obb, Point, Sphere, TriMesh};
+use obbtree_query::collide::{pose_from_rotation_vector, Pose};
+use obbtree_query::{Model, PosedOverlap};
+use obbtree_tree::{BuildOptions, Bvh};
+use rand::{Rng, SeedableRng};
+
+/// Property-test case count: `OBBTREE_PROPTEST_CASES`, default `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("OBBTREE_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+pub fn rng(seed: u64) -> rand_pcg::Pcg64 {
+    rand_pcg::Pcg64::seed_from_u64(seed)
+}
+
+/// A closed, consistently oriented "blob": a UV sphere (`rings` latitude rings of `segments`
+/// vertices plus two poles) whose vertex radii vary by up to `bump` (relative), so it is not
+/// convex for `bump > 0`.
+pub fn blob(seed: u64, rings: usize, segments: usize, radius: f64, bump: f64) -> TriMesh {
+    let mut r = rng(seed);
+    let mut v = vec![Point::new(0.0, 0.0, radius)];
+    for i in 1..=rings {
+        let th = std::f64::consts::PI * i as f64 / (rings + 1) as f64;
+        for j in 0..segments {
+            let ph = 2.0 * std::f64::consts::PI * j as f64 / segments as f64;
+            let rr = radius * (1.0 + bump * r.gen_range(-1.0..1.0));
+            v.push(Point::new(
+                rr * th.sin() * ph.cos(),
+                rr * th.sin() * ph.sin(),
+                rr * th.cos(),
+            ));
+        }
+    }
+    v.push(Point::new(0.0, 0.0, -radius));
+    let south = (v.len() - 1) as u32;
+    let at = |i: usize, j: usize| (1 + (i * segments) + (j % segments)) as u32;
+    let mut t = Vec::new();
+    for j in 0..segments {
+        t.push([0, at(0, j), at(0, j + 1)]);
+        t.push([south, at(rings - 1, j + 1), at(rings - 1, j)]);
+        for i in 0..rings - 1 {
+            t.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            t.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    TriMesh::new(v, t).expect("valid blob")
+}
+
+/// An open height field over `[0, n]²` with integer x, y and random heights in `[-h, h]`.
+pub fn terrain(seed: u64, n: usize, h: f64) -> TriMesh {
+    let mut r = rng(seed);
+    let mut v = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            v.push(Point::new(i as f64, j as f64, r.gen_range(-h..=h)));
+        }
+    }
+    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    let mut t = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            t.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            t.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    TriMesh::new(v, t).expect("valid terrain")
+}
+
+/// The closed box `[0, s]³` cut into `n × n` squares per face (two triangles each), outward
+/// oriented, scaled by `scale`: integer grid coordinates times `scale` are exact.
+pub fn cube(n: usize, scale: f64) -> TriMesh {
+    let mut v: Vec<Point> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let mut t = Vec::new();
+    let mut id = |p: [i64; 3], v: &mut Vec<Point>| -> u32 {
+        *index.entry(p).or_insert_with(|| {
+            v.push(Point::new(p[0] as f64, p[1] as f64, p[2] as f64) * scale);
+            (v.len() - 1) as u32
+        })
+    };
+    let n = n as i64;
+    for axis in 0..3 {
+        for side in [0, n] {
+            let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);
+            for a in 0..n {
+                for b in 0..n {
+                    let corner = |da: i64, db: i64| {
+                        let mut p = [0; 3];
+                        p[axis] = side;
+                        p[u] = a + da;
+                        p[w] = b + db;
+                        p
+                    };
+                    let q = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)]
+                        .map(|c| id(c, &mut v));
+                    if side == n {
+                        t.push([q[0], q[1], q[2]]);
+                        t.push([q[0], q[2], q[3]]);
+                    } else {
+                        t.push([q[0], q[2], q[1]]);
+                        t.push([q[0], q[3], q[2]]);
+                    }
+                }
+            }
+        }
+    }
+    TriMesh::new(v, t).expect("valid cube")
+}
+
+/// A random pose: rotation vector uniform in the ball of radius π, translation uniform in the
+/// cube of half-side `reach`.
+pub fn random_pose(r: &mut impl Rng, reach: f64) -> Pose {
+    let rot = loop {
+        let v = [0; 3].map(|_| r.gen_range(-1.0..1.0));
+        if v.iter().map(|x: &f64| x * x).sum::<f64>() <= 1.0 {
+            break v.map(|x| x * std::f64::consts::PI);
+        }
+    };
+    pose_from_rotation_vector([0; 3].map(|_| r.gen_range(-reach..reach)), rot)
+}
+
+/// Builds a tree of volume `V` over `mesh` with default options and a small leaf size (so the
+/// small test meshes still have deep trees).
+pub fn tree<V: PosedOverlap>(mesh: &TriMesh) -> Bvh<V> {
+    let options = BuildOptions::<V> {
+        leaf_size: 2,
+        ..BuildOptions::default()
+    };
+    Bvh::build(mesh, &options).expect("tree")
+}
+
+/// Runs `f` with models of `a` and `b` for every volume type, naming it.
+pub fn for_each_volume(a: &TriMesh, b: &TriMesh, mut f: impl FnMut(&str, Models)) {
+    fn models<'m, V: PosedOverlap>(
+        a: &'m TriMesh,
+        ta: &'m Bvh<V>,
+        b: &'m TriMesh,
+        tb: &'m Bvh<V>,
+    ) -> (Model<'m, V>, Model<'m, V>) {
+        (Model::new(a, ta).unwrap(), Model::new(b, tb).unwrap())
+    }
+    let (oa, ob) = (tree::<Obb>(a), tree::<Obb>(b));
+    f("obb", Models::Obb(models(a, &oa, b, &ob)));
+    let (aa, ab) = (tree::<Aabb>(a), tree::<Aabb>(b));
+    f("aabb", Models::Aabb(models(a, &aa, b, &ab)));
+    let (ka, kb) = (tree::<Kdop18>(a), tree::<Kdop18>(b));
+    f("kdop18", Models::Kdop(models(a, &ka, b, &kb)));
+    let (sa, sb) = (tree::<Sphere>(a), tree::<Sphere>(b));
+    f("sphere", Models::Sphere(models(a, &sa, b, &sb)));
+}
+
+/// A pair of models of one volume type.
+pub enum Models<'m> {
+    Obb((Model<'m, Obb>, Model<'m, Obb>)),
+    Aabb((Model<'m, Aabb>, Model<'m, Aabb>)),
+    Kdop((Model<'m, Kdop18>, Model<'m, Kdop18>)),
+    Sphere((Model<'m, Sphere>, Model<'m, Sphere>)),
+}
+
+/// Calls a generic expression on the models, whatever their volume type.
+#[macro_export]
+macro_rules! with_models {
+    ($models:expr, |$a:ident, $b:ident| $body:expr) => {
+        match $models {
+            Models::Obb((ref $a, ref $b)) => $body,
+            Models::Aabb((ref $a, ref $b)) => $body,
+            Models::Kdop((ref $a, ref $b)) => $body,
+            Models::Sphere((ref $a, ref $b)) => $body,
+        }
+    };
+}

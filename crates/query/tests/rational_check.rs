@@ -1,0 +1,141 @@
+//! An independent check of the leaf predicate on the pairs the traversal actually meets: exact
+//! rational arithmetic (the separating-axis theorem over the face normals, the edge–edge cross
+//! products and the in-plane edge normals, which is complete for two proper triangles) on every
+//! candidate pair of random near-contact poses, compared with `brute_force`'s answers.
+
+mod common;
+
+use common::*;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use obbtree_bv::{Point, TriMesh, Triangle};
+use obbtree_query::collide::{brute_force, place, Pose};
+use proptest::prelude::*;
+
+type Q3 = [BigRational; 3];
+
+fn q(x: f64) -> BigRational {
+    BigRational::from_float(x).expect("finite")
+}
+fn q3(p: &Point) -> Q3 {
+    [q(p.x), q(p.y), q(p.z)]
+}
+fn sub(a: &Q3, b: &Q3) -> Q3 {
+    [&a[0] - &b[0], &a[1] - &b[1], &a[2] - &b[2]]
+}
+fn dot(a: &Q3, b: &Q3) -> BigRational {
+    &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
+}
+fn cross(a: &Q3, b: &Q3) -> Q3 {
+    [
+        &a[1] * &b[2] - &a[2] * &b[1],
+        &a[2] * &b[0] - &a[0] * &b[2],
+        &a[0] * &b[1] - &a[1] * &b[0],
+    ]
+}
+
+/// Whether two proper (non-zero-area) closed triangles meet, exactly: no candidate axis
+/// separates their projections (touching projections do not separate).
+fn meet_exact(p: &Triangle, r: &Triangle) -> bool {
+    let (pv, rv) = (p.vertices().map(|v| q3(&v)), r.vertices().map(|v| q3(&v)));
+    let edges = |v: &[Q3; 3]| [sub(&v[1], &v[0]), sub(&v[2], &v[1]), sub(&v[0], &v[2])];
+    let (pe, re) = (edges(&pv), edges(&rv));
+    let (np, nr) = (cross(&pe[0], &pe[1]), cross(&re[0], &re[1]));
+    let mut axes = vec![np.clone(), nr.clone()];
+    for e in &pe {
+        axes.push(cross(&np, e));
+        for f in &re {
+            axes.push(cross(e, f));
+        }
+    }
+    for f in &re {
+        axes.push(cross(&nr, f));
+    }
+    !axes.iter().any(|axis| {
+        if axis.iter().all(|c| c.is_zero()) {
+            return false;
+        }
+        let proj = |v: &[Q3; 3]| {
+            let d = v.clone().map(|x| dot(&x, axis));
+            let lo = d.iter().min().unwrap().clone();
+            let hi = d.iter().max().unwrap().clone();
+            (lo, hi)
+        };
+        let ((plo, phi), (rlo, rhi)) = (proj(&pv), proj(&rv));
+        phi < rlo || rhi < plo
+    })
+}
+
+fn proper(t: &Triangle) -> bool {
+    let v = t.vertices().map(|v| q3(&v));
+    cross(&sub(&v[1], &v[0]), &sub(&v[2], &v[0]))
+        .iter()
+        .any(|c| c.abs() > BigRational::from_integer(BigInt::zero()))
+}
+
+/// Candidate pairs: triangle boxes within `gap` (so near misses are checked too).
+fn candidates(
+    a: &TriMesh,
+    b: &TriMesh,
+    pose: &Pose,
+    gap: f64,
+) -> Vec<(usize, usize, Triangle, Triangle)> {
+    let bt: Vec<Triangle> = (0..b.triangles().len())
+        .map(|j| {
+            let t = b.triangle(j);
+            Triangle::new(place(pose, &t.a), place(pose, &t.b), place(pose, &t.c))
+        })
+        .collect();
+    let bounds = |t: &Triangle| obbtree_bv::Aabb::from_points(&t.vertices());
+    let mut out = Vec::new();
+    for i in 0..a.triangles().len() {
+        let ta = a.triangle(i);
+        let ba = bounds(&ta);
+        for (j, tb) in bt.iter().enumerate() {
+            let bb = bounds(tb);
+            if (0..3).all(|k| ba.mins[k] <= bb.maxs[k] + gap && bb.mins[k] <= ba.maxs[k] + gap) {
+                out.push((i, j, ta, *tb));
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(20)))]
+
+    #[test]
+    fn brute_force_agrees_with_rational_sat(seed in any::<u64>()) {
+        let a = blob(seed, 4, 7, 1.0, 0.3);
+        let b = blob(seed ^ 5, 3, 6, 0.7, 0.3);
+        let mut r = rng(seed);
+        let pose = random_pose(&mut r, 1.3);
+        let want = brute_force(&a, &Pose::identity(), &b, &pose);
+        for (i, j, ta, tb) in candidates(&a, &b, &pose, 0.05) {
+            prop_assume!(proper(&ta) && proper(&tb));
+            let exact = meet_exact(&ta, &tb);
+            prop_assert_eq!(exact, want.contains(&[i as u32, j as u32]), "pair {} {}", i, j);
+        }
+    }
+}
+
+/// The same on touching cubes with exact coordinates, where every contact is a boundary case.
+#[test]
+fn touching_cubes_agree_with_rational_sat() {
+    let (a, b) = (cube(2, 0.1), cube(1, 0.2));
+    for t in [
+        [0.2, 0.0, 0.0],
+        [0.2, 0.2, 0.0],
+        [0.2, 0.2, 0.2],
+        [0.1, 0.1, 0.2],
+        [0.05, 0.05, 0.05],
+    ] {
+        let pose = obbtree_query::collide::pose_from_rotation_vector(t, [0.0; 3]);
+        let want = brute_force(&a, &Pose::identity(), &b, &pose);
+        assert!(!want.is_empty());
+        for (i, j, ta, tb) in candidates(&a, &b, &pose, 0.01) {
+            assert_eq!(meet_exact(&ta, &tb), want.contains(&[i as u32, j as u32]));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Self-collision against its brute-force oracle, and containment (exact ray parity) against
+//! the generalized winding number and against boxes whose inside is known exactly.
+
+mod common;
+
+use common::*;
+use nalgebra::Translation3;
+use obbtree_bv::{Aabb, Kdop18, Obb, Point, Sphere, TriMesh};
+use obbtree_query::collide::brute::brute_force_self;
+use obbtree_query::collide::containment::contains_point;
+use obbtree_query::collide::{collide, self_collide, Pose};
+use obbtree_query::{CollisionRequest, Containment, Mode, Model, PosedOverlap};
+use proptest::prelude::*;
+use rand::Rng;
+
+/// The triangles of both meshes in one mesh (B moved by `pose`).
+fn merged(a: &TriMesh, b: &TriMesh, pose: &Pose) -> TriMesh {
+    let n = a.vertices().len() as u32;
+    let v = a
+        .vertices()
+        .iter()
+        .copied()
+        .chain(b.vertices().iter().map(|p| pose * p))
+        .collect();
+    let t = a
+        .triangles()
+        .iter()
+        .copied()
+        .chain(b.triangles().iter().map(|t| t.map(|i| i + n)))
+        .collect();
+    TriMesh::new(v, t).unwrap()
+}
+
+fn self_check<V: PosedOverlap>(mesh: &TriMesh, want: &[[u32; 2]]) {
+    let tree = tree::<V>(mesh);
+    let model = Model::new(mesh, &tree).unwrap();
+    let all = self_collide(&model, &CollisionRequest::new(Mode::All));
+    assert_eq!(all.pairs, want);
+    let first = self_collide(&model, &CollisionRequest::new(Mode::First));
+    assert_eq!(first.intersects, !want.is_empty());
+    assert!(first.pairs.iter().all(|p| want.contains(p)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(40)))]
+
+    /// Two blobs merged into one mesh, interpenetrating about half the time, plus a very bumpy
+    /// blob that may fold through itself.
+    #[test]
+    fn self_collision_matches_brute_force(seed in any::<u64>()) {
+        let mut r = rng(seed);
+        let mesh = merged(&blob(seed, 4, 8, 1.0, 0.3), &blob(seed ^ 3, 4, 7, 0.7, 0.9), &random_pose(&mut r, 1.5));
+        let want = brute_force_self(&mesh);
+        self_check::<Obb>(&mesh, &want);
+        self_check::<Aabb>(&mesh, &want);
+        self_check::<Kdop18>(&mesh, &want);
+        self_check::<Sphere>(&mesh, &want);
+    }
+
+    /// Ray parity against the generalized winding number (sum of solid angles, Van Oosterom &
+    /// Strackee 1983), for points not within rounding noise of the surface.
+    #[test]
+    fn point_in_blob_matches_winding_number(seed in any::<u64>()) {
+        let mesh = blob(seed, 6, 10, 1.0, 0.35);
+        let tree = tree::<Obb>(&mesh);
+        let model = Model::new(&mesh, &tree).unwrap();
+        let mut r = rng(seed);
+        let pose = random_pose(&mut r, 3.0);
+        for _ in 0..20 {
+            let local = Point::new(r.gen_range(-1.4..1.4), r.gen_range(-1.4..1.4), r.gen_range(-1.4..1.4));
+            let w = winding(&mesh, &local);
+            prop_assume!((w - w.round()).abs() < 1e-6);
+            let p = pose * local;
+            prop_assert_eq!(contains_point(&model, &pose, &p), w.round() == 1.0, "w = {}", w);
+        }
+    }
+}
+
+/// Generalized winding number of a closed mesh around `p`.
+fn winding(mesh: &TriMesh, p: &Point) -> f64 {
+    (0..mesh.triangles().len())
+        .map(|t| {
+            let tri = mesh.triangle(t);
+            let (a, b, c) = (tri.a - p, tri.b - p, tri.c - p);
+            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+            let num = a.dot(&b.cross(&c));
+            let den = la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb;
+            2.0 * num.atan2(den)
+        })
+        .sum::<f64>()
+        / (4.0 * std::f64::consts::PI)
+}
+
+/// Points on the faces, edges and corners of the box `[0, 2]³` (inside: closed solid) and one
+/// ulp outside, for every volume type: the rays from them graze edges and are re-drawn.
+#[test]
+fn point_in_box_on_the_boundary() {
+    let mesh = cube(2, 1.0);
+    fn run<V: PosedOverlap>(mesh: &TriMesh) {
+        let tree = tree::<V>(mesh);
+        let model = Model::new(mesh, &tree).unwrap();
+        let id = Pose::identity();
+        let out = f64::from_bits(2f64.to_bits() + 1);
+        for p in [
+            [1.0, 1.0, 1.0],
+            [0.0, 1.0, 1.0],
+            [2.0, 2.0, 1.0],
+            [2.0, 2.0, 2.0],
+            [1.0, 1.0, 0.0],
+            [0.5, 0.25, 2.0],
+        ] {
+            assert!(contains_point(&model, &id, &Point::from(p)), "{p:?}");
+        }
+        for p in [
+            [out, 1.0, 1.0],
+            [1.0, -1e-300, 1.0],
+            [out, out, out],
+            [3.0, 1.0, 1.0],
+            [1.0, 1.0, -5.0],
+        ] {
+            assert!(!contains_point(&model, &id, &Point::from(p)), "{p:?}");
+        }
+    }
+    run::<Obb>(&mesh);
+    run::<Aabb>(&mesh);
+    run::<Kdop18>(&mesh);
+    run::<Sphere>(&mesh);
+}
+
+/// A small blob inside a large one, the other way round, apart, touching through, and against
+/// an open mesh (no answer).
+#[test]
+fn containment_of_blobs() {
+    let big = blob(7, 8, 12, 2.0, 0.1);
+    let small = blob(8, 5, 8, 0.5, 0.1);
+    let (tb, ts) = (tree::<Obb>(&big), tree::<Obb>(&small));
+    let (mb, ms) = (
+        Model::new(&big, &tb).unwrap(),
+        Model::new(&small, &ts).unwrap(),
+    );
+    let req = CollisionRequest::new(Mode::All).with_containment(true);
+    let id = Pose::identity();
+    let at = |x: f64| {
+        Pose::from_parts(
+            Translation3::new(x, 0.1, -0.2),
+            nalgebra::Rotation3::new(nalgebra::Vector3::new(0.3, 0.2, 0.1)),
+        )
+    };
+    let r = collide(&mb, &id, &ms, &at(0.3), &req);
+    assert_eq!(
+        (r.intersects, r.contained),
+        (false, Some(Containment::BInA))
+    );
+    let r = collide(&ms, &at(0.3), &mb, &id, &req);
+    assert_eq!(
+        (r.intersects, r.contained),
+        (false, Some(Containment::AInB))
+    );
+    let r = collide(&mb, &id, &ms, &at(5.0), &req);
+    assert_eq!((r.intersects, r.contained), (false, None));
+    let r = collide(&mb, &id, &ms, &at(2.0), &req);
+    assert!(r.intersects && r.contained.is_none());
+    let r = collide(&mb, &id, &ms, &at(0.3), &CollisionRequest::new(Mode::All));
+    assert_eq!(r.contained, None, "only on request");
+    // Two components: one inside the big blob, one outside: neither contains the other.
+    let pair = merged(&small, &small, &at(4.0));
+    let tp = tree::<Obb>(&pair);
+    let mp = Model::new(&pair, &tp).unwrap();
+    assert_eq!(mp.component_seeds().len(), 2);
+    let r = collide(&mb, &id, &mp, &at(0.0), &req);
+    assert_eq!((r.intersects, r.contained), (false, None));
+    let r = collide(&mb, &id, &mp, &at(-10.0), &req);
+    assert_eq!((r.intersects, r.contained), (false, None));
+    // Both components inside.
+    let pair = merged(&small, &small, &at(0.6));
+    let tp = tree::<Obb>(&pair);
+    let mp = Model::new(&pair, &tp).unwrap();
+    let r = collide(
+        &mb,
+        &id,
+        &mp,
+        &Pose::from_parts(
+            Translation3::new(-0.6, 0.0, 0.0),
+            nalgebra::Rotation3::identity(),
+        ),
+        &req,
+    );
+    assert_eq!(
+        (r.intersects, r.contained),
+        (false, Some(Containment::BInA))
+    );
+    // An open mesh never contains.
+    let open = terrain(3, 2, 0.0);
+    let to = tree::<Obb>(&open);
+    let mo = Model::new(&open, &to).unwrap();
+    assert!(!mo.is_closed());
+    let r = collide(&mo, &id, &ms, &at(50.0), &req);
+    assert_eq!(r.contained, None);
+}

@@ -1,0 +1,51 @@
+//! parry3d-f64's way of enumerating intersecting triangle pairs of two meshes (its BVH's
+//! `leaf_pairs` with B's boxes moved into A's frame, then its triangle–triangle
+//! `intersection_test` per candidate), shared by the comparison test and the bench.
+#![allow(dead_code)]
+
+use obbtree::bv::TriMesh;
+use obbtree::query::collide::Pose;
+use parry3d_f64::bounding_volume::BoundingVolume;
+use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
+use parry3d_f64::shape::TriMesh as PTriMesh;
+
+/// The mesh as a parry TriMesh (same vertices and triangles, so indices agree).
+pub fn trimesh(m: &TriMesh) -> PTriMesh {
+    let v = m
+        .vertices()
+        .iter()
+        .map(|p| PVec::new(p.x, p.y, p.z))
+        .collect();
+    PTriMesh::new(v, m.triangles().to_vec()).expect("parry accepts the mesh")
+}
+
+/// Our pose as parry's (the rotation goes through a quaternion, so parry places B's vertices
+/// within rounding of where obbtree places them, not bit for bit).
+pub fn pose(p: &Pose) -> PPose {
+    let q = nalgebra::UnitQuaternion::from_rotation_matrix(&p.rotation);
+    let t = p.translation.vector;
+    PPose::from_parts(
+        PVec::new(t.x, t.y, t.z),
+        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
+    )
+}
+
+/// Intersecting pairs `[a, b]` by parry, sorted; with `first`, stops at the first one.
+pub fn pairs(a: &PTriMesh, b: &PTriMesh, pose: &PPose, first: bool) -> Vec<[u32; 2]> {
+    let check = |na: &parry3d_f64::partitioning::BvhNode,
+                 nb: &parry3d_f64::partitioning::BvhNode| {
+        na.aabb().intersects(&nb.aabb().transform_by(pose))
+    };
+    let mut out = Vec::new();
+    for (i, j) in a.bvh().leaf_pairs(b.bvh(), check) {
+        let (ta, tb) = (a.triangle(i), b.triangle(j));
+        if parry3d_f64::query::intersection_test(pose, &ta, &tb).unwrap_or(false) {
+            out.push([i, j]);
+            if first {
+                break;
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
