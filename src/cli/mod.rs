@@ -1,10 +1,15 @@
 //! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
 //! `main` prints as one line before exiting with a non-zero status.
 
+mod chart;
 mod collide;
 mod demo;
 mod info;
 mod mesh;
+#[path = "../../tests/common/parry.rs"]
+mod parry;
+mod render;
+mod showcase;
 mod tree;
 
 use clap::{Parser, Subcommand};
