@@ -8,6 +8,7 @@ mod info;
 mod mesh;
 #[path = "../../tests/common/parry.rs"]
 mod parry;
+mod pick;
 mod render;
 mod showcase;
 mod tree;
@@ -22,7 +23,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree collide A.obj B.obj --poses poses.json --json"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -34,6 +35,7 @@ enum Command {
     Info(info::Args),
     Collide(collide::Args),
     Demo(demo::Args),
+    Pick(pick::Args),
 }
 
 /// What went wrong, as one line that says what to fix.
@@ -59,6 +61,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Info(args) => info::run(&args, out),
         Command::Collide(args) => collide::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
+        Command::Pick(args) => pick::run(&args, out),
     }?;
     Ok(out.flush()?)
 }

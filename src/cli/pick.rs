@@ -1,0 +1,359 @@
+//! `obbtree pick MESH ...`: cast rays from a file, pick a pixel, render a picture.
+
+use super::Error;
+use indicatif::{ProgressBar, ProgressStyle};
+use obbtree::bv::{
+    Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Ray, Sphere, TriMesh, Vector,
+};
+use obbtree::load::load_mesh;
+use obbtree::query::pick::camera::Camera;
+use obbtree::query::pick::{batch, cast_ray, PickTree, RayHit, RayTree};
+use obbtree::tree::{BuildOptions, Bvh, SplitRule};
+use serde::{Deserialize, Serialize};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Pick triangles with rays: from a rays file, at a pixel of a camera, or for every pixel of
+/// an image (PNG, shaded by normal, the picked triangle highlighted).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  obbtree pick assets/bunny.obj --rays rays.json --json\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree pick assets/bunny.obj --camera 0,0.1,0.4,0,0.1,0 --pixel 10 20"
+)]
+pub struct Args {
+    /// Mesh file (.obj, .stl, .ply, .off, each optionally .gz).
+    #[arg(value_name = "MESH")]
+    mesh: PathBuf,
+    /// Rays in the mesh's frame: {"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, ...]}.
+    #[arg(long, value_name = "RAYS.json")]
+    rays: Option<PathBuf>,
+    /// Bounding volume of the tree (aabb uses the compact picking layout).
+    #[arg(long, value_enum, default_value = "aabb")]
+    bv: Volume,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON report to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Camera as "EX,EY,EZ,TX,TY,TZ[,FOV_DEGREES]" (eye, target; +y up; default field of view
+    /// 45°). Default: a camera framing the mesh's bounding box.
+    #[arg(long, value_name = "EYE,TARGET[,FOV]")]
+    camera: Option<String>,
+    /// Pick the triangle under this pixel (column, row from the top-left).
+    #[arg(long, num_args = 2, value_names = ["X", "Y"])]
+    pixel: Option<Vec<u32>>,
+    /// Render the mesh from the camera (one ray per pixel) into this PNG file.
+    #[arg(long, value_name = "OUT.png")]
+    image: Option<PathBuf>,
+    /// Image size for --pixel and --image.
+    #[arg(long, value_name = "WxH", default_value = "640x480")]
+    size: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Volume {
+    Obb,
+    Aabb,
+    Kdop18,
+    Sphere,
+}
+
+#[derive(Deserialize)]
+struct RaysFile {
+    rays: Vec<RayIn>,
+}
+
+#[derive(Deserialize)]
+struct RayIn {
+    origin: [f64; 3],
+    dir: [f64; 3],
+}
+
+#[derive(Serialize)]
+struct HitOut {
+    hit: bool,
+    triangle: i64,
+    t: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    bv: Volume,
+    tris: usize,
+    build_ms: f64,
+    query_total_ms: f64,
+    hits: Vec<HitOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pixel: Option<PixelPick>,
+}
+
+#[derive(Serialize)]
+struct PixelPick {
+    x: u32,
+    y: u32,
+    hit: Option<RayHit>,
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    if args.rays.is_none() && args.pixel.is_none() && args.image.is_none() {
+        return Err(Error::Message(
+            "nothing to do: give --rays RAYS.json, --pixel X Y or --image OUT.png".into(),
+        ));
+    }
+    let rays = args.rays.as_deref().map(read_rays).transpose()?;
+    let mesh = load_mesh(&args.mesh)?;
+    match args.bv {
+        Volume::Aabb => {
+            let start = Instant::now();
+            let tree: Bvh<Aabb> = build(&mesh)?;
+            let compact = PickTree::new(&mesh, &tree);
+            finish(args, out, &mesh, &compact, start, rays)
+        }
+        Volume::Obb => with_tree::<Obb>(args, out, &mesh, rays),
+        Volume::Kdop18 => with_tree::<Kdop18>(args, out, &mesh, rays),
+        Volume::Sphere => with_tree::<Sphere>(args, out, &mesh, rays),
+    }
+}
+
+fn build<V: BoundingVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
+    let options = BuildOptions {
+        split: SplitRule::Sah,
+        ..Default::default()
+    };
+    Bvh::build(mesh, &options).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
+}
+
+fn with_tree<V>(
+    args: &Args,
+    out: &mut impl Write,
+    mesh: &TriMesh,
+    rays: Option<Vec<Ray>>,
+) -> Result<(), Error>
+where
+    V: BoundingVolume,
+    Bvh<V>: RayTree + Sync,
+{
+    let start = Instant::now();
+    let tree: Bvh<V> = build(mesh)?;
+    finish(args, out, mesh, &tree, start, rays)
+}
+
+fn finish(
+    args: &Args,
+    out: &mut impl Write,
+    mesh: &TriMesh,
+    tree: &(impl RayTree + Sync),
+    start: Instant,
+    rays: Option<Vec<Ray>>,
+) -> Result<(), Error> {
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let pose = Isometry::identity();
+    let start = Instant::now();
+    let hits = match &rays {
+        Some(rays) => batch::cast_rays(mesh, tree, &pose, rays, f64::INFINITY).map_err(|e| {
+            Error::Message(format!("{}: {e}", args.rays.as_ref().unwrap().display()))
+        })?,
+        None => Vec::new(),
+    };
+    let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
+    let camera = camera(args, mesh)?;
+    let pixel = match args.pixel.as_deref() {
+        Some(&[x, y]) => {
+            let ray = camera
+                .pixel_ray(x, y)
+                .map_err(|e| Error::Message(e.to_string()))?;
+            let hit = cast_ray(mesh, tree, &pose, &ray, f64::INFINITY)
+                .map_err(|e| Error::Message(e.to_string()))?;
+            Some(PixelPick { x, y, hit })
+        }
+        _ => None,
+    };
+    if let Some(path) = &args.image {
+        let picked = pixel.as_ref().and_then(|p| p.hit.map(|h| h.triangle));
+        render(mesh, tree, &camera, picked, path)?;
+    }
+    let report = Report {
+        bv: args.bv,
+        tris: mesh.triangles().len(),
+        build_ms,
+        query_total_ms,
+        hits: hits
+            .iter()
+            .map(|h| HitOut {
+                hit: h.is_some(),
+                triangle: h.map_or(-1, |h| i64::from(h.triangle)),
+                t: h.map(|h| h.t),
+            })
+            .collect(),
+        pixel,
+    };
+    if let Some(path) = &args.out {
+        let file = std::fs::File::create(path)
+            .map_err(|e| Error::Message(format!("{}: cannot write: {e}", path.display())))?;
+        serde_json::to_writer(std::io::BufWriter::new(file), &report)?;
+    }
+    if args.json {
+        serde_json::to_writer(&mut *out, &report)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} triangles, {:?} tree built in {build_ms:.1} ms",
+        report.tris, args.bv
+    )?;
+    if rays.is_some() {
+        let n = report.hits.len();
+        let hit = report.hits.iter().filter(|h| h.hit).count();
+        writeln!(
+            out,
+            "{n} rays, {hit} hits, {query_total_ms:.1} ms ({:.0} rays/s)",
+            n as f64 / (query_total_ms * 1e-3).max(1e-9)
+        )?;
+    }
+    if let Some(p) = &report.pixel {
+        match &p.hit {
+            Some(h) => writeln!(
+                out,
+                "pixel ({}, {}): triangle {} at t = {:.6}, point {:?}, normal {:?}, {} face",
+                p.x,
+                p.y,
+                h.triangle,
+                h.t,
+                h.point.coords.as_slice(),
+                h.normal.as_slice(),
+                if h.front_face { "front" } else { "back" }
+            )?,
+            None => writeln!(out, "pixel ({}, {}): nothing", p.x, p.y)?,
+        }
+    }
+    if let Some(path) = &args.image {
+        writeln!(out, "wrote {}", path.display())?;
+    }
+    Ok(())
+}
+
+fn read_rays(path: &Path) -> Result<Vec<Ray>, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Message(format!("{}: cannot read: {e}", path.display())))?;
+    let file: RaysFile = serde_json::from_str(&text)
+        .map_err(|e| Error::Message(format!("{}: not a rays file: {e}", path.display())))?;
+    Ok(file
+        .rays
+        .iter()
+        .map(|r| Ray::new(Point::from(r.origin), Vector::from(r.dir)))
+        .collect())
+}
+
+fn size(args: &Args) -> Result<(u32, u32), Error> {
+    let bad = || Error::Message(format!("--size {}: expected WxH, e.g. 640x480", args.size));
+    let (w, h) = args.size.split_once('x').ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > 1 << 26 {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
+fn camera(args: &Args, mesh: &TriMesh) -> Result<Camera, Error> {
+    let (w, h) = size(args)?;
+    let bounds = Aabb::from_points(mesh.vertices());
+    let Some(spec) = &args.camera else {
+        return Ok(Camera::framing(&bounds, w, h));
+    };
+    let bad = |why: &str| Error::Message(format!("--camera {spec}: {why}"));
+    let v: Vec<f64> = spec
+        .split(',')
+        .map(|s| s.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad("expected numbers EX,EY,EZ,TX,TY,TZ[,FOV]"))?;
+    if !(v.len() == 6 || v.len() == 7) || v.iter().any(|x| !x.is_finite()) {
+        return Err(bad(
+            "expected 6 or 7 finite numbers EX,EY,EZ,TX,TY,TZ[,FOV]",
+        ));
+    }
+    let (eye, target) = (Point::new(v[0], v[1], v[2]), Point::new(v[3], v[4], v[5]));
+    let fov = v.get(6).copied().unwrap_or(45.0);
+    if eye == target || !(fov > 0.0 && fov < 180.0) {
+        return Err(bad("the eye must differ from the target and 0 < FOV < 180"));
+    }
+    let dir = (target - eye).normalize();
+    let up = if dir.cross(&Vector::y()).norm() < 1e-6 {
+        Vector::z()
+    } else {
+        Vector::y()
+    };
+    let reach = (eye - bounds.center()).norm() + (bounds.maxs - bounds.mins).norm();
+    Ok(Camera::look_at(
+        &eye,
+        &target,
+        &up,
+        fov.to_radians(),
+        reach * 1e-4,
+        reach,
+        w,
+        h,
+    ))
+}
+
+/// One ray per pixel; colour = the normal facing the camera mapped to RGB, the picked triangle
+/// in yellow, background dark grey.
+fn render(
+    mesh: &TriMesh,
+    tree: &(impl RayTree + Sync),
+    camera: &Camera,
+    picked: Option<u32>,
+    path: &Path,
+) -> Result<(), Error> {
+    use rayon::prelude::*;
+    let (w, h) = (camera.width, camera.height);
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(u64::from(h));
+        bar.set_style(ProgressStyle::with_template("rendering {bar:40} {pos}/{len} rows").unwrap());
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let pose = Isometry::identity();
+    let rows: Vec<Vec<u8>> = (0..h)
+        .into_par_iter()
+        .map(|y| {
+            let row = (0..w)
+                .flat_map(|x| {
+                    let hit = camera
+                        .pixel_ray(x, y)
+                        .ok()
+                        .and_then(|ray| cast_ray(mesh, tree, &pose, &ray, f64::INFINITY).ok())
+                        .flatten();
+                    match hit {
+                        None => [40, 40, 46],
+                        Some(hit) if Some(hit.triangle) == picked => [255, 220, 0],
+                        Some(hit) => {
+                            let n = if hit.front_face {
+                                hit.normal
+                            } else {
+                                -hit.normal
+                            };
+                            n.map(|c| (127.5 * (c + 1.0)).round().clamp(0.0, 255.0) as u8)
+                                .into()
+                        }
+                    }
+                })
+                .collect();
+            progress.inc(1);
+            row
+        })
+        .collect();
+    progress.finish_and_clear();
+    let write = || -> Result<(), Box<dyn std::error::Error>> {
+        let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let mut encoder = png::Encoder::new(file, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.write_header()?.write_image_data(&rows.concat())?;
+        Ok(())
+    };
+    write().map_err(|e| Error::Message(format!("{}: cannot write the image: {e}", path.display())))
+}
