@@ -39,7 +39,8 @@ pub fn pairs(a: &PTriMesh, b: &PTriMesh, pose: &PPose, first: bool) -> Vec<[u32;
     let mut out = Vec::new();
     for (i, j) in a.bvh().leaf_pairs(b.bvh(), check) {
         let (ta, tb) = (a.triangle(i), b.triangle(j));
-        if parry3d_f64::query::intersection_test(pose, &ta, &tb).unwrap_or(false) {
+        let test = parry3d_f64::query::intersection_test(&PPose::IDENTITY, &ta, pose, &tb);
+        if test.is_ok_and(|t| t.intersecting) {
             out.push([i, j]);
             if first {
                 break;

@@ -48,25 +48,16 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
         if !V::overlaps(x.bv(), &pj, rel) {
             continue;
         }
-        let split_a = match (x.children(), y.children()) {
-            (None, None) => {
-                visit(i as usize, j as usize)?;
-                continue;
-            }
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (Some(_), Some(_)) => x.bv().size() >= y.bv().size(),
-        };
-        match (split_a, x.children(), y.children()) {
-            (true, Some([l, r]), _) => {
-                stack.push((r as u32, j, pj));
-                stack.push((l as u32, j, pj));
-            }
-            (_, _, Some([l, r])) => {
-                stack.push((i, r as u32, placed(r)));
-                stack.push((i, l as u32, placed(l)));
-            }
-            _ => {}
+        // Split A when B is a leaf or A's volume is the larger; otherwise split B.
+        let split_a = y.is_leaf() || x.bv().size() >= y.bv().size();
+        if let Some([l, r]) = x.children().filter(|_| split_a) {
+            stack.push((r as u32, j, pj));
+            stack.push((l as u32, j, pj));
+        } else if let Some([l, r]) = y.children() {
+            stack.push((i, r as u32, placed(r)));
+            stack.push((i, l as u32, placed(l)));
+        } else {
+            visit(i as usize, j as usize)?;
         }
     }
     ControlFlow::Continue(())

@@ -1,0 +1,134 @@
+//! `obbtree collide`: JSON report shape, pose string and pose file, one-line errors.
+
+mod common;
+
+use common::asset;
+use std::process::{Command, Output};
+
+fn obbtree(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_obbtree"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn pose_string_and_pose_file_agree() {
+    let bunny = asset("bunny.obj");
+    let b = bunny.to_str().unwrap();
+    let one = json(&obbtree(&[
+        "collide",
+        b,
+        b,
+        "--pose",
+        "0.05 0 0 0 0 0.3",
+        "--json",
+    ]));
+    assert_eq!(one["bv"], "obb");
+    assert_eq!(one["mode"], "all");
+    assert_eq!(one["tris_a"], 3674);
+    assert!(one["results"][0]["intersects"].as_bool().unwrap());
+    assert!(one["results"][0].get("contained").is_none());
+    let dir = tempfile::tempdir().unwrap();
+    let poses = dir.path().join("poses.json");
+    std::fs::write(&poses, r#"{"meta":{},"poses":[{"translation":[0.05,0,0],"rotation":[0,0,0.3]},{"translation":[10,0,0],"rotation":[0,0,0]}]}"#).unwrap();
+    let out = dir.path().join("out.json");
+    for bv in ["obb", "aabb", "kdop18", "sphere"] {
+        let two = json(&obbtree(&[
+            "collide",
+            b,
+            b,
+            "--poses",
+            poses.to_str().unwrap(),
+            "--bv",
+            bv,
+            "--json",
+            "--containment",
+            "--out",
+            out.to_str().unwrap(),
+        ]));
+        assert_eq!(
+            two["results"][0]["pairs"], one["results"][0]["pairs"],
+            "{bv}"
+        );
+        assert_eq!(two["results"][1]["intersects"], false);
+        assert_eq!(two["results"][1]["contained"], serde_json::Value::Null);
+        let written: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(written["results"], two["results"]);
+    }
+    let first = json(&obbtree(&[
+        "collide",
+        b,
+        b,
+        "--pose",
+        "0.05 0 0 0 0 0.3",
+        "--mode",
+        "first",
+        "--json",
+    ]));
+    assert_eq!(first["results"][0]["pairs"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn bad_input_is_one_line_and_non_zero() {
+    let b = asset("bunny.obj");
+    let b = b.to_str().unwrap();
+    let teapot = asset("teapot.obj");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"poses":[{"translation":[0,0],"rotation":[0,0,0]}]}"#,
+    )
+    .unwrap();
+    let huge = dir.path().join("huge.json");
+    std::fs::write(&huge, r#"{"poses":[{"translation":[0,0,0],"rotation":[0,0,0]},{"translation":[1e999,0,0],"rotation":[0,0,0]}]}"#).unwrap();
+    for (args, expect) in [
+        (
+            vec!["collide", b, b, "--pose", "0 0 nan 0 0 0"],
+            "pose 0: translation[2] is NaN",
+        ),
+        (vec!["collide", b, b, "--pose", "1 2 3"], "six numbers"),
+        (
+            vec!["collide", b, b, "--poses", bad.to_str().unwrap()],
+            "malformed poses file",
+        ),
+        (
+            vec!["collide", b, b, "--poses", huge.to_str().unwrap()],
+            "malformed poses file",
+        ),
+        (
+            vec!["collide", b, b, "--poses", "/nonexistent/poses.json"],
+            "cannot read poses file",
+        ),
+        (
+            vec!["collide", b, "/nonexistent.obj", "--pose", "0 0 0 0 0 0"],
+            "nonexistent",
+        ),
+        (
+            vec![
+                "collide",
+                b,
+                teapot.to_str().unwrap(),
+                "--pose",
+                "0 0 0 0 0 0",
+                "--containment",
+            ],
+            "not closed",
+        ),
+    ] {
+        let o = obbtree(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
