@@ -117,7 +117,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     }
 }
 
-fn build<V: BoundingVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
+fn build<V: obbtree::tree::TreeVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
     let options = BuildOptions {
         split: SplitRule::Sah,
         ..Default::default()
@@ -132,7 +132,7 @@ fn with_tree<V>(
     rays: Option<Vec<Ray>>,
 ) -> Result<(), Error>
 where
-    V: BoundingVolume,
+    V: obbtree::tree::TreeVolume,
     Bvh<V>: RayTree + Sync,
 {
     let start = Instant::now();
