@@ -46,7 +46,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         ))
     })?;
     let bunny = load_mesh(&assets.join("bunny.obj"))?;
-    let dragon = load_mesh(&assets.join("dragon_res4.ply.gz"))?;
+    let dragon = scaled_like(&load_mesh(&assets.join("dragon_res4.ply.gz"))?, &bunny)?;
     let mut bars = Vec::new();
 
     // Trees.
@@ -125,7 +125,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     writeln!(
         out,
         "{:<34} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
-        format!("bunny x dragon_res4, {} poses", poses.len()),
+        format!("bunny x dragon_res4 (scaled), {} poses", poses.len()),
         format!("{hits} hit"),
         pairs,
         ours_ms,
@@ -270,6 +270,18 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         name(&chart_svg)
     )?;
     Ok(())
+}
+
+/// `mesh` scaled about the origin so that its box's diagonal is 0.8 of `like`'s: the bundled
+/// dragon is ~0.2 units long and the bunny ~10, and they should meet at similar sizes.
+fn scaled_like(mesh: &TriMesh, like: &TriMesh) -> Result<TriMesh, Error> {
+    let diagonal = |m: &TriMesh| {
+        let b = Aabb::from_points(m.vertices());
+        (b.maxs - b.mins).norm()
+    };
+    let s = 0.8 * diagonal(like) / diagonal(mesh).max(f64::MIN_POSITIVE);
+    let vertices = mesh.vertices().iter().map(|p| p * s).collect();
+    TriMesh::new(vertices, mesh.triangles().to_vec()).map_err(|e| Error::Message(e.to_string()))
 }
 
 fn name(p: &Path) -> String {
