@@ -117,14 +117,14 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         out,
         "{}",
         console::style(format!(
-            "{:<34} {:>7} {:>9} {:>11} {:>10} {:>8}",
+            "{:<42} {:>7} {:>9} {:>11} {:>10} {:>8}",
             "query", "answers", "pairs", "obbtree ms", "parry ms", "differ"
         ))
         .bold()
     )?;
     writeln!(
         out,
-        "{:<34} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
+        "{:<42} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
         format!("bunny x dragon_res4 (scaled), {} poses", poses.len()),
         format!("{hits} hit"),
         pairs,
@@ -138,7 +138,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     let selfish = self_collide(&mb, &request);
     writeln!(
         out,
-        "{:<34} {:>7} {:>9} {:>11.2} {:>10} {:>8}",
+        "{:<42} {:>7} {:>9} {:>11.2} {:>10} {:>8}",
         "dragon_res4 self-collision",
         if selfish.intersects { "yes" } else { "no" },
         selfish.pairs.len(),
@@ -197,7 +197,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     let parry_pick = ms(start);
     writeln!(
         out,
-        "{:<34} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
+        "{:<42} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
         format!("pick {} rays (2 meshes)", rays.len()),
         format!("{ours_hits} hit"),
         "-",
