@@ -3,6 +3,7 @@
 
 mod chart;
 mod collide;
+mod compare;
 mod demo;
 mod info;
 mod mesh;
@@ -23,7 +24,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -34,6 +35,7 @@ pub struct Cli {
 enum Command {
     Info(info::Args),
     Collide(collide::Args),
+    Compare(compare::Args),
     Demo(demo::Args),
     Pick(pick::Args),
 }
@@ -60,6 +62,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
     match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {
         Command::Info(args) => info::run(&args, out),
         Command::Collide(args) => collide::run(&args, out),
+        Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
     }?;
