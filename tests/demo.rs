@@ -11,14 +11,29 @@ fn quick_demo_writes_its_pictures() {
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    for row in ["bunny x dragon_res4", "self-collision", "pick ", "pictures in"] {
+    for row in [
+        "bunny x dragon_res4",
+        "self-collision",
+        "pick ",
+        "pictures in",
+    ] {
         assert!(text.contains(row), "{row} missing:\n{text}");
     }
     // The sweep passes the dragon through the bunny: some poses hit, some miss, and parry agrees.
-    let sweep = text.lines().find(|l| l.starts_with("bunny x dragon_res4")).unwrap();
-    assert!(sweep.contains("0 pose") && !sweep.contains(" 0 hit"), "{sweep}");
+    let sweep = text
+        .lines()
+        .find(|l| l.starts_with("bunny x dragon_res4"))
+        .unwrap();
+    assert!(
+        sweep.contains("0 pose") && !sweep.contains(" 0 hit"),
+        "{sweep}"
+    );
     for name in ["collision.png", "pick.png"] {
         let file = std::fs::File::open(dir.path().join(name)).unwrap();
         let mut reader = png::Decoder::new(std::io::BufReader::new(file))
