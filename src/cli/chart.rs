@@ -37,15 +37,18 @@ pub fn write_svg(path: &Path, bars: &[Bar]) -> Result<(), Error> {
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d(0.0..n, 0.0..top)
+        .build_cartesian_2d(-0.5..n - 0.5, 0.0..top)
         .map_err(|e| fail(&e))?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(bars.len().max(1))
         .x_label_formatter(&|x| {
-            let i = x.floor() as usize;
-            bars.get(i).map(|b| b.label.clone()).unwrap_or_default()
+            let i = x.round();
+            match bars.get(i as usize) {
+                Some(b) if (x - i).abs() < 1e-9 && i >= 0.0 => b.label.clone(),
+                _ => String::new(),
+            }
         })
         .y_desc("× parry3d time")
         .draw()
@@ -54,8 +57,8 @@ pub fn write_svg(path: &Path, bars: &[Bar]) -> Result<(), Error> {
         let x = i as f64;
         let ratio = b.obbtree_ms / b.parry_ms.max(f64::MIN_POSITIVE);
         for (offset, value, ms, color) in [
-            (0.15, ratio, b.obbtree_ms, OBBTREE),
-            (0.5, 1.0, b.parry_ms, PARRY),
+            (-0.38, ratio, b.obbtree_ms, OBBTREE),
+            (0.03, 1.0, b.parry_ms, PARRY),
         ] {
             chart
                 .draw_series(std::iter::once(Rectangle::new(
