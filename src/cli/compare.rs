@@ -158,7 +158,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         };
         let before = differences.len();
         if first {
-            if ours.intersects != !theirs.is_empty() {
+            if ours.intersects == theirs.is_empty() {
                 let (pair, by) = match (ours.pairs.first(), theirs.first()) {
                     (Some(p), _) => (*p, "obbtree"),
                     (None, Some(p)) => (*p, "parry"),
