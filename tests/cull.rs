@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 
 /// Compares `cull` with each triangle moved into the world and classified alone. A triangle may
 /// differ only when one of its vertices lies within rounding of a frustum plane.
-fn check<V: FrustumVolume + BoundingVolume>(
+fn check<V: FrustumVolume + obbtree::tree::TreeVolume>(
     mesh: &TriMesh,
     pose: &Isometry,
     frustum: &Frustum,

@@ -189,7 +189,7 @@ fn check_tree(
     assert_eq!(all, expected, "{what}: cast_ray_all on {:?}", r.ray);
 }
 
-fn build<V: BoundingVolume>(mesh: &TriMesh) -> Bvh<V> {
+fn build<V: obbtree::tree::TreeVolume>(mesh: &TriMesh) -> Bvh<V> {
     let options = BuildOptions {
         split: SplitRule::Sah,
         ..Default::default()
