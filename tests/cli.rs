@@ -110,7 +110,12 @@ fn no_subcommand_runs_the_demo_on_every_bundled_mesh() {
 
 #[test]
 fn help_has_examples() {
-    for args in [&["--help"][..], &["info", "--help"], &["demo", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["info", "--help"],
+        &["demo", "--help"],
+        &["compare", "--help"],
+    ] {
         let text = stdout(&obbtree(args));
         assert!(text.contains("Examples:"), "{args:?}: {text}");
     }

@@ -166,7 +166,7 @@ fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
 }
 
 /// Builds both trees and runs every pose; returns build and query times (ms) and the results.
-fn query<V: PosedOverlap>(
+fn query<V: PosedOverlap + obbtree_tree::TreeVolume>(
     a: &TriMesh,
     b: &TriMesh,
     poses: &[Pose],

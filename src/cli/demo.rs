@@ -1,5 +1,5 @@
-//! `obbtree demo` (also what runs with no subcommand): loads every bundled mesh and prints a
-//! table. Later issues extend it with collision and picking on the same meshes.
+//! `obbtree demo` (also what runs with no subcommand): loads every bundled mesh, builds the
+//! trees, runs collision, self-collision and picking beside parry3d-f64, and writes pictures.
 
 use super::{mesh::Summary, Error};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -7,10 +7,10 @@ use std::io::IsTerminal;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Load every bundled mesh and show what the engine works on.
+/// Show the engine at work on the bundled meshes: trees, collision, picking, pictures.
 #[derive(Debug, Default, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree demo\n  obbtree demo --quick\n  obbtree demo --assets path/to/obbtree/assets"
+    after_help = "Examples:\n  obbtree demo\n  obbtree demo --quick --out /tmp/pictures\n  obbtree demo --assets path/to/obbtree/assets"
 )]
 pub struct Args {
     /// Only the meshes under 1 MB on disk (skips the big dragon and the ring gear).
@@ -19,6 +19,9 @@ pub struct Args {
     /// Directory of the bundled meshes (default: the repository's assets/).
     #[arg(long, value_name = "DIR")]
     assets: Option<PathBuf>,
+    /// Folder for the pictures (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "target/obbtree-demo")]
+    out: PathBuf,
 }
 
 const QUICK_BYTES: u64 = 1 << 20;
@@ -104,7 +107,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         "{} meshes, {triangles} triangles, loaded and validated in {ms:.0} ms",
         rows.len()
     )?;
-    Ok(())
+    let out_dir = if args.out.as_os_str().is_empty() {
+        Path::new("target/obbtree-demo")
+    } else {
+        &args.out
+    };
+    super::showcase::run(&dir, out_dir, args.quick, out)
 }
 
 /// Mesh files under `dir` (recursively), sorted by path. `large/` holds meshes fetched on demand

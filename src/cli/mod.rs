@@ -1,11 +1,17 @@
 //! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
 //! `main` prints as one line before exiting with a non-zero status.
 
+mod chart;
 mod collide;
+mod compare;
 mod demo;
 mod info;
 mod mesh;
+#[path = "../../tests/common/parry.rs"]
+mod parry;
 mod pick;
+mod render;
+mod showcase;
 mod tree;
 
 use clap::{Parser, Subcommand};
@@ -18,7 +24,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -29,6 +35,7 @@ pub struct Cli {
 enum Command {
     Info(info::Args),
     Collide(collide::Args),
+    Compare(compare::Args),
     Demo(demo::Args),
     Pick(pick::Args),
 }
@@ -55,6 +62,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
     match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {
         Command::Info(args) => info::run(&args, out),
         Command::Collide(args) => collide::run(&args, out),
+        Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
     }?;

@@ -1,0 +1,252 @@
+//! `obbtree compare A B [--poses POSES.json | --random N] [--mode first|all] [--json]`: the same
+//! collision queries through obbtree and parry3d-f64 in one process; agreement (every differing
+//! pair judged by the exact triangle–triangle predicate) and speed.
+
+use super::{parry, Error};
+use obbtree::bv::intersect::tri_tri_exact;
+use obbtree::bv::{Obb, TriMesh, Triangle};
+use obbtree::load::load_mesh;
+use obbtree::poses::load_poses;
+use obbtree::query::collide::{collide, place, pose_from_rotation_vector, Pose};
+use obbtree::query::{CollisionRequest, Mode, Model};
+use obbtree::tree::{BuildOptions, Bvh};
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Run the same collision queries through obbtree and parry3d-f64; report agreement and speed.
+///
+/// Each pair on which the two disagree is re-checked with obbtree's exact triangle–triangle
+/// predicate on B's vertices placed in f64, and labelled with whose answer is wrong.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200\n  obbtree compare A.obj B.obj --poses poses.json --mode first --json"
+)]
+pub struct Args {
+    /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz).
+    #[arg(value_name = "A")]
+    a: PathBuf,
+    /// Mesh B, placed by each pose in A's frame.
+    #[arg(value_name = "B")]
+    b: PathBuf,
+    /// JSON file {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]}.
+    #[arg(long, value_name = "POSES.json", conflicts_with = "random")]
+    poses: Option<PathBuf>,
+    /// N random poses, B's centre in A's box (the default: 100).
+    #[arg(long, value_name = "N")]
+    random: Option<usize>,
+    /// Seed of the random poses.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// `first`: compare yes/no answers; `all`: compare every intersecting pair.
+    #[arg(long, value_enum, default_value_t = ModeArg::All)]
+    mode: ModeArg,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum ModeArg {
+    First,
+    All,
+}
+
+#[derive(Serialize)]
+struct Report {
+    poses: usize,
+    mode: ModeArg,
+    agreeing_poses: usize,
+    differences: Vec<Difference>,
+    build_ms: Speed,
+    query_median_us: Speed,
+}
+
+#[derive(Serialize)]
+struct Speed {
+    obbtree: f64,
+    parry: f64,
+    /// parry / obbtree: above 1, obbtree is faster.
+    ratio: f64,
+}
+
+impl Speed {
+    fn new(obbtree: f64, parry: f64) -> Self {
+        Self {
+            obbtree,
+            parry,
+            ratio: parry / obbtree.max(f64::MIN_POSITIVE),
+        }
+    }
+}
+
+/// A pair one library reports and the other does not, or a yes/no on which they differ.
+#[derive(Serialize)]
+struct Difference {
+    pose: usize,
+    pair: [u32; 2],
+    reported_by: &'static str,
+    exact_intersects: bool,
+    verdict: String,
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    let (a, b) = (load_mesh(&args.a)?, load_mesh(&args.b)?);
+    let start = Instant::now();
+    let options = BuildOptions::<Obb>::default();
+    let build =
+        |m: &TriMesh| Bvh::<Obb>::build(m, &options).map_err(|e| Error::Message(e.to_string()));
+    let (ta, tb) = (build(&a)?, build(&b)?);
+    let ours_build = start.elapsed().as_secs_f64() * 1e3;
+    let mismatch = |e: obbtree::tree::MeshMismatch| Error::Message(e.to_string());
+    let (ma, mb) = (
+        Model::new(&a, &ta).map_err(mismatch)?,
+        Model::new(&b, &tb).map_err(mismatch)?,
+    );
+    let start = Instant::now();
+    let (pa, pb) = (parry::trimesh(&a), parry::trimesh(&b));
+    let parry_build = start.elapsed().as_secs_f64() * 1e3;
+
+    let poses = match &args.poses {
+        Some(path) => load_poses(path).map_err(|e| Error::Message(e.to_string()))?,
+        None => random_poses(&ma, &mb, args.random.unwrap_or(100), args.seed),
+    };
+    if poses.is_empty() {
+        return Err(Error::Message(
+            "no poses to compare: give --random N with N > 0 or a non-empty --poses file".into(),
+        ));
+    }
+    let first = matches!(args.mode, ModeArg::First);
+    let request = CollisionRequest::new(if first { Mode::First } else { Mode::All });
+    let (mut ours_us, mut parry_us) = (Vec::new(), Vec::new());
+    let mut differences = Vec::new();
+    let mut agreeing = 0;
+    for (index, pose) in poses.iter().enumerate() {
+        let start = Instant::now();
+        let ours = collide(&ma, &Pose::identity(), &mb, pose, &request);
+        ours_us.push(start.elapsed().as_secs_f64() * 1e6);
+        let start = Instant::now();
+        let theirs = parry::pairs(&pa, &pb, &parry::pose(pose), first);
+        parry_us.push(start.elapsed().as_secs_f64() * 1e6);
+        let judge = |pair: [u32; 2], by: &'static str| {
+            let tb = b.triangle(pair[1] as usize);
+            let placed = Triangle::new(place(pose, &tb.a), place(pose, &tb.b), place(pose, &tb.c));
+            let exact = tri_tri_exact::intersects(&a.triangle(pair[0] as usize), &placed);
+            let (wrong, claim) = match (by, exact) {
+                ("both", _) => ("", ""),
+                (_, false) => (by, "reports a pair the exact predicate calls disjoint"),
+                ("obbtree", true) => (
+                    "parry",
+                    "misses a pair the exact predicate calls intersecting",
+                ),
+                _ => (
+                    "obbtree",
+                    "misses a pair the exact predicate calls intersecting",
+                ),
+            };
+            Difference {
+                pose: index,
+                pair,
+                reported_by: by,
+                exact_intersects: exact,
+                verdict: format!("{wrong}: {claim}"),
+            }
+        };
+        let before = differences.len();
+        if first {
+            if ours.intersects == theirs.is_empty() {
+                let (pair, by) = match (ours.pairs.first(), theirs.first()) {
+                    (Some(p), _) => (*p, "obbtree"),
+                    (None, Some(p)) => (*p, "parry"),
+                    (None, None) => unreachable!("the answers differ, so one has a witness"),
+                };
+                differences.push(judge(pair, by));
+            }
+        } else {
+            let ours: BTreeSet<[u32; 2]> = ours.pairs.into_iter().collect();
+            let theirs: BTreeSet<[u32; 2]> = theirs.into_iter().collect();
+            differences.extend(ours.difference(&theirs).map(|p| judge(*p, "obbtree")));
+            differences.extend(theirs.difference(&ours).map(|p| judge(*p, "parry")));
+        }
+        agreeing += usize::from(differences.len() == before);
+    }
+    let report = Report {
+        poses: poses.len(),
+        mode: args.mode,
+        agreeing_poses: agreeing,
+        differences,
+        build_ms: Speed::new(ours_build, parry_build),
+        query_median_us: Speed::new(median(&mut ours_us), median(&mut parry_us)),
+    };
+    if args.json {
+        let text = serde_json::to_string(&report)?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} poses, mode {:?}: {} agree, {} differing pairs",
+        report.poses,
+        args.mode,
+        agreeing,
+        report.differences.len()
+    )?;
+    writeln!(
+        out,
+        "{}",
+        console::style(format!(
+            "{:<20} {:>12} {:>12} {:>14}",
+            "", "obbtree", "parry3d-f64", "parry/obbtree"
+        ))
+        .bold()
+    )?;
+    for (name, s) in [
+        ("build (ms)", &report.build_ms),
+        ("query median (µs)", &report.query_median_us),
+    ] {
+        writeln!(
+            out,
+            "{name:<20} {:>12.2} {:>12.2} {:>13.2}×",
+            s.obbtree, s.parry, s.ratio
+        )?;
+    }
+    const LIST_MAX: usize = 20;
+    for d in report.differences.iter().take(LIST_MAX) {
+        writeln!(out, "  pose {} pair {:?}: {}", d.pose, d.pair, d.verdict)?;
+    }
+    if report.differences.len() > LIST_MAX {
+        writeln!(
+            out,
+            "  … {} more (see --json)",
+            report.differences.len() - LIST_MAX
+        )?;
+    }
+    Ok(())
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_unstable_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// `n` poses of B with random rotation and B's centre uniform in A's box grown by a tenth of B's diagonal.
+fn random_poses(a: &Model<Obb>, b: &Model<Obb>, n: usize, seed: u64) -> Vec<Pose> {
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let (ba, bb) = (a.bounds(), b.bounds());
+    let cb = nalgebra::center(&bb.mins, &bb.maxs);
+    let grow = 0.1 * (bb.maxs - bb.mins).norm();
+    (0..n)
+        .map(|_| {
+            let rotation = [0; 3].map(|_| rng.gen_range(-1.8..1.8));
+            let r = pose_from_rotation_vector([0.0; 3], rotation);
+            let target: [f64; 3] =
+                std::array::from_fn(|k| rng.gen_range(ba.mins[k] - grow..=ba.maxs[k] + grow));
+            let t = nalgebra::Vector3::from(target) - r.rotation * cb.coords;
+            pose_from_rotation_vector(t.into(), rotation)
+        })
+        .collect()
+}

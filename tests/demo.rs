@@ -1,0 +1,69 @@
+//! `obbtree demo --quick`: runs, exits 0, prints the tables and writes decodable pictures.
+
+use std::process::Command;
+
+#[test]
+fn quick_demo_writes_its_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_obbtree"))
+        .args(["demo", "--quick", "--out"])
+        .arg(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for row in [
+        "bunny x dragon_res4",
+        "self-collision",
+        "pick ",
+        "pictures in",
+    ] {
+        assert!(text.contains(row), "{row} missing:\n{text}");
+    }
+    // The sweep passes the dragon through the bunny: some poses hit, some miss, and parry agrees.
+    let sweep = text
+        .lines()
+        .find(|l| l.starts_with("bunny x dragon_res4"))
+        .unwrap();
+    assert!(
+        sweep.contains("0 pose") && !sweep.contains(" 0 hit"),
+        "{sweep}"
+    );
+    for name in ["collision.png", "pick.png"] {
+        let file = std::fs::File::open(dir.path().join(name)).unwrap();
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut pixels).unwrap();
+        assert_eq!((frame.width, frame.height), (160, 160), "{name}");
+        // Something other than the background was drawn, and some of it is highlight red.
+        let rgb = &pixels[..frame.buffer_size()];
+        let red = rgb
+            .chunks(3)
+            .filter(|p| p[0] > 120 && p[1] < 60 && p[2] < 60)
+            .count();
+        assert!(red > 0, "{name} has no highlighted triangle");
+    }
+    let svg = std::fs::read_to_string(dir.path().join("times.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
+}
+
+#[test]
+fn unwritable_output_folder_is_a_one_line_error() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_obbtree"))
+        .args(["demo", "--quick", "--out"])
+        .arg(file.path().join("sub"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--out"), "{err}");
+}
