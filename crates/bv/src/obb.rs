@@ -82,9 +82,21 @@ impl crate::BoundingVolume for Obb {
         fit::obb(points, None, method)
     }
 
+    /// The triangle covariance fit reads the triangles in place (no copy of their vertices);
+    /// the other methods, and its zero-area fallback, go through [`fit::obb`].
     fn fit_triangles(triangles: &[[Point; 3]], method: ObbFit) -> Self {
-        let points: Vec<Point> = triangles.iter().flatten().copied().collect();
-        fit::obb(&points, Some(triangles), method)
+        let frame = match method {
+            ObbFit::TriangleCovariance => fit::covariance::triangle_covariance(triangles)
+                .map(|c| fit::covariance::eigen_frame(&c)),
+            _ => None,
+        };
+        match frame {
+            Some(axes) => Obb::from_axes(axes, triangles.iter().flatten()),
+            None => {
+                let points: Vec<Point> = triangles.iter().flatten().copied().collect();
+                fit::obb(&points, Some(triangles), method)
+            }
+        }
     }
 
     /// A box containing both boxes: candidates are the two input frames and the frame halfway

@@ -17,22 +17,30 @@ use nalgebra::{Matrix3, SymmetricEigen};
 /// back to [`vertex_covariance`].
 pub fn triangle_covariance(triangles: &[[Point; 3]]) -> Option<Matrix3<f64>> {
     let origin = triangles.first()?[0];
-    let (mut area, mut mean, mut second) = (0.0, Vector::zeros(), Matrix3::zeros());
+    // Upper triangle of Σ A_k (s sᵀ + p pᵀ + q qᵀ + r rᵀ) with s = p + q + r = 3m (so s sᵀ = 9 m mᵀ),
+    // accumulated entry by entry: no 3×3 temporaries per triangle.
+    const UPPER: [(usize, usize); 6] = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)];
+    let (mut area, mut sum, mut upper) = (0.0, Vector::zeros(), [0.0; 6]);
     for t in triangles {
         let [p, q, r] = t.map(|v| v - origin);
         let a = 0.5 * (q - p).cross(&(r - p)).norm();
-        let m = (p + q + r) / 3.0;
+        let s = p + q + r;
         area += a;
-        mean += m * a;
-        second +=
-            (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose())
-                * (a / 12.0);
+        sum += s * a;
+        for (acc, &(i, j)) in upper.iter_mut().zip(&UPPER) {
+            *acc += a * (s[i] * s[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j]);
+        }
     }
     if !(area > 0.0 && area.is_finite()) {
         return None;
     }
-    let mean = mean / area;
-    Some(second / area - mean * mean.transpose())
+    let mean = sum / (3.0 * area);
+    let mut second = Matrix3::zeros();
+    for (&acc, &(i, j)) in upper.iter().zip(&UPPER) {
+        second[(i, j)] = acc / (12.0 * area);
+        second[(j, i)] = second[(i, j)];
+    }
+    Some(second - mean * mean.transpose())
 }
 
 /// Covariance of the points themselves (each point weighted equally), relative to the first
