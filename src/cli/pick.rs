@@ -1,7 +1,7 @@
 //! `obbtree pick MESH ...`: cast rays from a file, pick a pixel, render a picture.
 
+use super::render::{self, Shape};
 use super::Error;
-use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Ray, Sphere, TriMesh, Vector,
 };
@@ -10,7 +10,7 @@ use obbtree::query::pick::camera::Camera;
 use obbtree::query::pick::{batch, cast_ray, PickTree, RayHit, RayTree};
 use obbtree::tree::{BuildOptions, Bvh, SplitRule, TreeVolume};
 use serde::{Deserialize, Serialize};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -172,7 +172,15 @@ fn finish(
     };
     if let Some(path) = &args.image {
         let picked = pixel.as_ref().and_then(|p| p.hit.map(|h| h.triangle));
-        render(mesh, tree, &camera, picked, path)?;
+        let shape = Shape {
+            mesh,
+            tree,
+            pose: Isometry::identity(),
+            color: [0.8, 0.8, 0.85],
+            highlight: picked.into_iter().collect(),
+        };
+        let rgb = render::render(std::slice::from_ref(&shape), &camera)?;
+        render::write_png(path, camera.width, camera.height, &rgb)?;
     }
     let report = Report {
         bv: args.bv,
@@ -296,64 +304,4 @@ fn camera(args: &Args, mesh: &TriMesh) -> Result<Camera, Error> {
         w,
         h,
     ))
-}
-
-/// One ray per pixel; colour = the normal facing the camera mapped to RGB, the picked triangle
-/// in yellow, background dark grey.
-fn render(
-    mesh: &TriMesh,
-    tree: &(impl RayTree + Sync),
-    camera: &Camera,
-    picked: Option<u32>,
-    path: &Path,
-) -> Result<(), Error> {
-    use rayon::prelude::*;
-    let (w, h) = (camera.width, camera.height);
-    let progress = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(u64::from(h));
-        bar.set_style(ProgressStyle::with_template("rendering {bar:40} {pos}/{len} rows").unwrap());
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let pose = Isometry::identity();
-    let rows: Vec<Vec<u8>> = (0..h)
-        .into_par_iter()
-        .map(|y| {
-            let row = (0..w)
-                .flat_map(|x| {
-                    let hit = camera
-                        .pixel_ray(x, y)
-                        .ok()
-                        .and_then(|ray| cast_ray(mesh, tree, &pose, &ray, f64::INFINITY).ok())
-                        .flatten();
-                    match hit {
-                        None => [40, 40, 46],
-                        Some(hit) if Some(hit.triangle) == picked => [255, 220, 0],
-                        Some(hit) => {
-                            let n = if hit.front_face {
-                                hit.normal
-                            } else {
-                                -hit.normal
-                            };
-                            n.map(|c| (127.5 * (c + 1.0)).round().clamp(0.0, 255.0) as u8)
-                                .into()
-                        }
-                    }
-                })
-                .collect();
-            progress.inc(1);
-            row
-        })
-        .collect();
-    progress.finish_and_clear();
-    let write = || -> Result<(), Box<dyn std::error::Error>> {
-        let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-        let mut encoder = png::Encoder::new(file, w, h);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.write_header()?.write_image_data(&rows.concat())?;
-        Ok(())
-    };
-    write().map_err(|e| Error::Message(format!("{}: cannot write the image: {e}", path.display())))
 }

@@ -7,15 +7,16 @@ use obbtree::bv::{Aabb, Isometry, Point, TriMesh};
 use obbtree::query::cast_ray;
 use obbtree::query::collide::Pose;
 use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::PickTree;
+use obbtree::query::pick::RayTree;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// One mesh of a scene, placed at `pose`, painted `color`, its `highlight` triangles in red.
-pub struct Shape<'a> {
+/// One mesh of a scene with its picking tree (any [`RayTree`]), placed at `pose`, painted
+/// `color`, its `highlight` triangles in red.
+pub struct Shape<'a, T> {
     pub mesh: &'a TriMesh,
-    pub tree: &'a PickTree,
+    pub tree: &'a T,
     pub pose: Isometry,
     pub color: [f64; 3],
     pub highlight: HashSet<u32>,
@@ -33,7 +34,7 @@ pub fn isometry(pose: &Pose) -> Isometry {
 }
 
 /// The box around every shape's vertices, placed.
-pub fn world_bounds(shapes: &[Shape]) -> Aabb {
+pub fn world_bounds<T>(shapes: &[Shape<T>]) -> Aabb {
     let placed: Vec<Point> = shapes
         .iter()
         .flat_map(|s| s.mesh.vertices().iter().map(move |p| s.pose * p))
@@ -42,7 +43,7 @@ pub fn world_bounds(shapes: &[Shape]) -> Aabb {
 }
 
 /// RGB pixels (row-major, top row first) of `shapes` seen by `camera`.
-pub fn render(shapes: &[Shape], camera: &Camera) -> Result<Vec<u8>, Error> {
+pub fn render<T: RayTree + Sync>(shapes: &[Shape<T>], camera: &Camera) -> Result<Vec<u8>, Error> {
     let (w, h) = (camera.width, camera.height);
     let rows: Vec<Vec<u8>> = (0..h)
         .into_par_iter()
