@@ -91,7 +91,12 @@ impl PoseEntry {
         let max = obbtree_bv::MAX_COORDINATE;
         if let Some(component) = self.translation.iter().position(|x| x.abs() > max) {
             let value = self.translation[component];
-            return Err(PoseError::OutOfRange { index, component, value, max });
+            return Err(PoseError::OutOfRange {
+                index,
+                component,
+                value,
+                max,
+            });
         }
         Ok(pose_from_rotation_vector(self.translation, self.rotation))
     }

@@ -249,14 +249,29 @@ fn tiny_and_huge_coordinates() {
 fn coordinates_beyond_the_supported_range_are_refused() {
     let base = soup(3, 300);
     for scale in [1e-300, 1e-150, 1e-75, 1e101, 1e150, 1e300, 1e307] {
-        let vertices: Vec<Point> = base.vertices().iter().map(|q| Point::from(q.coords * scale)).collect();
+        let vertices: Vec<Point> = base
+            .vertices()
+            .iter()
+            .map(|q| Point::from(q.coords * scale))
+            .collect();
         let err = TriMesh::new(vertices, base.triangles().to_vec()).unwrap_err();
-        assert!(matches!(err, MeshError::CoordinateOutOfRange { vertex: 0, .. }), "{scale:e}: {err}");
+        assert!(
+            matches!(err, MeshError::CoordinateOutOfRange { vertex: 0, .. }),
+            "{scale:e}: {err}"
+        );
         assert!(err.to_string().contains("vertex 0"), "{err}");
     }
-    let extreme = vec![p(f64::MAX, 0., 0.), p(-f64::MAX, f64::MAX, 0.), p(0., -f64::MAX, f64::MAX), p(1., 1., 1.)];
+    let extreme = vec![
+        p(f64::MAX, 0., 0.),
+        p(-f64::MAX, f64::MAX, 0.),
+        p(0., -f64::MAX, f64::MAX),
+        p(1., 1., 1.),
+    ];
     let err = TriMesh::new(extreme, vec![[0, 1, 2], [0, 1, 3]]).unwrap_err();
-    assert!(matches!(err, MeshError::CoordinateOutOfRange { vertex: 0, .. }), "{err}");
+    assert!(
+        matches!(err, MeshError::CoordinateOutOfRange { vertex: 0, .. }),
+        "{err}"
+    );
     // The limits themselves and exact zeros are accepted.
     let edge = vec![p(1e100, -1e-70, 0.), p(0., 1e100, 1e-70), p(-1e100, 0., 0.)];
     TriMesh::new(edge, vec![[0, 1, 2]]).unwrap();

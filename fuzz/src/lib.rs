@@ -184,9 +184,13 @@ fn validated(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Option<TriMesh> 
         .iter()
         .position(|p| !p.iter().all(|c| c.is_finite()));
     let in_range = |c: f64| {
-        c == 0.0 || (obbtree::bv::MIN_NONZERO_COORDINATE..=obbtree::bv::MAX_COORDINATE).contains(&c.abs())
+        c == 0.0
+            || (obbtree::bv::MIN_NONZERO_COORDINATE..=obbtree::bv::MAX_COORDINATE)
+                .contains(&c.abs())
     };
-    let first_out_of_range = vertices.iter().position(|p| !p.iter().all(|&c| in_range(c)));
+    let first_out_of_range = vertices
+        .iter()
+        .position(|p| !p.iter().all(|&c| in_range(c)));
     let first_bad_index = triangles.iter().enumerate().find_map(|(t, tri)| {
         tri.iter()
             .find(|&&i| i as usize >= vertices.len())

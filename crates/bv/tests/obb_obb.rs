@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::exact::*;
 use common::config_with;
+use common::exact::*;
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use obbtree_bv::intersect::obb_obb::{self, RelativePose};
 use obbtree_bv::{Obb, Point, Vector};

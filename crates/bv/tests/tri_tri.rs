@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::exact::*;
 use common::config_with;
+use common::exact::*;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use obbtree_bv::intersect::tri_tri_segment::{self, Intersection};

@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::exact::*;
 use common::config_with;
+use common::exact::*;
 use nalgebra::{Matrix3, UnitQuaternion};
 use num_rational::BigRational;
 use num_traits::Zero;

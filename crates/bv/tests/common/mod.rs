@@ -12,7 +12,10 @@ use std::cmp::Ordering;
 
 /// Property-test case count: `OBBTREE_PROPTEST_CASES` if set, else `default`.
 pub fn cases_with(default: u32) -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var("OBBTREE_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Property-test case count: `OBBTREE_PROPTEST_CASES`, default 2000.
