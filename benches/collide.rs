@@ -7,8 +7,7 @@
 //!
 //! Run: `cargo bench --bench collide` (`-- obbtree` for ours only).
 
-#[path = "../tests/common/parry.rs"]
-mod parry;
+use obbtree::compare as parry;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
@@ -79,7 +78,7 @@ fn bench(c: &mut Criterion) {
         bench_volume::<Kdop18>(c, "kdop18", &mesh, &poses, leaf);
         bench_volume::<Sphere>(c, "sphere", &mesh, &poses, leaf);
     }
-    let pm = parry::trimesh(&mesh);
+    let pm = parry::trimesh(&mesh).unwrap();
     let pposes: Vec<_> = poses.iter().map(parry::pose).collect();
     let mut g = c.benchmark_group("collide_dragon_res3_500");
     g.sample_size(10).measurement_time(Duration::from_secs(20));

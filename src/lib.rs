@@ -7,5 +7,6 @@ pub use obbtree_bv as bv;
 pub use obbtree_query as query;
 pub use obbtree_tree as tree;
 
+pub mod compare;
 pub mod load;
 pub mod poses;

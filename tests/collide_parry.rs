@@ -9,8 +9,7 @@
 //! unexplained.
 
 mod common;
-#[path = "common/parry.rs"]
-mod parry;
+use obbtree::compare as parry;
 
 use common::{asset, cases};
 use nalgebra::{Rotation3, Translation3, Vector3};
@@ -66,7 +65,7 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
         Bvh::<Obb>::build(&b, &Default::default()).unwrap(),
     );
     let (ma, mb) = (Model::new(&a, &ta).unwrap(), Model::new(&b, &tb).unwrap());
-    let pa = parry::trimesh(&a);
+    let pa = parry::trimesh(&a).unwrap();
     let identity = parry3d_f64::math::Pose::IDENTITY;
     let (mut hits, mut explained) = (0, 0);
     for (k, pose) in poses(&a, &b, n, 7).iter().enumerate() {
@@ -83,7 +82,7 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
             b.triangles().to_vec(),
         )
         .unwrap();
-        let pb = parry::trimesh(&placed);
+        let pb = parry::trimesh(&placed).unwrap();
         let theirs = parry::pairs(&pa, &pb, &identity, false);
         hits += !ours.is_empty() as usize;
         for pair in ours

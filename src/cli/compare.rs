@@ -2,7 +2,8 @@
 //! collision queries through obbtree and parry3d-f64 in one process; agreement (every differing
 //! pair judged by the exact triangle–triangle predicate) and speed.
 
-use super::{parry, Error};
+use super::Error;
+use obbtree::compare as parry;
 use obbtree::bv::intersect::tri_tri_exact;
 use obbtree::bv::{Obb, TriMesh, Triangle};
 use obbtree::load::load_mesh;
@@ -108,7 +109,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         Model::new(&b, &tb).map_err(mismatch)?,
     );
     let start = Instant::now();
-    let (pa, pb) = (parry::trimesh(&a), parry::trimesh(&b));
+    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| Error::Message(format!("parry3d-f64 refuses the mesh: {e}"));
+    let (pa, pb) = (parry::trimesh(&a).map_err(refused)?, parry::trimesh(&b).map_err(refused)?);
     let parry_build = start.elapsed().as_secs_f64() * 1e3;
 
     let poses = match &args.poses {

@@ -7,8 +7,6 @@ mod compare;
 mod demo;
 mod info;
 mod mesh;
-#[path = "../../tests/common/parry.rs"]
-mod parry;
 mod pick;
 mod render;
 mod showcase;

@@ -1,22 +1,23 @@
-//! parry3d-f64's way of enumerating intersecting triangle pairs of two meshes (its BVH's
-//! `leaf_pairs` with B's boxes moved into A's frame, then its triangle–triangle
-//! `intersection_test` per candidate), shared by the comparison test and the bench.
-#![allow(dead_code)]
+//! The same queries through parry3d-f64, for `obbtree compare`, the demo, the comparison tests
+//! and the benches: mesh and pose conversion (parry uses glam types) and parry's way of
+//! enumerating intersecting triangle pairs of two meshes (its BVH's `leaf_pairs` with B's boxes
+//! moved into A's frame, then its triangle–triangle `intersection_test` per candidate).
 
-use obbtree::bv::TriMesh;
-use obbtree::query::collide::Pose;
+use crate::bv::TriMesh;
+use crate::query::collide::Pose;
 use parry3d_f64::bounding_volume::BoundingVolume;
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::shape::TriMesh as PTriMesh;
 
-/// The mesh as a parry TriMesh (same vertices and triangles, so indices agree).
-pub fn trimesh(m: &TriMesh) -> PTriMesh {
+/// The mesh as a parry TriMesh (same vertices and triangles, so indices agree), or parry's
+/// reason for refusing it.
+pub fn trimesh(m: &TriMesh) -> Result<PTriMesh, parry3d_f64::shape::TriMeshBuilderError> {
     let v = m
         .vertices()
         .iter()
         .map(|p| PVec::new(p.x, p.y, p.z))
         .collect();
-    PTriMesh::new(v, m.triangles().to_vec()).expect("parry accepts the mesh")
+    PTriMesh::new(v, m.triangles().to_vec())
 }
 
 /// Our pose as parry's (the rotation goes through a quaternion, so parry places B's vertices
