@@ -1,29 +1,23 @@
-//! The leaf test: exact triangle–triangle predicate behind an exact bounding-box filter.
+//! The leaf test: exact triangle–triangle predicate behind an exact bounding-box filter, with
+//! each triangle placed and boxed at most once per query.
 
 use super::{place, Pose};
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Aabb, Point, TriMesh, Triangle};
-use smallvec::SmallVec;
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-/// Tests the triangles of a leaf of A against those of a leaf of B (placed in A's frame).
-pub(crate) struct LeafTest<'a> {
-    a: &'a TriMesh,
-    b: &'a TriMesh,
-    b_in_a: &'a Pose,
-}
-
-/// A triangle with its bounding box.
+/// A triangle (in A's frame) with its bounding box.
+#[derive(Clone, Copy)]
 struct Boxed {
-    index: u32,
     tri: Triangle,
     bounds: Aabb,
 }
 
 impl Boxed {
-    fn new(index: u32, tri: Triangle) -> Self {
+    fn new(tri: Triangle) -> Self {
         let bounds = Aabb::from_points(&[tri.a, tri.b, tri.c]);
-        Self { index, tri, bounds }
+        Self { tri, bounds }
     }
 }
 
@@ -34,15 +28,88 @@ fn boxes_meet(p: &Aabb, q: &Aabb) -> bool {
     (0..3).all(|k| p.mins[k] <= q.maxs[k] && q.mins[k] <= p.maxs[k])
 }
 
-impl<'a> LeafTest<'a> {
-    pub fn new(a: &'a TriMesh, b: &'a TriMesh, b_in_a: &'a Pose) -> Self {
-        Self { a, b, b_in_a }
+/// The placed, boxed triangles of one mesh, filled lazily during a query: a leaf of B meets
+/// many leaves of A, and placing its triangles again for each would dominate the leaf work.
+/// An entry is valid when its stamp equals the query's generation, so starting a query costs
+/// nothing (no clearing), and the memory is kept for the next query.
+#[derive(Default)]
+struct PlacedCache {
+    stamp: Vec<u32>,
+    generation: u32,
+    items: Vec<Boxed>,
+}
+
+impl PlacedCache {
+    /// Invalidates every entry and makes room for `n` triangles.
+    fn begin(&mut self, n: usize) {
+        if self.items.len() < n {
+            let origin = Point::origin();
+            let empty = Boxed::new(Triangle::new(origin, origin, origin));
+            self.items.resize(n, empty);
+            self.stamp.resize(n, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
     }
 
+    /// Triangle `t` of `mesh` placed by `pose` (`None`: the identity, A's own triangles),
+    /// computed on first use in this query.
+    #[inline]
+    fn get(&mut self, mesh: &TriMesh, pose: Option<&Pose>, t: u32) -> &Boxed {
+        let k = t as usize;
+        if self.stamp[k] != self.generation {
+            self.stamp[k] = self.generation;
+            self.items[k] = Boxed::new(match pose {
+                Some(pose) => placed_triangle(mesh, k, pose),
+                None => mesh.triangle(k),
+            });
+        }
+        &self.items[k]
+    }
+}
+
+thread_local! {
+    /// One pair of caches (A's triangles, B's placed triangles) per thread, so that queries
+    /// in the steady state allocate nothing, including [`collide_many`](super::collide_many)'s.
+    static CACHES: RefCell<[PlacedCache; 2]> = RefCell::default();
+}
+
+/// Tests the triangles of a leaf of A against those of a leaf of B (placed in A's frame).
+pub(crate) struct LeafTest<'a> {
+    a: &'a TriMesh,
+    b: &'a TriMesh,
+    b_in_a: &'a Pose,
+    caches: &'a mut [PlacedCache; 2],
+}
+
+/// Runs `query` with a leaf test of `a` against `b` placed by `b_in_a`, on this thread's caches.
+pub(crate) fn with_leaf_test<R>(
+    a: &TriMesh,
+    b: &TriMesh,
+    b_in_a: &Pose,
+    query: impl FnOnce(&mut LeafTest) -> R,
+) -> R {
+    CACHES.with(|caches| {
+        let caches = &mut *caches.borrow_mut();
+        caches[0].begin(a.triangles().len());
+        caches[1].begin(b.triangles().len());
+        query(&mut LeafTest {
+            a,
+            b,
+            b_in_a,
+            caches,
+        })
+    })
+}
+
+impl LeafTest<'_> {
     /// Appends the intersecting pairs among `a_tris × b_tris` that `keep` accepts to `out`, each
     /// as `order(a, b)`; breaks once `out` holds `limit` pairs.
     pub fn test(
-        &self,
+        &mut self,
         a_tris: &[u32],
         b_tris: &[u32],
         keep: impl Fn(u32, u32) -> bool,
@@ -50,18 +117,19 @@ impl<'a> LeafTest<'a> {
         out: &mut Vec<[u32; 2]>,
         limit: usize,
     ) -> ControlFlow<()> {
-        let placed: SmallVec<[Boxed; 8]> = b_tris
-            .iter()
-            .map(|&t| Boxed::new(t, placed_triangle(self.b, t as usize, self.b_in_a)))
-            .collect();
+        let [ca, cb] = &mut *self.caches;
+        for &tb in b_tris {
+            cb.get(self.b, Some(self.b_in_a), tb);
+        }
         for &ta in a_tris {
-            let pa = Boxed::new(ta, self.a.triangle(ta as usize));
-            for pb in &placed {
-                if keep(pa.index, pb.index)
+            let pa = *ca.get(self.a, None, ta);
+            for &tb in b_tris {
+                let pb = &cb.items[tb as usize];
+                if keep(ta, tb)
                     && boxes_meet(&pa.bounds, &pb.bounds)
                     && tri_tri_exact::intersects(&pa.tri, &pb.tri)
                 {
-                    out.push(order(pa.index, pb.index));
+                    out.push(order(ta, tb));
                     if out.len() >= limit {
                         return ControlFlow::Break(());
                     }

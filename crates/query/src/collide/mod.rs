@@ -87,17 +87,18 @@ pub fn collide_with<V: PosedOverlap>(
     let b_in_a = pose_a.inv_mul(pose_b);
     let rel = V::relative(&b_in_a);
     let limit = request.limit();
-    let leaves = leaf::LeafTest::new(a.mesh(), b.mesh(), &b_in_a);
     let pairs = &mut result.pairs;
-    let done = traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, |i, j| {
-        leaves.test(
-            a.tree().leaf_triangles(i),
-            b.tree().leaf_triangles(j),
-            |_, _| true,
-            |ia, ib| [ia, ib],
-            pairs,
-            limit,
-        )
+    let done = leaf::with_leaf_test(a.mesh(), b.mesh(), &b_in_a, |leaves| {
+        traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, |i, j| {
+            leaves.test(
+                a.tree().leaf_triangles(i),
+                b.tree().leaf_triangles(j),
+                |_, _| true,
+                |ia, ib| [ia, ib],
+                pairs,
+                limit,
+            )
+        })
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
     result.pairs.sort_unstable();

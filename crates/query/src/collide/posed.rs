@@ -67,8 +67,8 @@ pub struct PlacedObb {
 }
 
 /// Gottschalk's OBB–OBB test (the 15 separating axes, seed 000 §9.2.6) on the pair's relative
-/// pose: with B's box placed in A's frame once per node of B, each pair costs `R = Aᵀ (R_ab B)`
-/// and `t = Aᵀ (c'_B - c_A)`.
+/// pose: with B's box placed in A's frame once per node of B, each pair costs `t = Aᵀ (c'_B -
+/// c_A)` and as many rows of `R = Aᵀ (R_ab B)` as the test needs ([`obb_obb::overlaps_lazy`]).
 impl PosedOverlap for Obb {
     type Relative = RelativePose;
     type Placed = PlacedObb;
@@ -90,15 +90,8 @@ impl PosedOverlap for Obb {
 
     #[inline]
     fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
-        let d = b.center - a.center.coords;
-        let rotation = a.axes.tr_mul(&b.axes);
-        let pair = RelativePose {
-            rotation,
-            translation: a.axes.tr_mul(&d),
-            abs_rotation: rotation.abs().add_scalar(obb_obb::PARALLEL_EPS),
-            slack: b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum()),
-        };
-        obb_obb::overlaps_posed(&a.half_extents, &b.half_extents, &pair)
+        let slack = b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum());
+        obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack)
     }
 
     fn size(&self) -> f64 {

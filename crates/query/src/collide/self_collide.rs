@@ -1,6 +1,6 @@
 //! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
 
-use super::leaf::LeafTest;
+use super::leaf::with_leaf_test;
 use super::{traverse, CollisionRequest, CollisionResult, Mode, Model, Pose, PosedOverlap};
 use obbtree_bv::TriMesh;
 
@@ -23,20 +23,21 @@ pub fn self_collide<V: PosedOverlap>(
 ) -> CollisionResult {
     let (mesh, tree) = (model.mesh(), model.tree());
     let identity = Pose::identity();
-    let leaves = LeafTest::new(mesh, mesh, &identity);
     let limit = request.limit();
     let mut result = CollisionResult::default();
     let pairs = &mut result.pairs;
-    let done = traverse::leaf_pairs(tree, tree, &V::relative(&identity), true, |i, j| {
-        let (ti, tj) = (tree.leaf_triangles(i), tree.leaf_triangles(j));
-        leaves.test(
-            ti,
-            tj,
-            |p, q| (i != j || p < q) && !share_vertex(mesh, p, q),
-            |p, q| [p.min(q), p.max(q)],
-            pairs,
-            limit,
-        )
+    let done = with_leaf_test(mesh, mesh, &identity, |leaves| {
+        traverse::leaf_pairs(tree, tree, &V::relative(&identity), true, |i, j| {
+            let (ti, tj) = (tree.leaf_triangles(i), tree.leaf_triangles(j));
+            leaves.test(
+                ti,
+                tj,
+                |p, q| (i != j || p < q) && !share_vertex(mesh, p, q),
+                |p, q| [p.min(q), p.max(q)],
+                pairs,
+                limit,
+            )
+        })
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
     result.pairs.sort_unstable();
