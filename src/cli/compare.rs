@@ -3,9 +3,9 @@
 //! pair judged by the exact triangle–triangle predicate) and speed.
 
 use super::Error;
-use obbtree::compare as parry;
 use obbtree::bv::intersect::tri_tri_exact;
 use obbtree::bv::{Obb, TriMesh, Triangle};
+use obbtree::compare as parry;
 use obbtree::load::load_mesh;
 use obbtree::poses::load_poses;
 use obbtree::query::collide::{collide, place, pose_from_rotation_vector, Pose};
@@ -109,8 +109,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         Model::new(&b, &tb).map_err(mismatch)?,
     );
     let start = Instant::now();
-    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| Error::Message(format!("parry3d-f64 refuses the mesh: {e}"));
-    let (pa, pb) = (parry::trimesh(&a).map_err(refused)?, parry::trimesh(&b).map_err(refused)?);
+    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
+        Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
+    };
+    let (pa, pb) = (
+        parry::trimesh(&a).map_err(refused)?,
+        parry::trimesh(&b).map_err(refused)?,
+    );
     let parry_build = start.elapsed().as_secs_f64() * 1e3;
 
     let poses = match &args.poses {

@@ -4,8 +4,8 @@
 use super::chart::{self, Bar};
 use super::render::{self, Shape};
 use super::{tree, Error};
-use obbtree::compare as parry;
 use obbtree::bv::{Aabb, Obb, Ray, TriMesh, Vector};
+use obbtree::compare as parry;
 use obbtree::load::load_mesh;
 use obbtree::query::collide::{collide, pose_from_rotation_vector, self_collide, Pose};
 use obbtree::query::pick::camera::Camera;
@@ -78,8 +78,13 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     let obb_build = ms(start);
     let (ma, mb) = (model(&bunny, &tree_a)?, model(&dragon, &tree_b)?);
     let start = Instant::now();
-    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| Error::Message(format!("parry3d-f64 refuses the mesh: {e}"));
-    let (pa, pb) = (parry::trimesh(&bunny).map_err(refused)?, parry::trimesh(&dragon).map_err(refused)?);
+    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
+        Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
+    };
+    let (pa, pb) = (
+        parry::trimesh(&bunny).map_err(refused)?,
+        parry::trimesh(&dragon).map_err(refused)?,
+    );
     let parry_build = ms(start);
     bars.push(Bar {
         label: "build both trees".into(),
