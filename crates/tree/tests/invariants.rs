@@ -57,7 +57,7 @@ fn degenerate_meshes() -> Vec<(&'static str, TriMesh)> {
             shared_centroid(100_000),
         ),
         ("20,000 collinear zero-area triangles", collinear(20_000)),
-        ("1000 triangles at x = 2^k", exponential(1000)),
+        ("560 triangles at x = 2^(k - 230)", exponential(560)),
     ]
 }
 

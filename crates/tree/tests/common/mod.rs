@@ -174,12 +174,13 @@ pub fn check_tree_at<V: BoundingVolume>(
     max_depth
 }
 
-/// `n` unit triangles at `x = 2^k`: the mean of the centroids always lies beyond all but the last
-/// one, so Gottschalk's rule alone would peel one triangle per level (depth `n - 1`).
+/// `n` unit triangles at `x = 2^(k - 230)`: the mean of the centroids always lies beyond all but
+/// the last one, so Gottschalk's rule alone would peel one triangle per level (depth `n - 1`).
+/// `n <= 560` keeps every coordinate in the range a `TriMesh` accepts (`1e-70 ..= 1e100`).
 pub fn exponential(n: usize) -> TriMesh {
     let mut vertices = Vec::with_capacity(3 * n);
     for k in 0..n {
-        let x = 2f64.powi(k as i32);
+        let x = 2f64.powi(k as i32 - 230);
         vertices.extend([
             Point::new(x, 0.0, 0.0),
             Point::new(x, 1.0, 0.0),
