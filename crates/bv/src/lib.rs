@@ -16,6 +16,7 @@ pub mod fit;
 pub mod intersect;
 pub mod kdop;
 pub mod obb;
+pub mod predicates;
 pub mod ray;
 pub mod sphere;
 pub mod triangle;

@@ -27,8 +27,9 @@
 //!    segment–segment tests, decided in the coordinate plane that the common plane projects onto
 //!    without collapsing (a coordinate drop, which is exact).
 
+use crate::predicates::{orient2d as orient_2d, orient3d as orient};
 use crate::{Point, Triangle, Vector};
-use robust::{orient2d, orient3d, Coord, Coord3D};
+use robust::{orient2d, Coord};
 
 /// Whether the closed triangles `p` and `q` share a point (exactly; see the module docs).
 pub fn intersects(p: &Triangle, q: &Triangle) -> bool {
@@ -110,24 +111,6 @@ impl Plane {
     fn sides(&self, p: &[Point; 3]) -> [i8; 3] {
         p.map(|x| self.side(&x))
     }
-}
-
-fn c3(p: &Point) -> Coord3D<f64> {
-    Coord3D {
-        x: p.x,
-        y: p.y,
-        z: p.z,
-    }
-}
-
-fn sign(x: f64) -> i8 {
-    (x > 0.0) as i8 - (x < 0.0) as i8
-}
-
-/// Exact sign of `orient3d(a, b, c, d)` (Shewchuk's convention: positive when `d` is below the
-/// plane through `a, b, c` seen counter-clockwise).
-fn orient(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
-    sign(orient3d(c3(a), c3(b), c3(c), c3(d)))
 }
 
 /// Exact version of [`Plane::side`]: `orient3d(v0, v1, v2, p)` has the opposite sign.
@@ -257,10 +240,6 @@ fn c2(p: &Point, k: usize) -> Coord<f64> {
         x: p[(k + 1) % 3],
         y: p[(k + 2) % 3],
     }
-}
-
-fn orient_2d(a: &Coord<f64>, b: &Coord<f64>, c: &Coord<f64>) -> i8 {
-    sign(orient2d(*a, *b, *c))
 }
 
 /// Whether the convex hulls of `a` and `b` (2 or 3 points each, all in one plane onto which

@@ -5,9 +5,10 @@
 
 use super::leaf::placed_triangle;
 use super::{place, Model, Pose, PosedOverlap};
+use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
 use obbtree_bv::{BoundingVolume, Point, TriMesh, Vector};
 use rand::{Rng, SeedableRng};
-use robust::{orient2d, orient3d, Coord, Coord3D};
+use robust::{orient2d, Coord};
 
 pub use super::request::Containment;
 
@@ -120,18 +121,6 @@ enum Crossings {
     Graze(usize),
 }
 
-fn c3(p: &Point) -> Coord3D<f64> {
-    Coord3D {
-        x: p.x,
-        y: p.y,
-        z: p.z,
-    }
-}
-
-fn sign(x: f64) -> i8 {
-    (x > 0.0) as i8 - (x < 0.0) as i8
-}
-
 /// Crossings of the segment `p q` (query frame) with the model's triangles placed by `pose`;
 /// `lp lq` is the segment in the mesh frame, used for culling only.
 fn crossings<V: PosedOverlap>(
@@ -147,11 +136,8 @@ fn crossings<V: PosedOverlap>(
     for node in tree.descend(|bv| bv.meets_segment(lp, lq)) {
         for &t in tree.leaf_triangles(node) {
             let tri = placed_triangle(model.mesh(), t as usize, pose);
-            let [a, b, c] = tri.vertices().map(|v| c3(&v));
-            let (sp, sq) = (
-                sign(orient3d(a, b, c, c3(p))),
-                sign(orient3d(a, b, c, c3(q))),
-            );
+            let [a, b, c] = tri.vertices();
+            let (sp, sq) = (orient3d(&a, &b, &c, p), orient3d(&a, &b, &c, q));
             if sp == 0 && sq == 0 {
                 if in_plane_area(&tri.vertices()) {
                     return Crossings::Graze(count);
@@ -167,8 +153,7 @@ fn crossings<V: PosedOverlap>(
             if sp * sq >= 0 {
                 continue; // both on one side, or q (outside the mesh's box) on the plane
             }
-            let (pc, qc) = (c3(p), c3(q));
-            let e = [(a, b), (b, c), (c, a)].map(|(u, v)| sign(orient3d(pc, qc, u, v)));
+            let e = [(a, b), (b, c), (c, a)].map(|(u, v)| orient3d(p, q, &u, &v));
             if e.contains(&1) && e.contains(&-1) {
                 continue;
             }
@@ -211,6 +196,6 @@ fn holds_coplanar(v: &[Point; 3], p: &Point) -> bool {
         x: p[(k + 1) % 3],
         y: p[(k + 2) % 3],
     };
-    let o = [0, 1, 2].map(|i| sign(orient2d(c2(&v[i]), c2(&v[(i + 1) % 3]), c2(p))));
+    let o = [0, 1, 2].map(|i| exact_orient2d(&c2(&v[i]), &c2(&v[(i + 1) % 3]), &c2(p)));
     !(o.contains(&1) && o.contains(&-1))
 }
