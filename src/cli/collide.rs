@@ -1,7 +1,8 @@
 //! `obbtree collide A B --poses POSES.json | --pose "tx ty tz rx ry rz"`: which triangle pairs of
 //! two meshes intersect, for each pose of B in A's frame.
 
-use super::Error;
+use super::tree::Kind as Volume;
+use super::{Error, ModeArg};
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
 use obbtree::load::load_mesh;
@@ -55,22 +56,6 @@ pub struct Args {
     /// Also write the JSON object to FILE.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Volume {
-    Obb,
-    Aabb,
-    Kdop18,
-    Sphere,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum ModeArg {
-    First,
-    All,
 }
 
 /// The JSON report (the interface other tools' harnesses mirror).

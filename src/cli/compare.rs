@@ -2,7 +2,7 @@
 //! collision queries through obbtree and parry3d-f64 in one process; agreement (every differing
 //! pair judged by the exact triangle–triangle predicate) and speed.
 
-use super::Error;
+use super::{Error, ModeArg};
 use obbtree::bv::intersect::tri_tri_exact;
 use obbtree::bv::{Obb, TriMesh, Triangle};
 use obbtree::compare as parry;
@@ -48,13 +48,6 @@ pub struct Args {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum ModeArg {
-    First,
-    All,
 }
 
 #[derive(Serialize)]

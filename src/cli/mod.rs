@@ -38,6 +38,14 @@ enum Command {
     Pick(pick::Args),
 }
 
+/// `--mode`: the first witness pair or every intersecting pair.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModeArg {
+    First,
+    All,
+}
+
 /// What went wrong, as one line that says what to fix.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -1,6 +1,7 @@
 //! `obbtree pick MESH ...`: cast rays from a file, pick a pixel, render a picture.
 
 use super::render::{self, Shape};
+use super::tree::Kind as Volume;
 use super::Error;
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Ray, Sphere, TriMesh, Vector,
@@ -49,15 +50,6 @@ pub struct Args {
     /// Image size for --pixel and --image.
     #[arg(long, value_name = "WxH", default_value = "640x480")]
     size: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Volume {
-    Obb,
-    Aabb,
-    Kdop18,
-    Sphere,
 }
 
 #[derive(Deserialize)]

@@ -5,8 +5,9 @@ use obbtree::tree::{BuildOptions, Bvh, Level, TreeVolume};
 use serde::Serialize;
 use std::time::Instant;
 
-/// The hierarchies `info --tree` can build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// The hierarchies the program can build (`info --tree`, `collide --bv`, `pick --bv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// OBBTree (oriented boxes).
     Obb,
