@@ -10,6 +10,8 @@
 //!
 //! Closed-set policy: every volume and primitive is a closed set, so touching counts as
 //! intersecting.
+#![doc = ""]
+#![doc = include_str!("../tightness.md")]
 
 pub mod aabb;
 pub mod fit;

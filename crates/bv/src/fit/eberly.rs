@@ -76,7 +76,7 @@ pub fn refine(points: &[Point], start: &Obb) -> Obb {
 }
 
 /// Eberly's minimum-volume box: the `starts` frames (e.g. the covariance frames) and
-/// [`SAMPLES`] seeded random orientations are sized to `points`, the [`REFINED_STARTS`]
+/// 64 seeded random orientations are sized to `points`, the 4
 /// smallest are refined, and the smallest result is returned. It is never larger than the box
 /// along any of the `starts` frames.
 pub fn min_volume(points: &[Point], starts: &[Matrix3<f64>]) -> Obb {
