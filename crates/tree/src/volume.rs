@@ -19,9 +19,9 @@ impl TreeVolume for Aabb {
     fn default_method() {}
 }
 
-/// Per-node convex hulls ([`ObbFit::HullCovariance`], the volume's own default) make the build
-/// about 15× slower for boxes no tighter on the bundled meshes; the triangle covariance is the
-/// OBBTree paper's fit.
+/// The triangle covariance (the OBBTree paper's fit and [`ObbFit`]'s default): per-node convex
+/// hulls ([`ObbFit::HullCovariance`]) make the build about 15× slower for boxes no tighter on the
+/// bundled meshes.
 impl TreeVolume for Obb {
     const NAME: &'static str = "obb";
     fn default_method() -> ObbFit {
