@@ -170,17 +170,31 @@ fn median_split(work: &mut Work, axis: &Vector) -> usize {
 }
 
 /// Binned SAH over `axes`; `None` if the centroids do not spread along any of them. One pass
-/// over the triangles fills the bins of all axes.
+/// projects the centroids on the three axes (kept for the binning pass), one pass fills the bins
+/// of all axes.
 fn sah_split(work: &mut Work, axes: &[Vector; 3]) -> Option<usize> {
-    let binnings = axes
-        .each_ref()
-        .map(|axis| Binning::new(work.centroids, axis));
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    let projections: Vec<[f64; 3]> = work
+        .centroids
+        .iter()
+        .map(|c| {
+            let p = axes.each_ref().map(|axis| c.coords.dot(axis));
+            for a in 0..3 {
+                lo[a] = lo[a].min(p[a]);
+                hi[a] = hi[a].max(p[a]);
+            }
+            p
+        })
+        .collect();
+    let binnings: [Option<Binning>; 3] =
+        std::array::from_fn(|a| Binning::new(&axes[a], lo[a], hi[a]));
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
-    for (t, c) in work.tris.iter().zip(work.centroids.iter()) {
+    for (t, p) in work.tris.iter().zip(&projections) {
         let bounds = Bin::of(t);
-        for (binning, bins) in binnings.iter().zip(bins.iter_mut()) {
-            if let Some(binning) = binning {
-                bins[binning.bin(c)].merge(&bounds);
+        for a in 0..3 {
+            if let Some(binning) = &binnings[a] {
+                bins[a][binning.bin_of(p[a])].merge(&bounds);
             }
         }
     }
@@ -214,34 +228,52 @@ fn sah_split(work: &mut Work, axes: &[Vector; 3]) -> Option<usize> {
     Some(work.partition(|c, _| binning.bin(c) <= last))
 }
 
+/// `a.min(b)` / `a.max(b)` for the finite coordinates of a validated mesh, in one instruction
+/// (the std versions also handle NaN).
+fn min(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+fn max(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 /// Bounds and count of the triangles in one SAH bin.
 #[derive(Clone, Copy)]
 struct Bin {
-    mins: Vector,
-    maxs: Vector,
+    mins: [f64; 3],
+    maxs: [f64; 3],
     count: usize,
 }
 
 impl Bin {
     const EMPTY: Self = Self {
-        mins: Vector::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
-        maxs: Vector::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+        mins: [f64::INFINITY; 3],
+        maxs: [f64::NEG_INFINITY; 3],
         count: 0,
     };
 
     fn of(t: &[Point; 3]) -> Self {
-        let mins = t[0].coords.inf(&t[1].coords).inf(&t[2].coords);
-        let maxs = t[0].coords.sup(&t[1].coords).sup(&t[2].coords);
         Self {
-            mins,
-            maxs,
+            mins: std::array::from_fn(|i| min(min(t[0][i], t[1][i]), t[2][i])),
+            maxs: std::array::from_fn(|i| max(max(t[0][i], t[1][i]), t[2][i])),
             count: 1,
         }
     }
 
     fn merge(&mut self, other: &Self) {
-        self.mins = self.mins.inf(&other.mins);
-        self.maxs = self.maxs.sup(&other.maxs);
+        for i in 0..3 {
+            self.mins[i] = min(self.mins[i], other.mins[i]);
+            self.maxs[i] = max(self.maxs[i], other.maxs[i]);
+        }
         self.count += other.count;
     }
 
@@ -250,8 +282,8 @@ impl Bin {
         if self.count == 0 {
             return 0.0;
         }
-        let d = self.maxs - self.mins;
-        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x) * self.count as f64
+        let d: [f64; 3] = std::array::from_fn(|i| self.maxs[i] - self.mins[i]);
+        2.0 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0]) * self.count as f64
     }
 }
 
@@ -263,14 +295,9 @@ struct Binning<'a> {
 }
 
 impl<'a> Binning<'a> {
-    /// `None` unless the projections span a positive finite interval.
-    fn new(centroids: &[Point], axis: &'a Vector) -> Option<Self> {
-        let (min, max) = centroids
-            .iter()
-            .map(|c| c.coords.dot(axis))
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-                (lo.min(p), hi.max(p))
-            });
+    /// The bins over the projections' range `[min, max]`; `None` unless it is a positive finite
+    /// interval.
+    fn new(axis: &'a Vector, min: f64, max: f64) -> Option<Self> {
         (max > min && (max - min).is_finite()).then(|| Self {
             axis,
             min,
@@ -278,8 +305,13 @@ impl<'a> Binning<'a> {
         })
     }
 
-    fn bin(&self, c: &Point) -> usize {
+    /// The bin of projection `p`.
+    fn bin_of(&self, p: f64) -> usize {
         // `as` saturates (NaN → 0), so every value lands in a bin.
-        (((c.coords.dot(self.axis) - self.min) * self.scale) as usize).min(SAH_BINS - 1)
+        (((p - self.min) * self.scale) as usize).min(SAH_BINS - 1)
+    }
+
+    fn bin(&self, c: &Point) -> usize {
+        self.bin_of(c.coords.dot(self.axis))
     }
 }
