@@ -1,5 +1,6 @@
 //! Oriented bounding box.
 
+use crate::fit::covariance::TriangleMoments;
 use crate::fit::{self, ObbFit};
 use crate::{Isometry, Point, Vector};
 use nalgebra::{Matrix3, UnitQuaternion};
@@ -56,6 +57,22 @@ impl Obb {
         obb
     }
 
+    /// The box along the eigen frame of `covariance` if there is one, else `method`'s fit
+    /// through [`fit::obb`] (for the triangle covariance: its zero-area fallback).
+    fn fit_covariance_or(
+        covariance: Option<Matrix3<f64>>,
+        triangles: &[[Point; 3]],
+        method: ObbFit,
+    ) -> Self {
+        match covariance {
+            Some(c) => Obb::from_axes(fit::covariance::eigen_frame(&c), triangles.iter().flatten()),
+            None => {
+                let points: Vec<Point> = triangles.iter().flatten().copied().collect();
+                fit::obb(&points, Some(triangles), method)
+            }
+        }
+    }
+
     /// The eight corners.
     pub fn corners(&self) -> [Point; 8] {
         std::array::from_fn(|i| {
@@ -85,18 +102,27 @@ impl crate::BoundingVolume for Obb {
     /// The triangle covariance fit reads the triangles in place (no copy of their vertices);
     /// the other methods, and its zero-area fallback, go through [`fit::obb`].
     fn fit_triangles(triangles: &[[Point; 3]], method: ObbFit) -> Self {
-        let frame = match method {
-            ObbFit::TriangleCovariance => fit::covariance::triangle_covariance(triangles)
-                .map(|c| fit::covariance::eigen_frame(&c)),
+        let covariance = match method {
+            ObbFit::TriangleCovariance => fit::covariance::triangle_covariance(triangles),
             _ => None,
         };
-        match frame {
-            Some(axes) => Obb::from_axes(axes, triangles.iter().flatten()),
-            None => {
-                let points: Vec<Point> = triangles.iter().flatten().copied().collect();
-                fit::obb(&points, Some(triangles), method)
+        Obb::fit_covariance_or(covariance, triangles, method)
+    }
+
+    /// [`ObbFit::TriangleCovariance`] sums the precomputed moments instead of recomputing each
+    /// triangle's area and second moment (bit for bit the same box); other methods ignore them.
+    fn fit_triangles_with_moments(
+        triangles: &[[Point; 3]],
+        moments: &[TriangleMoments],
+        method: ObbFit,
+    ) -> Self {
+        let covariance = match method {
+            ObbFit::TriangleCovariance => {
+                fit::covariance::moments_covariance(moments.iter().copied())
             }
-        }
+            _ => None,
+        };
+        Obb::fit_covariance_or(covariance, triangles, method)
     }
 
     /// A box containing both boxes: candidates are the two input frames and the frame halfway

@@ -1,5 +1,6 @@
 //! The interface every bounding volume offers to the hierarchies.
 
+use crate::fit::covariance::TriangleMoments;
 use crate::{Isometry, Point, Vector};
 
 /// A closed bounding volume that a hierarchy can be built from.
@@ -12,6 +13,19 @@ pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
 
     /// Fits a volume around triangles given as vertex triples. `triangles` is never empty.
     fn fit_triangles(triangles: &[[Point; 3]], method: Self::Method) -> Self;
+
+    /// [`Self::fit_triangles`] given each triangle's [`TriangleMoments`] too (`moments[k]` those of
+    /// `triangles[k]`), which hierarchies compute once per triangle rather than once per node.
+    /// Must return exactly what `fit_triangles` returns (refitting relies on it); the default
+    /// ignores the moments.
+    fn fit_triangles_with_moments(
+        triangles: &[[Point; 3]],
+        moments: &[TriangleMoments],
+        method: Self::Method,
+    ) -> Self {
+        let _ = moments;
+        Self::fit_triangles(triangles, method)
+    }
 
     /// A volume containing both `self` and `other` (for bottom-up building and refitting).
     fn merge(&self, other: &Self) -> Self;

@@ -1,7 +1,8 @@
 //! Top-down construction, serial or parallel (the same tree either way, bit for bit).
 
-use crate::split::{centroid, split, Work};
+use crate::split::{split, Work};
 use crate::{Bvh, MeshFingerprint, Node, SplitRule, TreeVolume};
+use obbtree_bv::fit::covariance::TriangleMoments;
 use obbtree_bv::{BoundingVolume, Point, TriMesh};
 
 /// Default [`BuildOptions::leaf_size`] (see the crate docs for the measurement behind it).
@@ -75,17 +76,17 @@ impl<V: BoundingVolume> Bvh<V> {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
-        let mut centroids: Vec<Point> = tris.iter().map(centroid).collect();
+        let mut moments: Vec<TriangleMoments> = tris.iter().map(TriangleMoments::of).collect();
         let mut order: Vec<u32> = (0..n as u32).collect();
         let work = Work {
             tris: &mut tris,
-            centroids: &mut centroids,
+            moments: &mut moments,
             order: &mut order,
             first: 0,
         };
         let builder = Builder { options };
         let mut nodes = Vec::with_capacity(2 * n.div_ceil(options.leaf_size));
-        let bv = V::fit_triangles(work.tris, options.method);
+        let bv = V::fit_triangles_with_moments(work.tris, work.moments, options.method);
         nodes.push(Node::internal(bv.clone(), 0));
         let (root, depth) = builder.descend(bv, work, 0, &mut nodes);
         nodes[0] = root;
@@ -108,7 +109,7 @@ impl<V: BoundingVolume> Builder<'_, V> {
     /// has a slot reserved by its parent). Returns the node, for the caller to store in that
     /// slot, and the depth of its deepest leaf.
     fn subtree(&self, work: Work, depth: usize, out: &mut Vec<Node<V>>) -> (Node<V>, usize) {
-        let bv = V::fit_triangles(work.tris, self.options.method);
+        let bv = V::fit_triangles_with_moments(work.tris, work.moments, self.options.method);
         self.descend(bv, work, depth, out)
     }
 

@@ -1,6 +1,7 @@
 //! Split rules: how a node's triangles are divided between its two children.
 
 use crate::MAX_DEPTH;
+use obbtree_bv::fit::covariance::TriangleMoments;
 use obbtree_bv::{BoundingVolume, Point, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -29,10 +30,11 @@ pub enum SplitRule {
 pub const SAH_BINS: usize = 16;
 
 /// A node's share of the build's working arrays, permuted together: the triangles' vertices (so
-/// volumes are fitted from one contiguous slice), their centroids and their mesh indices.
+/// volumes are fitted from one contiguous slice), their moments (centroid, area, second moment)
+/// and their mesh indices.
 pub(crate) struct Work<'a> {
     pub tris: &'a mut [[Point; 3]],
-    pub centroids: &'a mut [Point],
+    pub moments: &'a mut [TriangleMoments],
     pub order: &'a mut [u32],
     /// Position of `order[0]` in the whole tree's triangle order.
     pub first: u32,
@@ -46,19 +48,19 @@ impl<'a> Work<'a> {
     /// The first `mid` triangles and the rest.
     pub fn split_at(self, mid: usize) -> (Work<'a>, Work<'a>) {
         let (lt, rt) = self.tris.split_at_mut(mid);
-        let (lc, rc) = self.centroids.split_at_mut(mid);
+        let (lc, rc) = self.moments.split_at_mut(mid);
         let (lo, ro) = self.order.split_at_mut(mid);
         let right_first = self.first + mid as u32;
         (
             Work {
                 tris: lt,
-                centroids: lc,
+                moments: lc,
                 order: lo,
                 first: self.first,
             },
             Work {
                 tris: rt,
-                centroids: rc,
+                moments: rc,
                 order: ro,
                 first: right_first,
             },
@@ -70,27 +72,22 @@ impl<'a> Work<'a> {
     fn partition(&mut self, mut left: impl FnMut(&Point, u32) -> bool) -> usize {
         let (mut i, mut j) = (0, self.len());
         loop {
-            while i < j && left(&self.centroids[i], self.order[i]) {
+            while i < j && left(&self.moments[i].centroid, self.order[i]) {
                 i += 1;
             }
-            while i < j && !left(&self.centroids[j - 1], self.order[j - 1]) {
+            while i < j && !left(&self.moments[j - 1].centroid, self.order[j - 1]) {
                 j -= 1;
             }
             if i == j {
                 return i;
             }
             self.tris.swap(i, j - 1);
-            self.centroids.swap(i, j - 1);
+            self.moments.swap(i, j - 1);
             self.order.swap(i, j - 1);
             i += 1;
             j -= 1;
         }
     }
-}
-
-/// Centroid of a triangle, summed as thirds so that huge finite coordinates do not overflow.
-pub(crate) fn centroid(t: &[Point; 3]) -> Point {
-    Point::from(t[0].coords / 3.0 + t[1].coords / 3.0 + t[2].coords / 3.0)
 }
 
 /// `⌈log2 n⌉` for `n ≥ 1`: the depth below which median splits reduce `n` triangles to one.
@@ -113,7 +110,7 @@ pub(crate) fn split<V: BoundingVolume>(
     let n = work.len();
     let axes = bv
         .split_axes()
-        .unwrap_or_else(|| centroid_spread_axes(work.centroids));
+        .unwrap_or_else(|| centroid_spread_axes(work.moments));
     let mid = match rule {
         SplitRule::Gottschalk => axes.iter().find_map(|axis| mean_split(work, axis)),
         SplitRule::Median => None,
@@ -126,8 +123,8 @@ pub(crate) fn split<V: BoundingVolume>(
 }
 
 /// The coordinate axes, ordered by the extent of the centroids along them (largest first).
-fn centroid_spread_axes(centroids: &[Point]) -> [Vector; 3] {
-    let (lo, hi) = centroids.iter().fold(
+fn centroid_spread_axes(moments: &[TriangleMoments]) -> [Vector; 3] {
+    let (lo, hi) = moments.iter().map(|m| &m.centroid).fold(
         (
             Point::from(Vector::repeat(f64::INFINITY)),
             Point::from(Vector::repeat(f64::NEG_INFINITY)),
@@ -144,9 +141,9 @@ fn centroid_spread_axes(centroids: &[Point]) -> [Vector; 3] {
 fn mean_split(work: &mut Work, axis: &Vector) -> Option<usize> {
     let n = work.len();
     let mean = work
-        .centroids
+        .moments
         .iter()
-        .map(|c| c.coords.dot(axis))
+        .map(|m| m.centroid.coords.dot(axis))
         .sum::<f64>()
         / n as f64;
     let mid = work.partition(|c, _| c.coords.dot(axis) < mean);
@@ -159,10 +156,10 @@ fn median_split(work: &mut Work, axis: &Vector) -> usize {
     let key = |c: &Point, id: u32| (c.coords.dot(axis), id);
     let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let mut keys: Vec<_> = work
-        .centroids
+        .moments
         .iter()
         .zip(work.order.iter())
-        .map(|(c, &id)| key(c, id))
+        .map(|(m, &id)| key(&m.centroid, id))
         .collect();
     let half = work.len() / 2;
     let (_, &mut pivot, _) = keys.select_nth_unstable_by(half, cmp);
@@ -176,10 +173,10 @@ fn sah_split(work: &mut Work, axes: &[Vector; 3]) -> Option<usize> {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     let projections: Vec<[f64; 3]> = work
-        .centroids
+        .moments
         .iter()
-        .map(|c| {
-            let p = axes.each_ref().map(|axis| c.coords.dot(axis));
+        .map(|m| {
+            let p = axes.each_ref().map(|axis| m.centroid.coords.dot(axis));
             for a in 0..3 {
                 lo[a] = lo[a].min(p[a]);
                 hi[a] = hi[a].max(p[a]);

@@ -10,37 +10,82 @@ use nalgebra::{Matrix3, SymmetricEigen};
 /// `C_ij = (1/A_M) Σ_k A_k/12 · (9 m_i m_j + p_i p_j + q_i q_j + r_i r_j) − M_i M_j`
 ///
 /// with `A_k`, `m` the area and centroid of triangle `k = (p, q, r)`, `A_M = Σ A_k` and `M` the
-/// area-weighted mean of the centroids. Coordinates are taken relative to the first vertex so
-/// that a small mesh far from the origin loses no precision to cancellation.
+/// area-weighted mean of the centroids. Computed as [`moments_covariance`] of each triangle's
+/// [`TriangleMoments`] (the same numbers, bit for bit, as a hierarchy that precomputes them).
 ///
-/// Returns `None` when the total area is zero (all triangles degenerate): the caller then falls
-/// back to [`vertex_covariance`].
+/// Returns `None` when the total area is zero (all triangles degenerate) or the sums overflow:
+/// the caller then falls back to [`vertex_covariance`].
 pub fn triangle_covariance(triangles: &[[Point; 3]]) -> Option<Matrix3<f64>> {
-    let origin = triangles.first()?[0];
-    // Upper triangle of Σ A_k (s sᵀ + p pᵀ + q qᵀ + r rᵀ) with s = p + q + r = 3m (so s sᵀ = 9 m mᵀ),
-    // accumulated entry by entry: no 3×3 temporaries per triangle.
-    const UPPER: [(usize, usize); 6] = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)];
+    moments_covariance(triangles.iter().map(TriangleMoments::of))
+}
+
+/// Entries `(i, j)`, `i ≤ j`, of a symmetric 3×3 matrix, in the order [`TriangleMoments`] stores them.
+const UPPER: [(usize, usize); 6] = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)];
+
+/// One triangle's share of the area-weighted covariance: its area `A`, centroid `m`, and its
+/// second moment about its own centroid, `A/12 · Σ_v (v − m)(v − m)ᵀ` over its three vertices
+/// (the upper triangle). Eq. 9.1's `A/12 · (9 m mᵀ + Σ_v v vᵀ)` is this plus `A m mᵀ`, so
+/// a set's covariance is a sum of these records (the parallel-axis theorem): hierarchies compute
+/// them once per triangle instead of once per node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriangleMoments {
+    /// Area of the triangle.
+    pub area: f64,
+    /// Centroid, summed as thirds so that huge finite coordinates do not overflow.
+    pub centroid: Point,
+    /// `A/12 · Σ_v (v − m)(v − m)ᵀ`, entries `(0,0) (0,1) (0,2) (1,1) (1,2) (2,2)`.
+    pub spread: [f64; 6],
+}
+
+impl TriangleMoments {
+    /// The moments of triangle `t`.
+    pub fn of(t: &[Point; 3]) -> Self {
+        let [p, q, r] = t;
+        let centroid = Point::from(p.coords / 3.0 + q.coords / 3.0 + r.coords / 3.0);
+        let area = 0.5 * (q - p).cross(&(r - p)).norm();
+        let [dp, dq, dr] = t.map(|v| v - centroid);
+        let w = area / 12.0;
+        let spread = UPPER.map(|(i, j)| w * (dp[i] * dp[j] + dq[i] * dq[j] + dr[i] * dr[j]));
+        Self {
+            area,
+            centroid,
+            spread,
+        }
+    }
+}
+
+/// The area-weighted covariance (eq. 9.1) of the triangles whose [`TriangleMoments`] are given:
+/// `(1/A_M) Σ_k (S_k + A_k (m_k − o)(m_k − o)ᵀ) − (M − o)(M − o)ᵀ`, with `S_k` the spread, taken
+/// relative to the first centroid `o` so that a small set far from the origin loses no precision
+/// to cancellation. `None` when the total area is zero or a sum is not finite.
+pub fn moments_covariance(
+    moments: impl IntoIterator<Item = TriangleMoments>,
+) -> Option<Matrix3<f64>> {
+    let mut moments = moments.into_iter().peekable();
+    let origin = moments.peek()?.centroid;
     let (mut area, mut sum, mut upper) = (0.0, Vector::zeros(), [0.0; 6]);
-    for t in triangles {
-        let [p, q, r] = t.map(|v| v - origin);
-        let a = 0.5 * (q - p).cross(&(r - p)).norm();
-        let s = p + q + r;
+    for m in moments {
+        let d = m.centroid - origin;
+        let a = m.area;
         area += a;
-        sum += s * a;
-        for (acc, &(i, j)) in upper.iter_mut().zip(&UPPER) {
-            *acc += a * (s[i] * s[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j]);
+        sum += d * a;
+        for ((acc, &(i, j)), s) in upper.iter_mut().zip(&UPPER).zip(m.spread) {
+            *acc += s + a * d[i] * d[j];
         }
     }
     if !(area > 0.0 && area.is_finite()) {
         return None;
     }
-    let mean = sum / (3.0 * area);
-    let mut second = Matrix3::zeros();
+    let mean = sum / area;
+    let mut covariance = Matrix3::zeros();
     for (&acc, &(i, j)) in upper.iter().zip(&UPPER) {
-        second[(i, j)] = acc / (12.0 * area);
-        second[(j, i)] = second[(i, j)];
+        covariance[(i, j)] = acc / area - mean[i] * mean[j];
+        covariance[(j, i)] = covariance[(i, j)];
     }
-    Some(second - mean * mean.transpose())
+    covariance
+        .iter()
+        .all(|c| c.is_finite())
+        .then_some(covariance)
 }
 
 /// Covariance of the points themselves (each point weighted equally), relative to the first
