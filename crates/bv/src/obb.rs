@@ -65,11 +65,53 @@ impl Obb {
         method: ObbFit,
     ) -> Self {
         match covariance {
-            Some(c) => Obb::from_axes(fit::covariance::eigen_frame(&c), triangles.iter().flatten()),
+            Some(c) => {
+                Obb::from_frame(fit::covariance::eigen_frame(&c), triangles.iter().flatten())
+            }
             None => {
                 let points: Vec<Point> = triangles.iter().flatten().copied().collect();
                 fit::obb(&points, Some(triangles), method)
             }
+        }
+    }
+
+    /// [`Obb::from_axes`] in one pass over the points instead of two, for axes that are
+    /// orthonormal to rounding (a fitted frame): the widening pass is replaced by padding each
+    /// half-length with a bound on the rounding of `contains_point`'s arithmetic, so every point
+    /// still satisfies `contains_point(p, 0.0)`, in boxes a few ulps of the coordinates larger.
+    ///
+    /// The bound (Higham, "Accuracy and Stability of Numerical Algorithms", §3.1: a 3-term dot
+    /// product errs by at most `γ₃ Σ|aᵢ||bᵢ|`, `γₙ ≈ n ε`): the projections `axesᵀ p` of pass one,
+    /// the centre `axes · mid`, and the re-projection `axesᵀ (p − centre)` each err by a few `ε`
+    /// times `|p| + |centre|`, plus the axes' departure from orthonormality `δ = max|AᵀA − I|`
+    /// times the same. `|p|₂ ≤ √3 max|l| (1 + δ)` for the pass-one projections `l`, so
+    /// `(64 ε + 4 δ) · 2 (max|l| + |centre|)` covers them all with a wide margin. Axes with
+    /// `δ > 1e-6` go through [`Obb::from_axes`].
+    fn from_frame<'a>(
+        axes: Matrix3<f64>,
+        points: impl IntoIterator<Item = &'a Point> + Clone,
+    ) -> Self {
+        let delta = (axes.tr_mul(&axes) - Matrix3::identity()).amax();
+        if !(delta <= 1e-6) {
+            return Obb::from_axes(axes, points);
+        }
+        let (lo, hi) = points.into_iter().fold(
+            (
+                Vector::repeat(f64::INFINITY),
+                Vector::repeat(f64::NEG_INFINITY),
+            ),
+            |(lo, hi), p| {
+                let l = axes.tr_mul(&p.coords);
+                (lo.inf(&l), hi.sup(&l))
+            },
+        );
+        let center = Point::from(axes * ((lo + hi) * 0.5));
+        let reach = lo.amax().max(hi.amax()) + center.coords.amax();
+        let pad = (64.0 * f64::EPSILON + 4.0 * delta) * 2.0 * reach;
+        Self {
+            center,
+            axes,
+            half_extents: (hi - lo) * 0.5 + Vector::repeat(pad),
         }
     }
 
