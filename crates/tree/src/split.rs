@@ -22,6 +22,11 @@ pub enum SplitRule {
     /// hierarchies", 2007): [`SAH_BINS`] bins per split axis, cost
     /// `area(AABB left) · n_left + area(AABB right) · n_right`, lowest cost wins. The default:
     /// the cheapest trees to query on the bundled meshes (see the crate docs).
+    ///
+    /// A volume with its own split axes (an OBB's longest axis, the triangles' principal
+    /// direction) is binned along that axis alone, the other two only if the centroids do not
+    /// spread along it: on the bundled dragons this builds the OBBTree ~20% faster for the same
+    /// query cost (see the crate docs). The coordinate axes of the other volumes are all binned.
     #[default]
     Sah,
 }
@@ -108,13 +113,14 @@ pub(crate) fn split<V: BoundingVolume>(
     depth: usize,
 ) -> usize {
     let n = work.len();
-    let axes = bv
-        .split_axes()
-        .unwrap_or_else(|| centroid_spread_axes(work.moments));
+    let own_axes = bv.split_axes();
+    let axes = own_axes.unwrap_or_else(|| centroid_spread_axes(work.moments));
     let mid = match rule {
         SplitRule::Gottschalk => axes.iter().find_map(|axis| mean_split(work, axis)),
         SplitRule::Median => None,
-        SplitRule::Sah => sah_split(work, &axes),
+        SplitRule::Sah => own_axes
+            .and_then(|_| sah_split(work, &[axes[0]]))
+            .or_else(|| sah_split(work, &axes)),
     };
     match mid {
         Some(mid) if depth + 1 + ceil_log2(mid.max(n - mid)) <= MAX_DEPTH => mid,
@@ -167,29 +173,29 @@ fn median_split(work: &mut Work, axis: &Vector) -> usize {
 }
 
 /// Binned SAH over `axes`; `None` if the centroids do not spread along any of them. One pass
-/// projects the centroids on the three axes (kept for the binning pass), one pass fills the bins
-/// of all axes.
-fn sah_split(work: &mut Work, axes: &[Vector; 3]) -> Option<usize> {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    let projections: Vec<[f64; 3]> = work
+/// projects the centroids on the axes (kept for the binning pass), one pass fills the bins of all
+/// axes.
+fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usize> {
+    let mut lo = [f64::INFINITY; K];
+    let mut hi = [f64::NEG_INFINITY; K];
+    let projections: Vec<[f64; K]> = work
         .moments
         .iter()
         .map(|m| {
             let p = axes.each_ref().map(|axis| m.centroid.coords.dot(axis));
-            for a in 0..3 {
+            for a in 0..K {
                 lo[a] = lo[a].min(p[a]);
                 hi[a] = hi[a].max(p[a]);
             }
             p
         })
         .collect();
-    let binnings: [Option<Binning>; 3] =
+    let binnings: [Option<Binning>; K] =
         std::array::from_fn(|a| Binning::new(&axes[a], lo[a], hi[a]));
-    let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
+    let mut bins = [[Bin::EMPTY; SAH_BINS]; K];
     for (t, p) in work.tris.iter().zip(&projections) {
         let bounds = Bin::of(t);
-        for a in 0..3 {
+        for a in 0..K {
             if let Some(binning) = &binnings[a] {
                 bins[a][binning.bin_of(p[a])].merge(&bounds);
             }
