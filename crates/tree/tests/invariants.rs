@@ -4,21 +4,10 @@
 mod common;
 
 use common::*;
-use obbtree_bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
+use obbtree_bv::{Aabb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, SplitRule, TreeVolume};
 use proptest::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
-
-const RULES: [SplitRule; 3] = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah];
-
-fn options<V: TreeVolume>(leaf_size: usize, split: SplitRule, parallel: bool) -> BuildOptions<V> {
-    BuildOptions {
-        leaf_size,
-        split,
-        parallel,
-        ..Default::default()
-    }
-}
 
 /// Builds serially and in parallel, checks the invariants, checks the two trees are identical
 /// (field by field and byte for byte), and returns the depth.
@@ -119,10 +108,7 @@ macro_rules! volume_tests {
     };
 }
 
-volume_tests!(aabb, Aabb);
-volume_tests!(obb, Obb);
-volume_tests!(sphere, Sphere);
-volume_tests!(kdop18, Kdop18);
+for_each_volume!(volume_tests);
 
 #[test]
 fn zero_leaf_size_is_refused() {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use obbtree_bv::{Aabb, Isometry, Kdop18, Obb, Sphere, TriMesh, Vector};
+use obbtree_bv::{Aabb, Isometry, TriMesh, Vector};
 use obbtree_tree::{BuildOptions, Bvh, Refit, SplitRule, TreeVolume};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -43,11 +43,7 @@ fn moved(mesh: &TriMesh, seed: u64, amount: f64) -> TriMesh {
 
 fn refit_contains_moved_mesh<V: TreeVolume + PartialEq>(seed: u64, n: usize, split: SplitRule) {
     let mesh = soup(seed, n, 1.0, 0.0);
-    let options = BuildOptions::<V> {
-        leaf_size: 3,
-        split,
-        ..Default::default()
-    };
+    let options = options::<V>(3, split, true);
     let built = Bvh::<V>::build(&mesh, &options).unwrap();
     let moved_mesh = moved(&mesh, seed ^ 0x5eed, 0.3);
     for mode in [Refit::Merge, Refit::Fit] {
@@ -115,7 +111,7 @@ macro_rules! volume_tests {
                 fn refit_after_motion(
                     seed: u64,
                     n in 1usize..300,
-                    split in prop::sample::select(vec![SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah]),
+                    split in prop::sample::select(RULES.to_vec()),
                 ) {
                     refit_contains_moved_mesh::<$V>(seed, n, split);
                 }
@@ -124,10 +120,7 @@ macro_rules! volume_tests {
     };
 }
 
-volume_tests!(aabb, Aabb);
-volume_tests!(obb, Obb);
-volume_tests!(sphere, Sphere);
-volume_tests!(kdop18, Kdop18);
+for_each_volume!(volume_tests);
 
 #[test]
 fn another_topology_is_refused_and_the_tree_kept() {

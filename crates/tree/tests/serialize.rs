@@ -5,19 +5,12 @@ mod common;
 
 use common::*;
 use obbtree_bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
-use obbtree_tree::{BuildOptions, Bvh, LoadError, TreeVolume, FORMAT_VERSION};
+use obbtree_tree::{Bvh, LoadError, SplitRule, TreeVolume, FORMAT_VERSION};
 use proptest::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
 
 fn built<V: TreeVolume>(mesh: &TriMesh) -> Bvh<V> {
-    Bvh::build(
-        mesh,
-        &BuildOptions {
-            leaf_size: 2,
-            ..Default::default()
-        },
-    )
-    .unwrap()
+    Bvh::build(mesh, &options(2, SplitRule::default(), true)).unwrap()
 }
 
 /// The same mesh with one coordinate moved by one ulp.
@@ -59,10 +52,7 @@ macro_rules! volume_tests {
     };
 }
 
-volume_tests!(aabb, Aabb);
-volume_tests!(obb, Obb);
-volume_tests!(sphere, Sphere);
-volume_tests!(kdop18, Kdop18);
+for_each_volume!(volume_tests);
 
 #[test]
 fn save_and_load_a_file() {

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use obbtree_bv::{BoundingVolume, Point, TriMesh, Vector};
-use obbtree_tree::{Bvh, NodeKind, MAX_DEPTH};
+use obbtree_tree::{BuildOptions, Bvh, NodeKind, SplitRule, TreeVolume, MAX_DEPTH};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -15,6 +15,34 @@ pub fn cases() -> u32 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(32)
 }
+
+/// Every split rule.
+pub const RULES: [SplitRule; 3] = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah];
+
+/// Build options with the given leaf size, split rule and parallelism, the volume's default fit.
+pub fn options<V: TreeVolume>(
+    leaf_size: usize,
+    split: SplitRule,
+    parallel: bool,
+) -> BuildOptions<V> {
+    BuildOptions {
+        leaf_size,
+        split,
+        parallel,
+        ..Default::default()
+    }
+}
+
+/// Instantiates `$tests!(module, Volume)` for every volume type the trees are tested with.
+macro_rules! for_each_volume {
+    ($tests:ident) => {
+        $tests!(aabb, obbtree_bv::Aabb);
+        $tests!(obb, obbtree_bv::Obb);
+        $tests!(sphere, obbtree_bv::Sphere);
+        $tests!(kdop18, obbtree_bv::Kdop18);
+    };
+}
+pub(crate) use for_each_volume;
 
 /// Containment tolerance of the tree tests: zero. Every volume type's fit and merge is
 /// conservative (they widen for their own rounding), so the trees contain their triangles exactly
