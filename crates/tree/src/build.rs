@@ -4,6 +4,7 @@ use crate::split::{split, Work};
 use crate::{Bvh, MeshFingerprint, Node, SplitRule, TreeVolume};
 use obbtree_bv::fit::covariance::TriangleMoments;
 use obbtree_bv::{BoundingVolume, Point, TriMesh};
+use rayon::prelude::*;
 
 /// Default [`BuildOptions::leaf_size`] (see the crate docs for the measurement behind it).
 pub const DEFAULT_LEAF_SIZE: usize = 7;
@@ -71,12 +72,17 @@ impl<V: BoundingVolume> Bvh<V> {
             return Err(BuildError::TooManyTriangles(n));
         }
         let vertices = mesh.vertices();
-        let mut tris: Vec<[Point; 3]> = mesh
-            .triangles()
-            .iter()
-            .map(|t| t.map(|i| vertices[i as usize]))
-            .collect();
-        let mut moments: Vec<TriangleMoments> = tris.iter().map(TriangleMoments::of).collect();
+        let corners = |t: &[u32; 3]| t.map(|i| vertices[i as usize]);
+        // Per-triangle work, the same values either way.
+        let (mut tris, mut moments): (Vec<[Point; 3]>, Vec<TriangleMoments>) = if options.parallel {
+            let tris: Vec<_> = mesh.triangles().par_iter().map(corners).collect();
+            let moments = tris.par_iter().map(TriangleMoments::of).collect();
+            (tris, moments)
+        } else {
+            let tris: Vec<_> = mesh.triangles().iter().map(corners).collect();
+            let moments = tris.iter().map(TriangleMoments::of).collect();
+            (tris, moments)
+        };
         let mut order: Vec<u32> = (0..n as u32).collect();
         let work = Work {
             tris: &mut tris,
