@@ -92,7 +92,7 @@ impl Obb {
         points: impl IntoIterator<Item = &'a Point> + Clone,
     ) -> Self {
         let delta = (axes.tr_mul(&axes) - Matrix3::identity()).amax();
-        if !(delta <= 1e-6) {
+        if delta.is_nan() || delta > 1e-6 {
             return Obb::from_axes(axes, points);
         }
         let (lo, hi) = points.into_iter().fold(

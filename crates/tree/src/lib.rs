@@ -66,25 +66,45 @@
 //!
 //! SAH beats Gottschalk's rule by 20–25% at every leaf size (vertex-covariance boxes: the same
 //! ranking). The leaf size is the smallest that keeps the OBBTree within 64 bytes per triangle
-//! on every bundled mesh (an OBB node is 128 bytes): with SAH, leaf size 7 gives 54.5–61.9 B per
-//! triangle (dragons 55.6–56.1, the 871k dragon 56.0), leaf size 6 up to 64.4. The price is build
-//! time: SAH builds take ~1.6× Gottschalk's, so build-once workloads should save the tree
-//! ([`Bvh::save`]); `SplitRule::Gottschalk` is the fast-build choice.
+//! on every bundled mesh (an OBB node is 128 bytes): with SAH, leaf size 7 gave 54.5–61.9 B per
+//! triangle, leaf size 6 up to 64.4. (This table predates the build-speed work below; its
+//! longest-axis SAH moves the collide cost by under 1% and gives 55.0–59.4 B per triangle at leaf
+//! size 7: dragons 55.8–56.9, the 871k dragon 56.2.) SAH builds took ~1.6× Gottschalk's before
+//! that work; build-once workloads should save the tree ([`Bvh::save`]).
 //!
 //! Build time against parry3d-f64's `TriMesh::new` (its binned AABB tree, one triangle per
-//! leaf): `cargo bench --bench build`. Measured only on the shared 2-core machine while other
-//! jobs ran (load average 8–14), so absolute times are inflated several-fold and only same-run
-//! ratios mean anything. Gottschalk's rule, leaf size 4: serial OBBTree build 2.0–2.6× parry's
-//! time on the 11k–871k dragons. Defaults (SAH, leaf size 7): serial 2.2–2.5×, parallel 1.5–1.7×
-//! (the parallel build was 1.4–1.5× faster than the serial one even under that load). About 65%
-//! of an OBBTree build is the fit (covariance, eigenvectors and the two extent passes of
-//! `Obb::from_axes`), 11% the splits. Accumulating only the six distinct covariance entries and
-//! fitting the triangles in place (no vertex copy per node) cut the serial `dragon_res3` build
-//! from 135 ms to 107 ms in one loaded run, but parry sped up as much between the runs
-//! (58 → 47 ms): same-run ratios barely moved (serial 2.33× → 2.28×; `dragon_res2` serial 2.8×,
-//! parallel 2.0× in a heavily loaded run). The build-time targets are still missed; in a profile
-//! of the serial build the SAH binning costs about as much as the whole OBB fit. Memory of the tree beyond the mesh: OBBTree 55.6–56.1 B per
-//! triangle with the defaults, parry's `Bvh::heap_memory_size()` 144 B per triangle.
+//! leaf): `cargo bench --bench build`. Before the build-speed work (quiet machine, `dragon_res3`):
+//! serial OBBTree 53.6 ms, parallel 32.8 ms, parry 23.3 ms. What the build does now, and what
+//! each step saved in instructions (callgrind, serial `dragon_res4` build, 11k triangles, total
+//! 131.0 M before):
+//!
+//! | step | build instructions | collide cost |
+//! |---|---:|---:|
+//! | before | 131.0 M | 203.69 M |
+//! | SAH: centroids projected once per node, bins merged with plain min/max (same tree) | 118.5 M | same tree |
+//! | [`TriangleMoments`](obbtree_bv::fit::covariance::TriangleMoments) once per triangle; a node's covariance is their sum (same fit as `Obb::fit_triangles`) | 104.2 M | 203.68 M |
+//! | covariance boxes sized in one pass, padded by a rounding bound instead of a second widening pass (boxes a few ulps larger) | 88.0 M | 203.69 M |
+//! | SAH bins an OBB's longest axis alone | **70.6 M** | 204.82 M (+0.55%) |
+//!
+//! Parallel builds also gather the triangles and compute their moments on rayon (the same
+//! values, so still the serial tree bit for bit).
+//!
+//! Collide cost: callgrind instructions in `obbtree_query::collide` for
+//! `obbtree collide dragon_res3 dragon_res3 --mode all` over the first 40 poses of
+//! `benches/data/poses_dragon_res3_500.json` (identical pair sets throughout). On `dragon_res2`
+//! (first 20 of its 200 poses) the longest-axis SAH costs +0.14% (390.9 M → 391.5 M). Trees that
+//! differ only by tie-breaking move this cost by more than that: flipping the sign convention of
+//! the covariance eigenvectors (the same boxes, SAH bins in reverse order) costs +3.6%. For that
+//! reason a cyclic Jacobi eigen solver (3.4% fewer build instructions than nalgebra's
+//! `SymmetricEigen`, the same frames to 1e-15) was left out: its eigenvector signs differ from
+//! nalgebra's, and so did the trees (+3.6%). AABB, sphere and k-DOP trees are bit for bit the
+//! trees of before (their SAH still bins all three coordinate axes), so picking is unaffected.
+//!
+//! Same-run build times against parry are in the README ("Performance: building trees"). The
+//! remaining profile of a serial OBBTree build: SAH binning and partition ~40%, the box extents
+//! pass ~15%, nalgebra's 3×3 eigen solver ~18%, moments sum ~5%. Memory of the tree beyond the
+//! mesh: OBBTree 55.8–56.9 B per triangle on the dragons with the defaults, parry's
+//! `Bvh::heap_memory_size()` 144 B per triangle.
 
 mod build;
 mod bvh;
