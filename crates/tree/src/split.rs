@@ -72,20 +72,23 @@ impl<'a> Work<'a> {
         )
     }
 
-    /// Moves the triangles for which `left` holds to the front (keeping the arrays in step) and
-    /// returns how many there are. Hoare's scheme: only misplaced pairs are swapped.
-    fn partition(&mut self, mut left: impl FnMut(&Point, u32) -> bool) -> usize {
+    /// Moves the triangles whose key (`keys[k]` for triangle `k`, permuted with them) satisfies
+    /// `left` to the front, keeping the arrays in step, and returns how many there are. Hoare's
+    /// scheme: only misplaced pairs are swapped.
+    fn partition<T>(&mut self, keys: &mut [T], left: impl Fn(&T) -> bool) -> usize {
+        debug_assert_eq!(keys.len(), self.len());
         let (mut i, mut j) = (0, self.len());
         loop {
-            while i < j && left(&self.moments[i].centroid, self.order[i]) {
+            while i < j && left(&keys[i]) {
                 i += 1;
             }
-            while i < j && !left(&self.moments[j - 1].centroid, self.order[j - 1]) {
+            while i < j && !left(&keys[j - 1]) {
                 j -= 1;
             }
             if i == j {
                 return i;
             }
+            keys.swap(i, j - 1);
             self.tris.swap(i, j - 1);
             self.moments.swap(i, j - 1);
             self.order.swap(i, j - 1);
@@ -146,30 +149,29 @@ fn centroid_spread_axes(moments: &[TriangleMoments]) -> [Vector; 3] {
 /// Gottschalk's rule on one axis: centroids below the mean go left. `None` if a side is empty.
 fn mean_split(work: &mut Work, axis: &Vector) -> Option<usize> {
     let n = work.len();
-    let mean = work
+    let mut projections: Vec<f64> = work
         .moments
         .iter()
         .map(|m| m.centroid.coords.dot(axis))
-        .sum::<f64>()
-        / n as f64;
-    let mid = work.partition(|c, _| c.coords.dot(axis) < mean);
+        .collect();
+    let mean = projections.iter().sum::<f64>() / n as f64;
+    let mid = work.partition(&mut projections, |&p| p < mean);
     (mid > 0 && mid < n).then_some(mid)
 }
 
 /// Splits into `⌊n/2⌋` and `⌈n/2⌉` triangles by the key (projection, triangle index), a total
 /// order, so ties (identical centroids) are split deterministically too.
 fn median_split(work: &mut Work, axis: &Vector) -> usize {
-    let key = |c: &Point, id: u32| (c.coords.dot(axis), id);
     let cmp = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-    let mut keys: Vec<_> = work
+    let mut keys: Vec<(f64, u32)> = work
         .moments
         .iter()
         .zip(work.order.iter())
-        .map(|(m, &id)| key(&m.centroid, id))
+        .map(|(m, &id)| (m.centroid.coords.dot(axis), id))
         .collect();
-    let half = work.len() / 2;
-    let (_, &mut pivot, _) = keys.select_nth_unstable_by(half, cmp);
-    work.partition(|c, id| cmp(&key(c, id), &pivot).is_lt())
+    let mut sorted = keys.clone();
+    let (_, &mut pivot, _) = sorted.select_nth_unstable_by(work.len() / 2, cmp);
+    work.partition(&mut keys, |k| cmp(k, &pivot).is_lt())
 }
 
 /// Binned SAH over `axes`; `None` if the centroids do not spread along any of them. One pass
@@ -178,7 +180,7 @@ fn median_split(work: &mut Work, axis: &Vector) -> usize {
 fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usize> {
     let mut lo = [f64::INFINITY; K];
     let mut hi = [f64::NEG_INFINITY; K];
-    let projections: Vec<[f64; K]> = work
+    let mut projections: Vec<[f64; K]> = work
         .moments
         .iter()
         .map(|m| {
@@ -190,8 +192,7 @@ fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usiz
             p
         })
         .collect();
-    let binnings: [Option<Binning>; K] =
-        std::array::from_fn(|a| Binning::new(&axes[a], lo[a], hi[a]));
+    let binnings: [Option<Binning>; K] = std::array::from_fn(|a| Binning::new(lo[a], hi[a]));
     let mut bins = [[Bin::EMPTY; SAH_BINS]; K];
     for (t, p) in work.tris.iter().zip(&projections) {
         let bounds = Bin::of(t);
@@ -228,7 +229,7 @@ fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usiz
     }
     let (_, a, last) = best?;
     let binning = binnings[a].as_ref()?;
-    Some(work.partition(|c, _| binning.bin(c) <= last))
+    Some(work.partition(&mut projections, |p| binning.bin_of(p[a]) <= last))
 }
 
 /// `a.min(b)` / `a.max(b)` for the finite coordinates of a validated mesh, in one instruction
@@ -291,18 +292,16 @@ impl Bin {
 }
 
 /// Maps a centroid's projection on an axis to one of [`SAH_BINS`] equal bins.
-struct Binning<'a> {
-    axis: &'a Vector,
+struct Binning {
     min: f64,
     scale: f64,
 }
 
-impl<'a> Binning<'a> {
+impl Binning {
     /// The bins over the projections' range `[min, max]`; `None` unless it is a positive finite
     /// interval.
-    fn new(axis: &'a Vector, min: f64, max: f64) -> Option<Self> {
+    fn new(min: f64, max: f64) -> Option<Self> {
         (max > min && (max - min).is_finite()).then(|| Self {
-            axis,
             min,
             scale: SAH_BINS as f64 / (max - min),
         })
@@ -312,9 +311,5 @@ impl<'a> Binning<'a> {
     fn bin_of(&self, p: f64) -> usize {
         // `as` saturates (NaN → 0), so every value lands in a bin.
         (((p - self.min) * self.scale) as usize).min(SAH_BINS - 1)
-    }
-
-    fn bin(&self, c: &Point) -> usize {
-        self.bin_of(c.coords.dot(self.axis))
     }
 }
