@@ -84,7 +84,8 @@
 //! | SAH: centroids projected once per node, bins merged with plain min/max (same tree) | 118.5 M | same tree |
 //! | [`TriangleMoments`](obbtree_bv::fit::covariance::TriangleMoments) once per triangle; a node's covariance is their sum (same fit as `Obb::fit_triangles`) | 104.2 M | 203.68 M |
 //! | covariance boxes sized in one pass, padded by a rounding bound instead of a second widening pass (boxes a few ulps larger) | 88.0 M | 203.69 M |
-//! | SAH bins an OBB's longest axis alone | **70.6 M** | 204.82 M (+0.55%) |
+//! | SAH bins an OBB's longest axis alone | 70.6 M | 204.82 M (+0.55%) |
+//! | each split rule partitions by keys computed once per triangle (same tree) | **70.0 M** | same tree |
 //!
 //! Parallel builds also gather the triangles and compute their moments on rayon (the same
 //! values, so still the serial tree bit for bit).
