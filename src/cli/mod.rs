@@ -4,6 +4,7 @@
 mod chart;
 mod collide;
 mod compare;
+mod compare_rays;
 mod demo;
 mod info;
 mod mesh;

@@ -1,0 +1,300 @@
+//! `obbtree compare --rays RAYS.json MESH`: rays aimed exactly at shared edges and vertices of
+//! the closed bunny, so that parry3d-f64's non-watertight test leaks and each leak is labelled;
+//! the JSON report checked against its own counts and against an exact oracle written here
+//! (`robust::orient3d` on the exactly representable segment origin→target); bad input is one
+//! line and a non-zero exit.
+
+mod common;
+
+use common::asset;
+use obbtree::bv::{Point, Vector};
+use rand::{Rng, SeedableRng};
+use robust::{orient3d, Coord3D};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn obbtree(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_obbtree"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// `b - a` if it is exact (Knuth's TwoDiff error term is zero).
+fn exact_diff(a: f64, b: f64) -> Option<f64> {
+    let x = a - b;
+    let bv = a - x;
+    let av = x + bv;
+    ((a - av) + (bv - b) == 0.0).then_some(x)
+}
+
+/// A ray and the exact point it is aimed at (`origin + dir == target` exactly).
+struct Aimed {
+    origin: Point,
+    dir: Vector,
+    target: Point,
+}
+
+/// Rays from just outside the bunny to each of its vertices and to the midpoints of its edges
+/// (kept only where the midpoint lies exactly on the edge), so that `t = 1` is exactly on a
+/// shared vertex or edge of the closed mesh.
+fn aimed_rays(mesh: &obbtree::bv::TriMesh, n: usize, seed: u64) -> Vec<Aimed> {
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let (verts, tris) = (mesh.vertices(), mesh.triangles());
+    let mut out = Vec::new();
+    while out.len() < n {
+        let i = rng.gen_range(0..tris.len());
+        let k = rng.gen_range(0..3);
+        let (a, b) = (
+            verts[tris[i][k] as usize],
+            verts[tris[i][(k + 1) % 3] as usize],
+        );
+        let target = if rng.gen_bool(0.5) {
+            a
+        } else {
+            let m = nalgebra::center(&a, &b);
+            // On the segment exactly: collinear in every coordinate projection.
+            let collinear = |u: usize, v: usize| {
+                robust::orient2d(
+                    robust::Coord { x: a[u], y: a[v] },
+                    robust::Coord { x: b[u], y: b[v] },
+                    robust::Coord { x: m[u], y: m[v] },
+                ) == 0.0
+            };
+            if !(collinear(0, 1) && collinear(1, 2) && collinear(2, 0)) {
+                continue;
+            }
+            m
+        };
+        let normal = mesh.triangle(i).scaled_normal().normalize();
+        let tilt = Vector::new(rng.gen(), rng.gen(), rng.gen()).map(|x: f64| x - 0.5);
+        let away = (normal + tilt).normalize();
+        if away.dot(&normal) < 0.5 {
+            continue;
+        }
+        let origin = target + away * rng.gen_range(0.01..0.05);
+        let dir = Vector::from_fn(|k, _| exact_diff(target[k], origin[k]).unwrap_or(f64::NAN));
+        if dir.iter().any(|x| x.is_nan()) || dir == Vector::zeros() {
+            continue;
+        }
+        out.push(Aimed {
+            origin,
+            dir,
+            target,
+        });
+    }
+    out
+}
+
+fn write_rays(path: &Path, rays: &[Aimed]) {
+    let rays: Vec<_> = rays
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "origin": [r.origin.x, r.origin.y, r.origin.z],
+                "dir": [r.dir.x, r.dir.y, r.dir.z],
+            })
+        })
+        .collect();
+    std::fs::write(path, serde_json::json!({ "rays": rays }).to_string()).unwrap();
+}
+
+/// Whether the closed segment `o..p` meets the closed triangle, exactly (not coplanar).
+fn segment_meets(o: &Point, p: &Point, tri: &obbtree::bv::Triangle) -> bool {
+    let c = |q: &Point| Coord3D {
+        x: q.x,
+        y: q.y,
+        z: q.z,
+    };
+    let sign = |x: f64| (x > 0.0) as i8 - (x < 0.0) as i8;
+    let (a, b, cc) = (c(&tri.a), c(&tri.b), c(&tri.c));
+    let (so, sp) = (
+        sign(orient3d(a, b, cc, c(o))),
+        sign(orient3d(a, b, cc, c(p))),
+    );
+    if so * sp > 0 || (so == 0 && sp == 0) {
+        return false;
+    }
+    let s = [
+        sign(orient3d(c(o), c(p), a, b)),
+        sign(orient3d(c(o), c(p), b, cc)),
+        sign(orient3d(c(o), c(p), cc, a)),
+    ];
+    !(s.contains(&1) && s.contains(&-1))
+}
+
+#[test]
+fn rays_at_shared_edges_and_vertices_show_parry_leaks() {
+    let bunny = asset("bunny.obj");
+    let mesh = obbtree::load::load_mesh(&bunny).unwrap();
+    assert!(mesh.is_closed());
+    let n = common::cases(1500) as usize;
+    let rays = aimed_rays(&mesh, n, 8);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rays.json");
+    write_rays(&file, &rays);
+    let args = [
+        "compare",
+        "--rays",
+        file.to_str().unwrap(),
+        bunny.to_str().unwrap(),
+    ];
+    let out = obbtree(&[&args[..], &["--json"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rays"], n);
+    assert_eq!(v["tris"], 3674);
+    let count = |k: &str| v[k].as_u64().unwrap() as usize;
+    assert_eq!(count("same") + count("ties") + count("differ"), n, "{v}");
+    let differences = v["differences"].as_array().unwrap();
+    assert_eq!(differences.len(), count("differ"));
+    let mut parry_leaks = 0;
+    for d in differences {
+        let i = d["ray"].as_u64().unwrap() as usize;
+        let r = &rays[i];
+        // Every ray is aimed at a point of the closed surface at t = 1: a miss is a leak.
+        assert!(
+            !d["obbtree"].is_null(),
+            "obbtree leaked on ray {i} at {:?}: {d}",
+            r.target
+        );
+        let obbtree_error = d["obbtree_error"].as_str();
+        assert!(
+            !obbtree_error.is_some_and(|e| e.starts_with("misses")),
+            "{d}"
+        );
+        let parry_error = d["parry_error"].as_str();
+        if parry_error.is_some_and(|e| {
+            e == "misses a hit through an edge" || e == "misses a hit through a vertex"
+        }) {
+            parry_leaks += 1;
+            // Independent check: obbtree's triangle really contains the target point (the
+            // segment origin → target, exact in floating point, meets it), and it is not parry's.
+            let tri = d["obbtree"]["triangle"].as_u64().unwrap() as usize;
+            assert!(
+                segment_meets(&r.origin, &r.target, &mesh.triangle(tri)),
+                "{d}"
+            );
+            assert_ne!(d["parry"]["triangle"], d["obbtree"]["triangle"], "{d}");
+            assert!(obbtree_error.is_none(), "{d}");
+        }
+        assert!(d["detail"].as_str().unwrap().contains("obbtree"), "{d}");
+    }
+    // The reasons tally the per-library errors.
+    let tallied: u64 = v["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["count"].as_u64().unwrap())
+        .sum();
+    let errors = differences
+        .iter()
+        .map(|d| u64::from(!d["obbtree_error"].is_null()) + u64::from(!d["parry_error"].is_null()))
+        .sum();
+    assert_eq!(tallied, errors);
+    assert!(
+        parry_leaks > 0,
+        "no parry leak through an edge or vertex in {n} rays: {v}"
+    );
+    for s in ["build_ms", "query_median_us", "query_total_ms"] {
+        assert!(v[s]["ratio"].as_f64().unwrap() > 0.0, "{s}: {v}");
+    }
+
+    // The table: counts line, speed rows, labelled reasons.
+    let out = obbtree(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("{n} rays: ")), "{text}");
+    assert!(text.contains("query median (µs)"), "{text}");
+    assert!(text.contains("parry: misses a hit through"), "{text}");
+    assert!(!text.contains('\u{1b}'), "NO_COLOR output has escapes");
+}
+
+#[test]
+fn rays_in_the_open_agree() {
+    // A ray through the teapot's middle and one that misses everything.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rays.json");
+    std::fs::write(
+        &file,
+        r#"{"rays":[{"origin":[0.1,0.2,100],"dir":[0,0,-1]},{"origin":[0,0,100],"dir":[0,0,1]}]}"#,
+    )
+    .unwrap();
+    let out = obbtree(&[
+        "compare",
+        "--rays",
+        file.to_str().unwrap(),
+        asset("teapot.obj").to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["rays"].as_u64(), v["same"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(v["differences"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn bad_rays_input_is_one_line_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let bunny = asset("bunny.obj");
+    let bunny = bunny.to_str().unwrap();
+    let ok = dir.path().join("ok.json");
+    std::fs::write(&ok, r#"{"rays":[{"origin":[0,0,9],"dir":[0,0,-1]}]}"#).unwrap();
+    let ok = ok.to_str().unwrap();
+    for (text, needle) in [
+        (
+            r#"{"rays":[{"origin":[0,0,0],"dir":[1,0,0]},{"origin":[0,0,0],"dir":[0,0,0]}]}"#,
+            "ray 1",
+        ),
+        (
+            r#"{"rays":[{"origin":[0,0,0],"dir":[1,0]}]}"#,
+            "not a rays file",
+        ),
+        (
+            r#"{"rays":[{"origin":[NaN,0,0],"dir":[1,0,0]}]}"#,
+            "not a rays file",
+        ),
+        (
+            r#"{"rays":[{"origin":[1e999,0,0],"dir":[1,0,0]}]}"#,
+            "not a rays file",
+        ),
+        (r#"{"rays":["#, "not a rays file"),
+        (r#"{"rays":[]}"#, "no rays"),
+    ] {
+        let file = dir.path().join("bad.json");
+        std::fs::write(&file, text).unwrap();
+        let out = obbtree(&["compare", "--rays", file.to_str().unwrap(), bunny]);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
+    }
+    for (args, needle) in [
+        (
+            &["compare", "--rays", "no/such.json", bunny][..],
+            "no/such.json",
+        ),
+        (&["compare", "--rays", ok, "no/such.obj"][..], "no/such.obj"),
+        // Usage errors (clap's, status 2) are one line too.
+        (
+            &["compare", "--rays", ok, bunny, bunny][..],
+            "cannot be used with",
+        ),
+        (
+            &["compare", "--rays", ok, bunny, "--random", "5"][..],
+            "cannot be used with",
+        ),
+        (&["compare", bunny][..], "<B>"),
+    ] {
+        let out = obbtree(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
