@@ -6,6 +6,11 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // NO_COLOR (https://no-color.org) wins over CLICOLOR_FORCE, as it does for clap's help.
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        console::set_colors_enabled(false);
+        console::set_colors_enabled_stderr(false);
+    }
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
         // --help and --version, printed as clap prints them.

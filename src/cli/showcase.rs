@@ -6,10 +6,10 @@ use super::render::{self, Shape};
 use super::{tree, Error};
 use obbtree::bv::{Aabb, Isometry, Obb, Ray, TriMesh, Vector};
 use obbtree::compare as parry;
+use obbtree::compare::rays::{self, Hit};
 use obbtree::load::load_mesh;
 use obbtree::query::collide::{collide, pose_from_rotation_vector, self_collide, Pose};
 use obbtree::query::pick::camera::Camera;
-use obbtree::compare::rays::{self, Hit};
 use obbtree::query::pick::{MeshRay, PickTree, RayTree};
 use obbtree::query::{cast_ray, CollisionRequest, Mode, Model};
 use obbtree::tree::{BuildOptions, Bvh};
@@ -262,12 +262,18 @@ fn pick_beside_parry<T: RayTree>(
     for i in 0..rays.len() {
         let mut hits = [None; 2];
         for (k, s) in shapes.iter().enumerate() {
-            hits[k] = cast_ray(s.mesh, s.tree, &Isometry::identity(), &local[k][i], f64::INFINITY)
-                .map_err(|e| Error::Message(e.to_string()))?
-                .map(|h| Hit {
-                    triangle: h.triangle,
-                    t: h.t,
-                });
+            hits[k] = cast_ray(
+                s.mesh,
+                s.tree,
+                &Isometry::identity(),
+                &local[k][i],
+                f64::INFINITY,
+            )
+            .map_err(|e| Error::Message(e.to_string()))?
+            .map(|h| Hit {
+                triangle: h.triangle,
+                t: h.t,
+            });
         }
         ours.push(hits);
     }
@@ -283,7 +289,10 @@ fn pick_beside_parry<T: RayTree>(
         let agreements = [0, 1].map(|k| judges[k].judge(&local[k][i], ours[i][k], theirs[i][k]));
         tally.add(&agreements);
     }
-    let hits = ours.iter().filter(|h| h.iter().any(Option::is_some)).count();
+    let hits = ours
+        .iter()
+        .filter(|h| h.iter().any(Option::is_some))
+        .count();
     writeln!(
         out,
         "{:<42} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
