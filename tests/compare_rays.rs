@@ -320,3 +320,42 @@ fn bad_rays_input_is_one_line_and_fails() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// The demo compares each pixel ray's first-hit triangle on each mesh with parry's: its picking
+/// row counts differing rays, and each difference is listed under it with its labelled reason.
+#[test]
+fn demo_picking_counts_and_labels_differing_rays() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = obbtree(&["demo", "--quick", "--out", dir.path().to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("pick ") && l.contains("rays (2 meshes)"))
+        .unwrap_or_else(|| panic!("no picking row:\n{text}"));
+    let differ: usize = lines[row]
+        .trim_end()
+        .strip_suffix(" ray")
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no differing-ray count: {}", lines[row]));
+    // Each labelled line: "  N × obbtree|parry: reason"; at least one error per differing ray.
+    let labelled: usize = lines[row + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| {
+            let (count, rest) = l.trim().split_once(" × ")?;
+            assert!(
+                rest.starts_with("obbtree: ") || rest.starts_with("parry: "),
+                "{l}"
+            );
+            count.parse::<usize>().ok()
+        })
+        .sum();
+    assert!(
+        labelled >= differ,
+        "{differ} differing rays, {labelled} labelled:\n{text}"
+    );
+    assert_eq!(differ == 0, labelled == 0, "{text}");
+}

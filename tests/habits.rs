@@ -105,3 +105,27 @@ fn piped_runs_write_no_progress_bars() {
         );
     }
 }
+
+#[test]
+fn usage_errors_are_one_line_with_status_2() {
+    for (args, needle) in [
+        (&["info"][..], "<MESH>"),
+        (&["collide", "a.obj"][..], "<B>"),
+        (
+            &["compare", "a.obj", "b.obj", "--mode", "some"][..],
+            "possible values",
+        ),
+        (&["pick", "a.obj", "--bv", "cone"][..], "possible values"),
+        (&["demo", "--fast"][..], "--fast"),
+    ] {
+        let out = obbtree(args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+        assert!(err.trim_end().ends_with("see --help"), "{err}");
+    }
+}
