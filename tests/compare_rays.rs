@@ -359,3 +359,163 @@ fn demo_picking_counts_and_labels_differing_rays() {
     );
     assert_eq!(differ == 0, labelled == 0, "{text}");
 }
+
+mod oracle {
+    //! `obbtree::compare::rays`: the exact `crossing` against the independent segment test on
+    //! rays with an exactly representable far point, hand-made touching cases, and the verdicts.
+
+    use super::segment_meets;
+    use obbtree::bv::{Point, Ray, TriMesh, Triangle, Vector};
+    use obbtree::compare::rays::{crossing, Agreement, Crossing, Hit, Judge, Place, Reason};
+    use rand::{Rng, SeedableRng};
+
+    fn through(c: &Crossing) -> Option<Place> {
+        match c {
+            Crossing::Through { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn crossing_matches_the_segment_test_on_exact_rays() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+        // Coordinates on a 1/64 grid in [-4, 4]: sums and differences are exact, and the
+        // segment o → o + d is the ray up to t = 1. Coarse, so touching cases are common.
+        let g = |rng: &mut rand_pcg::Pcg64| f64::from(rng.gen_range(-256..=256)) / 64.0;
+        let (mut hits, mut touching) = (0, 0);
+        for _ in 0..super::common::cases(20_000) {
+            let p = |rng: &mut rand_pcg::Pcg64| Point::new(g(rng), g(rng), g(rng));
+            let tri = Triangle::new(p(&mut rng), p(&mut rng), p(&mut rng));
+            let o = p(&mut rng);
+            // Aim at a vertex, an edge midpoint or a random point, and beyond by 0 or 1×.
+            let aim = match rng.gen_range(0..3) {
+                0 => tri.a,
+                1 => nalgebra::center(&tri.a, &tri.b),
+                _ => p(&mut rng),
+            };
+            let d = (aim - o) * f64::from(rng.gen_range(1..=2));
+            if d == Vector::zeros() || tri.scaled_normal() == Vector::zeros() {
+                continue;
+            }
+            let c = crossing(&Ray::new(o, d), &tri);
+            let far = o + d; // exact on this grid
+            let parallel = tri.scaled_normal().dot(&d) == 0.0;
+            if parallel {
+                assert!(matches!(c, Crossing::Misses | Crossing::InPlane));
+                continue;
+            }
+            let by_segment = segment_meets(&o, &far, &tri);
+            // The ray up to t = 1 is the segment: the two tests agree exactly there.
+            let one = num_rational::BigRational::from_integer(1.into());
+            let within = matches!(&c, Crossing::Through { t, .. } if *t <= one);
+            assert_eq!(within, by_segment, "{o:?} {d:?} {tri:?}: {c:?}");
+            if through(&c).is_some() {
+                hits += 1;
+                touching += usize::from(through(&c) != Some(Place::Interior));
+            }
+        }
+        assert!(
+            hits > 1000 && touching > 100,
+            "{hits} hits, {touching} touching"
+        );
+    }
+
+    #[test]
+    fn hand_made_cases() {
+        let tri = Triangle::new(
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(0.0, 1.0, 0.0),
+        );
+        let down = |x: f64, y: f64| Ray::new(Point::new(x, y, 2.0), Vector::new(0.0, 0.0, -1.0));
+        assert_eq!(
+            through(&crossing(&down(0.25, 0.25), &tri)),
+            Some(Place::Interior)
+        );
+        assert_eq!(through(&crossing(&down(0.5, 0.5), &tri)), Some(Place::Edge));
+        assert_eq!(through(&crossing(&down(0.5, 0.0), &tri)), Some(Place::Edge));
+        assert_eq!(
+            through(&crossing(&down(0.0, 0.0), &tri)),
+            Some(Place::Vertex)
+        );
+        assert_eq!(crossing(&down(0.5, 0.5 + 1e-16), &tri), Crossing::Misses);
+        // Behind the origin, touching at t = 0, in the plane, parallel above it.
+        let up = Ray::new(Point::new(0.2, 0.2, 1.0), Vector::new(0.0, 0.0, 1.0));
+        assert_eq!(crossing(&up, &tri), Crossing::Misses);
+        let at = Ray::new(Point::new(0.2, 0.2, 0.0), Vector::new(0.0, 0.0, 1.0));
+        assert_eq!(through(&crossing(&at, &tri)), Some(Place::Interior));
+        let flat = Ray::new(Point::new(-1.0, 0.2, 0.0), Vector::new(1.0, 0.0, 0.0));
+        assert_eq!(crossing(&flat, &tri), Crossing::InPlane);
+        let above = Ray::new(Point::new(-1.0, 0.2, 1.0), Vector::new(1.0, 0.0, 0.0));
+        assert_eq!(crossing(&above, &tri), Crossing::Misses);
+        // Huge and tiny coordinates: exact all the same.
+        for s in [1e-8, 1e8] {
+            let big = Triangle::new(tri.a * s, tri.b * s, tri.c * s);
+            let r = Ray::new(Point::new(0.5 * s, 0.5 * s, s), Vector::new(0.0, 0.0, -3.0));
+            assert_eq!(through(&crossing(&r, &big)), Some(Place::Edge), "{s}");
+        }
+    }
+
+    #[test]
+    fn verdicts_name_whose_answer_is_wrong() {
+        // A unit square split along its diagonal; the ray goes down through the diagonal.
+        let mesh = TriMesh::new(
+            vec![
+                Point::new(0.0, 0.0, 0.0),
+                Point::new(1.0, 0.0, 0.0),
+                Point::new(1.0, 1.0, 0.0),
+                Point::new(0.0, 1.0, 0.0),
+                Point::new(0.5, 0.5, -1.0),
+                Point::new(1.5, 0.5, -1.0),
+                Point::new(0.5, 1.5, -1.0),
+            ],
+            vec![[0, 1, 2], [0, 2, 3], [4, 5, 6]],
+        )
+        .unwrap();
+        let judge = Judge::new(&mesh);
+        let ray = Ray::new(Point::new(0.5, 0.5, 1.0), Vector::new(0.0, 0.0, -1.0));
+        let hit = |triangle, t| Some(Hit { triangle, t });
+        let differ = |a: Agreement| match a {
+            Agreement::Differ(d) => (d.obbtree_error, d.parry_error),
+            other => panic!("{other:?}"),
+        };
+        assert!(matches!(
+            judge.judge(&ray, hit(0, 1.0), hit(0, 1.0)),
+            Agreement::Same
+        ));
+        assert!(matches!(judge.judge(&ray, None, None), Agreement::Same));
+        // The two sides of the diagonal at the same t: a tie.
+        assert!(matches!(
+            judge.judge(&ray, hit(0, 1.0), hit(1, 1.0)),
+            Agreement::Tie
+        ));
+        // parry leaks through the shared edge: nothing, or the triangle below.
+        assert_eq!(
+            differ(judge.judge(&ray, hit(0, 1.0), None)),
+            (None, Some(Reason::MissesHit(Place::Edge)))
+        );
+        assert_eq!(
+            differ(judge.judge(&ray, hit(1, 1.0), hit(2, 2.0))),
+            (None, Some(Reason::MissesHit(Place::Edge)))
+        );
+        // obbtree reporting a triangle the ray misses: off the square, with nothing crossed
+        // around it; inside the square, next to the crossed triangle (a rounding error).
+        let off = Ray::new(Point::new(1.2, 0.6, 1.0), Vector::new(0.0, 0.0, -1.0));
+        assert_eq!(
+            differ(judge.judge(&off, hit(0, 1.0), hit(2, 2.0))),
+            (Some(Reason::ReportsNonCrossing), None)
+        );
+        let upper = Ray::new(Point::new(0.2, 0.6, 1.0), Vector::new(0.0, 0.0, -1.0));
+        assert_eq!(
+            differ(judge.judge(&upper, hit(0, 1.0), None)),
+            (
+                Some(Reason::ReportsNeighbour),
+                Some(Reason::MissesHit(Place::Interior))
+            )
+        );
+        assert_eq!(
+            differ(judge.judge(&off, None, hit(2, 2.0))),
+            (Some(Reason::MissesHit(Place::Interior)), None)
+        );
+    }
+}
