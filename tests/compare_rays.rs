@@ -231,7 +231,10 @@ fn rays_at_shared_edges_and_vertices_show_parry_leaks() {
     let out = obbtree(&args);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains(&format!("{n} rays: ")), "{text}");
+    assert!(
+        text.contains(&format!("{n} rays\nfirst-hit triangle: ")),
+        "{text}"
+    );
     assert!(text.contains("query median (µs)"), "{text}");
     assert!(text.contains("parry: misses a hit through"), "{text}");
     assert!(!text.contains('\u{1b}'), "NO_COLOR output has escapes");

@@ -130,14 +130,16 @@ fn timed(
 fn print_table(report: &Report, mesh: &TriMesh, out: &mut impl Write) -> Result<(), Error> {
     writeln!(
         out,
-        "{}: {} triangles{}, {} rays: {} same first-hit triangle, {} ties (same t, different triangle), {} differ",
+        "{}: {} triangles{}, {} rays",
         report.mesh,
         report.tris,
         if mesh.is_closed() { " (closed)" } else { "" },
         report.rays,
-        report.same,
-        report.ties,
-        report.differ
+    )?;
+    writeln!(
+        out,
+        "first-hit triangle: {} same, {} ties (different triangles, same t within 1e-12), {} differ",
+        report.same, report.ties, report.differ
     )?;
     speed_table(
         out,
@@ -157,7 +159,7 @@ fn print_table(report: &Report, mesh: &TriMesh, out: &mut impl Write) -> Result<
     for r in &report.reasons {
         writeln!(out, "  {:>6} × {}: {}", r.count, r.wrong, r.reason)?;
     }
-    const LIST_MAX: usize = 20;
+    const LIST_MAX: usize = 10;
     for d in report.differences.iter().take(LIST_MAX) {
         writeln!(out, "  ray {}: {}", d.ray, d.difference.detail)?;
     }

@@ -257,26 +257,25 @@ fn pick_beside_parry<T: RayTree>(
         .iter()
         .map(|s| rays.iter().map(|r| MeshRay::new(&s.pose, r).ray).collect())
         .collect();
+    let cast = |k: usize, i: usize| -> Result<Option<Hit>, Error> {
+        let s = &shapes[k];
+        let hit = cast_ray(
+            s.mesh,
+            s.tree,
+            &Isometry::identity(),
+            &local[k][i],
+            f64::INFINITY,
+        )
+        .map_err(|e| Error::Message(e.to_string()))?;
+        Ok(hit.map(|h| Hit {
+            triangle: h.triangle,
+            t: h.t,
+        }))
+    };
     let start = Instant::now();
-    let mut ours = Vec::with_capacity(rays.len());
-    for i in 0..rays.len() {
-        let mut hits = [None; 2];
-        for (k, s) in shapes.iter().enumerate() {
-            hits[k] = cast_ray(
-                s.mesh,
-                s.tree,
-                &Isometry::identity(),
-                &local[k][i],
-                f64::INFINITY,
-            )
-            .map_err(|e| Error::Message(e.to_string()))?
-            .map(|h| Hit {
-                triangle: h.triangle,
-                t: h.t,
-            });
-        }
-        ours.push(hits);
-    }
+    let ours: Vec<[Option<Hit>; 2]> = (0..rays.len())
+        .map(|i| Ok([cast(0, i)?, cast(1, i)?]))
+        .collect::<Result<_, Error>>()?;
     let ours_ms = ms(start);
     let start = Instant::now();
     let theirs: Vec<[Option<Hit>; 2]> = (0..rays.len())

@@ -2,14 +2,25 @@
 //! parry's first hit on a ray, an exact oracle saying whether a ray really crosses a triangle,
 //! and the verdict on each ray whose first-hit triangle differs between the two libraries.
 //!
-//! The oracle works on exact rationals: every `f64` is a dyadic rational, so the ray
-//! `o + t·d` (`t >= 0`) and the triangle's vertices are taken exactly as given, with no far point
-//! to round. The ray crosses the closed triangle `abc` iff it is not parallel to the triangle's
-//! plane, the three triple products `d·((a−o)×(b−o))`, `d·((b−o)×(c−o))`, `d·((c−o)×(a−o))` do
-//! not take both signs (the line passes through the closed triangle; how many of them are zero
-//! tells whether it passes through the interior, an edge or a vertex), and the plane's parameter
-//! `t = n·(a−o) / n·d` is `>= 0` (`n = (b−a)×(c−a)`). A ray lying in the triangle's plane (or
-//! a zero-area triangle) is a miss by obbtree's picking policy and is reported as such.
+//! The oracle ([`crossing`]) works on exact rationals: every `f64` is a dyadic rational, so the
+//! ray `o + t·d` (`t >= 0`) and the triangle's vertices are taken exactly as given, with no far
+//! point to round. The ray crosses the closed triangle `abc` iff it is not parallel to the
+//! triangle's plane, the three triple products `d·((a−o)×(b−o))`, `d·((b−o)×(c−o))`,
+//! `d·((c−o)×(a−o))` (orientations of the ray's line against the edges) do not take both signs
+//! (how many are zero tells whether it passes through the interior, an edge or a vertex), and
+//! the plane's parameter `t = n·(a−o) / n·d` is `>= 0` (`n = (b−a)×(c−a)`). A ray lying in the
+//! triangle's plane (or a zero-area triangle) is a miss by obbtree's picking policy and is
+//! reported as such.
+//!
+//! The verdict ([`Judge::judge`]): the same triangle agrees; different triangles at the same `t`
+//! within [`TIE`] are a tie (the two sides of a shared edge); otherwise the reference is the
+//! nearest exact crossing among the two reported triangles and, for a reported triangle the ray
+//! does not cross, the triangles sharing a vertex with it. An answer at the reference's exact
+//! `t` is right; a later one or none misses the hit (through the interior, an edge or a vertex,
+//! which is where non-watertight tests leak); a triangle the ray does not cross is reported
+//! as a rounding error next to the crossed triangle, or as simply not crossed. The search is
+//! local, not a brute force over the mesh: a nearer crossing elsewhere that neither library
+//! reports is not looked for.
 
 use crate::bv::{Ray, TriMesh, Triangle};
 use num_rational::BigRational;
@@ -391,7 +402,7 @@ impl Tally {
                 count,
             })
             .collect();
-        v.sort_by(|a, b| b.count.cmp(&a.count));
+        v.sort_by_key(|r| std::cmp::Reverse(r.count));
         v
     }
 }
