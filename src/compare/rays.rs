@@ -319,7 +319,7 @@ impl<'a> Judge<'a> {
             t: f.1.to_f64().unwrap_or(f64::NAN),
         });
         let show = |h: Option<Hit>| match h {
-            Some(h) => format!("triangle {} at t = {:.17}", h.triangle, h.t),
+            Some(h) => format!("triangle {} at t = {}", h.triangle, h.t),
             None => "nothing".into(),
         };
         let says = |name: &str, e: Option<Reason>| match e {
