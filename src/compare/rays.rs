@@ -261,7 +261,8 @@ impl<'a> Judge<'a> {
             }
             _ => {}
         }
-        // Each answer: its exact crossing, and for a non-crossed triangle the nearest around it.
+        // Each answer: its triangle, its exact crossing, and for a triangle the ray does not
+        // cross, the nearest crossing around it.
         let look = |h: Option<Hit>| {
             h.map(|h| {
                 let c = self.crossing(ray, h.triangle);
@@ -269,48 +270,37 @@ impl<'a> Judge<'a> {
                     Crossing::Through { .. } => None,
                     _ => self.nearest_around(ray, h.triangle),
                 };
-                (c, around)
+                (h.triangle, c, around)
             })
         };
         let (ours, theirs) = (look(obbtree), look(parry));
-        let candidates = [(obbtree, &ours), (parry, &theirs)]
-            .into_iter()
-            .flat_map(|(h, l)| {
-                let direct = match (h, l) {
-                    (Some(h), Some((Crossing::Through { t, at }, _))) => {
-                        Some((h.triangle, t.clone(), *at))
-                    }
-                    _ => None,
-                };
-                let around = l.as_ref().and_then(|(_, a)| a.clone());
-                direct.into_iter().chain(around)
-            });
+        let candidates =
+            [&ours, &theirs]
+                .into_iter()
+                .flatten()
+                .flat_map(|(triangle, c, around)| {
+                    let direct = match c {
+                        Crossing::Through { t, at } => Some((*triangle, t.clone(), *at)),
+                        _ => None,
+                    };
+                    direct.into_iter().chain(around.clone())
+                });
         let first: Option<Found> = candidates.min_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
-        let verdict = |l: &Option<(Crossing, Option<Found>)>| -> Option<Reason> {
-            let Some((c, around)) = l else {
-                return first.as_ref().map(|f| Reason::MissesHit(f.2));
-            };
-            let f = first.as_ref()?;
-            match c {
-                Crossing::Through { t, .. } if *t == f.1 => None,
-                Crossing::Through { .. } => Some(Reason::MissesHit(f.2)),
-                _ if around.as_ref().is_some_and(|a| a.1 == f.1) => Some(Reason::ReportsNeighbour),
-                Crossing::InPlane => Some(Reason::ReportsInPlane),
-                Crossing::Misses => Some(Reason::ReportsNonCrossing),
+        // An answer is right iff it is a crossed triangle at the reference's exact t (a crossed
+        // triangle is itself a candidate, so `first` exists whenever one is reported).
+        let verdict = |l: &Option<(u32, Crossing, Option<Found>)>| -> Option<Reason> {
+            let first_t = first.as_ref().map(|f| &f.1);
+            let missed = first.as_ref().map(|f| Reason::MissesHit(f.2));
+            match l {
+                None => missed,
+                Some((_, Crossing::Through { t, .. }, _)) if Some(t) == first_t => None,
+                Some((_, Crossing::Through { .. }, _)) => missed,
+                Some((_, _, Some(a))) if Some(&a.1) == first_t => Some(Reason::ReportsNeighbour),
+                Some((_, Crossing::InPlane, _)) => Some(Reason::ReportsInPlane),
+                Some((_, Crossing::Misses, _)) => Some(Reason::ReportsNonCrossing),
             }
         };
         let (obbtree_error, parry_error) = (verdict(&ours), verdict(&theirs));
-        // A reported triangle the ray misses is an error even without any crossing found.
-        let bogus = |l: &Option<(Crossing, Option<Found>)>| match l {
-            Some((Crossing::InPlane, _)) => Some(Reason::ReportsInPlane),
-            Some((Crossing::Misses, _)) => Some(Reason::ReportsNonCrossing),
-            _ => None,
-        };
-        let (obbtree_error, parry_error) = if first.is_none() {
-            (bogus(&ours), bogus(&theirs))
-        } else {
-            (obbtree_error, parry_error)
-        };
         if obbtree_error.is_none() && parry_error.is_none() {
             return Agreement::Tie; // both cross at the same exact t
         }
