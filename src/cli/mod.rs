@@ -9,6 +9,7 @@ mod info;
 mod mesh;
 mod pick;
 mod render;
+mod robots;
 mod showcase;
 mod tree;
 
