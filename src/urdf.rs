@@ -95,7 +95,7 @@ pub enum UrdfError {
         /// The link.
         link: String,
         /// The loader's error.
-        source: LoadError,
+        source: Box<LoadError>,
     },
     /// Scaling a mesh made it invalid (coordinates out of the range [`TriMesh`] accepts).
     #[error("{}: link {link:?}: the scaled mesh is invalid: {message}", path.display())]
@@ -253,7 +253,7 @@ impl Robot {
                 let raw = load_mesh(&file).map_err(|source| UrdfError::Mesh {
                     path: path.clone(),
                     link: link.name.clone(),
-                    source,
+                    source: Box::new(source),
                 })?;
                 let vertices = raw
                     .vertices()

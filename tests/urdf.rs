@@ -33,7 +33,9 @@ fn rodrigues(k: Vector3<f64>, angle: f64) -> Matrix3<f64> {
     Matrix3::identity() + kx * angle.sin() + kx * kx * (1.0 - angle.cos())
 }
 
-/// The KUKA arm's joints as printed in `model.urdf` (origin xyz, rpy; every axis is z).
+/// The KUKA arm's joints as printed in `model.urdf` (origin xyz, rpy; every axis is z). The
+/// angles are the file's 11-digit text, not `π` and `π/2`.
+#[allow(clippy::approx_constant)]
 const KUKA: [([f64; 3], [f64; 3]); 7] = [
     ([0.0, 0.0, 0.1575], [0.0, 0.0, 0.0]),
     ([0.0, 0.0, 0.2025], [1.57079632679, 0.0, 3.14159265359]),
