@@ -10,6 +10,7 @@ mod info;
 mod mesh;
 mod pick;
 mod render;
+mod robots;
 mod showcase;
 mod tree;
 

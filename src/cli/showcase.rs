@@ -154,6 +154,10 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         "-"
     )?;
 
+    // URDF-posed collision: the gear set and the KUKA arm.
+    super::robots::gear_rows(assets, quick, out, &mut bars)?;
+    super::robots::kuka_rows(assets, quick, out, &mut bars)?;
+
     // Picking: every pixel of the collision picture, one thread, beside parry, ray by ray.
     let (pose, contact) = deepest.unwrap_or((poses[0], Vec::new()));
     let (pick_a, pick_b) = (pick_tree(&bunny)?, pick_tree(&dragon)?);
