@@ -41,10 +41,12 @@ done
 # PyPI: the pybullet wheel is a zip; only files under pybullet_data/ are used.
 pip download --quiet --no-deps pybullet==3.2.7 -d wheel
 wheel="$(ls wheel/pybullet-3.2.7-*.whl)"
-unzip -q "$wheel" 'pybullet_data/kuka_iiwa/meshes/link_*.obj' 'pybullet_data/differential/*' \
+unzip -q "$wheel" 'pybullet_data/kuka_iiwa/meshes/link_*.obj' 'pybullet_data/kuka_iiwa/model.urdf' \
+    'pybullet_data/differential/*' \
     'pybullet_data/duck.obj' -d pb
 mkdir -p "$here/kuka_iiwa" "$here/differential" "$here/duck"
 cp pb/pybullet_data/kuka_iiwa/meshes/link_[0-7].obj "$here/kuka_iiwa/"
+sed 's#filename="meshes/#filename="#' pb/pybullet_data/kuka_iiwa/model.urdf >"$here/kuka_iiwa/model.urdf"
 cp pb/pybullet_data/differential/*.stl pb/pybullet_data/differential/diff_ring.urdf "$here/differential/"
 cp pb/pybullet_data/duck.obj "$here/duck/duck.obj"
 echo "assets re-fetched into $here"

@@ -5,17 +5,21 @@
 //! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,
 //! outside the measurement.
 //!
-//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only).
+//! Also the differential's gear set meshing (see `gear_case`).
+//!
+//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only, `-- gears` for the gear set).
 
 use obbtree::compare as parry;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::poses::load_poses;
+use obbtree::poses::{load_poses, PoseEntry};
 use obbtree::query::collide::{collide_with, Pose};
 use obbtree::query::{CollisionRequest, CollisionResult, Mode, Model, PosedOverlap};
 use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::urdf::Robot;
+use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
@@ -42,8 +46,9 @@ fn run_all<V: PosedOverlap>(
 
 fn bench_volume<V: PosedOverlap>(
     c: &mut Criterion,
+    group: &str,
     name: &str,
-    mesh: &TriMesh,
+    (a, b): (&TriMesh, &TriMesh),
     poses: &[Pose],
     leaf_size: usize,
 ) {
@@ -51,36 +56,38 @@ fn bench_volume<V: PosedOverlap>(
         leaf_size,
         ..BuildOptions::default()
     };
-    let tree = Bvh::<V>::build(mesh, &options).unwrap();
-    let model = Model::new(mesh, &tree).unwrap();
+    let (ta, tb) = (
+        Bvh::<V>::build(a, &options).unwrap(),
+        Bvh::<V>::build(b, &options).unwrap(),
+    );
+    let (ma, mb) = (Model::new(a, &ta).unwrap(), Model::new(b, &tb).unwrap());
     let mut out = CollisionResult::default();
-    let mut g = c.benchmark_group("collide_dragon_res3_500");
+    let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for mode in [Mode::All, Mode::First] {
         let req = CollisionRequest::new(mode);
         g.bench_function(format!("obbtree_{name}_leaf{leaf_size}_{mode:?}"), |bch| {
-            bch.iter(|| run_all(&model, &model, poses, &req, &mut out))
+            bch.iter(|| run_all(&ma, &mb, poses, &req, &mut out))
         });
     }
     g.finish();
 }
 
-fn bench(c: &mut Criterion) {
-    let mesh = load_mesh(&root("assets/dragon_res3.ply.gz")).unwrap();
-    let poses = load_poses(&root("benches/data/poses_dragon_res3_500.json")).unwrap();
+/// obbtree (OBB; every volume type with `OBBTREE_BENCH_ALL_VOLUMES`) and parry on one case.
+fn bench_case(c: &mut Criterion, group: &str, a: &TriMesh, b: &TriMesh, poses: &[Pose]) {
     let leaf = std::env::var("OBBTREE_BENCH_LEAF")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(obbtree::tree::DEFAULT_LEAF_SIZE);
-    bench_volume::<Obb>(c, "obb", &mesh, &poses, leaf);
+    bench_volume::<Obb>(c, group, "obb", (a, b), poses, leaf);
     if std::env::var_os("OBBTREE_BENCH_ALL_VOLUMES").is_some() {
-        bench_volume::<Aabb>(c, "aabb", &mesh, &poses, leaf);
-        bench_volume::<Kdop18>(c, "kdop18", &mesh, &poses, leaf);
-        bench_volume::<Sphere>(c, "sphere", &mesh, &poses, leaf);
+        bench_volume::<Aabb>(c, group, "aabb", (a, b), poses, leaf);
+        bench_volume::<Kdop18>(c, group, "kdop18", (a, b), poses, leaf);
+        bench_volume::<Sphere>(c, group, "sphere", (a, b), poses, leaf);
     }
-    let pm = parry::trimesh(&mesh).unwrap();
+    let (pa, pb) = (parry::trimesh(a).unwrap(), parry::trimesh(b).unwrap());
     let pposes: Vec<_> = poses.iter().map(parry::pose).collect();
-    let mut g = c.benchmark_group("collide_dragon_res3_500");
+    let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for first in [false, true] {
         g.bench_function(
@@ -93,13 +100,79 @@ fn bench(c: &mut Criterion) {
                 bch.iter(|| {
                     pposes
                         .iter()
-                        .map(|p| parry::pairs(&pm, &pm, p, first).len())
+                        .map(|p| parry::pairs(&pa, &pb, p, first).len())
                         .sum::<usize>()
                 })
             },
         );
     }
     g.finish();
+}
+
+/// The gear set of `assets/differential/diff_ring.urdf` (scaled to metres by the URDF): spider
+/// gear A (11,840 triangles) against side gear A (11,722), the side gear turned about its axis
+/// in 200 steps over ±0.2 rad with the spider at 0, teeth meshing at every step. The poses go
+/// through the pose-file contract (rotation vectors), so with `OBBTREE_BENCH_EXPORT=DIR` the
+/// files written there (`gear_spider.obj`, `gear_side.obj`, `poses_gears_200.json`) give FCL
+/// and coal exactly the same query.
+fn gear_case() -> (TriMesh, TriMesh, Vec<Pose>) {
+    let robot = Robot::from_file(root("assets/differential/diff_ring.urdf")).unwrap();
+    let (spider, side) = (
+        robot.link("diff_spiderA").unwrap(),
+        robot.link("diff_sideA").unwrap(),
+    );
+    let side_joint = robot.moving_joints().position(|j| j.child == side).unwrap();
+    let entries: Vec<PoseEntry> = (0..200)
+        .map(|k| {
+            let mut q = vec![0.0; robot.moving_joints().count()];
+            q[side_joint] = -0.2 + 0.4 * k as f64 / 199.0;
+            let v = robot.visual_poses(&q).unwrap();
+            let at = |link| v.iter().find(|x| x.0 == link).unwrap().2;
+            let rel = at(spider).inv_mul(&at(side));
+            PoseEntry {
+                translation: rel.translation.vector.into(),
+                rotation: rel.rotation.scaled_axis().into(),
+            }
+        })
+        .collect();
+    let (a, b) = (
+        robot.links[spider].visuals[0].mesh.clone(),
+        robot.links[side].visuals[0].mesh.clone(),
+    );
+    if let Ok(dir) = std::env::var("OBBTREE_BENCH_EXPORT") {
+        let dir = Path::new(&dir);
+        std::fs::create_dir_all(dir).unwrap();
+        write_obj(&dir.join("gear_spider.obj"), &a).unwrap();
+        write_obj(&dir.join("gear_side.obj"), &b).unwrap();
+        let json = serde_json::json!({ "poses": entries });
+        std::fs::write(dir.join("poses_gears_200.json"), json.to_string()).unwrap();
+    }
+    let poses = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| e.to_pose(i).unwrap())
+        .collect();
+    (a, b, poses)
+}
+
+/// The mesh as OBJ, coordinates printed so that they parse back to the same `f64`s.
+fn write_obj(path: &Path, mesh: &TriMesh) -> std::io::Result<()> {
+    let mut obj = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for v in mesh.vertices() {
+        writeln!(obj, "v {:?} {:?} {:?}", v.x, v.y, v.z)?;
+    }
+    for t in mesh.triangles() {
+        writeln!(obj, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1)?;
+    }
+    obj.flush()
+}
+
+fn bench(c: &mut Criterion) {
+    let (a, b, poses) = gear_case();
+    bench_case(c, "collide_gears_200", &a, &b, &poses);
+    let mesh = load_mesh(&root("assets/dragon_res3.ply.gz")).unwrap();
+    let poses = load_poses(&root("benches/data/poses_dragon_res3_500.json")).unwrap();
+    bench_case(c, "collide_dragon_res3_500", &mesh, &mesh, &poses);
 }
 
 criterion_group!(benches, bench);

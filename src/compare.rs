@@ -1,7 +1,10 @@
 //! The same queries through parry3d-f64, for `obbtree compare`, the demo, the comparison tests
 //! and the benches: mesh and pose conversion (parry uses glam types) and parry's way of
 //! enumerating intersecting triangle pairs of two meshes (its BVH's `leaf_pairs` with B's boxes
-//! moved into A's frame, then its triangle–triangle `intersection_test` per candidate).
+//! moved into A's frame, then its triangle–triangle `intersection_test` per candidate); picking
+//! agreement in [`rays`].
+
+pub mod rays;
 
 use crate::bv::TriMesh;
 use crate::query::collide::Pose;

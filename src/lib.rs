@@ -10,3 +10,4 @@ pub use obbtree_tree as tree;
 pub mod compare;
 pub mod load;
 pub mod poses;
+pub mod urdf;

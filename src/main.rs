@@ -6,7 +6,20 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    // NO_COLOR (https://no-color.org) wins over CLICOLOR_FORCE, as it does for clap's help.
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        console::set_colors_enabled(false);
+        console::set_colors_enabled_stderr(false);
+    }
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        // --help and --version, printed as clap prints them.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprintln!("{}", one_line(&e.to_string()));
+            return ExitCode::from(2);
+        }
+    };
     match cli::run(args, &mut std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of a pipe (`obbtree | head`) has all it wants.
@@ -18,4 +31,22 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A clap usage error on one line: its message and hints without the usage block and the
+/// "For more information" line, then where to look.
+fn one_line(error: &str) -> String {
+    let mut line = String::new();
+    for part in error
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+    {
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    format!("{line}; see --help")
 }

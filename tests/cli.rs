@@ -109,19 +109,6 @@ fn no_subcommand_runs_the_demo_on_every_bundled_mesh() {
 }
 
 #[test]
-fn help_has_examples() {
-    for args in [
-        &["--help"][..],
-        &["info", "--help"],
-        &["demo", "--help"],
-        &["compare", "--help"],
-    ] {
-        let text = stdout(&obbtree(args));
-        assert!(text.contains("Examples:"), "{args:?}: {text}");
-    }
-}
-
-#[test]
 fn info_tree_json_reports_the_tree_statistics() {
     let dragon = asset("dragon_res4.ply.gz");
     for kind in ["obb", "aabb", "kdop18", "sphere"] {

@@ -20,6 +20,8 @@ fn quick_demo_writes_its_pictures() {
     for row in [
         "bunny x dragon_res4",
         "self-collision",
+        "gear set, 4 parts",
+        "KUKA self-collision, 2 poses",
         "pick ",
         "pictures in",
     ] {
@@ -34,6 +36,12 @@ fn quick_demo_writes_its_pictures() {
         sweep.contains("0 pose") && !sweep.contains(" 0 hit"),
         "{sweep}"
     );
+    // The gears mesh at every angle; parry gives the same yes/no on every pair.
+    assert!(
+        text.contains("yes/no differs from parry on 0 of 24"),
+        "{text}"
+    );
+    assert!(text.contains("4 side-gear angles      16 hit"), "{text}");
     for name in ["collision.png", "pick.png"] {
         let file = std::fs::File::open(dir.path().join(name)).unwrap();
         let mut reader = png::Decoder::new(std::io::BufReader::new(file))

@@ -1,6 +1,7 @@
 //! `obbtree compare A B [--poses POSES.json | --random N] [--mode first|all] [--json]`: the same
 //! collision queries through obbtree and parry3d-f64 in one process; agreement (every differing
-//! pair judged by the exact triangle–triangle predicate) and speed.
+//! pair judged by the exact triangle–triangle predicate) and speed. With `--rays RAYS.json MESH`,
+//! picking instead ([`super::compare_rays`]).
 
 use super::{Error, ModeArg};
 use obbtree::bv::intersect::tri_tri_exact;
@@ -18,21 +19,28 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Run the same collision queries through obbtree and parry3d-f64; report agreement and speed.
+/// Run the same queries through obbtree and parry3d-f64 in one process: collision of A and B
+/// over poses, or (with --rays) picking on MESH; report agreement and speed.
 ///
-/// Each pair on which the two disagree is re-checked with obbtree's exact triangle–triangle
-/// predicate on B's vertices placed in f64, and labelled with whose answer is wrong.
+/// Each pair or ray on which the two disagree is re-checked exactly (obbtree's exact
+/// triangle–triangle predicate on B's vertices placed in f64; for rays, exact rational
+/// orientation tests on both triangles) and labelled with whose answer is wrong.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200\n  obbtree compare A.obj B.obj --poses poses.json --mode first --json"
+    override_usage = "obbtree compare A B [--poses POSES.json | --random N] [--mode first|all] [--json]\n       obbtree compare --rays RAYS.json MESH [--json]",
+    after_help = "Examples:\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200        # collision, random poses\n  obbtree compare A.obj B.obj --poses poses.json --mode first --json    # collision, given poses\n  obbtree compare --rays rays.json assets/bunny.obj                     # picking"
 )]
 pub struct Args {
-    /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz).
-    #[arg(value_name = "A")]
+    /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz); with --rays, the MESH to pick on.
+    #[arg(value_name = "A|MESH")]
     a: PathBuf,
-    /// Mesh B, placed by each pose in A's frame.
-    #[arg(value_name = "B")]
-    b: PathBuf,
+    /// Mesh B, placed by each pose in A's frame (not with --rays).
+    #[arg(value_name = "B", required_unless_present = "rays")]
+    b: Option<PathBuf>,
+    /// Compare picking instead of collision: rays in MESH's frame, as for `obbtree pick`:
+    /// {"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, ...]}.
+    #[arg(long, value_name = "RAYS.json", conflicts_with_all = ["b", "poses", "random", "mode", "seed"])]
+    rays: Option<PathBuf>,
     /// JSON file {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]}.
     #[arg(long, value_name = "POSES.json", conflicts_with = "random")]
     poses: Option<PathBuf>,
@@ -60,8 +68,9 @@ struct Report {
     query_median_us: Speed,
 }
 
+/// One timing of both libraries.
 #[derive(Serialize)]
-struct Speed {
+pub(super) struct Speed {
     obbtree: f64,
     parry: f64,
     /// parry / obbtree: above 1, obbtree is faster.
@@ -69,7 +78,7 @@ struct Speed {
 }
 
 impl Speed {
-    fn new(obbtree: f64, parry: f64) -> Self {
+    pub(super) fn new(obbtree: f64, parry: f64) -> Self {
         Self {
             obbtree,
             parry,
@@ -89,7 +98,12 @@ struct Difference {
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
-    let (a, b) = (load_mesh(&args.a)?, load_mesh(&args.b)?);
+    let b = match (&args.rays, &args.b) {
+        (Some(rays), _) => return super::compare_rays::run(&args.a, rays, args.json, out),
+        (None, Some(b)) => b,
+        (None, None) => unreachable!("clap requires B without --rays"),
+    };
+    let (a, b) = (load_mesh(&args.a)?, load_mesh(b)?);
     let start = Instant::now();
     let options = BuildOptions::<Obb>::default();
     let build =
@@ -195,25 +209,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         agreeing,
         report.differences.len()
     )?;
-    writeln!(
+    speed_table(
         out,
-        "{}",
-        console::style(format!(
-            "{:<20} {:>12} {:>12} {:>14}",
-            "", "obbtree", "parry3d-f64", "parry/obbtree"
-        ))
-        .bold()
+        &[
+            ("build (ms)", &report.build_ms),
+            ("query median (µs)", &report.query_median_us),
+        ],
     )?;
-    for (name, s) in [
-        ("build (ms)", &report.build_ms),
-        ("query median (µs)", &report.query_median_us),
-    ] {
-        writeln!(
-            out,
-            "{name:<20} {:>12.2} {:>12.2} {:>13.2}×",
-            s.obbtree, s.parry, s.ratio
-        )?;
-    }
     const LIST_MAX: usize = 20;
     for d in report.differences.iter().take(LIST_MAX) {
         writeln!(out, "  pose {} pair {:?}: {}", d.pose, d.pair, d.verdict)?;
@@ -228,7 +230,29 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     Ok(())
 }
 
-fn median(v: &mut [f64]) -> f64 {
+/// The timings as a table: one row per `(name, speed)`, a column per library and the ratio.
+pub(super) fn speed_table(out: &mut impl Write, rows: &[(&str, &Speed)]) -> Result<(), Error> {
+    writeln!(
+        out,
+        "{}",
+        console::style(format!(
+            "{:<20} {:>12} {:>12} {:>14}",
+            "", "obbtree", "parry3d-f64", "parry/obbtree"
+        ))
+        .bold()
+    )?;
+    for (name, s) in rows {
+        writeln!(
+            out,
+            "{name:<20} {:>12.2} {:>12.2} {:>13.2}×",
+            s.obbtree, s.parry, s.ratio
+        )?;
+    }
+    Ok(())
+}
+
+/// The median (upper middle) of non-empty `v`.
+pub(super) fn median(v: &mut [f64]) -> f64 {
     v.sort_unstable_by(f64::total_cmp);
     v[v.len() / 2]
 }

@@ -4,11 +4,13 @@
 mod chart;
 mod collide;
 mod compare;
+mod compare_rays;
 mod demo;
 mod info;
 mod mesh;
 mod pick;
 mod render;
+mod robots;
 mod showcase;
 mod tree;
 
@@ -22,7 +24,7 @@ use clap::{Parser, Subcommand};
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200\n  obbtree compare --rays rays.json assets/bunny.obj"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -109,7 +109,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     }
 }
 
-fn build<V: TreeVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
+/// The tree `pick` uses: SAH splits.
+pub(super) fn build<V: TreeVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
     let options = BuildOptions {
         split: SplitRule::Sah,
         ..Default::default()
@@ -235,16 +236,34 @@ fn finish(
     Ok(())
 }
 
-fn read_rays(path: &Path) -> Result<Vec<Ray>, Error> {
+/// The rays of a RAYS.json file, each with a finite origin and a finite non-zero direction.
+pub(super) fn read_rays(path: &Path) -> Result<Vec<Ray>, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::Message(format!("{}: cannot read: {e}", path.display())))?;
     let file: RaysFile = serde_json::from_str(&text)
         .map_err(|e| Error::Message(format!("{}: not a rays file: {e}", path.display())))?;
-    Ok(file
-        .rays
+    file.rays
         .iter()
-        .map(|r| Ray::new(Point::from(r.origin), Vector::from(r.dir)))
-        .collect())
+        .enumerate()
+        .map(|(i, r)| {
+            let ray = Ray::new(Point::from(r.origin), Vector::from(r.dir));
+            let finite = ray
+                .origin
+                .iter()
+                .chain(ray.dir.iter())
+                .all(|x| x.is_finite());
+            if finite && ray.dir != Vector::zeros() {
+                Ok(ray)
+            } else {
+                Err(Error::Message(format!(
+                    "{}: ray {i}: origin {:?} and dir {:?} must be finite and dir non-zero",
+                    path.display(),
+                    r.origin,
+                    r.dir
+                )))
+            }
+        })
+        .collect()
 }
 
 fn size(args: &Args) -> Result<(u32, u32), Error> {

@@ -4,16 +4,16 @@
 use super::chart::{self, Bar};
 use super::render::{self, Shape};
 use super::{tree, Error};
-use obbtree::bv::{Aabb, Obb, Ray, TriMesh, Vector};
+use obbtree::bv::{Aabb, Isometry, Obb, Ray, TriMesh, Vector};
 use obbtree::compare as parry;
+use obbtree::compare::rays::{self, Hit};
 use obbtree::load::load_mesh;
 use obbtree::query::collide::{collide, pose_from_rotation_vector, self_collide, Pose};
 use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::PickTree;
+use obbtree::query::pick::{MeshRay, PickTree, RayTree};
 use obbtree::query::{cast_ray, CollisionRequest, Mode, Model};
 use obbtree::tree::{BuildOptions, Bvh};
-use parry3d_f64::math::Vector as PVec;
-use parry3d_f64::query::{Ray as PRay, RayCast};
+use parry3d_f64::shape::TriMesh as PTriMesh;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
@@ -154,7 +154,11 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         "-"
     )?;
 
-    // Picking: every pixel of the collision picture, one thread, beside parry.
+    // URDF-posed collision: the gear set and the KUKA arm.
+    super::robots::gear_rows(assets, quick, out, &mut bars)?;
+    super::robots::kuka_rows(assets, quick, out, &mut bars)?;
+
+    // Picking: every pixel of the collision picture, one thread, beside parry, ray by ray.
     let (pose, contact) = deepest.unwrap_or((poses[0], Vec::new()));
     let (pick_a, pick_b) = (pick_tree(&bunny)?, pick_tree(&dragon)?);
     let shapes = [
@@ -179,44 +183,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         .flat_map(|y| (0..side).map(move |x| (x, y)))
         .filter_map(|(x, y)| camera.pixel_ray(x, y).ok())
         .collect();
-    let start = Instant::now();
-    let ours_hits = rays
-        .iter()
-        .filter(|ray| {
-            shapes.iter().any(|s| {
-                cast_ray(s.mesh, s.tree, &s.pose, ray, f64::INFINITY).is_ok_and(|h| h.is_some())
-            })
-        })
-        .count();
-    let ours_pick = ms(start);
-    let parry_poses = [parry::pose(&Pose::identity()), parry::pose(&pose)];
-    let v = |x: &Vector| PVec::new(x.x, x.y, x.z);
-    let start = Instant::now();
-    let parry_hits = rays
-        .iter()
-        .filter(|ray| {
-            let r = PRay::new(v(&ray.origin.coords), v(&ray.dir));
-            [(&pa, &parry_poses[0]), (&pb, &parry_poses[1])]
-                .iter()
-                .any(|(m, p)| m.cast_ray_and_get_normal(p, &r, f64::MAX, true).is_some())
-        })
-        .count();
-    let parry_pick = ms(start);
-    writeln!(
-        out,
-        "{:<42} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
-        format!("pick {} rays (2 meshes)", rays.len()),
-        format!("{ours_hits} hit"),
-        "-",
-        ours_pick,
-        parry_pick,
-        format!("{} ray", ours_hits.abs_diff(parry_hits))
-    )?;
-    bars.push(Bar {
-        label: format!("pick {} rays", rays.len()),
-        obbtree_ms: ours_pick,
-        parry_ms: parry_pick,
-    });
+    bars.push(pick_beside_parry(&shapes, [&pa, &pb], &rays, out)?);
 
     // Pictures.
     let collision_png = out_dir.join("collision.png");
@@ -277,6 +244,83 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         name(&chart_svg)
     )?;
     Ok(())
+}
+
+/// Casts `rays` (world frame) at every shape through obbtree and parry3d-f64, one thread each,
+/// and compares each ray's first-hit triangle on each mesh ([`rays::Judge`]: differences judged
+/// by the exact oracle and labelled); prints the picking row and the labelled reasons, and
+/// returns the chart's bar. Each ray is moved into each mesh's frame once, outside the timings,
+/// so that both libraries (and the oracle) see the same rays bit for bit.
+fn pick_beside_parry<T: RayTree>(
+    shapes: &[Shape<T>; 2],
+    parry_meshes: [&PTriMesh; 2],
+    rays: &[Ray],
+    out: &mut impl Write,
+) -> Result<Bar, Error> {
+    let local: Vec<Vec<Ray>> = shapes
+        .iter()
+        .map(|s| rays.iter().map(|r| MeshRay::new(&s.pose, r).ray).collect())
+        .collect();
+    let cast = |k: usize, i: usize| -> Result<Option<Hit>, Error> {
+        let s = &shapes[k];
+        let hit = cast_ray(
+            s.mesh,
+            s.tree,
+            &Isometry::identity(),
+            &local[k][i],
+            f64::INFINITY,
+        )
+        .map_err(|e| Error::Message(e.to_string()))?;
+        Ok(hit.map(|h| Hit {
+            triangle: h.triangle,
+            t: h.t,
+        }))
+    };
+    let start = Instant::now();
+    let ours: Vec<[Option<Hit>; 2]> = (0..rays.len())
+        .map(|i| Ok([cast(0, i)?, cast(1, i)?]))
+        .collect::<Result<_, Error>>()?;
+    let ours_ms = ms(start);
+    let start = Instant::now();
+    let theirs: Vec<[Option<Hit>; 2]> = (0..rays.len())
+        .map(|i| [0, 1].map(|k| rays::parry_cast(parry_meshes[k], &local[k][i])))
+        .collect();
+    let parry_ms = ms(start);
+    let judges = shapes.each_ref().map(|s| rays::Judge::new(s.mesh));
+    let mut tally = rays::Tally::default();
+    for i in 0..rays.len() {
+        let agreements = [0, 1].map(|k| judges[k].judge(&local[k][i], ours[i][k], theirs[i][k]));
+        tally.add(&agreements);
+    }
+    let hits = ours
+        .iter()
+        .filter(|h| h.iter().any(Option::is_some))
+        .count();
+    writeln!(
+        out,
+        "{:<42} {:>7} {:>9} {:>11.2} {:>10.2} {:>8}",
+        format!("pick {} rays (2 meshes)", rays.len()),
+        format!("{hits} hit"),
+        "-",
+        ours_ms,
+        parry_ms,
+        format!("{} ray", tally.differ)
+    )?;
+    if tally.ties > 0 {
+        writeln!(
+            out,
+            "  {} rays hit different triangles at the same t (ties, e.g. a shared edge)",
+            tally.ties
+        )?;
+    }
+    for r in tally.reasons() {
+        writeln!(out, "  {:>5} × {}: {}", r.count, r.wrong, r.reason)?;
+    }
+    Ok(Bar {
+        label: format!("pick {} rays", rays.len()),
+        obbtree_ms: ours_ms,
+        parry_ms,
+    })
 }
 
 /// `mesh` scaled about the origin so that its box's diagonal is 0.8 of `like`'s: the bundled

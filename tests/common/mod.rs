@@ -79,3 +79,4 @@ pub const BUNDLED: [Bundled; 26] = [
     b("differential/diff_spider_shaft.stl", 384, 768, true, 0),
     b("differential/diff_stand.stl", 1655, 3338, true, 4),
 ];
+pub mod sweep;
