@@ -125,6 +125,7 @@ pub fn overlaps_lazy(
     b_axes: &Matrix3<f64>,
     half_b: &Vector,
     slack: f64,
+    edges: bool,
 ) -> bool {
     let t = a.axes.tr_mul(&(b_center - a.center.coords));
     let half_a = a.half_extents.add_scalar(slack);
@@ -144,7 +145,22 @@ pub fn overlaps_lazy(
         abs_rotation,
         slack,
     };
+    if !edges {
+        return b_axes_overlap(&half_a, half_b, &pose);
+    }
     b_and_edge_axes_overlap(&half_a, half_b, &pose)
+}
+
+#[inline]
+fn b_axes_overlap(a: &Vector, b: &Vector, pose: &RelativePose) -> bool {
+    let (r, fr, t) = (&pose.rotation, &pose.abs_rotation, &pose.translation);
+    for j in 0..3 {
+        let s = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
+        if s.abs() > a[0] * fr[(0, j)] + a[1] * fr[(1, j)] + a[2] * fr[(2, j)] + b[j] {
+            return false;
+        }
+    }
+    true
 }
 
 /// Type i: whether A's axis `i` separates A (half-extents `a`, already grown by the slack) from

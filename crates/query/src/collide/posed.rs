@@ -43,6 +43,11 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     /// Whether `a` (in A's frame) and the placed volume `b` may overlap; conservative.
     fn overlaps(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool;
 
+    /// Coarse.
+    fn overlaps_coarse(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool {
+        Self::overlaps(a, b, rel)
+    }
+
     /// A measure of size that decides which tree the traversal descends first (the larger).
     fn size(&self) -> f64;
 
@@ -91,7 +96,13 @@ impl PosedOverlap for Obb {
     #[inline]
     fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
         let slack = b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum());
-        obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack)
+        obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack, true)
+    }
+
+    #[inline]
+    fn overlaps_coarse(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
+        let slack = b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum());
+        obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack, false)
     }
 
     fn size(&self) -> f64 {

@@ -45,7 +45,12 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
             }
             continue;
         }
-        if !V::overlaps(x.bv(), &pj, rel) {
+        let hit = if x.is_leaf() && y.is_leaf() {
+            V::overlaps(x.bv(), &pj, rel)
+        } else {
+            V::overlaps_coarse(x.bv(), &pj, rel)
+        };
+        if !hit {
             continue;
         }
         // Split A when B is a leaf or A's volume is the larger; otherwise split B.
