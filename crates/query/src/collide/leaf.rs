@@ -3,7 +3,8 @@
 
 use super::{place, Pose};
 use obbtree_bv::intersect::tri_tri_exact;
-use obbtree_bv::{Aabb, Point, TriMesh, Triangle};
+use obbtree_bv::{Aabb, BoundingVolume, Point, TriMesh, Triangle};
+use obbtree_tree::Bvh;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
@@ -30,8 +31,11 @@ fn boxes_meet(p: &Aabb, q: &Aabb) -> bool {
 
 /// The placed, boxed triangles of one mesh, filled lazily during a query: a leaf of B meets
 /// many leaves of A, and placing its triangles again for each would dominate the leaf work.
-/// An entry is valid when its stamp equals the query's generation, so starting a query costs
-/// nothing (no clearing), and the memory is kept for the next query.
+/// Entries are indexed by position in the tree's triangle order, so a leaf's triangles are
+/// contiguous and the leaf test streams through them. An entry is valid when its stamp equals
+/// the query's generation, so starting a query costs nothing (no clearing), and the memory
+/// (about 124 bytes per triangle of the larger mesh seen, per side) is kept for the next query
+/// until [`release_caches`] frees it.
 #[derive(Default)]
 struct PlacedCache {
     stamp: Vec<u32>,
@@ -55,19 +59,39 @@ impl PlacedCache {
         }
     }
 
-    /// Triangle `t` of `mesh` placed by `pose` (`None`: the identity, A's own triangles),
-    /// computed on first use in this query.
+    /// The triangles of `leaf` (of `mesh`) placed by `pose` (`None`: the identity, A's own
+    /// triangles), each computed on first use in this query.
     #[inline]
-    fn get(&mut self, mesh: &TriMesh, pose: Option<&Pose>, t: u32) -> &Boxed {
-        let k = t as usize;
-        if self.stamp[k] != self.generation {
-            self.stamp[k] = self.generation;
-            self.items[k] = Boxed::new(match pose {
-                Some(pose) => placed_triangle(mesh, k, pose),
-                None => mesh.triangle(k),
-            });
+    fn leaf(&mut self, mesh: &TriMesh, pose: Option<&Pose>, leaf: Leaf) -> &[Boxed] {
+        let range = leaf.start..leaf.start + leaf.triangles.len();
+        for (k, &t) in range.clone().zip(leaf.triangles) {
+            if self.stamp[k] != self.generation {
+                self.stamp[k] = self.generation;
+                self.items[k] = Boxed::new(match pose {
+                    Some(pose) => placed_triangle(mesh, t as usize, pose),
+                    None => mesh.triangle(t as usize),
+                });
+            }
         }
-        &self.items[k]
+        &self.items[range]
+    }
+}
+
+/// A leaf's triangles: their mesh indices and the position of the first in the tree's order.
+#[derive(Clone, Copy)]
+pub(crate) struct Leaf<'t> {
+    pub start: usize,
+    pub triangles: &'t [u32],
+}
+
+impl<'t> Leaf<'t> {
+    /// Leaf `index` of `tree`.
+    pub fn of<V>(tree: &'t Bvh<V>, index: usize) -> Self {
+        let range = tree.node(index).triangle_range().unwrap_or(0..0);
+        Self {
+            start: range.start,
+            triangles: &tree.triangle_order()[range],
+        }
     }
 }
 
@@ -75,6 +99,16 @@ thread_local! {
     /// One pair of caches (A's triangles, B's placed triangles) per thread, so that queries
     /// in the steady state allocate nothing, including [`collide_many`](super::collide_many)'s.
     static CACHES: RefCell<[PlacedCache; 2]> = RefCell::default();
+}
+
+/// Frees the calling thread's collision caches: the placed triangles that [`collide`]
+/// (super::collide) and [`self_collide`](super::self_collide) keep between queries so that
+/// queries allocate nothing in the steady state (about 124 bytes per triangle of the largest
+/// mesh queried, for each of the two sides). The next query on this thread allocates them
+/// again. [`collide_many`](super::collide_many) runs on rayon's threads: release theirs with
+/// `rayon::broadcast(|_| release_caches())`.
+pub fn release_caches() {
+    CACHES.with(|caches| *caches.borrow_mut() = Default::default());
 }
 
 /// Tests the triangles of a leaf of A against those of a leaf of B (placed in A's frame).
@@ -106,28 +140,35 @@ pub(crate) fn with_leaf_test<R>(
 }
 
 impl LeafTest<'_> {
-    /// Appends the intersecting pairs among `a_tris × b_tris` that `keep` accepts to `out`, each
-    /// as `order(a, b)`; breaks once `out` holds `limit` pairs.
+    /// Appends the intersecting pairs among `a × b` (two leaves) that `keep` accepts to `out`,
+    /// each as `order(a, b)` (mesh indices); breaks once `out` holds `limit` pairs.
+    ///
+    /// A triangle of B whose box misses the box around A's leaf triangles is skipped before the
+    /// pairwise loop (box comparisons are exact, see [`boxes_meet`]).
     pub fn test(
         &mut self,
-        a_tris: &[u32],
-        b_tris: &[u32],
+        a: Leaf,
+        b: Leaf,
         keep: impl Fn(u32, u32) -> bool,
         order: impl Fn(u32, u32) -> [u32; 2],
         out: &mut Vec<[u32; 2]>,
         limit: usize,
     ) -> ControlFlow<()> {
         let [ca, cb] = &mut *self.caches;
-        for &tb in b_tris {
-            cb.get(self.b, Some(self.b_in_a), tb);
-        }
-        for &ta in a_tris {
-            let pa = *ca.get(self.a, None, ta);
-            for &tb in b_tris {
-                let pb = &cb.items[tb as usize];
+        let pa = ca.leaf(self.a, None, a);
+        let pb = cb.leaf(self.b, Some(self.b_in_a), b);
+        let around_a = pa
+            .iter()
+            .skip(1)
+            .fold(pa[0].bounds, |u, p| u.merge(&p.bounds));
+        for (qb, &tb) in pb.iter().zip(b.triangles) {
+            if !boxes_meet(&around_a, &qb.bounds) {
+                continue;
+            }
+            for (qa, &ta) in pa.iter().zip(a.triangles) {
                 if keep(ta, tb)
-                    && boxes_meet(&pa.bounds, &pb.bounds)
-                    && tri_tri_exact::intersects(&pa.tri, &pb.tri)
+                    && boxes_meet(&qa.bounds, &qb.bounds)
+                    && tri_tri_exact::intersects(&qa.tri, &qb.tri)
                 {
                     out.push(order(ta, tb));
                     if out.len() >= limit {

@@ -33,6 +33,8 @@ mod traverse;
 
 pub use brute::brute_force;
 pub use containment::Containment;
+pub use leaf::release_caches;
+use leaf::Leaf;
 pub use many::collide_many;
 pub use model::Model;
 pub use posed::PosedOverlap;
@@ -91,8 +93,8 @@ pub fn collide_with<V: PosedOverlap>(
     let done = leaf::with_leaf_test(a.mesh(), b.mesh(), &b_in_a, |leaves| {
         traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, |i, j| {
             leaves.test(
-                a.tree().leaf_triangles(i),
-                b.tree().leaf_triangles(j),
+                Leaf::of(a.tree(), i),
+                Leaf::of(b.tree(), j),
                 |_, _| true,
                 |ia, ib| [ia, ib],
                 pairs,
