@@ -35,7 +35,7 @@ fn boxes_meet(p: &Aabb, q: &Aabb) -> bool {
 /// contiguous and the leaf test streams through them. An entry is valid when its stamp equals
 /// the query's generation, so starting a query costs nothing (no clearing), and the memory
 /// (about 124 bytes per triangle of the larger mesh seen, per side) is kept for the next query
-/// until [`release_caches`] frees it.
+/// until [`release`] frees it.
 #[derive(Default)]
 struct PlacedCache {
     stamp: Vec<u32>,
@@ -101,13 +101,8 @@ thread_local! {
     static CACHES: RefCell<[PlacedCache; 2]> = RefCell::default();
 }
 
-/// Frees the calling thread's collision caches: the placed triangles that [`collide`]
-/// (super::collide) and [`self_collide`](super::self_collide) keep between queries so that
-/// queries allocate nothing in the steady state (about 124 bytes per triangle of the largest
-/// mesh queried, for each of the two sides). The next query on this thread allocates them
-/// again. [`collide_many`](super::collide_many) runs on rayon's threads: release theirs with
-/// `rayon::broadcast(|_| release_caches())`.
-pub fn release_caches() {
+/// Frees this thread's placed-triangle caches.
+pub(crate) fn release() {
     CACHES.with(|caches| *caches.borrow_mut() = Default::default());
 }
 

@@ -31,7 +31,7 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
 
     /// A volume of B moved into A's frame, in whatever form [`PosedOverlap::overlaps`] needs
     /// (with a bound on the rounding of the move where it matters).
-    type Placed: Copy;
+    type Placed: Copy + 'static;
 
     /// Prepares `b_in_a` (the pose of B's frame in A's frame) once per query.
     fn relative(b_in_a: &Pose) -> Self::Relative;
