@@ -9,8 +9,8 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 /// A triangle (in A's frame) with its bounding box.
-#[derive(Clone, Copy)]
-struct Boxed {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Boxed {
     tri: Triangle,
     bounds: Aabb,
 }
@@ -20,6 +20,16 @@ impl Boxed {
         let bounds = Aabb::from_points(&[tri.a, tri.b, tri.c]);
         Self { tri, bounds }
     }
+}
+
+/// The triangles of `mesh` with their boxes, in the order of `tree` (each leaf's triangles
+/// contiguous): A's side of the leaf test, computed once per [`Model`](super::Model).
+pub(crate) fn boxed_in_tree_order<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Vec<Boxed> {
+    let order = tree.triangle_order();
+    order
+        .iter()
+        .map(|&t| Boxed::new(mesh.triangle(t as usize)))
+        .collect()
 }
 
 /// Whether two boxes share a point. Comparisons of exact coordinates are exact, so disjoint
@@ -34,7 +44,7 @@ fn boxes_meet(p: &Aabb, q: &Aabb) -> bool {
 /// Entries are indexed by position in the tree's triangle order, so a leaf's triangles are
 /// contiguous and the leaf test streams through them. An entry is valid when its stamp equals
 /// the query's generation, so starting a query costs nothing (no clearing), and the memory
-/// (about 124 bytes per triangle of the larger mesh seen, per side) is kept for the next query
+/// (about 124 bytes per triangle of the largest mesh B seen) is kept for the next query
 /// until [`release`] frees it.
 #[derive(Default)]
 struct PlacedCache {
@@ -59,18 +69,15 @@ impl PlacedCache {
         }
     }
 
-    /// The triangles of `leaf` (of `mesh`) placed by `pose` (`None`: the identity, A's own
-    /// triangles), each computed on first use in this query.
+    /// The triangles of `leaf` (of `mesh`) placed by `pose`, each computed on first use in
+    /// this query.
     #[inline]
-    fn leaf(&mut self, mesh: &TriMesh, pose: Option<&Pose>, leaf: Leaf) -> &[Boxed] {
+    fn leaf(&mut self, mesh: &TriMesh, pose: &Pose, leaf: Leaf) -> &[Boxed] {
         let range = leaf.start..leaf.start + leaf.triangles.len();
         for (k, &t) in range.clone().zip(leaf.triangles) {
             if self.stamp[k] != self.generation {
                 self.stamp[k] = self.generation;
-                self.items[k] = Boxed::new(match pose {
-                    Some(pose) => placed_triangle(mesh, t as usize, pose),
-                    None => mesh.triangle(t as usize),
-                });
+                self.items[k] = Boxed::new(placed_triangle(mesh, t as usize, pose));
             }
         }
         &self.items[range]
@@ -96,40 +103,41 @@ impl<'t> Leaf<'t> {
 }
 
 thread_local! {
-    /// One pair of caches (A's triangles, B's placed triangles) per thread, so that queries
-    /// in the steady state allocate nothing, including [`collide_many`](super::collide_many)'s.
-    static CACHES: RefCell<[PlacedCache; 2]> = RefCell::default();
+    /// B's placed triangles, one cache per thread, so that queries in the steady state
+    /// allocate nothing, including [`collide_many`](super::collide_many)'s.
+    static CACHE: RefCell<PlacedCache> = RefCell::default();
 }
 
 /// Frees this thread's placed-triangle caches.
 pub(crate) fn release() {
-    CACHES.with(|caches| *caches.borrow_mut() = Default::default());
+    CACHE.with(|cache| *cache.borrow_mut() = Default::default());
 }
 
 /// Tests the triangles of a leaf of A against those of a leaf of B (placed in A's frame).
 pub(crate) struct LeafTest<'a> {
-    a: &'a TriMesh,
+    /// A's triangles in its tree's order.
+    a: &'a [Boxed],
     b: &'a TriMesh,
     b_in_a: &'a Pose,
-    caches: &'a mut [PlacedCache; 2],
+    cache: &'a mut PlacedCache,
 }
 
-/// Runs `query` with a leaf test of `a` against `b` placed by `b_in_a`, on this thread's caches.
+/// Runs `query` with a leaf test of `a` (A's triangles in its tree's order,
+/// [`boxed_in_tree_order`]) against `b` placed by `b_in_a`, on this thread's cache.
 pub(crate) fn with_leaf_test<R>(
-    a: &TriMesh,
+    a: &[Boxed],
     b: &TriMesh,
     b_in_a: &Pose,
     query: impl FnOnce(&mut LeafTest) -> R,
 ) -> R {
-    CACHES.with(|caches| {
-        let caches = &mut *caches.borrow_mut();
-        caches[0].begin(a.triangles().len());
-        caches[1].begin(b.triangles().len());
+    CACHE.with(|cache| {
+        let cache = &mut *cache.borrow_mut();
+        cache.begin(b.triangles().len());
         query(&mut LeafTest {
             a,
             b,
             b_in_a,
-            caches,
+            cache,
         })
     })
 }
@@ -149,9 +157,8 @@ impl LeafTest<'_> {
         out: &mut Vec<[u32; 2]>,
         limit: usize,
     ) -> ControlFlow<()> {
-        let [ca, cb] = &mut *self.caches;
-        let pa = ca.leaf(self.a, None, a);
-        let pb = cb.leaf(self.b, Some(self.b_in_a), b);
+        let pa = &self.a[a.start..a.start + a.triangles.len()];
+        let pb = self.cache.leaf(self.b, self.b_in_a, b);
         let around_a = pa
             .iter()
             .skip(1)

@@ -58,8 +58,8 @@ pub fn pose_from_rotation_vector(translation: [f64; 3], rotation: [f64; 3]) -> P
 /// Frees the calling thread's collision caches: the placed triangles and placed volumes of B
 /// that [`collide`] and [`self_collide`] keep between queries so that queries allocate nothing
 /// in the steady state. They grow to the largest meshes queried on the thread: about 124 bytes
-/// per triangle for each of the two sides, plus one placed volume per node of B's tree (136
-/// bytes for an OBB), e.g. 12 MB for two 48k-triangle meshes. The next query on this thread
+/// per triangle of B, plus one placed volume per node of B's tree (136
+/// bytes for an OBB), e.g. 8 MB for two 48k-triangle meshes. The next query on this thread
 /// allocates them again. [`collide_many`] runs on rayon's threads: release theirs with
 /// `rayon::broadcast(|_| release_caches())`.
 pub fn release_caches() {
@@ -101,7 +101,7 @@ pub fn collide_with<V: PosedOverlap>(
     let rel = V::relative(&b_in_a);
     let limit = request.limit();
     let pairs = &mut result.pairs;
-    let done = leaf::with_leaf_test(a.mesh(), b.mesh(), &b_in_a, |leaves| {
+    let done = leaf::with_leaf_test(a.boxed(), b.mesh(), &b_in_a, |leaves| {
         traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, |i, j| {
             leaves.test(
                 Leaf::of(a.tree(), i),
