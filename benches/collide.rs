@@ -1,11 +1,12 @@
 //! Mesh–mesh collision, obbtree beside parry3d-f64 in the same run: dragon_res3 × dragon_res3
 //! (47,794 triangles each), the 500 poses of `benches/data/poses_dragon_res3_500.json`
 //! (`/work/shared/bench/poses.py A.obj B.obj 500 1`, OBJ copies made by
-//! `benches/data/ply2obj.py`, about half in contact). One thread, total time for all poses:
-//! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,
-//! outside the measurement.
+//! `benches/data/ply2obj.py`, about half in contact), and dragon_res2 × dragon_res2 with the 200
+//! poses of `benches/data/poses_dragon_res2_200.json` (made the same way). One thread, total
+//! time for all poses: `All` (every intersecting pair) and `First` (a witness, i.e. yes/no).
+//! Trees are built once, outside the measurement.
 //!
-//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only).
+//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only, `-- res3` for one mesh).
 
 use obbtree::compare as parry;
 
@@ -42,6 +43,7 @@ fn run_all<V: PosedOverlap>(
 
 fn bench_volume<V: PosedOverlap>(
     c: &mut Criterion,
+    group: &str,
     name: &str,
     mesh: &TriMesh,
     poses: &[Pose],
@@ -54,7 +56,7 @@ fn bench_volume<V: PosedOverlap>(
     let tree = Bvh::<V>::build(mesh, &options).unwrap();
     let model = Model::new(mesh, &tree).unwrap();
     let mut out = CollisionResult::default();
-    let mut g = c.benchmark_group("collide_dragon_res3_500");
+    let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for mode in [Mode::All, Mode::First] {
         let req = CollisionRequest::new(mode);
@@ -65,22 +67,24 @@ fn bench_volume<V: PosedOverlap>(
     g.finish();
 }
 
-fn bench(c: &mut Criterion) {
-    let mesh = load_mesh(&root("assets/dragon_res3.ply.gz")).unwrap();
-    let poses = load_poses(&root("benches/data/poses_dragon_res3_500.json")).unwrap();
+/// obbtree (OBB, and every volume type with `OBBTREE_BENCH_ALL_VOLUMES`) and parry on one mesh
+/// against itself under the poses of `poses`, as criterion group `group`.
+fn bench_mesh(c: &mut Criterion, group: &str, mesh: &str, poses: &str) {
+    let mesh = load_mesh(&root(mesh)).unwrap();
+    let poses = load_poses(&root(poses)).unwrap();
     let leaf = std::env::var("OBBTREE_BENCH_LEAF")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(obbtree::tree::DEFAULT_LEAF_SIZE);
-    bench_volume::<Obb>(c, "obb", &mesh, &poses, leaf);
+    bench_volume::<Obb>(c, group, "obb", &mesh, &poses, leaf);
     if std::env::var_os("OBBTREE_BENCH_ALL_VOLUMES").is_some() {
-        bench_volume::<Aabb>(c, "aabb", &mesh, &poses, leaf);
-        bench_volume::<Kdop18>(c, "kdop18", &mesh, &poses, leaf);
-        bench_volume::<Sphere>(c, "sphere", &mesh, &poses, leaf);
+        bench_volume::<Aabb>(c, group, "aabb", &mesh, &poses, leaf);
+        bench_volume::<Kdop18>(c, group, "kdop18", &mesh, &poses, leaf);
+        bench_volume::<Sphere>(c, group, "sphere", &mesh, &poses, leaf);
     }
     let pm = parry::trimesh(&mesh).unwrap();
     let pposes: Vec<_> = poses.iter().map(parry::pose).collect();
-    let mut g = c.benchmark_group("collide_dragon_res3_500");
+    let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for first in [false, true] {
         g.bench_function(
@@ -100,6 +104,21 @@ fn bench(c: &mut Criterion) {
         );
     }
     g.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    bench_mesh(
+        c,
+        "collide_dragon_res3_500",
+        "assets/dragon_res3.ply.gz",
+        "benches/data/poses_dragon_res3_500.json",
+    );
+    bench_mesh(
+        c,
+        "collide_dragon_res2_200",
+        "assets/dragon_res2.ply.gz",
+        "benches/data/poses_dragon_res2_200.json",
+    );
 }
 
 criterion_group!(benches, bench);
