@@ -102,7 +102,12 @@ fn caches_across_meshes_and_release() {
     let small = blob(8, 4, 6, 0.8, 0.3);
     let mut r = rng(9);
     let poses: Vec<Pose> = (0..8).map(|_| random_pose(&mut r, 1.2)).collect();
-    for (a, b) in [(&big, &big), (&small, &small), (&big, &small), (&small, &big)] {
+    for (a, b) in [
+        (&big, &big),
+        (&small, &small),
+        (&big, &small),
+        (&small, &big),
+    ] {
         for release in [false, true] {
             if release {
                 release_caches();

@@ -57,10 +57,11 @@ pub fn pose_from_rotation_vector(translation: [f64; 3], rotation: [f64; 3]) -> P
 
 /// Frees the calling thread's collision caches: the placed triangles and placed volumes of B
 /// that [`collide`] and [`self_collide`] keep between queries so that queries allocate nothing
-/// in the steady state. They grow to the largest meshes queried on the thread: about 124 bytes
-/// per triangle of B, plus one placed volume per node of B's tree (136
-/// bytes for an OBB), e.g. 8 MB for two 48k-triangle meshes. The next query on this thread
-/// allocates them again. [`collide_many`] runs on rayon's threads: release theirs with
+/// in the steady state. They grow to the largest mesh B queried on the thread (they are sized
+/// by B's triangle and node counts and never shrink by themselves): about 124 bytes per
+/// triangle of B plus one placed volume and stamp per node of B's tree (136 bytes for an OBB),
+/// about 9 MB for dragon_res3 (48k triangles). The next query on this thread allocates them
+/// again. [`collide_many`] runs on rayon's threads: release theirs with
 /// `rayon::broadcast(|_| release_caches())`.
 pub fn release_caches() {
     leaf::release();
