@@ -1,13 +1,14 @@
 //! Mesh–mesh collision, obbtree beside parry3d-f64 in the same run: dragon_res3 × dragon_res3
 //! (47,794 triangles each), the 500 poses of `benches/data/poses_dragon_res3_500.json`
 //! (`/work/shared/bench/poses.py A.obj B.obj 500 1`, OBJ copies made by
-//! `benches/data/ply2obj.py`, about half in contact). One thread, total time for all poses:
+//! `benches/data/ply2obj.py`, about half in contact), and dragon_res2 × dragon_res2 with the 200
+//! poses of `benches/data/poses_dragon_res2_200.json` (made the same way). One thread, total time for all poses:
 //! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,
 //! outside the measurement.
 //!
 //! Also the differential's gear set meshing (see `gear_case`).
 //!
-//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only, `-- gears` for the gear set).
+//! Run: `cargo bench --bench collide` (`-- obbtree` for ours only, `-- gears` for the gear set, `-- res3` for one dragon).
 
 use obbtree::compare as parry;
 
@@ -173,6 +174,9 @@ fn bench(c: &mut Criterion) {
     let mesh = load_mesh(&root("assets/dragon_res3.ply.gz")).unwrap();
     let poses = load_poses(&root("benches/data/poses_dragon_res3_500.json")).unwrap();
     bench_case(c, "collide_dragon_res3_500", &mesh, &mesh, &poses);
+    let mesh = load_mesh(&root("assets/dragon_res2.ply.gz")).unwrap();
+    let poses = load_poses(&root("benches/data/poses_dragon_res2_200.json")).unwrap();
+    bench_case(c, "collide_dragon_res2_200", &mesh, &mesh, &poses);
 }
 
 criterion_group!(benches, bench);

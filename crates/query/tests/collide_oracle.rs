@@ -9,7 +9,7 @@ use common::*;
 use nalgebra::{Matrix3, Rotation3, Translation3, Vector3};
 use obbtree_bv::intersect::tri_tri_segment::Intersection;
 use obbtree_bv::TriMesh;
-use obbtree_query::collide::{brute_force, collide, collide_many, Pose};
+use obbtree_query::collide::{brute_force, collide, collide_many, release_caches, Pose};
 use obbtree_query::{CollisionRequest, Mode};
 use proptest::prelude::*;
 
@@ -91,6 +91,29 @@ proptest! {
             .map(|_| Translation3::new(3.0, 3.0, 0.8) * random_pose(&mut r, 2.0))
             .collect();
         check(&a, &Pose::identity(), &b, &poses);
+    }
+}
+
+/// The per-thread caches (B's placed triangles and volumes) carry over from a larger mesh to a
+/// smaller one and back, and [`release_caches`] between queries changes no answer.
+#[test]
+fn caches_across_meshes_and_release() {
+    let big = blob(7, 12, 20, 1.0, 0.3);
+    let small = blob(8, 4, 6, 0.8, 0.3);
+    let mut r = rng(9);
+    let poses: Vec<Pose> = (0..8).map(|_| random_pose(&mut r, 1.2)).collect();
+    for (a, b) in [
+        (&big, &big),
+        (&small, &small),
+        (&big, &small),
+        (&small, &big),
+    ] {
+        for release in [false, true] {
+            if release {
+                release_caches();
+            }
+            check(a, &Pose::identity(), b, &poses);
+        }
     }
 }
 

@@ -3,13 +3,14 @@
 
 use super::{place, Pose};
 use obbtree_bv::intersect::tri_tri_exact;
-use obbtree_bv::{Aabb, Point, TriMesh, Triangle};
+use obbtree_bv::{Aabb, BoundingVolume, Point, TriMesh, Triangle};
+use obbtree_tree::Bvh;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 /// A triangle (in A's frame) with its bounding box.
-#[derive(Clone, Copy)]
-struct Boxed {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Boxed {
     tri: Triangle,
     bounds: Aabb,
 }
@@ -21,6 +22,16 @@ impl Boxed {
     }
 }
 
+/// The triangles of `mesh` with their boxes, in the order of `tree` (each leaf's triangles
+/// contiguous): A's side of the leaf test, computed once per [`Model`](super::Model).
+pub(crate) fn boxed_in_tree_order<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Vec<Boxed> {
+    let order = tree.triangle_order();
+    order
+        .iter()
+        .map(|&t| Boxed::new(mesh.triangle(t as usize)))
+        .collect()
+}
+
 /// Whether two boxes share a point. Comparisons of exact coordinates are exact, so disjoint
 /// boxes prove the triangles inside them disjoint and the filter never changes an answer.
 #[inline]
@@ -30,8 +41,11 @@ fn boxes_meet(p: &Aabb, q: &Aabb) -> bool {
 
 /// The placed, boxed triangles of one mesh, filled lazily during a query: a leaf of B meets
 /// many leaves of A, and placing its triangles again for each would dominate the leaf work.
-/// An entry is valid when its stamp equals the query's generation, so starting a query costs
-/// nothing (no clearing), and the memory is kept for the next query.
+/// Entries are indexed by position in the tree's triangle order, so a leaf's triangles are
+/// contiguous and the leaf test streams through them. An entry is valid when its stamp equals
+/// the query's generation, so starting a query costs nothing (no clearing), and the memory
+/// (about 124 bytes per triangle of the largest mesh B seen) is kept for the next query
+/// until [`release`] frees it.
 #[derive(Default)]
 struct PlacedCache {
     stamp: Vec<u32>,
@@ -55,79 +69,108 @@ impl PlacedCache {
         }
     }
 
-    /// Triangle `t` of `mesh` placed by `pose` (`None`: the identity, A's own triangles),
-    /// computed on first use in this query.
+    /// The triangles of `leaf` (of `mesh`) placed by `pose`, each computed on first use in
+    /// this query.
     #[inline]
-    fn get(&mut self, mesh: &TriMesh, pose: Option<&Pose>, t: u32) -> &Boxed {
-        let k = t as usize;
-        if self.stamp[k] != self.generation {
-            self.stamp[k] = self.generation;
-            self.items[k] = Boxed::new(match pose {
-                Some(pose) => placed_triangle(mesh, k, pose),
-                None => mesh.triangle(k),
-            });
+    fn leaf(&mut self, mesh: &TriMesh, pose: &Pose, leaf: Leaf) -> &[Boxed] {
+        let range = leaf.start..leaf.start + leaf.triangles.len();
+        for (k, &t) in range.clone().zip(leaf.triangles) {
+            if self.stamp[k] != self.generation {
+                self.stamp[k] = self.generation;
+                self.items[k] = Boxed::new(placed_triangle(mesh, t as usize, pose));
+            }
         }
-        &self.items[k]
+        &self.items[range]
+    }
+}
+
+/// A leaf's triangles: their mesh indices and the position of the first in the tree's order.
+#[derive(Clone, Copy)]
+pub(crate) struct Leaf<'t> {
+    pub start: usize,
+    pub triangles: &'t [u32],
+}
+
+impl<'t> Leaf<'t> {
+    /// Leaf `index` of `tree`.
+    pub fn of<V>(tree: &'t Bvh<V>, index: usize) -> Self {
+        let range = tree.node(index).triangle_range().unwrap_or(0..0);
+        Self {
+            start: range.start,
+            triangles: &tree.triangle_order()[range],
+        }
     }
 }
 
 thread_local! {
-    /// One pair of caches (A's triangles, B's placed triangles) per thread, so that queries
-    /// in the steady state allocate nothing, including [`collide_many`](super::collide_many)'s.
-    static CACHES: RefCell<[PlacedCache; 2]> = RefCell::default();
+    /// B's placed triangles, one cache per thread, so that queries in the steady state
+    /// allocate nothing, including [`collide_many`](super::collide_many)'s.
+    static CACHE: RefCell<PlacedCache> = RefCell::default();
+}
+
+/// Frees this thread's placed-triangle caches.
+pub(crate) fn release() {
+    CACHE.with(|cache| *cache.borrow_mut() = Default::default());
 }
 
 /// Tests the triangles of a leaf of A against those of a leaf of B (placed in A's frame).
 pub(crate) struct LeafTest<'a> {
-    a: &'a TriMesh,
+    /// A's triangles in its tree's order.
+    a: &'a [Boxed],
     b: &'a TriMesh,
     b_in_a: &'a Pose,
-    caches: &'a mut [PlacedCache; 2],
+    cache: &'a mut PlacedCache,
 }
 
-/// Runs `query` with a leaf test of `a` against `b` placed by `b_in_a`, on this thread's caches.
+/// Runs `query` with a leaf test of `a` (A's triangles in its tree's order,
+/// [`boxed_in_tree_order`]) against `b` placed by `b_in_a`, on this thread's cache.
 pub(crate) fn with_leaf_test<R>(
-    a: &TriMesh,
+    a: &[Boxed],
     b: &TriMesh,
     b_in_a: &Pose,
     query: impl FnOnce(&mut LeafTest) -> R,
 ) -> R {
-    CACHES.with(|caches| {
-        let caches = &mut *caches.borrow_mut();
-        caches[0].begin(a.triangles().len());
-        caches[1].begin(b.triangles().len());
+    CACHE.with(|cache| {
+        let cache = &mut *cache.borrow_mut();
+        cache.begin(b.triangles().len());
         query(&mut LeafTest {
             a,
             b,
             b_in_a,
-            caches,
+            cache,
         })
     })
 }
 
 impl LeafTest<'_> {
-    /// Appends the intersecting pairs among `a_tris × b_tris` that `keep` accepts to `out`, each
-    /// as `order(a, b)`; breaks once `out` holds `limit` pairs.
+    /// Appends the intersecting pairs among `a × b` (two leaves) that `keep` accepts to `out`,
+    /// each as `order(a, b)` (mesh indices); breaks once `out` holds `limit` pairs.
+    ///
+    /// A triangle of B whose box misses the box around A's leaf triangles is skipped before the
+    /// pairwise loop (box comparisons are exact, see [`boxes_meet`]).
     pub fn test(
         &mut self,
-        a_tris: &[u32],
-        b_tris: &[u32],
+        a: Leaf,
+        b: Leaf,
         keep: impl Fn(u32, u32) -> bool,
         order: impl Fn(u32, u32) -> [u32; 2],
         out: &mut Vec<[u32; 2]>,
         limit: usize,
     ) -> ControlFlow<()> {
-        let [ca, cb] = &mut *self.caches;
-        for &tb in b_tris {
-            cb.get(self.b, Some(self.b_in_a), tb);
-        }
-        for &ta in a_tris {
-            let pa = *ca.get(self.a, None, ta);
-            for &tb in b_tris {
-                let pb = &cb.items[tb as usize];
+        let pa = &self.a[a.start..a.start + a.triangles.len()];
+        let pb = self.cache.leaf(self.b, self.b_in_a, b);
+        let around_a = pa
+            .iter()
+            .skip(1)
+            .fold(pa[0].bounds, |u, p| u.merge(&p.bounds));
+        for (qb, &tb) in pb.iter().zip(b.triangles) {
+            if !boxes_meet(&around_a, &qb.bounds) {
+                continue;
+            }
+            for (qa, &ta) in pa.iter().zip(a.triangles) {
                 if keep(ta, tb)
-                    && boxes_meet(&pa.bounds, &pb.bounds)
-                    && tri_tri_exact::intersects(&pa.tri, &pb.tri)
+                    && boxes_meet(&qa.bounds, &qb.bounds)
+                    && tri_tri_exact::intersects(&qa.tri, &qb.tri)
                 {
                     out.push(order(ta, tb));
                     if out.len() >= limit {

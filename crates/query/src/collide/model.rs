@@ -1,10 +1,13 @@
 //! A mesh with its hierarchy: what the queries take.
 
+use super::leaf::{boxed_in_tree_order, Boxed};
 use obbtree_bv::{Aabb, TriMesh};
 use obbtree_tree::{Bvh, MeshMismatch};
 
 /// A mesh and a hierarchy built over it, checked to belong together, with the facts that
-/// containment needs (closedness, one vertex of each connected component, bounds), computed once.
+/// containment needs (closedness, one vertex of each connected component, bounds) and the
+/// triangles with their boxes in the tree's order (the leaf test streams through a leaf's
+/// triangles; 120 bytes per triangle), computed once.
 #[derive(Clone, Debug)]
 pub struct Model<'a, V> {
     mesh: &'a TriMesh,
@@ -12,6 +15,7 @@ pub struct Model<'a, V> {
     closed: bool,
     component_seeds: Vec<u32>,
     bounds: Aabb,
+    boxed: Vec<Boxed>,
 }
 
 impl<'a, V> Model<'a, V> {
@@ -25,6 +29,7 @@ impl<'a, V> Model<'a, V> {
             closed: mesh.is_closed(),
             component_seeds: super::containment::component_seeds(mesh),
             bounds: Aabb::from_points(mesh.vertices()),
+            boxed: boxed_in_tree_order(mesh, tree),
         })
     }
 
@@ -47,6 +52,11 @@ impl<'a, V> Model<'a, V> {
     /// are connected).
     pub fn component_seeds(&self) -> &[u32] {
         &self.component_seeds
+    }
+
+    /// The triangles with their boxes, in the tree's order.
+    pub(crate) fn boxed(&self) -> &[Boxed] {
+        &self.boxed
     }
 
     /// The mesh's axis-aligned bounds in its own frame.

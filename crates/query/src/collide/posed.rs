@@ -31,7 +31,7 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
 
     /// A volume of B moved into A's frame, in whatever form [`PosedOverlap::overlaps`] needs
     /// (with a bound on the rounding of the move where it matters).
-    type Placed: Copy;
+    type Placed: Copy + 'static;
 
     /// Prepares `b_in_a` (the pose of B's frame in A's frame) once per query.
     fn relative(b_in_a: &Pose) -> Self::Relative;
@@ -42,6 +42,13 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
 
     /// Whether `a` (in A's frame) and the placed volume `b` may overlap; conservative.
     fn overlaps(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool;
+
+    /// A cheaper conservative test, possibly looser than [`PosedOverlap::overlaps`], that the
+    /// traversal uses when one of the two nodes is internal: a false overlap there costs a few
+    /// more box tests below, not leaf work. By default the same test.
+    fn overlaps_coarse(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool {
+        Self::overlaps(a, b, rel)
+    }
 
     /// A measure of size that decides which tree the traversal descends first (the larger).
     fn size(&self) -> f64;
@@ -80,18 +87,27 @@ impl PosedOverlap for Obb {
     #[inline]
     fn place(b: &Obb, rel: &RelativePose) -> PlacedObb {
         let rb = rel.rotation * b.center.coords;
+        let center = rb + rel.translation;
+        // The rounding of the centre's move, and (per pair, with A's centre added in
+        // `placed_obbs_overlap`) of the pair's centre offset.
+        let magnitude = rb.abs().sum() + rel.translation.abs().sum() + center.abs().sum();
         PlacedObb {
-            center: rb + rel.translation,
+            center,
             axes: rel.rotation * b.axes,
             half_extents: b.half_extents,
-            slack: rel.slack + SLACK * (rb.abs().sum() + rel.translation.abs().sum()),
+            slack: rel.slack + SLACK * magnitude,
         }
     }
 
     #[inline]
     fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
-        let slack = b.slack + SLACK * (b.center.abs().sum() + a.center.coords.abs().sum());
-        obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack)
+        placed_obbs_overlap(a, b, true)
+    }
+
+    /// The six face axes only (see [`obb_obb::overlaps_lazy`]).
+    #[inline]
+    fn overlaps_coarse(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
+        placed_obbs_overlap(a, b, false)
     }
 
     fn size(&self) -> f64 {
@@ -106,6 +122,14 @@ impl PosedOverlap for Obb {
         };
         segment_obb::overlaps(p0, p1, &grown)
     }
+}
+
+/// [`obb_obb::overlaps_lazy`] on A's box and B's placed box, with all 15 axes or (without
+/// `edges`) the six face axes.
+#[inline]
+fn placed_obbs_overlap(a: &Obb, b: &PlacedObb, edges: bool) -> bool {
+    let slack = b.slack + SLACK * a.center.coords.abs().sum();
+    obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack, edges)
 }
 
 /// AABBs as boxes: A's box against B's box rotated into A's frame by the same 15-axis test. The

@@ -1,6 +1,6 @@
 //! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
 
-use super::leaf::with_leaf_test;
+use super::leaf::{with_leaf_test, Leaf};
 use super::{traverse, CollisionRequest, CollisionResult, Mode, Model, Pose, PosedOverlap};
 use obbtree_bv::TriMesh;
 
@@ -26,12 +26,11 @@ pub fn self_collide<V: PosedOverlap>(
     let limit = request.limit();
     let mut result = CollisionResult::default();
     let pairs = &mut result.pairs;
-    let done = with_leaf_test(mesh, mesh, &identity, |leaves| {
+    let done = with_leaf_test(model.boxed(), mesh, &identity, |leaves| {
         traverse::leaf_pairs(tree, tree, &V::relative(&identity), true, |i, j| {
-            let (ti, tj) = (tree.leaf_triangles(i), tree.leaf_triangles(j));
             leaves.test(
-                ti,
-                tj,
+                Leaf::of(tree, i),
+                Leaf::of(tree, j),
                 |p, q| (i != j || p < q) && !share_vertex(mesh, p, q),
                 |p, q| [p.min(q), p.max(q)],
                 pairs,

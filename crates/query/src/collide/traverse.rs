@@ -3,13 +3,85 @@
 use super::PosedOverlap;
 use obbtree_tree::{Bvh, MAX_DEPTH};
 use smallvec::SmallVec;
+use std::any::Any;
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 /// Pending node pairs: each step pops one pair and pushes at most two, and one index of the
 /// pushed pairs goes one level deeper, so the stack never holds more than
 /// `2 · (MAX_DEPTH + 1)` pairs and never leaves the call stack (self-collision pushes three
 /// pairs at a node paired with itself and may exceed that; the vector then spills to the heap).
-pub(crate) type Stack<P> = SmallVec<[(u32, u32, P); 2 * (MAX_DEPTH + 1)]>;
+pub(crate) type Stack = SmallVec<[(u32, u32); 2 * (MAX_DEPTH + 1)]>;
+
+/// B's volumes placed in A's frame ([`PosedOverlap::place`]), each computed on first use in a
+/// query: a node of B meets many nodes of A. An entry is valid when its stamp equals the
+/// query's generation, so starting a query costs nothing, and the memory (one placed volume
+/// and a stamp per node of the largest tree seen, e.g. 136 bytes per node for OBBs) is kept
+/// for the next query until [`release`] frees it.
+struct PlacedNodes<P> {
+    generation: u32,
+    entries: Vec<(u32, P)>,
+}
+
+impl<P: Copy> PlacedNodes<P> {
+    /// Invalidates every entry and makes room for `n` nodes (`filler` fills new room).
+    fn begin(&mut self, n: usize, filler: P) {
+        if self.entries.len() < n {
+            self.entries.resize(n, (0, filler));
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.iter_mut().for_each(|e| e.0 = 0);
+            self.generation = 1;
+        }
+    }
+
+    /// Node `j`'s placed volume, computed by `place` on first use in this query.
+    #[inline]
+    fn get(&mut self, j: u32, place: impl FnOnce() -> P) -> &P {
+        let entry = &mut self.entries[j as usize];
+        if entry.0 != self.generation {
+            *entry = (self.generation, place());
+        }
+        &entry.1
+    }
+}
+
+thread_local! {
+    /// This thread's [`PlacedNodes`], one per volume type used (type-erased).
+    static PLACED: RefCell<Vec<Box<dyn Any>>> = RefCell::default();
+}
+
+/// Runs `f` on this thread's placed-volume cache for `P`, begun for `n` nodes.
+fn with_placed<P: Copy + 'static, R>(
+    n: usize,
+    filler: P,
+    f: impl FnOnce(&mut PlacedNodes<P>) -> R,
+) -> R {
+    PLACED.with(|all| {
+        let mut all = all.borrow_mut();
+        let k = match all.iter().position(|c| c.is::<PlacedNodes<P>>()) {
+            Some(k) => k,
+            None => {
+                all.push(Box::new(PlacedNodes::<P> {
+                    generation: 0,
+                    entries: Vec::new(),
+                }));
+                all.len() - 1
+            }
+        };
+        let cache = all[k]
+            .downcast_mut::<PlacedNodes<P>>()
+            .expect("found by type");
+        cache.begin(n, filler);
+        f(cache)
+    })
+}
+
+/// Frees this thread's placed-volume caches.
+pub(crate) fn release() {
+    PLACED.with(|all| all.borrow_mut().clear());
+}
 
 /// Calls `visit(leaf of a, leaf of b)` for every pair of leaves whose volumes overlap and whose
 /// ancestors' volumes all overlap (under `rel`), until `visit` breaks. Returns whether it broke.
@@ -17,6 +89,9 @@ pub(crate) type Stack<P> = SmallVec<[(u32, u32, P); 2 * (MAX_DEPTH + 1)]>;
 /// With `itself` (`a` and `b` the same tree, for self-collision), each unordered pair of nodes is
 /// visited once: a node paired with itself is not tested but expands to its children paired with
 /// themselves and with each other, and a leaf paired with itself is visited (`i == j`).
+///
+/// Pairs with an internal node are tested by [`PosedOverlap::overlaps_coarse`], pairs of leaves
+/// by [`PosedOverlap::overlaps`].
 ///
 /// At each overlapping pair of internal nodes the larger volume ([`PosedOverlap::size`]) is
 /// split, which keeps the two volumes of a pair of similar size (Gottschalk, Lin & Manocha 1996,
@@ -29,36 +104,45 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
     mut visit: impl FnMut(usize, usize) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (na, nb) = (a.nodes(), b.nodes());
-    let placed = |j: usize| V::place(nb[j].bv(), rel);
-    let mut stack = Stack::<V::Placed>::new();
-    stack.push((0, 0, placed(0)));
-    while let Some((i, j, pj)) = stack.pop() {
-        let (x, y) = (&na[i as usize], &nb[j as usize]);
-        if itself && i == j {
-            match x.children() {
-                Some([l, r]) => stack.extend([
-                    (l as u32, r as u32, placed(r)),
-                    (r as u32, r as u32, placed(r)),
-                    (l as u32, l as u32, placed(l)),
-                ]),
-                None => visit(i as usize, j as usize)?,
+    let place = |j: u32| V::place(nb[j as usize].bv(), rel);
+    with_placed(nb.len(), place(0), |placed| {
+        let mut stack = Stack::new();
+        // The pair in hand: a split pushes one child pair and goes on with the other at once.
+        let mut next = Some((0, 0));
+        while let Some((i, j)) = next.take().or_else(|| stack.pop()) {
+            let (x, y) = (&na[i as usize], &nb[j as usize]);
+            if itself && i == j {
+                match x.children() {
+                    Some([l, r]) => {
+                        let (l, r) = (l as u32, r as u32);
+                        stack.extend([(l, r), (r, r)]);
+                        next = Some((l, l));
+                    }
+                    None => visit(i as usize, j as usize)?,
+                }
+                continue;
             }
-            continue;
+            let pj = placed.get(j, || place(j));
+            let overlap = if x.is_leaf() && y.is_leaf() {
+                V::overlaps(x.bv(), pj, rel)
+            } else {
+                V::overlaps_coarse(x.bv(), pj, rel)
+            };
+            if !overlap {
+                continue;
+            }
+            // Split A when B is a leaf or A's volume is the larger; otherwise split B.
+            let split_a = y.is_leaf() || x.bv().size() >= y.bv().size();
+            if let Some([l, r]) = x.children().filter(|_| split_a) {
+                stack.push((r as u32, j));
+                next = Some((l as u32, j));
+            } else if let Some([l, r]) = y.children() {
+                stack.push((i, r as u32));
+                next = Some((i, l as u32));
+            } else {
+                visit(i as usize, j as usize)?;
+            }
         }
-        if !V::overlaps(x.bv(), &pj, rel) {
-            continue;
-        }
-        // Split A when B is a leaf or A's volume is the larger; otherwise split B.
-        let split_a = y.is_leaf() || x.bv().size() >= y.bv().size();
-        if let Some([l, r]) = x.children().filter(|_| split_a) {
-            stack.push((r as u32, j, pj));
-            stack.push((l as u32, j, pj));
-        } else if let Some([l, r]) = y.children() {
-            stack.push((i, r as u32, placed(r)));
-            stack.push((i, l as u32, placed(l)));
-        } else {
-            visit(i as usize, j as usize)?;
-        }
-    }
-    ControlFlow::Continue(())
+        ControlFlow::Continue(())
+    })
 }
