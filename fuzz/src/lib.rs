@@ -342,7 +342,8 @@ pub fn seal(payload: &[u8]) -> Vec<u8> {
 
 /// The tree deserializer. First byte: `% 4` picks the volume type (AABB, OBB, sphere, 18-DOP);
 /// bit 7 set means "the rest is a payload: seal it" (see [`seal`]), clear means "the rest is a
-/// whole file". A tree that loads must be consistent, re-save to the same bytes, and refit.
+/// whole file". A tree that loads must be consistent, contain its mesh exactly (the volume check
+/// on loading), re-save to the same bytes, and refit.
 pub fn tree_bytes(data: &[u8]) {
     let Some((&selector, rest)) = data.split_first() else {
         return;
@@ -365,7 +366,7 @@ fn load_tree<V: TreeVolume + Serialize + DeserializeOwned>(bytes: &[u8]) {
     let Ok(tree) = Bvh::<V>::from_bytes(bytes, mesh) else {
         return;
     };
-    check_tree(&tree, mesh, None);
+    check_tree(&tree, mesh, Some(0.0));
     let again = tree.to_bytes();
     assert!(Bvh::<V>::from_bytes(&again, mesh).is_ok());
     let mut refitted = tree.clone();
