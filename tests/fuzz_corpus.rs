@@ -39,7 +39,17 @@ fn replay(target: &str) {
 
 #[test]
 fn every_target_has_a_corpus_test() {
-    let tested = ["load_mesh", "tree_bytes", "build_tree", "fit", "primitives"];
+    let tested = [
+        "load_mesh",
+        "tree_bytes",
+        "build_tree",
+        "fit",
+        "primitives",
+        "poses_json",
+        "rays_json",
+        "collide",
+        "pick",
+    ];
     for (name, _) in targets::TARGETS {
         assert!(tested.contains(name), "no replay test for target {name}");
     }
@@ -68,6 +78,26 @@ fn fit() {
 #[test]
 fn primitives() {
     replay("primitives");
+}
+
+#[test]
+fn poses_json() {
+    replay("poses_json");
+}
+
+#[test]
+fn rays_json() {
+    replay("rays_json");
+}
+
+#[test]
+fn collide() {
+    replay("collide");
+}
+
+#[test]
+fn pick() {
+    replay("pick");
 }
 
 /// Writes the generated seeds of `tree_bytes` (a saved tree of each volume type for
