@@ -516,13 +516,16 @@ fn containment_does_not_apply<V: obbtree::query::collide::PosedOverlap + TreeVol
 }
 
 /// Found here (not yet fixed, in the pick traversal, which this suite tests only through the
-/// public API): with leaf size 1, the AABB tree and the compact `PickTree` return triangle 3 for
-/// a ray through a vertex shared by triangles 2 and 3 (hit at the same `t`), against the
-/// documented rule "ties go to the lowest triangle index" (`cast_ray_all` reports both with
-/// equal `t`). The OBB and 18-DOP trees, and leaf size 4, answer 2.
+/// public API): with leaf size 1, the AABB tree and the compact `PickTree` break `cast_ray`'s
+/// documented rule "the lowest `(t, triangle)`" for rays through a vertex shared by several
+/// triangles: for the first ray they return triangle 3 where triangles 2 and 3 are hit at the
+/// same `t`, for the second triangle 0 at `t = 1 - 2⁻⁵³` where triangle 2 is hit one ulp
+/// earlier (`cast_ray_all` reports every hit with the right `t`). The OBB, sphere and 18-DOP
+/// trees, and leaf size 4, answer triangle 2. (The traversal seems to drop a node whose entry
+/// equals the best `t` so far, or to round an AABB entry up.)
 #[test]
-#[ignore = "known: cast_ray tie rule broken by the AABB / PickTree traversal (see fuzz/README.md)"]
-fn cast_ray_ties_go_to_the_lowest_index() {
+#[ignore = "known: cast_ray's first hit / tie rule broken by the AABB / PickTree traversal (see fuzz/README.md)"]
+fn cast_ray_first_hit_and_ties_through_a_shared_vertex() {
     let fin = mesh(
         vec![
             p(0., 0., 0.),
@@ -534,15 +537,25 @@ fn cast_ray_ties_go_to_the_lowest_index() {
         ],
         vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
     );
-    let o = p(2.29652701087878, -0.3676067336690032, 3.672304732605614);
-    let ray = Ray::new(o, Point::origin() - o);
+    let rays = [
+        Ray::new(
+            p(2.29652701087878, -0.3676067336690032, 3.672304732605614),
+            Vector::new(-2.29652701087878, 0.3676067336690032, -3.672304732605614),
+        ),
+        Ray::new(
+            p(2.32343592219193, -3.8175169029954095, -0.04755288976040539),
+            Vector::new(-2.32343592219193, 3.8175169029954095, 1.0475528897604054),
+        ),
+    ];
     let aabb = tree::<Aabb>(&fin, 1);
-    assert!(ties_to_lowest_index(&tree::<Obb>(&fin, 1), &fin, &ray));
-    assert!(ties_to_lowest_index(&aabb, &fin, &ray), "aabb");
-    assert!(
-        ties_to_lowest_index(&PickTree::new(&fin, &aabb), &fin, &ray),
-        "PickTree"
-    );
+    for ray in &rays {
+        assert!(ties_to_lowest_index(&tree::<Obb>(&fin, 1), &fin, ray));
+        assert!(ties_to_lowest_index(&aabb, &fin, ray), "aabb {ray:?}");
+        assert!(
+            ties_to_lowest_index(&PickTree::new(&fin, &aabb), &fin, ray),
+            "PickTree {ray:?}"
+        );
+    }
 }
 
 /// Found here (not yet fixed, in the sphere trees' ray test, `pick/volume.rs`): a valid ray of
@@ -559,4 +572,25 @@ fn sphere_tree_with_a_tiny_direction() {
         1
     );
     pick_case(&one, &Isometry::identity(), &[ray]);
+}
+
+/// Found by the `collide` fuzz target (`fuzz/corpus/collide/crash-3acf…`, not yet fixed, in the
+/// posed k-DOP test, which this suite tests only through the public API): A is a triangle
+/// collapsed to the point (1.25, 1.25, 1.25), B one collapsed to (1.25e-60, …) placed by a
+/// translation of (1.25, 1.25, 1.25), which lands it exactly on A's point (1.25 + 1.25e-60
+/// rounds to 1.25). The oracle reports the contact; the AABB, OBB and sphere trees find it, the
+/// 18-DOP tree does not.
+#[test]
+#[ignore = "known: the posed 18-DOP test misses a single-point contact (see fuzz/README.md)"]
+fn kdop_single_point_contact() {
+    let a = mesh(vec![p(1.25, 1.25, 1.25)], vec![[0, 0, 0]]);
+    let b = mesh(vec![p(1.25e-60, 1.25e-60, 1.25e-60)], vec![[0, 0, 0]]);
+    let pose = translation(1.25, 1.25, 1.25);
+    let oracle = brute_force(&a, &Pose::identity(), &b, &pose);
+    assert_eq!(oracle, [[0, 0]]);
+    let case = (&a, &Pose::identity(), &b, &pose, 1, Some(&oracle[..]));
+    collide_checked::<Aabb>(case);
+    collide_checked::<Obb>(case);
+    collide_checked::<Sphere>(case);
+    collide_checked::<Kdop18>(case);
 }
