@@ -106,22 +106,12 @@ fn fits(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("fit/{}", set.name));
         group.throughput(Throughput::Elements(set.points.len() as u64));
         group.sample_size(10);
-        for m in [
-            ObbFit::TriangleCovariance,
-            ObbFit::HullCovariance,
-            ObbFit::VertexCovariance,
-            ObbFit::MinVolume,
-        ] {
+        for m in ObbFit::ALL {
             group.bench_function(BenchmarkId::new("obb", format!("{m:?}")), |b| {
                 b.iter(|| Obb::fit_triangles(black_box(&set.triangles), m))
             });
         }
-        for m in [
-            SphereFit::AabbCenter,
-            SphereFit::ImprovedAabbCenter,
-            SphereFit::Ritter,
-            SphereFit::Welzl,
-        ] {
+        for m in SphereFit::ALL {
             group.bench_function(BenchmarkId::new("sphere", format!("{m:?}")), |b| {
                 b.iter(|| Sphere::fit_points(black_box(&set.points), m))
             });

@@ -27,18 +27,6 @@ const MESHES: [&str; 13] = [
     "differential/diff_spider.stl",
     "differential/diff_stand.stl",
 ];
-const OBB_FITS: [ObbFit; 4] = [
-    ObbFit::TriangleCovariance,
-    ObbFit::HullCovariance,
-    ObbFit::VertexCovariance,
-    ObbFit::MinVolume,
-];
-const SPHERE_FITS: [SphereFit; 4] = [
-    SphereFit::AabbCenter,
-    SphereFit::ImprovedAabbCenter,
-    SphereFit::Ritter,
-    SphereFit::Welzl,
-];
 const SAMPLES: usize = 10_000;
 
 /// The smallest box over `SAMPLES` uniformly random rotations (Shoemake's subgroup algorithm),
@@ -92,7 +80,7 @@ fn main() {
                 a.dot(&b.cross(&c)) / 6.0
             })
             .sum();
-        let obbs: Vec<f64> = OBB_FITS
+        let obbs: Vec<f64> = ObbFit::ALL
             .iter()
             .map(|&m| Obb::fit_triangles(&triangles, m).volume())
             .collect();
@@ -101,7 +89,7 @@ fn main() {
             Kdop18::fit_points(points, ()).volume(),
             Kdop26::fit_points(points, ()).volume(),
         ];
-        let spheres: Vec<f64> = SPHERE_FITS
+        let spheres: Vec<f64> = SphereFit::ALL
             .iter()
             .map(|&m| Sphere::fit_points(points, m).volume())
             .collect();

@@ -22,12 +22,7 @@ fn every_fit_contains_every_bundled_vertex() {
         let triangles: Vec<[Point; 3]> = (0..m.triangles().len())
             .map(|i| m.triangle(i).vertices())
             .collect();
-        for method in [
-            ObbFit::TriangleCovariance,
-            ObbFit::HullCovariance,
-            ObbFit::VertexCovariance,
-            ObbFit::MinVolume,
-        ] {
+        for method in ObbFit::ALL {
             assert_contains(
                 &Obb::fit_triangles(&triangles, method),
                 points,
@@ -39,12 +34,7 @@ fn every_fit_contains_every_bundled_vertex() {
                 &format!("{} {method:?} points", mesh.name),
             );
         }
-        for method in [
-            SphereFit::AabbCenter,
-            SphereFit::ImprovedAabbCenter,
-            SphereFit::Ritter,
-            SphereFit::Welzl,
-        ] {
+        for method in SphereFit::ALL {
             assert_contains(
                 &Sphere::fit_points(points, method),
                 points,

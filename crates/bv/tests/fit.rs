@@ -11,19 +11,6 @@ use obbtree_bv::{
 };
 use proptest::prelude::*;
 
-const OBB_FITS: [ObbFit; 4] = [
-    ObbFit::TriangleCovariance,
-    ObbFit::HullCovariance,
-    ObbFit::VertexCovariance,
-    ObbFit::MinVolume,
-];
-const SPHERE_FITS: [SphereFit; 4] = [
-    SphereFit::AabbCenter,
-    SphereFit::ImprovedAabbCenter,
-    SphereFit::Ritter,
-    SphereFit::Welzl,
-];
-
 /// A random cloud: unit-cube points stretched per axis (1e-3..1e3), rotated, scaled and moved,
 /// with some points repeated. Sizes and offsets span 1e-6..1e6.
 fn cloud() -> impl Strategy<Value = Vec<Point>> {
@@ -100,13 +87,13 @@ fn assert_contains<V: BoundingVolume>(v: &V, points: &[Point], tolerance: f64, w
 /// Every fit of every volume type around `points` (and their triangles) contains them exactly.
 fn check_all_fits(points: &[Point]) {
     let tris = triangles(points);
-    for m in OBB_FITS {
+    for m in ObbFit::ALL {
         for b in [Obb::fit_points(points, m), Obb::fit_triangles(&tris, m)] {
             assert_valid_obb(&b);
             assert_contains(&b, points, 0.0, &format!("{m:?}"));
         }
     }
-    for m in SPHERE_FITS {
+    for m in SphereFit::ALL {
         for s in [
             Sphere::fit_points(points, m),
             Sphere::fit_triangles(&tris, m),
@@ -141,7 +128,7 @@ proptest! {
         let motion = Isometry::from_parts(Vector::from(t).into(), UnitQuaternion::from_matrix(&rotation(q)));
         let moved: Vec<Point> = a.iter().map(|p| motion * p).collect();
         let moved_scale = scale + Vector::from(t).amax();
-        for m in OBB_FITS {
+        for m in ObbFit::ALL {
             let (ba, bb) = (Obb::fit_points(&a, m), Obb::fit_points(&b, m));
             let merged = ba.merge(&bb);
             assert_valid_obb(&merged);
@@ -150,7 +137,7 @@ proptest! {
             assert_valid_obb(&tm);
             assert_contains(&tm, &moved, 1e-13 * moved_scale, "obb transform");
         }
-        for m in SPHERE_FITS {
+        for m in SphereFit::ALL {
             let (sa, sb) = (Sphere::fit_points(&a, m), Sphere::fit_points(&b, m));
             assert_contains(&sa.merge(&sb), &both, 0.0, "sphere merge");
             assert_contains(&sa.transformed(&motion), &moved, 1e-13 * moved_scale, "sphere transform");
@@ -184,7 +171,7 @@ proptest! {
         let welzl = fit.radius;
         // Centres are only representable to an ulp of the coordinates.
         let slack = 16.0 * f64::EPSILON * fit.center.coords.amax();
-        for m in SPHERE_FITS {
+        for m in SphereFit::ALL {
             let r = Sphere::fit_points(&points, m).radius;
             prop_assert!(welzl <= r * (1.0 + 1e-9) + slack, "Welzl {welzl} > {m:?} {r}");
         }
@@ -367,7 +354,7 @@ proptest! {
         let scale = 10f64.powf(s);
         let truth = Obb { center: Point::from(Vector::from(c) * scale), axes: rotation(q), half_extents: Vector::new(1.0, 2.0, 3.5) * scale };
         let (points, tris) = box_samples(&truth);
-        for m in OBB_FITS {
+        for m in ObbFit::ALL {
             assert_same_box(&Obb::fit_points(&points, m), &truth, &format!("{m:?} points"));
         }
         // From triangles every corner counts once per triangle, which skews the plain vertex
@@ -424,12 +411,12 @@ fn degenerate_inputs() {
     }
     // One point: a zero-size volume at the point.
     let one = [p(1.0, 2.0, 3.0)];
-    for m in OBB_FITS {
+    for m in ObbFit::ALL {
         let b = Obb::fit_points(&one, m);
         assert_eq!(b.half_extents, Vector::zeros(), "{m:?}");
         assert_eq!(b.center, one[0], "{m:?}");
     }
-    for m in SPHERE_FITS {
+    for m in SphereFit::ALL {
         let s = Sphere::fit_points(&one, m);
         assert!(
             s.radius <= 1e-14 && (s.center - one[0]).norm() <= 1e-14,
@@ -438,7 +425,7 @@ fn degenerate_inputs() {
     }
     // Collinear points: a box of zero width, as long as the segment.
     let line: Vec<Point> = (0..10).map(|i| p(i as f64, 2.0 * i as f64, 0.0)).collect();
-    for m in OBB_FITS {
+    for m in ObbFit::ALL {
         let mut h: Vec<f64> = Obb::fit_points(&line, m)
             .half_extents
             .iter()
@@ -455,7 +442,7 @@ fn degenerate_inputs() {
         [p(0.0, 0.0, 0.0), p(1.0, 1.0, 1.0), p(2.0, 2.0, 2.0)],
         [p(3.0, 0.0, 0.0); 3],
     ];
-    for m in OBB_FITS {
+    for m in ObbFit::ALL {
         let b = Obb::fit_triangles(&flat_tris, m);
         assert_valid_obb(&b);
         assert_contains(

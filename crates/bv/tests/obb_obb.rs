@@ -53,16 +53,6 @@ fn magnitude(a: &Obb, b: &Obb) -> f64 {
     a.center.coords.amax().max(b.center.coords.amax())
 }
 
-fn rotation(q: [f64; 4]) -> Matrix3<f64> {
-    let q = nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]);
-    if q.norm() < 1e-3 {
-        return Matrix3::identity();
-    }
-    UnitQuaternion::from_quaternion(q)
-        .to_rotation_matrix()
-        .into_inner()
-}
-
 /// Exact quarter-turn and half-turn rotations: parallel and anti-parallel axes.
 fn right_angle(k: usize) -> Matrix3<f64> {
     let m = [
@@ -92,9 +82,9 @@ fn box_pair() -> impl Strategy<Value = (Obb, Obb)> {
         grid_scale(),
     )
         .prop_map(|(qa, qb, ha, hb, c, turn, mode, dir, (scale, shift))| {
-            let ra = rotation(qa);
+            let ra = common::quaternion_rotation(qa);
             let rb = match mode {
-                0 => rotation(qb),
+                0 => common::quaternion_rotation(qb),
                 _ => ra * right_angle(turn),
             };
             let (ha, hb) = (Vector::from(ha) * scale, Vector::from(hb) * scale);
@@ -183,7 +173,7 @@ fn posed_form_under_motion() {
     runner
         .run(&strategy, |((a, b_world), q, t)| {
             // Express b in a frame F_B that the motion (rm, tm) maps to the world.
-            let rm = rotation(q);
+            let rm = common::quaternion_rotation(q);
             let tm = Vector::from(t) * a.half_extents.max().max(1e-300);
             let b = Obb {
                 center: Point::from(rm.transpose() * (b_world.center - tm)),

@@ -6,7 +6,7 @@ mod common;
 
 use common::config_with;
 use common::exact::*;
-use nalgebra::{Matrix3, UnitQuaternion};
+use nalgebra::Matrix3;
 use num_rational::BigRational;
 use num_traits::Zero;
 use obbtree_bv::intersect::{
@@ -14,16 +14,6 @@ use obbtree_bv::intersect::{
 };
 use obbtree_bv::{Aabb, Kdop14, Kdop26, Obb, Point, Sphere, Triangle, Vector};
 use proptest::prelude::*;
-
-fn rotation(q: [f64; 4]) -> Matrix3<f64> {
-    let q = nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]);
-    if q.norm() < 1e-3 {
-        return Matrix3::identity();
-    }
-    UnitQuaternion::from_quaternion(q)
-        .to_rotation_matrix()
-        .into_inner()
-}
 
 /// Exact triangle vs. box (the box as centre plus half-axis generators with the given float
 /// axes): the complete candidate set is the box's face normals, the triangle normal and the
@@ -86,7 +76,7 @@ fn tri_box_pair() -> impl Strategy<Value = (Triangle, Point, Matrix3<f64>, Vecto
                 Vector::from(c).map(|x| if aligned { (x * 2.0).round() * 0.5 } else { x }) * scale
                     + Vector::repeat(shift),
             );
-            (t, center, rotation(q), half)
+            (t, center, common::quaternion_rotation(q), half)
         })
 }
 
@@ -210,7 +200,7 @@ proptest! {
     #[test]
     fn sphere_obb_conservative((c, r) in sphere_strategy(), quat in [-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64], h in [0.0..1.5f64, 0.0..1.5f64, 0.0..1.5f64], s in grid_scale()) {
         let center = Point::from(Vector::repeat(s.1));
-        let b = Obb { center, axes: rotation(quat), half_extents: Vector::from(h) * s.0 };
+        let b = Obb { center, axes: common::quaternion_rotation(quat), half_extents: Vector::from(h) * s.0 };
         let sp = Sphere { center: c, radius: r };
         let got = sphere_obb::overlaps(&sp, &b);
         // Oracle: distance from the centre to the closest point of the box (Ericson §5.1.4),

@@ -62,6 +62,16 @@ pub enum ObbFit {
     MinVolume,
 }
 
+impl ObbFit {
+    /// Every method, cheapest first.
+    pub const ALL: [ObbFit; 4] = [
+        ObbFit::TriangleCovariance,
+        ObbFit::HullCovariance,
+        ObbFit::VertexCovariance,
+        ObbFit::MinVolume,
+    ];
+}
+
 /// How a [`Sphere`] is fitted (its [`BoundingVolume::Method`](crate::BoundingVolume::Method)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SphereFit {
@@ -77,6 +87,16 @@ pub enum SphereFit {
     /// a hierarchy also runs, and paid once at build time for tighter nodes at every query.
     #[default]
     Welzl,
+}
+
+impl SphereFit {
+    /// Every method, cheapest first.
+    pub const ALL: [SphereFit; 4] = [
+        SphereFit::AabbCenter,
+        SphereFit::ImprovedAabbCenter,
+        SphereFit::Ritter,
+        SphereFit::Welzl,
+    ];
 }
 
 /// Fits an OBB around `points` (non-empty), using `triangles` (their vertices are `points`)

@@ -75,6 +75,16 @@ pub fn rotation() -> impl Strategy<Value = Matrix3<f64>> {
         None => Matrix3::identity(),
     })
 }
+/// The rotation of the quaternion `q` (normalised), or the identity when `|q| < 1e-3`.
+pub fn quaternion_rotation(q: [f64; 4]) -> Matrix3<f64> {
+    let q = nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]);
+    if q.norm() < 1e-3 {
+        return Matrix3::identity();
+    }
+    nalgebra::UnitQuaternion::from_quaternion(q)
+        .to_rotation_matrix()
+        .into_inner()
+}
 pub fn obb() -> impl Strategy<Value = Obb> {
     (point(), rotation(), half_extents()).prop_map(|(center, axes, half_extents)| Obb {
         center,
