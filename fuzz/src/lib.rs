@@ -35,8 +35,11 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::OnceLock;
 
+/// A target's body: takes the fuzzer's bytes, panics on a finding.
+pub type Body = fn(&[u8]);
+
 /// Every target: its name (the directory under `fuzz/corpus/`) and its body.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("load_mesh", load_mesh),
     ("tree_bytes", tree_bytes),
     ("build_tree", build_tree),
