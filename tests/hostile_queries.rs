@@ -626,3 +626,55 @@ fn aabb_pick_on_a_huge_needle() {
     assert_eq!(pick_oracle(&needle, &pose, &ray, f64::INFINITY).len(), 1);
     pick_case(&needle, &pose, &[ray]);
 }
+
+/// Found by the `collide` fuzz target (`fuzz/known/collide/crash-04e8…`, reduced here; not yet
+/// fixed, in the posed volume tests of collide): B is one degenerate triangle, a needle from
+/// (-3, -3, -1e40) to (-3, -3, 1e40), A five small triangles, A rotated. Placing the needle in
+/// A's frame rounds its far vertices by ~1e24, and the placed triangle is what the exact leaf
+/// test and the oracle see; the AABB, OBB and 18-DOP pair tests do not pad for that rounding
+/// and miss the pairs the oracle reports. The sphere trees find them.
+#[test]
+#[ignore = "known: posed AABB / OBB / 18-DOP tests miss contacts of a 1e40 needle under rotation (see fuzz/README.md)"]
+fn rotated_needle_of_1e40() {
+    use obbtree::bv::nalgebra::{Matrix3, Rotation3};
+    let a = mesh(
+        vec![
+            p(1.25, 1e-70, 2.0),
+            p(0.25, -2.0, -2.0),
+            p(-0.25, -0.5, -1.0),
+            p(0.75, 1.5, 2.0),
+            p(-1e-70, -1.25, 1.0),
+        ],
+        vec![
+            [1, 1, 1],
+            [1, 3, 3],
+            [4, 1, 2],
+            [4, 4, 2],
+            [3, 3, 4],
+            [4, 2, 3],
+        ],
+    );
+    let needle = mesh(
+        vec![
+            p(-3.0, -3.0, 1e40),
+            p(-3.0, -3.0, -1e40),
+            p(-3.0, -3.0, -3.0),
+        ],
+        vec![[0, 1, 2]],
+    );
+    let r = Matrix3::from_columns(&[
+        Vector::new(-0.5145531551939296, -0.466820004891049, 0.7192455307567039),
+        Vector::new(0.7192455307567039, 0.22168796191423057, 0.6584377829596522),
+        Vector::new(-0.466820004891049, 0.8561153722342776, 0.22168796191423057),
+    ]);
+    let pose_a = Pose::from_parts(
+        Vector::new(-2.0, -1.25, -1.0).into(),
+        Rotation3::from_matrix_unchecked(r),
+    );
+    let pose_b = translation(-2.0, -2.0, -2.0);
+    let oracle = brute_force(&a, &pose_a, &needle, &pose_b);
+    assert_eq!(oracle, [[1, 0], [2, 0], [3, 0], [5, 0]]);
+    let case = (&a, &pose_a, &needle, &pose_b, 1, Some(&oracle[..]));
+    collide_checked::<Sphere>(case);
+    collide_checked::<Aabb>(case);
+}
