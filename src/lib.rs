@@ -1,7 +1,7 @@
 //! obbtree: exact mesh–mesh collision and ray picking over bounding-volume hierarchies.
 //!
-//! This facade re-exports the workspace crates and adds mesh loading ([`load`]) and pose files
-//! ([`poses`]).
+//! This facade re-exports the workspace crates and adds mesh loading ([`load`]), pose files
+//! ([`poses`]) and ray files ([`rays`]).
 
 pub use obbtree_bv as bv;
 pub use obbtree_query as query;
@@ -10,4 +10,5 @@ pub use obbtree_tree as tree;
 pub mod compare;
 pub mod load;
 pub mod poses;
+pub mod rays;
 pub mod urdf;

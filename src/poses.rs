@@ -53,12 +53,17 @@ pub enum PoseError {
         /// The value.
         value: f64,
     },
-    /// A translation component is beyond [`obbtree_bv::MAX_COORDINATE`], where the exact
-    /// predicates on the placed triangles could overflow.
-    #[error("pose {index}: translation[{component}] is {value:e}, beyond the supported magnitude {max:e}")]
+    /// A component is beyond [`obbtree_bv::MAX_COORDINATE`]: for the translation, the exact
+    /// predicates on the placed triangles could overflow; for the rotation vector, its length
+    /// (the angle) could overflow and make the rotation matrix NaN.
+    #[error(
+        "pose {index}: {field}[{component}] is {value:e}, beyond the supported magnitude {max:e}"
+    )]
     OutOfRange {
         /// Index of the pose (0-based).
         index: usize,
+        /// `translation` or `rotation`.
+        field: &'static str,
         /// 0, 1 or 2.
         component: usize,
         /// The value.
@@ -72,8 +77,8 @@ pub enum PoseError {
 }
 
 impl PoseEntry {
-    /// The pose, or an error naming the pose `index` and the first non-finite (or, for the
-    /// translation, out-of-range) number.
+    /// The pose, or an error naming the pose `index` and the first non-finite or out-of-range
+    /// (beyond [`obbtree_bv::MAX_COORDINATE`]) number.
     pub fn to_pose(&self, index: usize) -> Result<Pose, PoseError> {
         for (field, v) in [
             ("translation", self.translation),
@@ -89,14 +94,19 @@ impl PoseEntry {
             }
         }
         let max = obbtree_bv::MAX_COORDINATE;
-        if let Some(component) = self.translation.iter().position(|x| x.abs() > max) {
-            let value = self.translation[component];
-            return Err(PoseError::OutOfRange {
-                index,
-                component,
-                value,
-                max,
-            });
+        for (field, v) in [
+            ("translation", self.translation),
+            ("rotation", self.rotation),
+        ] {
+            if let Some(component) = v.iter().position(|x| x.abs() > max) {
+                return Err(PoseError::OutOfRange {
+                    index,
+                    field,
+                    component,
+                    value: v[component],
+                    max,
+                });
+            }
         }
         Ok(pose_from_rotation_vector(self.translation, self.rotation))
     }
@@ -125,7 +135,12 @@ pub fn load_poses(path: &Path) -> Result<Vec<Pose>, PoseError> {
         path: path.to_owned(),
         source,
     })?;
-    let file: PosesFile = serde_json::from_str(&text).map_err(|source| PoseError::Json {
+    poses_from_str(&text, path)
+}
+
+/// Parses the text of a pose file (`path` only names it in errors).
+pub fn poses_from_str(text: &str, path: &Path) -> Result<Vec<Pose>, PoseError> {
+    let file: PosesFile = serde_json::from_str(text).map_err(|source| PoseError::Json {
         path: path.to_owned(),
         source,
     })?;
@@ -134,4 +149,60 @@ pub fn load_poses(path: &Path) -> Result<Vec<Pose>, PoseError> {
         .enumerate()
         .map(|(i, p)| p.to_pose(i))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `poses_json` fuzz target (`fuzz/corpus/poses_json/seed-huge-rotation`): a
+    /// rotation vector of finite components whose length overflows gave a NaN rotation matrix.
+    /// Now refused, naming the pose and the component; the limit itself gives a finite rotation.
+    #[test]
+    fn huge_rotation_vectors_are_refused() {
+        let text = r#"{"poses":[{"translation":[0,0,0],"rotation":[0,0,1]},
+            {"translation":[0,0,0],"rotation":[1e100,-1e100,1e100]},
+            {"translation":[0,0,0],"rotation":[0,1e300,1e300]}]}"#;
+        let err = poses_from_str(text, Path::new("p.json")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PoseError::OutOfRange {
+                    index: 2,
+                    field: "rotation",
+                    component: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().starts_with("pose 2: rotation[1] is 1e300"),
+            "{err}"
+        );
+        let limit = PoseEntry {
+            translation: [1e100, 0.0, -1e100],
+            rotation: [1e100, -1e100, 1e100],
+        };
+        let pose = limit.to_pose(0).unwrap();
+        assert!(pose.rotation.matrix().iter().all(|x| x.is_finite()));
+    }
+
+    #[test]
+    fn non_finite_and_malformed_poses_name_the_element() {
+        let entry = PoseEntry {
+            translation: [0.0, f64::NAN, 0.0],
+            rotation: [0.0; 3],
+        };
+        assert_eq!(
+            entry.to_pose(4).unwrap_err().to_string(),
+            "pose 4: translation[1] is NaN, not a finite number"
+        );
+        let err = poses_from_str(r#"{"poses":[{"translation":[0,0]}]}"#, Path::new("p.json"))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("malformed poses file p.json"),
+            "{err}"
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! Damaged saved trees are refused, for every volume type: every truncation, every single-bit
 //! flip, random multi-byte damage, and forged files (a damaged payload with a recomputed, valid
 //! checksum), which must be refused or load as a consistent tree (never panic, never an
-//! inconsistent tree that a traversal could trip on). The AABB case of the first two is also in
+//! inconsistent tree that a traversal could trip on), and forged volumes (a root volume shrunk in
+//! the file, checksum recomputed), refused by the volume check on loading. The AABB case of the first two is also in
 //! `crates/tree/tests/serialize.rs`; here every volume type goes through the same checks.
 
 #[path = "../fuzz/src/lib.rs"]
@@ -59,19 +60,57 @@ fn refused<V: TreeVolume + Serialize + DeserializeOwned>() {
             assert!(Bvh::<V>::from_bytes(&damaged, mesh).is_err());
         }
     }
-    // Forged: the payload damaged and resealed. The structure check is what stands between such
-    // a file and the traversal code. (Damaged volume coordinates pass it: volumes are not checked
-    // against the mesh on loading.)
+    // Forged: the payload damaged and resealed. The structure and volume checks are what stand
+    // between such a file and the traversal code: whatever loads is consistent and every volume
+    // contains its triangles exactly (a widened volume may pass: it is still correct).
     let payload = &bytes[HEADER..bytes.len() - TRAILER];
     for at in 0..payload.len() {
         for value in [0x00, 0xff, payload[at] ^ 0x01, payload[at] ^ 0x80] {
             let mut forged = payload.to_vec();
             forged[at] = value;
             if let Ok(tree) = Bvh::<V>::from_bytes(&seal(&forged), mesh) {
-                check_tree(&tree, mesh, None);
+                check_tree(&tree, mesh, Some(0.0));
             }
         }
     }
+}
+
+/// A saved tree whose root volume was shrunk by editing the file's bytes (one `f64` of the
+/// root's volume, found by its bit pattern, halved) and whose checksum was recomputed as
+/// `serialize.rs` does (`seal`): the checksum passes, the volume check refuses it, naming the
+/// node.
+fn forged<V: TreeVolume + Serialize + DeserializeOwned>(field: impl Fn(&V) -> f64) {
+    let mesh = tree_mesh();
+    let bytes = saved::<V>();
+    let tree = Bvh::<V>::from_bytes(&bytes, mesh).unwrap();
+    let value = field(tree.root().bv());
+    let mut payload = bytes[HEADER..bytes.len() - TRAILER].to_vec();
+    let at = payload
+        .windows(8)
+        .position(|w| w == value.to_le_bytes())
+        .unwrap();
+    payload[at..at + 8].copy_from_slice(&(value * 0.5).to_le_bytes());
+    let forged = seal(&payload);
+    let mut tampered = forged.clone();
+    tampered[HEADER + at] ^= 1; // without resealing: the checksum catches it
+    assert!(matches!(
+        Bvh::<V>::from_bytes(&tampered, mesh),
+        Err(LoadError::Corrupted(e)) if e.contains("checksum")
+    ));
+    let err = Bvh::<V>::from_bytes(&forged, mesh).unwrap_err();
+    assert!(
+        matches!(&err, LoadError::Corrupted(e) if e.contains("volume of node 0 does not contain")),
+        "{}: {err}",
+        V::NAME
+    );
+}
+
+#[test]
+fn forged_volumes_are_refused() {
+    forged::<Aabb>(|b| b.maxs.x);
+    forged::<Obb>(|b| b.half_extents.x);
+    forged::<Sphere>(|b| b.radius);
+    forged::<Kdop18>(|b| b.max[0]);
 }
 
 #[test]

@@ -53,7 +53,7 @@ pub fn run(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let rays = pick::read_rays(rays_path)?;
+    let rays = obbtree::rays::load_rays(rays_path).map_err(|e| Error::Message(e.to_string()))?;
     if rays.is_empty() {
         return Err(Error::Message(format!(
             "{}: no rays to compare; give at least one",

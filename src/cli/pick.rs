@@ -10,9 +10,9 @@ use obbtree::load::load_mesh;
 use obbtree::query::pick::camera::Camera;
 use obbtree::query::pick::{batch, cast_ray, PickTree, RayHit, RayTree};
 use obbtree::tree::{BuildOptions, Bvh, SplitRule, TreeVolume};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Pick triangles with rays: from a rays file, at a pixel of a camera, or for every pixel of
@@ -52,17 +52,6 @@ pub struct Args {
     size: String,
 }
 
-#[derive(Deserialize)]
-struct RaysFile {
-    rays: Vec<RayIn>,
-}
-
-#[derive(Deserialize)]
-struct RayIn {
-    origin: [f64; 3],
-    dir: [f64; 3],
-}
-
 #[derive(Serialize)]
 struct HitOut {
     hit: bool,
@@ -94,7 +83,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             "nothing to do: give --rays RAYS.json, --pixel X Y or --image OUT.png".into(),
         ));
     }
-    let rays = args.rays.as_deref().map(read_rays).transpose()?;
+    let rays = args
+        .rays
+        .as_deref()
+        .map(obbtree::rays::load_rays)
+        .transpose()
+        .map_err(|e| Error::Message(e.to_string()))?;
     let mesh = load_mesh(&args.mesh)?;
     match args.bv {
         Volume::Aabb => {
@@ -234,36 +228,6 @@ fn finish(
         writeln!(out, "wrote {}", path.display())?;
     }
     Ok(())
-}
-
-/// The rays of a RAYS.json file, each with a finite origin and a finite non-zero direction.
-pub(super) fn read_rays(path: &Path) -> Result<Vec<Ray>, Error> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Message(format!("{}: cannot read: {e}", path.display())))?;
-    let file: RaysFile = serde_json::from_str(&text)
-        .map_err(|e| Error::Message(format!("{}: not a rays file: {e}", path.display())))?;
-    file.rays
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let ray = Ray::new(Point::from(r.origin), Vector::from(r.dir));
-            let finite = ray
-                .origin
-                .iter()
-                .chain(ray.dir.iter())
-                .all(|x| x.is_finite());
-            if finite && ray.dir != Vector::zeros() {
-                Ok(ray)
-            } else {
-                Err(Error::Message(format!(
-                    "{}: ray {i}: origin {:?} and dir {:?} must be finite and dir non-zero",
-                    path.display(),
-                    r.origin,
-                    r.dir
-                )))
-            }
-        })
-        .collect()
 }
 
 fn size(args: &Args) -> Result<(u32, u32), Error> {

@@ -350,3 +350,38 @@ fn watertight_on_closed_meshes() {
     }
     println!("{rays} rays at shared edges/vertices: watertight never missed; Möller–Trumbore missed {mt_misses}");
 }
+
+/// Outside `Ray`'s contract the watertight test answers "no hit" instead of a hit with NaN
+/// fields: a zero direction (the shear constants are 0/0), and a hit parameter that overflows
+/// (`t ≈ 1e380` for a direction of 1e-300 and a triangle 1e80 away). Directions just inside the
+/// representable range still hit, with finite fields.
+#[test]
+fn unrepresentable_hits_are_misses() {
+    let tri = Triangle::new(
+        Point::new(-1.0, -1.0, 5.0),
+        Point::new(3.0, -1.0, 5.0),
+        Point::new(-1.0, 3.0, 5.0),
+    );
+    let origin = Point::origin();
+    for dir in [Vector::zeros(), -Vector::zeros()] {
+        assert_eq!(cast_watertight(&Ray::new(origin, dir), &tri), None);
+    }
+    let far = Triangle::new(
+        Point::new(-1e80, -1e80, 1e80),
+        Point::new(3e80, -1e80, 1e80),
+        Point::new(-1e80, 3e80, 1e80),
+    );
+    assert_eq!(
+        cast_watertight(&Ray::new(origin, Vector::new(0.0, 0.0, 1e-300)), &far),
+        None
+    );
+    // The same geometry with representable parameters: hits with finite fields and `t = 5 / dir`
+    // up to rounding.
+    for (dir, t) in [(1e-300, 5e300), (1.0, 5.0), (1e300, 5e-300)] {
+        let hit = cast_watertight(&Ray::new(origin, Vector::new(0.0, 0.0, dir)), &tri).unwrap();
+        assert!((hit.t - t).abs() <= 1e-15 * t, "{dir:e}: t = {:e}", hit.t);
+        assert!(hit.u.is_finite() && hit.v.is_finite());
+    }
+    let hit = cast_watertight(&Ray::new(origin, Vector::new(0.0, 0.0, 1.0)), &far).unwrap();
+    assert_eq!(hit.t, 1e80);
+}

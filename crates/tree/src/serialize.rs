@@ -12,10 +12,19 @@
 //!
 //! Loading checks, in order: magic, version, length and checksum (so a truncated or damaged file
 //! is refused before decoding), the decoding itself, the volume type, the mesh fingerprint
-//! against the mesh given, and the tree's structure (child indices, leaf ranges, triangle order a
-//! permutation, depth bound), so a loaded tree is as safe to traverse as a built one.
+//! against the mesh given, the tree's structure (child indices, leaf ranges, triangle order a
+//! permutation, depth bound), and the volumes (every node's volume contains every vertex below
+//! it, exactly, as the builder guarantees), so a loaded tree is as safe to traverse, and gives
+//! the same answers, as a built one: a file whose boxes were edited and whose checksum was
+//! recomputed is refused too.
+//!
+//! Cost of the volume check: one `contains_point` per vertex per level, `O(n · depth)`. On
+//! `dragon_res2` (202,520 triangles, on a busy 2-core machine) loading an OBB tree took ~15 ms
+//! without it and ~135 ms with it (AABB: ~8 → ~85 ms), against ~550 ms to build the OBB tree:
+//! loading stays ~4× cheaper than building, and a forged file cannot make a query miss contacts.
 
 use crate::TreeVolume;
+
 use crate::{Bvh, MeshMismatch, NodeKind, MAX_DEPTH};
 use obbtree_bv::TriMesh;
 use serde::{de::DeserializeOwned, Serialize};
@@ -127,7 +136,51 @@ impl<V: TreeVolume + Serialize + DeserializeOwned> Bvh<V> {
         let tree: Self = postcard::from_bytes(rest).map_err(undecodable)?;
         tree.check_mesh(mesh)?;
         tree.check_structure().map_err(LoadError::Corrupted)?;
+        tree.check_volumes(mesh).map_err(LoadError::Corrupted)?;
         Ok(tree)
+    }
+
+    /// Checks what the queries rely on and the checksum cannot vouch for (a file edited and
+    /// resealed, or written by a faulty writer): every node's volume contains every vertex of
+    /// every triangle below it, with zero tolerance, as the builder and the refits guarantee (see
+    /// the crate docs, "Containment"), and each internal node's triangles are its left child's
+    /// run followed by its right child's. Runs after [`Bvh::check_structure`]; the nodes are
+    /// checked in parallel (rayon) and the lowest failing node is reported.
+    fn check_volumes(&self, mesh: &TriMesh) -> Result<(), String> {
+        use rayon::prelude::*;
+        // Positions of the triangle order below each node: children come after their parent.
+        let mut ranges = vec![0..0; self.nodes.len()];
+        for i in (0..self.nodes.len()).rev() {
+            ranges[i] = match self.nodes[i].kind() {
+                NodeKind::Internal { left, right } => {
+                    let (l, r) = (&ranges[left], &ranges[right]);
+                    if l.end != r.start {
+                        return Err(format!(
+                            "node {i}: the triangles of its children {left} and {right} are not adjacent"
+                        ));
+                    }
+                    l.start..r.end
+                }
+                NodeKind::Leaf(range) => range,
+            };
+        }
+        let outside = |(i, range): (usize, &std::ops::Range<usize>)| {
+            let bv = self.nodes[i].bv();
+            self.order[range.clone()].iter().find_map(|&t| {
+                let [a, b, c] = mesh.triangles()[t as usize];
+                [a, b, c]
+                    .into_iter()
+                    .find(|&v| !bv.contains_point(&mesh.vertices()[v as usize], 0.0))
+                    .map(|v| (i, t, v))
+            })
+        };
+        match ranges.par_iter().enumerate().find_map_first(outside) {
+            None => Ok(()),
+            Some((node, triangle, vertex)) => Err(format!(
+                "the volume of node {node} does not contain vertex {vertex} of triangle \
+                 {triangle} below it (the file was edited, or saved for other vertices)"
+            )),
+        }
     }
 
     /// Writes [`Bvh::to_bytes`] to `path`.
@@ -270,5 +323,40 @@ mod tests {
         refused(&mesh, |b| b.depth += 1);
         refused(&mesh, |b| b.order.push(0));
         refused(&mesh, |b| b.nodes.clear());
+        // Two sibling leaves with their runs swapped: every position still covered once, but
+        // the parent's triangles are no longer its children's runs in order.
+        refused(&mesh, |b| {
+            let i = (0..b.nodes.len() - 1)
+                .find(|&i| b.nodes[i].is_leaf() && b.nodes[i + 1].is_leaf())
+                .unwrap();
+            let (x, y) = (b.nodes[i].start, b.nodes[i + 1].start);
+            (b.nodes[i].start, b.nodes[i].count) = (y, b.nodes[i + 1].count);
+            (b.nodes[i + 1].start, b.nodes[i + 1].count) = (x, b.nodes[i].count);
+        });
+    }
+
+    /// A volume edited to miss a vertex below it (the checksum recomputed by `to_bytes`) is
+    /// refused, naming the node, triangle and vertex; so is a NaN volume.
+    #[test]
+    fn volumes_that_miss_their_triangles_are_refused() {
+        let mesh = mesh();
+        let last = |b: &Bvh<Aabb>| b.nodes.len() - 1;
+        refused(&mesh, |b| b.nodes[0].bv.maxs.x -= 1.0);
+        refused(&mesh, |b| {
+            let l = last(b);
+            b.nodes[l].bv.mins.y += 1e-9;
+        });
+        refused(&mesh, |b| {
+            let l = last(b);
+            b.nodes[l].bv.mins.z = f64::NAN;
+        });
+        let mut bvh = Bvh::<Aabb>::build(&mesh, &BuildOptions::default()).unwrap();
+        bvh.nodes[0].bv = Aabb::new(Point::origin(), Point::origin());
+        let err = Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), &mesh).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("volume of node 0 does not contain vertex"),
+            "{err}"
+        );
     }
 }

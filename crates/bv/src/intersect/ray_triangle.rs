@@ -64,6 +64,10 @@ pub fn cast(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {
 /// closed mesh hits at least one triangle around it. Closed and two-sided like [`cast`].
 /// Same as [`WatertightRay::new`] then [`WatertightRay::cast`] (for many triangles, prepare
 /// the ray once).
+///
+/// Policy outside [`Ray`]'s contract: a zero direction is never a hit, and neither is a hit
+/// whose `t` or barycentrics are not representable in `f64` (e.g. a direction of 1e-300 and a
+/// triangle at distance 1e80, `t ≈ 1e380`): every returned hit has finite `t`, `u`, `v`.
 pub fn cast_watertight(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {
     WatertightRay::new(ray).cast(tri)
 }
@@ -124,11 +128,14 @@ impl WatertightRay {
         if t_scaled * det < 0.0 {
             return None;
         }
-        Some(TriangleHit {
+        let hit = TriangleHit {
             t: t_scaled / det,
             u: ev / det,
             v: ew / det,
-        })
+        };
+        // A zero direction makes the shear constants NaN, and a direction tiny beside the
+        // triangle's distance makes `t` overflow: no representable hit, reported as a miss.
+        (hit.t.is_finite() && hit.u.is_finite() && hit.v.is_finite()).then_some(hit)
     }
 
     /// [`cast_watertight`] with the prepared ray.

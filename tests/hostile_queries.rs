@@ -1,0 +1,729 @@
+//! Hostile geometry through the queries: every case of `tests/hostile.rs` (which checks the
+//! trees) asked to `collide` and `pick`, each answer compared with the exact brute-force oracle.
+//!
+//! * collide: [`brute_force`] (every triangle pair through the exact predicate, B placed as the
+//!   query places it); checked through the fuzz target's `collide_checked` for every volume type
+//!   (AABB, OBB, sphere, 18-DOP): `Mode::All` returns exactly the oracle's pairs (with contacts
+//!   and containment requested), `Mode::First` a witness among them, or nothing when they are
+//!   none; containment only when no pair intersects and both meshes are closed.
+//! * pick: `pick_oracle` (every triangle through the watertight test on the ray moved into the
+//!   mesh frame as the queries move it); through `pick_checked`, `cast_ray`, `cast_ray_all` and
+//!   `any_hit` on every volume's tree and the compact `PickTree` give exactly its hits, with
+//!   finite `t` and barycentrics.
+//!
+//! Input outside the supported range is refused with an error naming the element.
+
+#[path = "../fuzz/src/lib.rs"]
+mod targets;
+
+use obbtree::bv::{
+    Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
+};
+use obbtree::query::collide::{
+    brute_force, containment::contains_point, pose_from_rotation_vector, CollisionRequest,
+    Containment, Model, Pose,
+};
+use obbtree::query::pick::PickTree;
+use obbtree::tree::{BuildOptions, Bvh, TreeVolume};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use targets::{collide_checked, pick_checked, pick_oracle, ties_to_lowest_index};
+
+fn p(x: f64, y: f64, z: f64) -> Point {
+    Point::new(x, y, z)
+}
+
+fn mesh(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> TriMesh {
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+fn mapped(m: &TriMesh, f: impl Fn(&Point) -> Point) -> TriMesh {
+    mesh(m.vertices().iter().map(f).collect(), m.triangles().to_vec())
+}
+
+fn translation(x: f64, y: f64, z: f64) -> Pose {
+    pose_from_rotation_vector([x, y, z], [0.0; 3])
+}
+
+/// A few poses of B: identity, small and exact motions, arbitrary rotations.
+fn poses(scale: f64) -> Vec<Pose> {
+    let mut rng = Pcg64::seed_from_u64(11);
+    let mut poses = vec![
+        Pose::identity(),
+        translation(0.5 * scale, 0.0, 0.0),
+        translation(0.25 * scale, -0.5 * scale, 0.125 * scale),
+    ];
+    for _ in 0..3 {
+        let t = [0; 3].map(|_| rng.gen_range(-0.5..0.5) * scale);
+        let r = [0; 3].map(|_| rng.gen_range(-3.0..3.0));
+        poses.push(pose_from_rotation_vector(t, r));
+    }
+    poses
+}
+
+/// `collide` of `a` (identity) and `b` (at `pose_b`) equals the oracle for every volume type and
+/// two leaf sizes; returns the oracle's pairs.
+fn collide_case(a: &TriMesh, b: &TriMesh, pose_b: &Pose) -> Vec<[u32; 2]> {
+    let pose_a = Pose::identity();
+    let oracle = brute_force(a, &pose_a, b, pose_b);
+    for leaf_size in [1, 4] {
+        let case = (a, &pose_a, b, pose_b, leaf_size, Some(&oracle[..]));
+        collide_checked::<Aabb>(case);
+        collide_checked::<Obb>(case);
+        collide_checked::<Sphere>(case);
+        collide_checked::<Kdop18>(case);
+    }
+    oracle
+}
+
+fn tree<V: TreeVolume>(mesh: &TriMesh, leaf_size: usize) -> Bvh<V> {
+    let options = BuildOptions {
+        leaf_size,
+        ..Default::default()
+    };
+    Bvh::build(mesh, &options).unwrap()
+}
+
+/// Every pick query through every tree of `mesh` equals the oracle for each ray.
+fn pick_case(mesh: &TriMesh, pose: &Isometry, rays: &[Ray]) {
+    for leaf_size in [1, 4] {
+        let aabb = tree::<Aabb>(mesh, leaf_size);
+        let compact = PickTree::new(mesh, &aabb);
+        let obb = tree::<Obb>(mesh, leaf_size);
+        let sphere = tree::<Sphere>(mesh, leaf_size);
+        let kdop = tree::<Kdop18>(mesh, leaf_size);
+        for ray in rays {
+            for max_t in [f64::INFINITY, 1.0] {
+                let case = (mesh, pose, ray, max_t);
+                pick_checked(&compact, case, true);
+                pick_checked(&aabb, case, true);
+                pick_checked(&obb, case, true);
+                pick_checked(&sphere, case, true);
+                pick_checked(&kdop, case, true);
+            }
+        }
+    }
+}
+
+/// Rays from around the mesh's bounds towards its vertices, centroids and random points, plus
+/// axis-parallel rays, scaled like the mesh.
+fn rays_at(mesh: &TriMesh, count: usize, seed: u64) -> Vec<Ray> {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let bounds = Aabb::from_points(mesh.vertices());
+    let (center, size) = (
+        bounds.center(),
+        (bounds.maxs - bounds.mins).amax().max(1e-300),
+    );
+    let mut rays = Vec::new();
+    for i in 0..count {
+        let origin = center + Vector::from_fn(|_, _| rng.gen_range(-2.0..2.0)) * size;
+        let target = match i % 3 {
+            0 => mesh.vertices()[rng.gen_range(0..mesh.vertices().len())],
+            1 => mesh
+                .triangle(rng.gen_range(0..mesh.triangles().len()))
+                .centroid(),
+            _ => center + Vector::from_fn(|_, _| rng.gen_range(-0.5..0.5)) * size,
+        };
+        if target != origin {
+            rays.push(Ray::new(origin, target - origin));
+        }
+        let axis = Vector::ith(i % 3, if i % 2 == 0 { 1.0 } else { -1.0 });
+        rays.push(Ray::new(target - axis * size, axis));
+    }
+    rays
+}
+
+/// Closed unit cube `[0, 1]³` scaled by `s`, 12 triangles, outward winding.
+fn cube(s: f64) -> TriMesh {
+    let v = (0..8)
+        .map(|i| {
+            p(
+                f64::from(i & 1) * s,
+                f64::from(i >> 1 & 1) * s,
+                f64::from(i >> 2) * s,
+            )
+        })
+        .collect();
+    let t = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    mesh(v, t)
+}
+
+fn soup(seed: u64, n: usize) -> TriMesh {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let vertices: Vec<Point> = (0..n * 2)
+        .map(|_| Point::from(Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0))))
+        .collect();
+    let k = vertices.len() as u32;
+    let triangles = (0..n)
+        .map(|_| [0; 3].map(|_| rng.gen_range(0..k)))
+        .collect();
+    mesh(vertices, triangles)
+}
+
+fn one_triangle() -> TriMesh {
+    mesh(
+        vec![p(0., 0., 0.), p(1., 0., 0.), p(0., 1., 0.)],
+        vec![[0, 1, 2]],
+    )
+}
+
+#[test]
+fn one_triangle_against_one_triangle() {
+    let a = one_triangle();
+    let cases = [
+        (translation(0.0, 0.0, 0.0), true), // coincident
+        (translation(1.0, 0.0, 0.0), true), // touching at a vertex
+        (translation(0.5, 0.5, 0.0), true), // vertex on the hypotenuse
+        (translation(0.0, 0.0, 1e-300), false),
+        (translation(0.25, 0.25, 0.0), true), // coplanar overlap
+        (
+            pose_from_rotation_vector([0.25, 0.25, -0.5], [std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
+            true,
+        ),
+        (translation(1.0 + 1e-15, 0.0, 0.0), false),
+    ];
+    for (pose, touches) in cases {
+        assert_eq!(!collide_case(&a, &a, &pose).is_empty(), touches, "{pose:?}");
+    }
+    let rays = [
+        Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., -1.)),
+        Ray::new(p(0.0, 0.0, 1.0), Vector::new(0., 0., -1.)), // through a vertex
+        Ray::new(p(0.5, 0.5, 1.0), Vector::new(0., 0., -1.)), // through the hypotenuse
+        Ray::new(p(-1.0, 0.25, 0.0), Vector::new(1., 0., 0.)), // in the plane: a miss
+        Ray::new(p(0.25, 0.25, 1e300), Vector::new(0., 0., -1.)),
+        Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., 0.)), // refused
+        Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., f64::NAN, -1.)), // refused
+    ];
+    pick_case(&a, &Isometry::identity(), &rays);
+    pick_case(&a, &Isometry::translation(0.0, 0.0, 0.5), &rays);
+}
+
+/// 100,000 references to one triangle (the tree tests build 1,000,000): every query must report
+/// all of them, or the lowest index for the first hit.
+#[test]
+fn a_hundred_thousand_copies_of_one_triangle() {
+    let copies = mesh(
+        vec![p(0., 0., 0.), p(1., 0., 0.), p(0., 1., 1.)],
+        vec![[0, 1, 2]; 100_000],
+    );
+    let crossing = mesh(
+        vec![p(0.2, -1., 0.3), p(0.2, 2., 0.3), p(0.2, 0.5, -2.)],
+        vec![[0, 1, 2]],
+    );
+    assert_eq!(
+        collide_case(&copies, &crossing, &Pose::identity()).len(),
+        100_000
+    );
+    assert!(collide_case(&copies, &crossing, &translation(5.0, 0.0, 0.0)).is_empty());
+    let rays = [
+        Ray::new(p(0.25, 0.25, 5.0), Vector::new(0., 0., -1.)),
+        Ray::new(p(0.0, 0.0, 5.0), Vector::new(0., 0., -1.)),
+        Ray::new(p(5.0, 5.0, 5.0), Vector::new(0., 0., -1.)),
+    ];
+    pick_case(&copies, &Isometry::identity(), &rays);
+}
+
+#[test]
+fn all_triangles_share_one_centroid() {
+    let mut rng = Pcg64::seed_from_u64(1);
+    let mut vertices = Vec::new();
+    for _ in 0..300 {
+        let a = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
+        let b = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
+        vertices.extend([Point::from(a), Point::from(b), Point::from(-(a + b))]);
+    }
+    let triangles = (0..300u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+    let shared = mesh(vertices, triangles);
+    for pose in poses(50.0).iter().take(4) {
+        assert!(!collide_case(&shared, &shared, pose).is_empty());
+    }
+    pick_case(&shared, &Isometry::identity(), &rays_at(&shared, 60, 2));
+}
+
+#[test]
+fn needles_and_slivers() {
+    let mut rng = Pcg64::seed_from_u64(2);
+    let mut vertices = Vec::new();
+    for i in 0..200 {
+        let at = Vector::from_fn(|_, _| rng.gen_range(-10.0..10.0));
+        let dir = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)).normalize();
+        let off = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * 1e-9;
+        let (a, b, c) = if i % 2 == 0 {
+            (at, at + off, at + dir * 1e3)
+        } else {
+            (at, at + dir * 1e2, at + dir * 2e2 + off)
+        };
+        vertices.extend([a, b, c].map(Point::from));
+    }
+    let triangles = (0..200u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+    let spiky = mesh(vertices, triangles);
+    for pose in poses(10.0).iter().take(4) {
+        collide_case(&spiky, &spiky, pose);
+    }
+    pick_case(&spiky, &Isometry::identity(), &rays_at(&spiky, 60, 3));
+}
+
+/// Coordinates at the ends of the accepted range (`1e-70` and `1e100`, see
+/// `obbtree::bv::MAX_COORDINATE`): exact answers, no NaN.
+#[test]
+fn coordinates_at_the_accepted_extremes() {
+    for s in [4e-70, 1e-35, 2.5e99] {
+        let c = cube(s);
+        collide_case(&c, &c, &Pose::identity());
+        let inner = mapped(&cube(s), |q| {
+            p(
+                q.x * 0.5 + s * 0.25,
+                q.y * 0.5 + s * 0.25,
+                q.z * 0.5 + s * 0.25,
+            )
+        });
+        assert!(collide_case(&c, &inner, &Pose::identity()).is_empty());
+        // Touching at a vertex, along an edge, on a face, at the scale of the coordinates.
+        for (offset, touching) in [
+            ([s, s, s], true),
+            ([s, s, 0.0], true),
+            ([s, 0.0, 0.0], true),
+            ([s * 1.5, 0.0, 0.0], false),
+        ] {
+            let pose = pose_from_rotation_vector(offset, [0.0; 3]);
+            assert_eq!(
+                !collide_case(&c, &c, &pose).is_empty(),
+                touching,
+                "{s:e} {offset:?}"
+            );
+        }
+        pick_case(&c, &Isometry::identity(), &rays_at(&c, 40, 4));
+    }
+    // The ends themselves, mixed in one mesh.
+    let edge = mesh(
+        vec![
+            p(1e100, -1e-70, 0.),
+            p(0., 1e100, 1e-70),
+            p(-1e100, 0., 0.),
+            p(0., 0., 1e-70),
+        ],
+        vec![[0, 1, 2], [0, 1, 3], [1, 2, 3]],
+    );
+    for pose in [
+        Pose::identity(),
+        translation(0.0, 0.0, 1e-70),
+        translation(1e100, 0.0, 0.0),
+    ] {
+        collide_case(&edge, &edge, &pose);
+    }
+    pick_case(&edge, &Isometry::identity(), &rays_at(&edge, 40, 5));
+}
+
+/// Beyond the accepted range (`0 < |x| < 1e-70`, `|x| > 1e100`, e.g. 1e-300 and 1e300): meshes,
+/// poses and the ray files are refused with the offending element named.
+#[test]
+fn coordinates_beyond_the_range_are_refused_by_element() {
+    for (bad, vertex) in [(1e-300, 2), (1e300, 1), (-1e-71, 0), (1.1e100, 2)] {
+        let mut vertices = vec![p(0., 0., 0.), p(1., 0., 0.), p(0., 1., 0.)];
+        vertices[vertex].z = bad;
+        let err = TriMesh::new(vertices, vec![[0, 1, 2]]).unwrap_err();
+        assert!(
+            matches!(err, MeshError::CoordinateOutOfRange { vertex: v, .. } if v == vertex),
+            "{err}"
+        );
+        let text = err.to_string();
+        assert!(text.contains(&format!("vertex {vertex}")), "{text}");
+    }
+    let path = std::path::Path::new("poses.json");
+    let err = obbtree::poses::poses_from_str(
+        r#"{"poses":[{"translation":[0,0,0],"rotation":[0,0,0]},{"translation":[0,1e300,0],"rotation":[0,0,0]}]}"#,
+        path,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("pose 1: translation[1] is 1e300"),
+        "{err}"
+    );
+}
+
+/// A unit-scale soup moved 1e9 away, against a copy under small motions.
+#[test]
+fn translated_by_1e9() {
+    let far = mapped(&soup(4, 150), |q| q + Vector::new(1e9, -1e9, 3e9));
+    for pose in poses(1.0) {
+        // Rotations about the origin would throw the copy 1e9 away: rotate about the mesh.
+        let about = translation(1e9, -1e9, 3e9) * pose * translation(-1e9, 1e9, -3e9);
+        collide_case(&far, &far, &about);
+    }
+    pick_case(&far, &Isometry::identity(), &rays_at(&far, 60, 6));
+}
+
+/// A mesh against an exact copy of itself: every pair of triangles that share a point.
+#[test]
+fn exactly_coincident_meshes() {
+    let c = cube(1.0);
+    let pairs = collide_case(&c, &c, &Pose::identity());
+    // Every triangle of a closed cube touches itself and its neighbours.
+    assert!(pairs.len() > 12);
+    let s = soup(5, 150);
+    collide_case(&s, &s, &Pose::identity());
+}
+
+/// Cubes touching at a single vertex, along an edge, on a face, under exact rotations too, and
+/// a cube nested in another (containment: B inside A) or beside it.
+#[test]
+fn touching_and_nested_cubes() {
+    let c = cube(1.0);
+    let quarter = pose_from_rotation_vector([0.0; 3], [0.0, 0.0, std::f64::consts::FRAC_PI_2]);
+    for (pose, pairs_expected) in [
+        (translation(1.0, 1.0, 1.0), true),
+        (translation(1.0, 1.0, 0.0), true),
+        (translation(1.0, 0.5, 0.0), true),
+        (translation(1.0, 1.0, 1.0 + 1e-12), false),
+        (translation(2.0, 2.0, 2.0), false),
+        (quarter, true),
+    ] {
+        assert_eq!(
+            !collide_case(&c, &c, &pose).is_empty(),
+            pairs_expected,
+            "{pose:?}"
+        );
+    }
+    let small = cube(0.25);
+    let inside = translation(0.5, 0.5, 0.5);
+    assert!(collide_case(&c, &small, &inside).is_empty());
+    let (ta, tb) = (tree::<Obb>(&c, 4), tree::<Obb>(&small, 4));
+    let (a, b) = (
+        Model::new(&c, &ta).unwrap(),
+        Model::new(&small, &tb).unwrap(),
+    );
+    let request = CollisionRequest::default().with_containment(true);
+    let r = obbtree::query::collide(&a, &Pose::identity(), &b, &inside, &request);
+    assert_eq!(r.contained, Some(Containment::BInA));
+    let r = obbtree::query::collide(&b, &inside, &a, &Pose::identity(), &request);
+    assert_eq!(r.contained, Some(Containment::AInB));
+    let r = obbtree::query::collide(
+        &a,
+        &Pose::identity(),
+        &b,
+        &translation(3.0, 0.0, 0.0),
+        &request,
+    );
+    assert_eq!((r.intersects, r.contained), (false, None));
+    pick_case(&c, &Isometry::identity(), &rays_at(&c, 60, 7));
+}
+
+/// Two coplanar grid sheets (z = 0) overlapping with an offset, and one sheet above the other.
+#[test]
+fn coplanar_overlapping_sheets() {
+    let n = 8u32;
+    let vertices = (0..=n)
+        .flat_map(|i| (0..=n).map(move |j| p(f64::from(i), f64::from(j), 0.0)))
+        .collect();
+    let at = |i: u32, j: u32| i * (n + 1) + j;
+    let triangles = (0..n)
+        .flat_map(|i| {
+            (0..n).flat_map(move |j| {
+                [
+                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
+                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
+                ]
+            })
+        })
+        .collect();
+    let sheet = mesh(vertices, triangles);
+    for (pose, touching) in [
+        (translation(0.5, 0.25, 0.0), true),
+        (translation(3.0, 3.0, 0.0), true),
+        (translation(0.0, 0.0, 1e-9), false),
+        (
+            pose_from_rotation_vector([4.0, 4.0, 0.0], [0.0, 0.0, 0.3]),
+            true,
+        ),
+    ] {
+        assert_eq!(
+            !collide_case(&sheet, &sheet, &pose).is_empty(),
+            touching,
+            "{pose:?}"
+        );
+    }
+    pick_case(&sheet, &Isometry::identity(), &rays_at(&sheet, 60, 8));
+}
+
+/// Non-manifold (four triangles on one edge) and open (a strip) meshes: queries answer like the
+/// oracle; containment does not apply (`contained` stays `None`) and `contains_point` answers
+/// without panicking.
+#[test]
+fn non_manifold_and_open_meshes() {
+    let fin = mesh(
+        vec![
+            p(0., 0., 0.),
+            p(0., 0., 1.),
+            p(1., 0., 0.),
+            p(-1., 0., 0.),
+            p(0., 1., 0.),
+            p(0., -1., 0.),
+        ],
+        vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
+    );
+    let strip = mesh(
+        (0..40)
+            .map(|i| p(f64::from(i / 2) * 0.1, f64::from(i % 2) * 0.1, 0.0))
+            .collect(),
+        (0..38).map(|i| [i, i + 1, i + 2]).collect(),
+    );
+    for m in [&fin, &strip] {
+        assert!(!m.is_closed());
+        for pose in poses(0.5) {
+            collide_case(m, m, &pose);
+            collide_case(m, &cube(0.05), &pose);
+        }
+        pick_case(m, &Isometry::identity(), &rays_at(m, 40, 9));
+        containment_does_not_apply::<Aabb>(m);
+        containment_does_not_apply::<Obb>(m);
+        containment_does_not_apply::<Sphere>(m);
+        containment_does_not_apply::<Kdop18>(m);
+    }
+}
+
+fn containment_does_not_apply<V: obbtree::query::collide::PosedOverlap + TreeVolume>(m: &TriMesh) {
+    let tree = Bvh::<V>::build(m, &BuildOptions::default()).unwrap();
+    let model = Model::new(m, &tree).unwrap();
+    assert!(!model.is_closed());
+    let big = cube(100.0);
+    let big_tree = Bvh::<V>::build(&big, &BuildOptions::default()).unwrap();
+    let closed = Model::new(&big, &big_tree).unwrap();
+    let request = CollisionRequest::default().with_containment(true);
+    let inside = translation(-50.0, -50.0, -50.0);
+    // The open mesh lies inside the closed cube without touching it: not reported, since
+    // containment needs both meshes closed.
+    let r = obbtree::query::collide(&model, &Pose::identity(), &closed, &inside, &request);
+    assert_eq!((r.intersects, r.contained), (false, None));
+    for q in [p(0.1, 0.1, 0.1), p(5.0, 5.0, 5.0), p(0.0, 0.0, 0.0)] {
+        let _ = contains_point(&model, &Pose::identity(), &q);
+    }
+}
+
+/// Found here (not yet fixed, in the pick traversal, which this suite tests only through the
+/// public API): with leaf size 1, the AABB tree and the compact `PickTree` break `cast_ray`'s
+/// documented rule "the lowest `(t, triangle)`" for rays through a vertex shared by several
+/// triangles: for the first ray they return triangle 3 where triangles 2 and 3 are hit at the
+/// same `t`, for the second triangle 0 at `t = 1 - 2⁻⁵³` where triangle 2 is hit one ulp
+/// earlier (`cast_ray_all` reports every hit with the right `t`). The OBB, sphere and 18-DOP
+/// trees, and leaf size 4, answer triangle 2. (The traversal seems to drop a node whose entry
+/// equals the best `t` so far, or to round an AABB entry up.)
+#[test]
+#[ignore = "known: cast_ray's first hit / tie rule broken by the AABB / PickTree traversal (see fuzz/README.md)"]
+fn cast_ray_first_hit_and_ties_through_a_shared_vertex() {
+    let fin = mesh(
+        vec![
+            p(0., 0., 0.),
+            p(0., 0., 1.),
+            p(1., 0., 0.),
+            p(-1., 0., 0.),
+            p(0., 1., 0.),
+            p(0., -1., 0.),
+        ],
+        vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
+    );
+    let rays = [
+        Ray::new(
+            p(2.29652701087878, -0.3676067336690032, 3.672304732605614),
+            Vector::new(-2.29652701087878, 0.3676067336690032, -3.672304732605614),
+        ),
+        Ray::new(
+            p(2.32343592219193, -3.8175169029954095, -0.04755288976040539),
+            Vector::new(-2.32343592219193, 3.8175169029954095, 1.0475528897604054),
+        ),
+    ];
+    let aabb = tree::<Aabb>(&fin, 1);
+    for ray in &rays {
+        assert!(ties_to_lowest_index(&tree::<Obb>(&fin, 1), &fin, ray));
+        assert!(ties_to_lowest_index(&aabb, &fin, ray), "aabb {ray:?}");
+        assert!(
+            ties_to_lowest_index(&PickTree::new(&fin, &aabb), &fin, ray),
+            "PickTree {ray:?}"
+        );
+    }
+}
+
+/// Found here (not yet fixed, in the sphere trees' ray test, `pick/volume.rs`): a valid ray of
+/// direction `(0, 0, -1e-300)` hits the triangle (the oracle and every other tree agree, at
+/// `t ≈ 1e300`), but the sphere tree misses it: the sphere test squares the direction, which
+/// underflows to zero.
+#[test]
+#[ignore = "known: sphere trees miss hits of rays with tiny directions (see fuzz/README.md)"]
+fn sphere_tree_with_a_tiny_direction() {
+    let one = one_triangle();
+    let ray = Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., -1e-300));
+    assert_eq!(
+        pick_oracle(&one, &Isometry::identity(), &ray, f64::INFINITY).len(),
+        1
+    );
+    pick_case(&one, &Isometry::identity(), &[ray]);
+}
+
+/// Found by the `collide` fuzz target (`fuzz/corpus/collide/crash-3acf…`, not yet fixed, in the
+/// posed k-DOP test, which this suite tests only through the public API): A is a triangle
+/// collapsed to the point (1.25, 1.25, 1.25), B one collapsed to (1.25e-60, …) placed by a
+/// translation of (1.25, 1.25, 1.25), which lands it exactly on A's point (1.25 + 1.25e-60
+/// rounds to 1.25). The oracle reports the contact; the AABB, OBB and sphere trees find it, the
+/// 18-DOP tree does not.
+#[test]
+#[ignore = "known: the posed 18-DOP test misses a single-point contact (see fuzz/README.md)"]
+fn kdop_single_point_contact() {
+    let a = mesh(vec![p(1.25, 1.25, 1.25)], vec![[0, 0, 0]]);
+    let b = mesh(vec![p(1.25e-60, 1.25e-60, 1.25e-60)], vec![[0, 0, 0]]);
+    let pose = translation(1.25, 1.25, 1.25);
+    let oracle = brute_force(&a, &Pose::identity(), &b, &pose);
+    assert_eq!(oracle, [[0, 0]]);
+    let case = (&a, &Pose::identity(), &b, &pose, 1, Some(&oracle[..]));
+    collide_checked::<Aabb>(case);
+    collide_checked::<Obb>(case);
+    collide_checked::<Sphere>(case);
+    collide_checked::<Kdop18>(case);
+}
+
+/// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-c6cc…`, not yet fixed, in the AABB
+/// ray–box test of the pick traversal): a needle triangle with a vertex at 1.9e86 (inside the
+/// accepted range), a rotated pose, and a ray that the watertight test (the oracle) reports
+/// hitting it at `t = 0`; the OBB, sphere and 18-DOP trees find the hit, the AABB tree and the
+/// compact `PickTree` miss it, for any `max_t`.
+#[test]
+#[ignore = "known: AABB / PickTree picking misses a hit on a triangle with a 1e86 vertex (see fuzz/README.md)"]
+fn aabb_pick_on_a_huge_needle() {
+    use obbtree::bv::nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    let needle = mesh(
+        vec![
+            p(1.9036917412555824e86, -4.25, -3.0),
+            p(-2.5, -2.0, -1.5),
+            p(-2.71213219440533e84, -1.25, -1.25),
+        ],
+        vec![[0, 1, 2]],
+    );
+    let pose = Isometry::from_parts(
+        Translation3::new(-2.0, -0.75, -0.5),
+        UnitQuaternion::new_unchecked(Quaternion::new(
+            0.9001450589024809,
+            0.0,
+            -0.36243300244544324,
+            -0.2416220016302955,
+        )),
+    );
+    let ray = Ray::new(
+        p(0.75, -2.0, 1.75),
+        Vector::new(-1.5, 0.42857142857142855, -0.75),
+    );
+    assert_eq!(pick_oracle(&needle, &pose, &ray, f64::INFINITY).len(), 1);
+    pick_case(&needle, &pose, &[ray]);
+}
+
+/// Found by the `collide` fuzz target (`fuzz/known/collide/crash-04e8…`, reduced here; not yet
+/// fixed, in the posed volume tests of collide): B is one degenerate triangle, a needle from
+/// (-3, -3, -1e40) to (-3, -3, 1e40), A five small triangles, A rotated. Placing the needle in
+/// A's frame rounds its far vertices by ~1e24, and the placed triangle is what the exact leaf
+/// test and the oracle see; the AABB, OBB and 18-DOP pair tests do not pad for that rounding
+/// and miss the pairs the oracle reports. The sphere trees find them.
+#[test]
+#[ignore = "known: posed AABB / OBB / 18-DOP tests miss contacts of a 1e40 needle under rotation (see fuzz/README.md)"]
+fn rotated_needle_of_1e40() {
+    use obbtree::bv::nalgebra::{Matrix3, Rotation3};
+    let a = mesh(
+        vec![
+            p(1.25, 1e-70, 2.0),
+            p(0.25, -2.0, -2.0),
+            p(-0.25, -0.5, -1.0),
+            p(0.75, 1.5, 2.0),
+            p(-1e-70, -1.25, 1.0),
+        ],
+        vec![
+            [1, 1, 1],
+            [1, 3, 3],
+            [4, 1, 2],
+            [4, 4, 2],
+            [3, 3, 4],
+            [4, 2, 3],
+        ],
+    );
+    let needle = mesh(
+        vec![
+            p(-3.0, -3.0, 1e40),
+            p(-3.0, -3.0, -1e40),
+            p(-3.0, -3.0, -3.0),
+        ],
+        vec![[0, 1, 2]],
+    );
+    let r = Matrix3::from_columns(&[
+        Vector::new(-0.5145531551939296, -0.466820004891049, 0.7192455307567039),
+        Vector::new(0.7192455307567039, 0.22168796191423057, 0.6584377829596522),
+        Vector::new(-0.466820004891049, 0.8561153722342776, 0.22168796191423057),
+    ]);
+    let pose_a = Pose::from_parts(
+        Vector::new(-2.0, -1.25, -1.0).into(),
+        Rotation3::from_matrix_unchecked(r),
+    );
+    let pose_b = translation(-2.0, -2.0, -2.0);
+    let oracle = brute_force(&a, &pose_a, &needle, &pose_b);
+    assert_eq!(oracle, [[1, 0], [2, 0], [3, 0], [5, 0]]);
+    let case = (&a, &pose_a, &needle, &pose_b, 1, Some(&oracle[..]));
+    collide_checked::<Sphere>(case);
+    collide_checked::<Aabb>(case);
+}
+
+/// Found by the `pick` fuzz target (`fuzz/known/pick/crash-a16e…`; not yet fixed, in the pick
+/// traversal's OBB test): a mesh of 1e-60 scale around its origin (with six triangles collapsed
+/// to one vertex, which shape the tree), placed at (1.25, 1.25, 1.25),
+/// and a ray starting exactly there with the valid direction (1.25, 1.25, -1.08e207): the
+/// oracle hits at `t = 0`, the OBB tree misses (its ray–box arithmetic overflows).
+#[test]
+#[ignore = "known: OBB picking misses a hit for a direction of 1e207 (see fuzz/README.md)"]
+fn obb_pick_with_a_huge_direction() {
+    let tiny = mesh(
+        vec![
+            p(-1.25e-60, -1e-60, -1.25e-60),
+            p(1.25e-60, -1.25e-60, 0.0),
+            p(1.4999999999999998e-60, 5e-61, -5e-61),
+            p(-1.75e-60, -5e-61, -7.499999999999999e-61),
+            p(-2e-60, 5e-61, 1.75e-60),
+            p(-2e-60, -1.4999999999999998e-60, 1.25e-60),
+        ],
+        vec![
+            [1, 3, 4],
+            [2, 0, 4],
+            [2, 0, 0],
+            [3, 1, 5],
+            [3, 4, 2],
+            [0, 2, 2],
+            [0, 0, 0],
+            [0, 0, 0],
+            [0, 0, 0],
+            [0, 0, 0],
+            [0, 0, 0],
+            [0, 0, 0],
+        ],
+    );
+    let pose = Isometry::translation(1.25, 1.25, 1.25);
+    let ray = Ray::new(
+        p(1.25, 1.25, 1.25),
+        Vector::new(1.25, 1.25, -1.0802496466013001e207),
+    );
+    assert!(!pick_oracle(&tiny, &pose, &ray, 0.0).is_empty());
+    for leaf_size in 1..=3 {
+        for max_t in [0.0, f64::INFINITY] {
+            pick_checked(
+                &tree::<Obb>(&tiny, leaf_size),
+                (&tiny, &pose, &ray, max_t),
+                true,
+            );
+        }
+    }
+}
