@@ -60,6 +60,8 @@ fn kuka_arm_self_collision_matches_oracle() {
         check::<Kdop18>(&mesh, &want);
         check::<Sphere>(&mesh, &want);
     }
+    // Neighbouring links overlap at their joints, so every pose has pairs: the check here is the
+    // pair set against the oracle; the no-contact answer is covered by the link pairs of
+    // tests/collide_gears.rs and tests/collide_parry.rs.
     println!("{n} arm poses, {in_contact} with intersecting pairs");
-    assert!(in_contact * 2 >= n, "too few arm poses in contact");
 }
