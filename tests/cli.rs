@@ -2,16 +2,8 @@
 
 mod common;
 
-use common::{asset, BUNDLED};
-use std::process::{Command, Output};
-
-fn obbtree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_obbtree"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+use common::{asset, obbtree, BUNDLED};
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

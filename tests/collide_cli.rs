@@ -2,16 +2,8 @@
 
 mod common;
 
-use common::asset;
-use std::process::{Command, Output};
-
-fn obbtree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_obbtree"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+use common::{asset, obbtree};
+use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

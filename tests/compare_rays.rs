@@ -6,20 +6,11 @@
 
 mod common;
 
-use common::asset;
+use common::{asset, obbtree};
 use obbtree::bv::{Point, Vector};
 use rand::{Rng, SeedableRng};
 use robust::{orient3d, Coord3D};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn obbtree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_obbtree"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
 
 /// `b - a` if it is exact (Knuth's TwoDiff error term is zero).
 fn exact_diff(a: f64, b: f64) -> Option<f64> {

@@ -2,15 +2,7 @@
 
 mod common;
 
-use common::asset;
-use std::process::Command;
-
-fn obbtree(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_obbtree"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{asset, obbtree};
 
 #[test]
 fn rays_file_gives_the_json_contract() {

@@ -80,3 +80,12 @@ pub const BUNDLED: [Bundled; 26] = [
     b("differential/diff_stand.stl", 1655, 3338, true, 4),
 ];
 pub mod sweep;
+
+/// Runs the `obbtree` program with `args` and `NO_COLOR` set, and returns what it did.
+pub fn obbtree(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_obbtree"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}

@@ -34,6 +34,7 @@ pub fn options<V: TreeVolume>(
 }
 
 /// Instantiates `$tests!(module, Volume)` for every volume type the trees are tested with.
+#[allow(unused_macros)] // tests/trees.rs includes this module without it
 macro_rules! for_each_volume {
     ($tests:ident) => {
         $tests!(aabb, obbtree_bv::Aabb);
@@ -42,6 +43,7 @@ macro_rules! for_each_volume {
         $tests!(kdop18, obbtree_bv::Kdop18);
     };
 }
+#[allow(unused_imports)]
 pub(crate) use for_each_volume;
 
 /// Containment tolerance of the tree tests: zero. Every volume type's fit and merge is
