@@ -216,16 +216,23 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             ("query median (µs)", &report.query_median_us),
         ],
     )?;
-    const LIST_MAX: usize = 20;
-    for d in report.differences.iter().take(LIST_MAX) {
-        writeln!(out, "  pose {} pair {:?}: {}", d.pose, d.pair, d.verdict)?;
+    list(out, &report.differences, 20, |d| {
+        format!("pose {} pair {:?}: {}", d.pose, d.pair, d.verdict)
+    })
+}
+
+/// The first `max` of `items`, one indented line each, then how many more `--json` lists.
+pub(super) fn list<T>(
+    out: &mut impl Write,
+    items: &[T],
+    max: usize,
+    line: impl Fn(&T) -> String,
+) -> Result<(), Error> {
+    for item in items.iter().take(max) {
+        writeln!(out, "  {}", line(item))?;
     }
-    if report.differences.len() > LIST_MAX {
-        writeln!(
-            out,
-            "  … {} more (see --json)",
-            report.differences.len() - LIST_MAX
-        )?;
+    if items.len() > max {
+        writeln!(out, "  … {} more (see --json)", items.len() - max)?;
     }
     Ok(())
 }

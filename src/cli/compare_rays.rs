@@ -170,16 +170,7 @@ fn print_table(report: &Report, mesh: &TriMesh, out: &mut impl Write) -> Result<
     for r in &report.reasons {
         writeln!(out, "  {:>6} × {}: {}", r.count, r.wrong, r.reason)?;
     }
-    const LIST_MAX: usize = 10;
-    for d in report.differences.iter().take(LIST_MAX) {
-        writeln!(out, "  ray {}: {}", d.ray, d.difference.detail)?;
-    }
-    if report.differences.len() > LIST_MAX {
-        writeln!(
-            out,
-            "  … {} more (see --json)",
-            report.differences.len() - LIST_MAX
-        )?;
-    }
-    Ok(())
+    super::compare::list(out, &report.differences, 10, |d| {
+        format!("ray {}: {}", d.ray, d.difference.detail)
+    })
 }

@@ -35,16 +35,7 @@ impl Obb {
         axes: Matrix3<f64>,
         points: impl IntoIterator<Item = &'a Point> + Clone,
     ) -> Self {
-        let (lo, hi) = points.clone().into_iter().fold(
-            (
-                Vector::repeat(f64::INFINITY),
-                Vector::repeat(f64::NEG_INFINITY),
-            ),
-            |(lo, hi), p| {
-                let l = axes.tr_mul(&p.coords);
-                (lo.inf(&l), hi.sup(&l))
-            },
-        );
+        let (lo, hi) = extents_along(&axes, points.clone());
         let center = Point::from(axes * ((lo + hi) * 0.5));
         let mut obb = Self {
             center,
@@ -95,16 +86,7 @@ impl Obb {
         if delta.is_nan() || delta > 1e-6 {
             return Obb::from_axes(axes, points);
         }
-        let (lo, hi) = points.into_iter().fold(
-            (
-                Vector::repeat(f64::INFINITY),
-                Vector::repeat(f64::NEG_INFINITY),
-            ),
-            |(lo, hi), p| {
-                let l = axes.tr_mul(&p.coords);
-                (lo.inf(&l), hi.sup(&l))
-            },
-        );
+        let (lo, hi) = extents_along(&axes, points);
         let center = Point::from(axes * ((lo + hi) * 0.5));
         let reach = lo.amax().max(hi.amax()) + center.coords.amax();
         let pad = (64.0 * f64::EPSILON + 4.0 * delta) * 2.0 * reach;
@@ -234,4 +216,21 @@ impl crate::BoundingVolume for Obb {
         order.sort_by(|&a, &b| self.half_extents[b].total_cmp(&self.half_extents[a]));
         Some(order.map(|i| self.axes.column(i).into_owned()))
     }
+}
+
+/// The smallest and largest coordinates of `points` along the columns of `axes`.
+fn extents_along<'a>(
+    axes: &Matrix3<f64>,
+    points: impl IntoIterator<Item = &'a Point>,
+) -> (Vector, Vector) {
+    points.into_iter().fold(
+        (
+            Vector::repeat(f64::INFINITY),
+            Vector::repeat(f64::NEG_INFINITY),
+        ),
+        |(lo, hi), p| {
+            let l = axes.tr_mul(&p.coords);
+            (lo.inf(&l), hi.sup(&l))
+        },
+    )
 }
