@@ -71,15 +71,7 @@ fn main() {
             .collect();
         let aabb = Aabb::fit_points(points, ()).volume();
         let h = hull::convex_hull(points).expect("full-dimensional mesh");
-        let o = points[h.vertices[0] as usize];
-        let hull_volume: f64 = h
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|i| points[i as usize] - o);
-                a.dot(&b.cross(&c)) / 6.0
-            })
-            .sum();
+        let hull_volume = h.volume(points);
         let obbs: Vec<f64> = ObbFit::ALL
             .iter()
             .map(|&m| Obb::fit_triangles(&triangles, m).volume())

@@ -505,15 +505,7 @@ fn kdop_volume_between_hull_and_aabb() {
             .map(|_| Point::new(next(), 0.5 * next(), 2.0 * next()))
             .collect();
         let h = hull::convex_hull(&pts).unwrap();
-        let o = pts[0];
-        let hull_volume: f64 = h
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|i| pts[i as usize] - o);
-                a.dot(&b.cross(&c)) / 6.0
-            })
-            .sum();
+        let hull_volume = h.volume(&pts);
         let aabb = Aabb::fit_points(&pts, ()).volume();
         let mut last = aabb;
         for v in [
@@ -553,14 +545,7 @@ fn hull_of_grids_and_spheres() {
         }
         assert!(edges.iter().all(|&(a, b)| edges.contains(&(b, a))));
         if let Some(v) = volume {
-            let hv: f64 = h
-                .triangles
-                .iter()
-                .map(|t| {
-                    let [a, b, d] = t.map(|i| pts[i as usize].coords);
-                    a.dot(&b.cross(&d)) / 6.0
-                })
-                .sum();
+            let hv = h.volume(pts);
             assert!((hv - v).abs() < 1e-9 * v, "{hv} vs {v}");
         }
     };

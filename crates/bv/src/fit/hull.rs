@@ -22,6 +22,24 @@ pub struct ConvexHull {
     pub triangles: Vec<[u32; 3]>,
 }
 
+impl ConvexHull {
+    /// The enclosed volume: the sum of the signed tetrahedra from one hull vertex to each
+    /// outward triangle (divergence theorem). `points` are the points the hull was built from.
+    pub fn volume(&self, points: &[Point]) -> f64 {
+        let Some(&apex) = self.vertices.first() else {
+            return 0.0;
+        };
+        let o = points[apex as usize];
+        self.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| points[i as usize] - o);
+                a.dot(&b.cross(&c)) / 6.0
+            })
+            .sum()
+    }
+}
+
 struct Face {
     v: [u32; 3],
     /// `adj[k]` is the face across the edge `v[k] → v[k + 1]`.
