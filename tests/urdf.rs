@@ -163,67 +163,55 @@ fn bad_files_give_typed_errors_naming_the_file() {
         assert!(msg.contains(&path.display().to_string()), "{msg}");
         e
     };
+    // Writes `text` as `name`, loads it, and returns the refusal (which must name the file).
+    let refused = |name: &str, text: &str| {
+        let path = write(dir.path(), name, text);
+        named(Robot::from_file(&path).unwrap_err(), &path)
+    };
+    let with_mesh = |mesh: &str| {
+        robot_text("b", "revolute", "t.obj").replace(r#"<mesh filename="t.obj"/>"#, mesh)
+    };
 
     let missing = dir.path().join("missing.urdf");
     let e = named(Robot::from_file(&missing).unwrap_err(), &missing);
     assert!(matches!(e, UrdfError::Io { .. }), "{e:?}");
 
-    let bad = write(
-        dir.path(),
-        "bad.urdf",
-        "<robot name='r'><link name='a'></robot>",
-    );
-    let e = named(Robot::from_file(&bad).unwrap_err(), &bad);
+    let e = refused("bad.urdf", "<robot name='r'><link name='a'></robot>");
     assert!(matches!(e, UrdfError::Xml { .. }), "{e:?}");
 
-    let unknown = write(dir.path(), "u.urdf", &robot_text("c", "revolute", "t.obj"));
-    let e = named(Robot::from_file(&unknown).unwrap_err(), &unknown);
+    let e = refused("u.urdf", &robot_text("c", "revolute", "t.obj"));
     assert!(
         matches!(&e, UrdfError::UnknownLink { link, .. } if link == "b"),
         "{e:?}"
     );
 
-    let no_mesh = write(
-        dir.path(),
-        "m.urdf",
-        &robot_text("b", "revolute", "nope.obj"),
-    );
-    let e = named(Robot::from_file(&no_mesh).unwrap_err(), &no_mesh);
+    let e = refused("m.urdf", &robot_text("b", "revolute", "nope.obj"));
     assert!(e.to_string().contains("nope.obj"), "{e}");
     assert!(matches!(e, UrdfError::Mesh { .. }), "{e:?}");
 
-    let floating = write(dir.path(), "f.urdf", &robot_text("b", "floating", "t.obj"));
-    let e = named(Robot::from_file(&floating).unwrap_err(), &floating);
+    let e = refused("f.urdf", &robot_text("b", "floating", "t.obj"));
     assert!(matches!(e, UrdfError::UnsupportedJoint { .. }), "{e:?}");
 
-    let boxed = robot_text("b", "revolute", "t.obj")
-        .replace(r#"<mesh filename="t.obj"/>"#, r#"<box size="1 1 1"/>"#);
-    let boxed = write(dir.path(), "box.urdf", &boxed);
-    let e = named(Robot::from_file(&boxed).unwrap_err(), &boxed);
+    let e = refused("box.urdf", &with_mesh(r#"<box size="1 1 1"/>"#));
     assert!(matches!(e, UrdfError::NotAMesh { .. }), "{e:?}");
 
     let cycle = robot_text("b", "revolute", "t.obj").replace(
         "</robot>",
         r#"<joint name="k" type="fixed"><parent link="b"/><child link="a"/></joint></robot>"#,
     );
-    let cycle = write(dir.path(), "cycle.urdf", &cycle);
-    let e = named(Robot::from_file(&cycle).unwrap_err(), &cycle);
+    let e = refused("cycle.urdf", &cycle);
     assert!(matches!(e, UrdfError::NotATree { .. }), "{e:?}");
 
-    let zero = robot_text("b", "revolute", "t.obj").replace(
-        r#"<mesh filename="t.obj"/>"#,
-        r#"<mesh filename="t.obj" scale="1 0 1"/>"#,
+    let e = refused(
+        "zero.urdf",
+        &with_mesh(r#"<mesh filename="t.obj" scale="1 0 1"/>"#),
     );
-    let zero = write(dir.path(), "zero.urdf", &zero);
-    let e = named(Robot::from_file(&zero).unwrap_err(), &zero);
     assert!(matches!(e, UrdfError::BadNumber { .. }), "{e:?}");
 
-    let huge = robot_text("b", "revolute", "t.obj").replace(
-        r#"<mesh filename="t.obj"/>"#,
-        r#"<mesh filename="t.obj" scale="1e300 1 1"/>"#,
+    let e = refused(
+        "huge.urdf",
+        &with_mesh(r#"<mesh filename="t.obj" scale="1e300 1 1"/>"#),
     );
-    let huge = write(dir.path(), "huge.urdf", &huge);
-    let e = named(Robot::from_file(&huge).unwrap_err(), &huge);
     assert!(matches!(e, UrdfError::BadScale { .. }), "{e:?}");
 
     for q in [vec![], vec![0.0, 0.0], vec![f64::NAN]] {
