@@ -19,6 +19,7 @@ mod targets;
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
 };
+use obbtree::compare::rays::{crossing, Crossing};
 use obbtree::query::collide::{
     brute_force, containment::contains_point, pose_from_rotation_vector, CollisionRequest,
     Containment, Model, Pose,
@@ -522,7 +523,6 @@ fn containment_does_not_apply<V: obbtree::query::collide::PosedOverlap + TreeVol
 /// trees, and leaf size 4, answer triangle 2. (The traversal seems to drop a node whose entry
 /// equals the best `t` so far, or to round an AABB entry up.)
 #[test]
-#[ignore = "known: cast_ray's first hit / tie rule broken by the AABB / PickTree traversal (see fuzz/README.md)"]
 fn cast_ray_first_hit_and_ties_through_a_shared_vertex() {
     let fin = mesh(
         vec![
@@ -556,12 +556,12 @@ fn cast_ray_first_hit_and_ties_through_a_shared_vertex() {
     }
 }
 
-/// Found here (not yet fixed, in the sphere trees' ray test, `pick/volume.rs`): a valid ray of
+/// Found here (fixed: the volume tests now run on the ray with its direction scaled by a power
+/// of two, `MeshRay::unit`): a valid ray of
 /// direction `(0, 0, -1e-300)` hits the triangle (the oracle and every other tree agree, at
 /// `t ≈ 1e300`), but the sphere tree misses it: the sphere test squares the direction, which
 /// underflows to zero.
 #[test]
-#[ignore = "known: sphere trees miss hits of rays with tiny directions (see fuzz/README.md)"]
 fn sphere_tree_with_a_tiny_direction() {
     let one = one_triangle();
     let ray = Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., -1e-300));
@@ -593,13 +593,14 @@ fn kdop_single_point_contact() {
     collide_checked::<Kdop18>(case);
 }
 
-/// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-c6cc…`, not yet fixed, in the AABB
-/// ray–box test of the pick traversal): a needle triangle with a vertex at 1.9e86 (inside the
-/// accepted range), a rotated pose, and a ray that the watertight test (the oracle) reports
-/// hitting it at `t = 0`; the OBB, sphere and 18-DOP trees find the hit, the AABB tree and the
-/// compact `PickTree` miss it, for any `max_t`.
+/// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-c6cc…`): a needle triangle with a
+/// vertex at 1.9e86 (inside the accepted range), a rotated pose, and a ray that misses it —
+/// exactly (rational arithmetic, `compare::rays::crossing`), and plainly: for `t >= 0` the
+/// ray's `z` in the mesh frame grows from -0.35 while the needle has `z <= -1.25`. The old
+/// sheared watertight test rounded the 1e86 vertex by ~1e70 and reported a hit at `t = 0`,
+/// which the OBB, sphere and 18-DOP trees passed on while the AABB trees (rightly) pruned it.
+/// Every tree and the brute force now agree on the miss.
 #[test]
-#[ignore = "known: AABB / PickTree picking misses a hit on a triangle with a 1e86 vertex (see fuzz/README.md)"]
 fn aabb_pick_on_a_huge_needle() {
     use obbtree::bv::nalgebra::{Quaternion, Translation3, UnitQuaternion};
     let needle = mesh(
@@ -623,7 +624,9 @@ fn aabb_pick_on_a_huge_needle() {
         p(0.75, -2.0, 1.75),
         Vector::new(-1.5, 0.42857142857142855, -0.75),
     );
-    assert_eq!(pick_oracle(&needle, &pose, &ray, f64::INFINITY).len(), 1);
+    let local = obbtree::query::pick::MeshRay::new(&pose, &ray).ray;
+    assert_eq!(crossing(&local, &needle.triangle(0)), Crossing::Misses);
+    assert!(pick_oracle(&needle, &pose, &ray, f64::INFINITY).is_empty());
     pick_case(&needle, &pose, &[ray]);
 }
 
@@ -679,13 +682,14 @@ fn rotated_needle_of_1e40() {
     collide_checked::<Aabb>(case);
 }
 
-/// Found by the `pick` fuzz target (`fuzz/known/pick/crash-a16e…`; not yet fixed, in the pick
-/// traversal's OBB test): a mesh of 1e-60 scale around its origin (with six triangles collapsed
-/// to one vertex, which shape the tree), placed at (1.25, 1.25, 1.25),
-/// and a ray starting exactly there with the valid direction (1.25, 1.25, -1.08e207): the
-/// oracle hits at `t = 0`, the OBB tree misses (its ray–box arithmetic overflows).
+/// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-a16e…`): a mesh of 1e-60 scale
+/// around its origin (with six triangles collapsed to one vertex, which shape the tree), placed
+/// at (1.25, 1.25, 1.25), and a ray starting exactly there with the valid direction (1.25, 1.25,
+/// -1.08e207). The ray crosses one triangle at `t ≈ 3.47e-268`; the old sheared watertight
+/// test reported that hit at `t = 0`, and the OBB tree's entry test (rightly) put the box
+/// beyond `max_t = 0`. Now the hit has its exact `t` (rounded) and every tree agrees, for
+/// `max_t = 0` (no hit) and `max_t = ∞`.
 #[test]
-#[ignore = "known: OBB picking misses a hit for a direction of 1e207 (see fuzz/README.md)"]
 fn obb_pick_with_a_huge_direction() {
     let tiny = mesh(
         vec![
@@ -716,7 +720,23 @@ fn obb_pick_with_a_huge_direction() {
         p(1.25, 1.25, 1.25),
         Vector::new(1.25, 1.25, -1.0802496466013001e207),
     );
-    assert!(!pick_oracle(&tiny, &pose, &ray, 0.0).is_empty());
+    // Exactly: triangle 1 is crossed through its interior at t ≈ 3.47e-268, no other triangle.
+    let local = obbtree::query::pick::MeshRay::new(&pose, &ray).ray;
+    let crossed: Vec<usize> = (0..tiny.triangles().len())
+        .filter(|&t| {
+            matches!(
+                crossing(&local, &tiny.triangle(t)),
+                Crossing::Through { .. }
+            )
+        })
+        .collect();
+    assert_eq!(crossed, [1]);
+    let hits = pick_oracle(&tiny, &pose, &ray, f64::INFINITY);
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].1, 1);
+    let t = f64::from_bits(hits[0].0);
+    assert!(t > 3.4e-268 && t < 3.5e-268, "{t:e}");
+    assert!(pick_oracle(&tiny, &pose, &ray, 0.0).is_empty());
     for leaf_size in 1..=3 {
         for max_t in [0.0, f64::INFINITY] {
             pick_checked(

@@ -3,7 +3,10 @@
 //! and watertightness on closed meshes (rays aimed exactly at shared edges and vertices).
 mod common;
 
+use common::exact::{approx, cross, dot, float_triangle, place_f, q3, sub};
 use common::*;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
 use obbtree_bv::intersect::ray_triangle::{cast, cast_watertight, TriangleHit};
 use obbtree_bv::{Point, Ray, Triangle, Vector};
 use parry3d_f64::query::RayCast;
@@ -384,4 +387,89 @@ fn unrepresentable_hits_are_misses() {
     }
     let hit = cast_watertight(&Ray::new(origin, Vector::new(0.0, 0.0, 1.0)), &far).unwrap();
     assert_eq!(hit.t, 1e80);
+}
+
+/// A needle triangle (one vertex at 1.9e86) whose plane the ray's line crosses behind the
+/// origin: the float `t` sums products of ~1e86 that cancel and came out as `t = 0` (found by the
+/// `pick` fuzz target through a rotated mesh, fuzz/README.md). The ray provably misses: for
+/// `t >= 0` its `z` grows from -0.354 while the triangle has `z <= -1.25`. The reversed ray
+/// meets the plane in front of the origin and hits, where the box of the triangle allows.
+#[test]
+fn needle_behind_the_origin_is_a_miss() {
+    let needle = Triangle::new(
+        Point::new(1.9036917412555824e86, -4.25, -3.0),
+        Point::new(-2.5, -2.0, -1.5),
+        Point::new(-2.71213219440533e84, -1.25, -1.25),
+    );
+    let origin = Point::new(3.718263569595178, 0.48624770285743946, -0.3543715542861592);
+    let dir = Vector::new(-1.606570953606741, -0.4053118267921008, 0.5008248830452939);
+    assert_eq!(cast_watertight(&Ray::new(origin, dir), &needle), None);
+    if let Some(hit) = cast_watertight(&Ray::new(origin, -dir), &needle) {
+        // z in [-3, -1.25] along the reversed ray: t in [1.79, 5.29].
+        assert!((1.78..=5.29).contains(&hit.t), "{hit:?}");
+    }
+}
+
+/// The exact answer for any finite data: `Some(t)` if the ray meets the closed triangle at the
+/// exact parameter `t >= 0`, `None` if not (or if the ray lies in the triangle's plane, or the
+/// triangle has zero area: misses by policy).
+fn exact_rational(ray: &Ray, tri: &Triangle) -> Option<BigRational> {
+    let (o, d) = (q3(&ray.origin), q3(&Point::from(ray.dir)));
+    let [a, b, c] = [&tri.a, &tri.b, &tri.c].map(q3);
+    let n = cross(&sub(&b, &a), &sub(&c, &a));
+    let den = dot(&n, &d);
+    if den.is_zero() {
+        return None;
+    }
+    let (ao, bo, co) = (sub(&a, &o), sub(&b, &o), sub(&c, &o));
+    let sides = [(&bo, &co), (&co, &ao), (&ao, &bo)].map(|(p, q)| dot(&d, &cross(p, q)));
+    let t = dot(&n, &ao) / den;
+    let mixed = sides.iter().any(Signed::is_positive) && sides.iter().any(Signed::is_negative);
+    (!mixed && !t.is_negative()).then_some(t)
+}
+
+/// A triangle with one vertex pushed out by `10^far` (needles) and a ray aimed at a point of
+/// it (barycentrics on a 1/8 grid, so edges and vertices are aimed at), from anywhere.
+fn needle_case() -> impl Strategy<Value = (Ray, Triangle)> {
+    (
+        float_triangle(),
+        0..90i32,
+        0..=8u8,
+        0..=8u8,
+        [-4.0..4.0f64, -4.0..4.0f64, -4.0..4.0f64],
+        prop::bool::ANY,
+    )
+        .prop_map(|(t, far, u, v, o, reverse)| {
+            let mut tri = place_f(&t, (1.0, 0.0));
+            tri.a = Point::from(tri.a.coords * 10f64.powi(far));
+            let (u, v) = (f64::from(u.min(8 - v)) / 8.0, f64::from(v) / 8.0);
+            let target = tri.a.coords * (1.0 - u - v) + tri.b.coords * u + tri.c.coords * v;
+            let origin = Point::new(o[0], o[1], o[2]);
+            let dir = Point::from(target) - origin;
+            (Ray::new(origin, if reverse { -dir } else { dir }), tri)
+        })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// The hit decision equals the exact rational one on needles up to 1e90 long and rays aimed
+    /// at their points, edges and vertices (and away from them), and `t` is accurate.
+    #[test]
+    fn needles_match_exact_arithmetic((ray, tri) in needle_case()) {
+        let ours = cast_watertight(&ray, &tri);
+        let exact = exact_rational(&ray, &tri);
+        prop_assert_eq!(ours.is_some(), exact.is_some(), "{:?} {:?} {:?}", ray, tri, ours);
+        if let (Some(h), Some(t)) = (ours, exact) {
+            // Forward error of a backward-stable evaluation: a few ulps of the terms of
+            // `(p - o)·n` and `t d·n`, divided by `|d·n|` (large for grazing rays).
+            let [qa, qb, qc] = [&tri.a, &tri.b, &tri.c].map(q3);
+            let n = cross(&sub(&qb, &qa), &sub(&qc, &qa));
+            let n = Vector::new(approx(&n[0]), approx(&n[1]), approx(&n[2]));
+            let reach = [tri.a, tri.b, tri.c].iter().map(|p| (p - ray.origin).norm()).fold(0.0, f64::max);
+            let terms = (reach + approx(&t) * ray.dir.norm()) * n.norm();
+            let slack = 64.0 * f64::EPSILON * terms / ray.dir.dot(&n).abs();
+            prop_assert!((h.t - approx(&t)).abs() <= slack, "t {} vs {} slack {:e} {:?} {:?}", h.t, approx(&t), slack, ray, tri);
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Ray–triangle: Möller–Trumbore (fast) and a watertight variant (for picking).
 
-use crate::{Point, Ray, Triangle};
-use robust::{orient2d, Coord};
+use crate::predicates;
+use crate::{Point, Ray, Triangle, Vector};
 
 /// A ray–triangle hit: ray parameter `t` and barycentrics, the point being
 /// `(1 - u - v)·a + u·b + v·c`.
@@ -51,17 +51,22 @@ pub fn cast(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {
     (t >= 0.0).then_some(TriangleHit { t, u, v })
 }
 
-/// Watertight ray–triangle (S. Woop, C. Benthin, I. Wald, "Watertight Ray/Triangle
-/// Intersection", JCGT 2(1), 2013): translate to the ray origin, permute so the dominant
-/// direction axis is `z` and shear so the ray becomes the `+z` axis; the hit is decided by
-/// the signs of the three 2D edge functions of the sheared vertices at the origin.
-///
-/// Exact handling: the paper re-evaluates edge functions that round to zero in higher
-/// precision; here every edge function is Shewchuk's adaptive `orient2d` (exact sign) on the
-/// sheared coordinates. Since a vertex's sheared coordinates depend only on the vertex and the
-/// ray, two triangles sharing an edge evaluate exactly opposite edge functions, and the exact
-/// signs describe a genuine planar configuration: a ray through a shared edge or vertex of a
-/// closed mesh hits at least one triangle around it. Closed and two-sided like [`cast`].
+/// Exact ray–triangle, hence watertight: the hit is decided by the exact signs of the three
+/// edge functions `Eₐ = d·((b-o)×(c-o))`, `E_b = d·((c-o)×(a-o))`, `E_c = d·((a-o)×(b-o))`
+/// (the scalar triple products of C. Ericson, *Real-Time Collision Detection*, §5.3.4, which
+/// say on which side of the ray each directed edge passes) and of `t` (by `orient3d(a, b, c,
+/// o)`), all on the input coordinates. Each edge function is first evaluated in `f64` and
+/// accepted when it exceeds Shewchuk's error bound for a 3×3 determinant of differences
+/// ([`predicates::ray_edge_side`]); only a ray within rounding of an edge (or vertex) pays for
+/// the exact evaluation. Since two triangles sharing an edge evaluate exactly opposite edge
+/// functions, a ray through a shared edge or vertex of a closed mesh hits every triangle
+/// around it whose closed projection contains it, so at least one, never none (the property
+/// Woop, Benthin & Wald, "Watertight Ray/Triangle Intersection", JCGT 2(1), 2013, obtain with
+/// a sheared frame; their shear rounds the vertices, which for a needle triangle with a
+/// vertex at 1e86 moves an edge by far more than the distance to the ray). Closed and
+/// two-sided like [`cast`]; a ray in the triangle's plane (all three edge functions zero) or
+/// a zero-area triangle is a miss. `t`, `u`, `v` are then computed in `f64` (accurate to a
+/// few ulps of the distances involved, except for rays nearly parallel to the plane).
 /// Same as [`WatertightRay::new`] then [`WatertightRay::cast`] (for many triangles, prepare
 /// the ray once).
 ///
@@ -72,70 +77,106 @@ pub fn cast_watertight(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {
     WatertightRay::new(ray).cast(tri)
 }
 
-/// A ray prepared for [`cast_watertight`]: the axis permutation and shear constants, which
-/// depend on the ray only.
+/// A ray prepared for [`cast_watertight`]: what the edge-function filter reuses per ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WatertightRay {
     origin: Point,
-    /// The permuted axes `[kx, ky, kz]` (`kz` the dominant direction axis).
-    axes: [usize; 3],
-    /// `(d[kx] / d[kz], d[ky] / d[kz], 1 / d[kz])`.
-    shear: [f64; 3],
+    dir: Vector,
+    /// `max |dᵢ|`, the direction's part of the edge functions' error bound.
+    dir_scale: f64,
 }
 
 impl WatertightRay {
-    /// The constants of `ray` (non-zero direction).
+    /// The constants of `ray`.
     pub fn new(ray: &Ray) -> Self {
-        let d = &ray.dir;
-        let kz = d.iamax();
-        let (mut kx, mut ky) = ((kz + 1) % 3, (kz + 2) % 3);
-        if d[kz] < 0.0 {
-            std::mem::swap(&mut kx, &mut ky); // keep the winding
-        }
         Self {
             origin: ray.origin,
-            axes: [kx, ky, kz],
-            shear: [d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]],
+            dir: ray.dir,
+            dir_scale: ray.dir.amax(),
         }
     }
 
     /// [`cast_watertight`] with the prepared ray, on the triangle `a, b, c`.
     #[inline]
     pub fn cast_vertices(&self, a: &Point, b: &Point, c: &Point) -> Option<TriangleHit> {
-        let [kx, ky, kz] = self.axes;
-        let [sx, sy, sz] = self.shear;
-        let shear = |p: &Point| {
-            let q = p - self.origin;
-            (
-                Coord {
-                    x: q[kx] - sx * q[kz],
-                    y: q[ky] - sy * q[kz],
-                },
-                sz * q[kz],
-            )
-        };
-        let ((a, az), (b, bz), (c, cz)) = (shear(a), shear(b), shear(c));
-        let o = Coord { x: 0.0, y: 0.0 };
-        let (eu, ev, ew) = (orient2d(c, b, o), orient2d(a, c, o), orient2d(b, a, o));
-        if (eu < 0.0 || ev < 0.0 || ew < 0.0) && (eu > 0.0 || ev > 0.0 || ew > 0.0) {
+        if self.dir_scale == 0.0 {
             return None;
         }
-        let det = eu + ev + ew;
+        let (ua, ub, uc) = (a - self.origin, b - self.origin, c - self.origin);
+        let (na, nb, nc) = (ua.lp_norm(1), ub.lp_norm(1), uc.lp_norm(1));
+        // The float value when the bound proves its sign; otherwise the exact sign with the
+        // float magnitude (at least the smallest normal, so the sign survives the sums below).
+        let edge = |p: &Point, u: &Vector, nu: f64, q: &Point, v: &Vector, nv: f64| {
+            let e = self.dir.dot(&u.cross(v));
+            let bound = predicates::TRIPLE_ERROR * self.dir_scale * nu * nv;
+            if e.abs() > bound && bound.is_finite() && bound > predicates::TRIPLE_UNDERFLOW {
+                Some(e)
+            } else {
+                let side = predicates::ray_edge_side(&self.origin, &self.dir, p, q)?;
+                Some(f64::from(side) * e.abs().max(f64::MIN_POSITIVE))
+            }
+        };
+        let ea = edge(b, &ub, nb, c, &uc, nc)?;
+        let eb = edge(c, &uc, nc, a, &ua, na)?;
+        let ec = edge(a, &ua, na, b, &ub, nb)?;
+        if (ea < 0.0 || eb < 0.0 || ec < 0.0) && (ea > 0.0 || eb > 0.0 || ec > 0.0) {
+            return None;
+        }
+        let det = ea + eb + ec;
         if det == 0.0 {
             return None;
         }
-        let t_scaled = eu * az + ev * bz + ew * cz;
-        if t_scaled * det < 0.0 {
+        // `t = [a-o, b-o, c-o] / (n·d)`: the ray meets the plane of `a, b, c` at `o + t d`, and
+        // `det = Eₐ + E_b + E_c = n·d` has the sign the three share. `orient3d(a, b, c, o)`
+        // is `[a-o, b-o, c-o]` exactly signed.
+        let side = predicates::orient3d(a, b, c, &self.origin);
+        if f64::from(side) * det < 0.0 {
             return None;
         }
-        let hit = TriangleHit {
-            t: t_scaled / det,
-            u: ev / det,
-            v: ew / det,
+        let t = if side == 0 {
+            0.0
+        } else {
+            self.plane_parameter([a, b, c], [na, nb, nc])?.max(0.0)
         };
-        // A zero direction makes the shear constants NaN, and a direction tiny beside the
-        // triangle's distance makes `t` overflow: no representable hit, reported as a miss.
+        let hit = TriangleHit {
+            t,
+            u: eb / det,
+            v: ec / det,
+        };
+        // A direction tiny beside the triangle's distance makes `t` overflow: no representable
+        // hit, reported as a miss.
         (hit.t.is_finite() && hit.u.is_finite() && hit.v.is_finite()).then_some(hit)
+    }
+
+    /// The parameter where the ray meets the plane of the triangle `a, b, c`,
+    /// `(p - o)·n / (d·n)` (`None` if not finite), evaluated where rounding hurts least: `p`
+    /// the vertex nearest the origin (`distances`: the vertices' 1-norm distances from it) and
+    /// `n` the cross product of the two shorter edges. The error of the numerator is then a
+    /// few ulps of `|p - o||n|`, and a needle's long edges (a vertex at 1e86) neither swamp
+    /// the numerator nor cancel in the normal. A ray so close to parallel to the plane that
+    /// `d·n` is lost to rounding gets the exact value instead.
+    fn plane_parameter(&self, [a, b, c]: [&Point; 3], distances: [f64; 3]) -> Option<f64> {
+        let nearest = (0..3)
+            .min_by(|&i, &j| distances[i].total_cmp(&distances[j]))
+            .unwrap_or(0);
+        let p = [a, b, c][nearest];
+        let edges = [b - a, c - b, a - c];
+        let longest = (0..3)
+            .max_by(|&i, &j| edges[i].amax().total_cmp(&edges[j].amax()))
+            .unwrap_or(0);
+        let (e1, e2) = (edges[(longest + 1) % 3], edges[(longest + 2) % 3]);
+        let n = e1.cross(&e2);
+        let dn = self.dir.dot(&n);
+        // `d·n` within its rounding error (a ray grazing the plane, where `t` is as
+        // ill-conditioned as `1 / sin` of the angle): the exact quotient, rounded once.
+        let dn_error = 8.0 * f64::EPSILON * self.dir_scale * e1.lp_norm(1) * e2.lp_norm(1);
+        let t = (p - self.origin).dot(&n) / dn;
+        if t.is_finite() && dn.abs() > dn_error {
+            Some(t)
+        } else {
+            predicates::ray_plane_parameter(&self.origin, &self.dir, [a, b, c])
+                .filter(|t| t.is_finite())
+        }
     }
 
     /// [`cast_watertight`] with the prepared ray.

@@ -20,6 +20,12 @@ pub struct MeshRay {
     pub origin_scale: f64,
     /// The ray prepared for the watertight triangle test.
     pub watertight: WatertightRay,
+    /// The same ray with its direction multiplied by `2⁻ᵉ` (exact) so that its largest
+    /// component lies in `[1, 2)`: the volume tests that square or project the direction run
+    /// on it, so a valid direction of 1e-300 or 1e300 neither underflows nor overflows there.
+    pub unit: Ray,
+    /// `e`: a parameter `s` along [`Self::unit`] is `s·2⁻ᵉ` along the ray.
+    pub unit_exponent: i32,
 }
 
 impl MeshRay {
@@ -36,13 +42,29 @@ impl MeshRay {
     /// A ray already in the mesh frame.
     pub fn in_mesh_frame(ray: Ray) -> Self {
         let inv_dir = ray.dir.map(|d| 1.0 / d);
+        let amax = ray.dir.amax();
+        let unit_exponent = if amax > 0.0 && amax.is_finite() {
+            amax.log2().floor() as i32
+        } else {
+            0
+        };
         Self {
+            unit: Ray::new(
+                ray.origin,
+                ray.dir.map(|d| times_power_of_two(d, -unit_exponent)),
+            ),
+            unit_exponent,
             ray,
             inv_dir,
             negative: [0, 1, 2].map(|i| inv_dir[i].is_sign_negative()),
             origin_scale: ray.origin.coords.amax(),
             watertight: WatertightRay::new(&ray),
         }
+    }
+
+    /// The ray parameter of the parameter `s` along [`Self::unit`].
+    pub fn from_unit(&self, s: f64) -> f64 {
+        times_power_of_two(s, -self.unit_exponent)
     }
 
     /// The point at parameter `t` (mesh frame).
@@ -56,4 +78,12 @@ pub fn is_valid(ray: &Ray) -> bool {
     ray.origin.iter().all(|c| c.is_finite())
         && ray.dir.iter().all(|c| c.is_finite())
         && ray.dir != Vector::zeros()
+}
+
+/// `x·2ᵉ`, exact unless the result leaves the normal range: two factors, each a representable
+/// power of two for `|e| <= 2046`.
+fn times_power_of_two(x: f64, e: i32) -> f64 {
+    let half = e / 2;
+    let power = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    x * power(half) * power(e - half)
 }

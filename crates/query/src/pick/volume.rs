@@ -15,6 +15,12 @@ pub(crate) const ROBUST_FAR: f64 = 1.0 + 2.0 * (3.0 * f64::EPSILON / (1.0 - 3.0 
 /// boundary that the ray passes through exactly is never rejected.
 const PAD_ULPS: f64 = 16.0 * f64::EPSILON;
 
+/// The OBB, sphere and k-DOP tests run on [`MeshRay::unit`], the ray with its direction scaled
+/// by a power of two into `[1, 2)` (exact), and convert the entry parameter back: their
+/// arithmetic (dot products with the direction, its square for the sphere) then stays in
+/// range for every finite non-zero direction (a 1e-300 direction squared underflowed to zero
+/// and made sphere trees miss hits).
+///
 /// A bounding volume a ray can be walked through (seed 004, "基于层次包围盒的拾取方法": test
 /// the ray against a node's volume before descending).
 pub trait RayVolume {
@@ -64,7 +70,8 @@ impl RayVolume for Obb {
         let mut padded = *self;
         let grow = pad(ray, self.center.coords.amax() + self.half_extents.sum());
         padded.half_extents.add_scalar_mut(grow);
-        let (t0, _) = ray_obb::interval(&ray.ray, &padded)?;
+        let (s0, _) = ray_obb::interval(&ray.unit, &padded)?;
+        let t0 = ray.from_unit(s0);
         (t0 <= t_max).then_some(t0)
     }
 }
@@ -73,8 +80,9 @@ impl RayVolume for Sphere {
     /// [`ray_sphere::cast`] on the ball grown by a few ulps of its coordinates.
     fn entry(&self, ray: &MeshRay, t_max: f64) -> Option<f64> {
         let grow = pad(ray, self.center.coords.amax() + self.radius);
-        let hit = ray_sphere::cast(&ray.ray, &Sphere::new(self.center, self.radius + grow))?;
-        (hit.t <= t_max).then_some(hit.t)
+        let hit = ray_sphere::cast(&ray.unit, &Sphere::new(self.center, self.radius + grow))?;
+        let t = ray.from_unit(hit.t);
+        (t <= t_max).then_some(t)
     }
 }
 
@@ -91,7 +99,8 @@ impl<const A: usize> RayVolume for Kdop<A> {
         let mut padded = *self;
         padded.min.iter_mut().for_each(|v| *v -= grow);
         padded.max.iter_mut().for_each(|v| *v += grow);
-        let (t0, _) = ray_kdop::interval(&ray.ray, &padded)?;
+        let (s0, _) = ray_kdop::interval(&ray.unit, &padded)?;
+        let t0 = ray.from_unit(s0);
         (t0 <= t_max).then_some(t0)
     }
 }
