@@ -106,24 +106,6 @@ fn pick() {
     replay("pick");
 }
 
-/// Crashes found by fuzzing whose cause lies in code this suite only tests from outside (see
-/// `fuzz/README.md`, "Crashes found"), kept in `fuzz/known/<target>/`: this test fails until
-/// they are fixed; then move each file into `fuzz/corpus/<target>/`.
-#[test]
-#[ignore = "known failures, not yet fixed (fuzz/README.md)"]
-fn known_failures() {
-    let failing: Vec<_> = ["collide", "pick"]
-        .into_iter()
-        .filter(|target| {
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("fuzz/known")
-                .join(target);
-            catch_unwind(|| replay_dir(target, &dir, 1)).is_err()
-        })
-        .collect();
-    assert!(failing.is_empty(), "known failures remain in {failing:?}");
-}
-
 /// Writes the generated seeds of `tree_bytes` (a saved tree of each volume type for
 /// [`targets::tree_mesh`], whole and as a payload to seal). Run by hand after a format change:
 /// `cargo test --test fuzz_corpus -- --ignored write_tree_seeds`.

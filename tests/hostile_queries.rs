@@ -514,8 +514,9 @@ fn containment_does_not_apply<V: obbtree::query::collide::PosedOverlap + TreeVol
     }
 }
 
-/// Found here (not yet fixed, in the pick traversal, which this suite tests only through the
-/// public API): with leaf size 1, the AABB tree and the compact `PickTree` break `cast_ray`'s
+/// Found here (fixed: exact edge signs in the triangle test, which made the `t` of a hit at a
+/// shared vertex agree between its triangles, and slab entries shrunk by `1 - 2γ(3)` so that a
+/// box entered exactly at the best `t` is still visited): with leaf size 1, the AABB tree and the compact `PickTree` break `cast_ray`'s
 /// documented rule "the lowest `(t, triangle)`" for rays through a vertex shared by several
 /// triangles: for the first ray they return triangle 3 where triangles 2 and 3 are hit at the
 /// same `t`, for the second triangle 0 at `t = 1 - 2⁻⁵³` where triangle 2 is hit one ulp
@@ -572,14 +573,13 @@ fn sphere_tree_with_a_tiny_direction() {
     pick_case(&one, &Isometry::identity(), &[ray]);
 }
 
-/// Found by the `collide` fuzz target (`fuzz/corpus/collide/crash-3acf…`, not yet fixed, in the
-/// posed k-DOP test, which this suite tests only through the public API): A is a triangle
+/// Found by the `collide` fuzz target (`fuzz/corpus/collide/crash-3acf…`; fixed: the posed k-DOP
+/// test now pads for the rounding of B's placement, translation included): A is a triangle
 /// collapsed to the point (1.25, 1.25, 1.25), B one collapsed to (1.25e-60, …) placed by a
 /// translation of (1.25, 1.25, 1.25), which lands it exactly on A's point (1.25 + 1.25e-60
-/// rounds to 1.25). The oracle reports the contact; the AABB, OBB and sphere trees find it, the
-/// 18-DOP tree does not.
+/// rounds to 1.25). The oracle reports the contact; the AABB, OBB and sphere trees found it, the
+/// 18-DOP tree did not.
 #[test]
-#[ignore = "known: the posed 18-DOP test misses a single-point contact (see fuzz/README.md)"]
 fn kdop_single_point_contact() {
     let a = mesh(vec![p(1.25, 1.25, 1.25)], vec![[0, 0, 0]]);
     let b = mesh(vec![p(1.25e-60, 1.25e-60, 1.25e-60)], vec![[0, 0, 0]]);
@@ -630,14 +630,14 @@ fn aabb_pick_on_a_huge_needle() {
     pick_case(&needle, &pose, &[ray]);
 }
 
-/// Found by the `collide` fuzz target (`fuzz/known/collide/crash-04e8…`, reduced here; not yet
-/// fixed, in the posed volume tests of collide): B is one degenerate triangle, a needle from
+/// Found by the `collide` fuzz target (`fuzz/corpus/collide/crash-04e8…`, reduced here; fixed:
+/// the posed AABB, OBB and k-DOP tests now pad for the rounding of B's vertices' placement, not
+/// only of its volumes' centres): B is one degenerate triangle, a needle from
 /// (-3, -3, -1e40) to (-3, -3, 1e40), A five small triangles, A rotated. Placing the needle in
 /// A's frame rounds its far vertices by ~1e24, and the placed triangle is what the exact leaf
-/// test and the oracle see; the AABB, OBB and 18-DOP pair tests do not pad for that rounding
-/// and miss the pairs the oracle reports. The sphere trees find them.
+/// test and the oracle see; the AABB, OBB and 18-DOP pair tests did not pad for that rounding
+/// and missed the pairs the oracle reports. The sphere trees find them.
 #[test]
-#[ignore = "known: posed AABB / OBB / 18-DOP tests miss contacts of a 1e40 needle under rotation (see fuzz/README.md)"]
 fn rotated_needle_of_1e40() {
     use obbtree::bv::nalgebra::{Matrix3, Rotation3};
     let a = mesh(

@@ -89,8 +89,14 @@ impl PosedOverlap for Obb {
         let rb = rel.rotation * b.center.coords;
         let center = rb + rel.translation;
         // The rounding of the centre's move, and (per pair, with A's centre added in
-        // `placed_obbs_overlap`) of the pair's centre offset.
-        let magnitude = rb.abs().sum() + rel.translation.abs().sum() + center.abs().sum();
+        // `placed_obbs_overlap`) of the pair's centre offset; and the rounding of B's vertices'
+        // placement `R p + t`, which is what the leaf test sees (a vertex has magnitude at most
+        // `|c| + Σ h`): without that term, a 1e40 needle's placed vertices, rounded by ~1e24,
+        // fell outside its exactly placed box (fuzz/README.md, finding 6).
+        let magnitude = rb.abs().sum()
+            + rel.translation.abs().sum()
+            + center.abs().sum()
+            + b.half_extents.sum();
         PlacedObb {
             center,
             axes: rel.rotation * b.axes,
@@ -147,7 +153,9 @@ impl PosedOverlap for Aabb {
     #[inline]
     fn place(b: &Aabb, rel: &RelativePose) -> (Vector, Vector, f64) {
         let rb = rel.rotation * b.center().coords;
-        let slack = rel.slack + SLACK * (rb.abs().sum() + rel.translation.abs().sum());
+        // The centre's move and B's vertices' placement (magnitude at most `|c| + Σ h`).
+        let magnitude = rb.abs().sum() + rel.translation.abs().sum() + half(b).sum();
+        let slack = rel.slack + SLACK * magnitude;
         (rb + rel.translation, half(b), slack)
     }
 
@@ -194,7 +202,8 @@ impl PosedOverlap for Sphere {
     #[inline]
     fn place(b: &Sphere, rel: &Pose) -> Sphere {
         let c = rel * b.center;
-        let slack = SLACK * (c.coords.abs().sum() + rel.translation.vector.abs().sum());
+        // The centre's move and B's vertices' placement (magnitude at most `|c| + r`).
+        let slack = SLACK * (c.coords.abs().sum() + rel.translation.vector.abs().sum() + b.radius);
         Sphere::new(c, b.radius + slack)
     }
 
@@ -295,7 +304,12 @@ fn slabs_meet_box<const A: usize>(
 ) -> bool {
     let c = pose * b.center();
     let h = half(b);
-    let magnitude = c.coords.abs().sum() + h.sum();
+    // The rounding of this test, and of B's vertices placed in A's frame (`R p + t` in f64,
+    // what the leaf test sees): at most a few ulps of `|p| + |t|`, with `|p|` bounded by the
+    // box or k-DOP of B and `|t|` the translation (the same in both directions). Without the
+    // translation term a point of B at 1.25e-60, moved by 1.25 onto A's point 1.25, was found
+    // 1.25e-60 away in B's frame (fuzz/README.md, finding 3).
+    let magnitude = c.coords.abs().sum() + h.sum() + pose.translation.vector.abs().sum();
     (0..A).all(|i| {
         let proj = axes[i].dot(&c.coords);
         let r = radii[i].dot(&h);

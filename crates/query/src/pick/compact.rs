@@ -3,7 +3,7 @@
 
 use super::ray::MeshRay;
 use super::traverse::{RayTree, Visitor};
-use super::volume::ROBUST_FAR;
+use super::volume::{ROBUST_FAR, ROBUST_NEAR};
 use obbtree_bv::{Aabb, TriMesh, Triangle};
 use obbtree_tree::{Bvh, NodeKind, MAX_DEPTH};
 
@@ -159,7 +159,7 @@ fn entries(pair: &Pair, ray: &MeshRay, t_max: f64) -> [Option<f64>; 2] {
             t1[c] = if t_far < t1[c] { t_far } else { t1[c] };
         }
     }
-    [0, 1].map(|c| (t0[c] <= t1[c]).then_some(t0[c]))
+    [0, 1].map(|c| (t0[c] <= t1[c]).then_some(t0[c] * ROBUST_NEAR))
 }
 
 impl RayTree for PickTree {

@@ -10,6 +10,12 @@ use obbtree_bv::{Aabb, Kdop, Obb, Sphere};
 /// *Physically Based Rendering*, 3rd ed., §3.9.2).
 pub(crate) const ROBUST_FAR: f64 = 1.0 + 2.0 * (3.0 * f64::EPSILON / (1.0 - 3.0 * f64::EPSILON));
 
+/// `1 - 2·γ(3)`: the factor by which a positive entry parameter of the slab test is shrunk
+/// before the traversal compares it with the best hit so far, so that rounding never puts the
+/// entry of a box beyond a hit on its boundary (a node entered exactly at the best `t`, where
+/// a lower triangle index may win the tie, is still visited).
+pub(crate) const ROBUST_NEAR: f64 = 1.0 - 2.0 * (3.0 * f64::EPSILON / (1.0 - 3.0 * f64::EPSILON));
+
 /// Relative padding (in ulps of the coordinates involved) of the volumes tested through the
 /// `bv` slab and sphere tests, whose dot products and divisions round: a point of the volume's
 /// boundary that the ray passes through exactly is never rejected.
@@ -55,7 +61,7 @@ impl RayVolume for Aabb {
                 t1 = t_far;
             }
         }
-        (t0 <= t1).then_some(t0)
+        (t0 <= t1).then_some(t0 * ROBUST_NEAR)
     }
 }
 
