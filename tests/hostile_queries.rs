@@ -680,6 +680,8 @@ fn rotated_needle_of_1e40() {
     let case = (&a, &pose_a, &needle, &pose_b, 1, Some(&oracle[..]));
     collide_checked::<Sphere>(case);
     collide_checked::<Aabb>(case);
+    collide_checked::<Obb>(case);
+    collide_checked::<Kdop18>(case);
 }
 
 /// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-a16e…`): a mesh of 1e-60 scale

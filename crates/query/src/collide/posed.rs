@@ -309,11 +309,19 @@ fn slabs_meet_box<const A: usize>(
     // box or k-DOP of B and `|t|` the translation (the same in both directions). Without the
     // translation term a point of B at 1.25e-60, moved by 1.25 onto A's point 1.25, was found
     // 1.25e-60 away in B's frame (fuzz/README.md, finding 3).
+    // A vertex's rounding is not confined to the slab's direction: a 1e40 needle along z,
+    // rotated, moves by ~1e24 across its thin x and y slabs too, so the k-DOP's largest slab
+    // value bounds its vertices' magnitude here.
+    let extent = kdop
+        .min
+        .iter()
+        .chain(&kdop.max)
+        .fold(0.0f64, |m, v| m.max(v.abs()));
     let magnitude = c.coords.abs().sum() + h.sum() + pose.translation.vector.abs().sum();
+    let slack = SLACK * (magnitude * 3.0 + extent);
     (0..A).all(|i| {
         let proj = axes[i].dot(&c.coords);
         let r = radii[i].dot(&h);
-        let slack = SLACK * (magnitude * 3.0 + kdop.min[i].abs().max(kdop.max[i].abs()));
         proj - r <= kdop.max[i] + slack && proj + r >= kdop.min[i] - slack
     })
 }
