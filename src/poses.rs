@@ -3,6 +3,12 @@
 //! `meta`) are ignored. Numbers are parsed exactly (serde_json's `float_roundtrip`), and
 //! [`obbtree_query::collide::pose_from_rotation_vector`] turns each entry into the matrix form
 //! every tool that follows this contract uses.
+//!
+//! Accepted values: finite; translation components `0` or of magnitude in
+//! [[`obbtree_bv::MIN_NONZERO_COORDINATE`], [`obbtree_bv::MAX_COORDINATE`]] (the mesh rule, so
+//! the exact predicates on placed triangles neither overflow nor underflow because of the
+//! translation); rotation-vector components at most `MAX_COORDINATE`. Anything else is refused
+//! naming the pose and the component ([`PoseError`]).
 
 use obbtree_query::collide::{pose_from_rotation_vector, Pose};
 use serde::{Deserialize, Serialize};
@@ -71,6 +77,23 @@ pub enum PoseError {
         /// The largest supported magnitude.
         max: f64,
     },
+    /// A translation component is non-zero but below
+    /// [`obbtree_bv::MIN_NONZERO_COORDINATE`], the same rule as for mesh coordinates: placed
+    /// vertices that small could make the exact predicates underflow.
+    #[error(
+        "pose {index}: translation[{component}] is {value:e}, below the smallest supported \
+         non-zero magnitude {min:e} (use 0)"
+    )]
+    TooSmall {
+        /// Index of the pose (0-based).
+        index: usize,
+        /// 0, 1 or 2.
+        component: usize,
+        /// The value.
+        value: f64,
+        /// The smallest supported non-zero magnitude.
+        min: f64,
+    },
     /// A `--pose` string is not six numbers.
     #[error("--pose needs six numbers \"tx ty tz rx ry rz\", got {0:?}")]
     BadString(String),
@@ -107,6 +130,16 @@ impl PoseEntry {
                     max,
                 });
             }
+        }
+        let min = obbtree_bv::MIN_NONZERO_COORDINATE;
+        let tiny = |x: &f64| *x != 0.0 && x.abs() < min;
+        if let Some(component) = self.translation.iter().position(tiny) {
+            return Err(PoseError::TooSmall {
+                index,
+                component,
+                value: self.translation[component],
+                min,
+            });
         }
         Ok(pose_from_rotation_vector(self.translation, self.rotation))
     }
@@ -186,6 +219,33 @@ mod tests {
         };
         let pose = limit.to_pose(0).unwrap();
         assert!(pose.rotation.matrix().iter().all(|x| x.is_finite()));
+    }
+
+    /// Translations follow the mesh rule: 0 or at least `MIN_NONZERO_COORDINATE` in magnitude.
+    #[test]
+    fn tiny_translations_are_refused() {
+        let entry = |t: f64| PoseEntry {
+            translation: [0.0, t, 0.0],
+            rotation: [0.0, 0.0, 1.0],
+        };
+        let err = entry(-1e-200).to_pose(3).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PoseError::TooSmall {
+                    index: 3,
+                    component: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err
+            .to_string()
+            .starts_with("pose 3: translation[1] is -1e-200"));
+        for ok in [0.0, -0.0, 1e-70, -1e-70, 1e-3] {
+            assert!(entry(ok).to_pose(0).is_ok(), "{ok:e}");
+        }
     }
 
     #[test]
