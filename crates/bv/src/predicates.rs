@@ -4,6 +4,7 @@
 //! guarantees (see [`MAX_COORDINATE`](crate::MAX_COORDINATE)).
 
 use crate::{Point, Vector};
+use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use robust::{Coord, Coord3D};
@@ -41,15 +42,17 @@ pub const TRIPLE_ERROR: f64 = (7.0 + 56.0 * f64::EPSILON) * f64::EPSILON;
 pub const TRIPLE_UNDERFLOW: f64 = 1e-250;
 
 /// Exact sign of `d·((p - o)×(q - o))`: on which side of the ray `o + t d` the directed edge
-/// `p → q` passes (zero: the ray's line meets the edge's line), evaluated in exact rational
-/// arithmetic (every `f64` is a rational); `None` if a coordinate is not finite.
+/// `p → q` passes (zero: the ray's line meets the edge's line), evaluated in exact integer
+/// arithmetic; `None` if a coordinate is not finite.
 pub fn ray_edge_side(o: &Point, d: &Vector, p: &Point, q: &Point) -> Option<i8> {
-    let [o, d, p, q] = exact::vectors([o.coords, *d, p.coords, q.coords])?;
+    // Positions and direction each scaled by a power of two to integers: the sign is unchanged.
+    let ([o, p, q], _) = exact::integers([o.coords, p.coords, q.coords])?;
+    let ([d], _) = exact::integers([*d])?;
     let e = exact::dot(&d, &exact::cross(&exact::sub(&p, &o), &exact::sub(&q, &o)));
-    Some(match e.cmp(&BigRational::zero()) {
-        std::cmp::Ordering::Less => -1,
-        std::cmp::Ordering::Equal => 0,
-        std::cmp::Ordering::Greater => 1,
+    Some(match e.sign() {
+        Sign::Minus => -1,
+        Sign::NoSign => 0,
+        Sign::Plus => 1,
     })
 }
 
@@ -57,40 +60,70 @@ pub fn ray_edge_side(o: &Point, d: &Vector, p: &Point, q: &Point) -> Option<i8> 
 /// of `a, b, c` (`n = (b-a)×(c-a)`), rounded to `f64` once; `None` if the line is parallel to
 /// the plane (or the triangle degenerate) or a coordinate is not finite.
 pub fn ray_plane_parameter(o: &Point, d: &Vector, [a, b, c]: [&Point; 3]) -> Option<f64> {
-    let [o, d, a, b, c] = exact::vectors([o.coords, *d, a.coords, b.coords, c.coords])?;
+    // With positions `2^s·P` and direction `2^r·D` (integers `P`, `D`), the numerator scales
+    // by `2^3s` and the denominator by `2^(2s+r)`: `t = (num / den)·2^(s - r)`.
+    let ([o, a, b, c], s) = exact::integers([o.coords, a.coords, b.coords, c.coords])?;
+    let ([d], r) = exact::integers([*d])?;
     let n = exact::cross(&exact::sub(&b, &a), &exact::sub(&c, &a));
     let den = exact::dot(&n, &d);
     if den.is_zero() {
         return None;
     }
-    (exact::dot(&n, &exact::sub(&a, &o)) / den).to_f64()
+    let num = exact::dot(&n, &exact::sub(&a, &o));
+    let shift = s - r;
+    let (num, den) = if shift >= 0 {
+        (num << shift as usize, den)
+    } else {
+        (num, den << (-shift) as usize)
+    };
+    BigRational::new(num, den).to_f64()
 }
 
-/// Vector arithmetic on exact rationals, for the rare decisions the float filters leave open.
+/// Vector arithmetic on exact integers, for the rare decisions the float filters leave open
+/// (no rational normalisation: a few big-integer products per call).
 mod exact {
     use super::*;
 
-    pub type Q3 = [BigRational; 3];
+    pub type Z3 = [BigInt; 3];
 
-    /// The exact values of finite vectors (`None` if a coordinate is not finite).
-    pub fn vectors<const N: usize>(vs: [Vector; N]) -> Option<[Q3; N]> {
-        let q = |x: f64| BigRational::from_float(x);
-        let all: Option<Vec<Q3>> = vs
-            .iter()
-            .map(|v| Some([q(v.x)?, q(v.y)?, q(v.z)?]))
-            .collect();
-        all?.try_into().ok()
+    /// Finite vectors as integers `Z` with a common exponent `e` (each coordinate is `Z·2^e`),
+    /// or `None` if a coordinate is not finite.
+    pub fn integers<const N: usize>(vs: [Vector; N]) -> Option<([Z3; N], i32)> {
+        let mut parts = [[(0u64, 0i32, 1i8); 3]; N];
+        let mut lowest = i32::MAX;
+        for (v, part) in vs.iter().zip(&mut parts) {
+            for (x, slot) in v.iter().zip(part.iter_mut()) {
+                if !x.is_finite() {
+                    return None;
+                }
+                let (mantissa, exponent, sign) = num_traits::Float::integer_decode(*x);
+                *slot = (mantissa, i32::from(exponent), sign);
+                if mantissa != 0 {
+                    lowest = lowest.min(i32::from(exponent));
+                }
+            }
+        }
+        let lowest = if lowest == i32::MAX { 0 } else { lowest };
+        let int = |&(mantissa, exponent, sign): &(u64, i32, i8)| {
+            let z = BigInt::from(mantissa) << (exponent - lowest).max(0) as usize;
+            if sign < 0 {
+                -z
+            } else {
+                z
+            }
+        };
+        Some((parts.map(|p| p.each_ref().map(int)), lowest))
     }
 
-    pub fn sub(x: &Q3, y: &Q3) -> Q3 {
+    pub fn sub(x: &Z3, y: &Z3) -> Z3 {
         std::array::from_fn(|i| &x[i] - &y[i])
     }
 
-    pub fn dot(x: &Q3, y: &Q3) -> BigRational {
-        (0..3).fold(BigRational::zero(), |acc, i| acc + &x[i] * &y[i])
+    pub fn dot(x: &Z3, y: &Z3) -> BigInt {
+        (0..3).fold(BigInt::zero(), |acc, i| acc + &x[i] * &y[i])
     }
 
-    pub fn cross(x: &Q3, y: &Q3) -> Q3 {
+    pub fn cross(x: &Z3, y: &Z3) -> Z3 {
         std::array::from_fn(|i| {
             let (j, k) = ((i + 1) % 3, (i + 2) % 3);
             &x[j] * &y[k] - &x[k] * &y[j]
