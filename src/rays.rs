@@ -70,6 +70,13 @@ pub fn rays_from_str(text: &str, path: &Path) -> Result<Vec<Ray>, RaysError> {
                     return Err(invalid(format!("{field}[{i}] is {}, not finite", v[i])));
                 }
             }
+            let max = obbtree_bv::MAX_COORDINATE;
+            if let Some(i) = r.origin.iter().position(|x| x.abs() > max) {
+                return Err(invalid(format!(
+                    "origin[{i}] is {:e}, beyond the supported magnitude {max:e}",
+                    r.origin[i]
+                )));
+            }
             if r.dir == [0.0; 3] {
                 return Err(invalid("dir is zero".into()));
             }

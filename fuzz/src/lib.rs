@@ -723,10 +723,8 @@ pub fn rays_json(data: &[u8]) {
 
 /// The pick queries' contract for a ray: finite origin and direction, non-zero direction.
 fn valid_ray(ray: &Ray) -> bool {
-    ray.origin
-        .iter()
-        .chain(ray.dir.iter())
-        .all(|c| c.is_finite())
+    ray.origin.iter().all(|c| c.abs() <= MAX_COORDINATE)
+        && ray.dir.iter().all(|c| c.is_finite())
         && ray.dir != Vector::zeros()
 }
 

@@ -27,8 +27,9 @@
 //!   overlapping triangles), [`cast_ray`] returns the one with the lowest triangle index: the
 //!   answer is deterministic and does not depend on the tree's shape or the volume type.
 //!   [`cast_ray_all`] reports each of them.
-//! * **Bad input** ([`PickError`]): a non-finite origin or direction, a zero direction, a
-//!   negative or NaN `max_t`, or a tree whose triangle count differs from the mesh's. The tree
+//! * **Bad input** ([`PickError`]): an origin beyond ±1e100 (the meshes' coordinate range,
+//!   within which the exact predicates cannot overflow) or not finite, a non-finite or zero
+//!   direction, a negative or NaN `max_t`, or a tree whose triangle count differs from the mesh's. The tree
 //!   must have been built for this mesh ([`Bvh::check_mesh`](obbtree_tree::Bvh::check_mesh)
 //!   tells, at the cost of hashing the mesh, so the queries do not call it).
 
@@ -57,8 +58,9 @@ use obbtree_bv::{Isometry, Ray, TriMesh};
 /// Why a ray query could not be answered.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PickError {
-    /// The ray's origin or direction has a NaN or infinite component, or the direction is zero.
-    #[error("the ray is not valid (origin {origin:?}, direction {dir:?}): origin and direction must be finite and the direction non-zero")]
+    /// The ray's origin has a component beyond [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE)
+    /// (or NaN), or its direction is not finite or zero.
+    #[error("the ray is not valid (origin {origin:?}, direction {dir:?}): the origin must be within ±1e100 and the direction finite and non-zero")]
     InvalidRay {
         /// The origin as given.
         origin: [f64; 3],

@@ -1,7 +1,7 @@
 //! A ray moved into the mesh frame once per query, with what every volume test reuses.
 
 use obbtree_bv::intersect::ray_triangle::WatertightRay;
-use obbtree_bv::{Isometry, Point, Ray, Vector};
+use obbtree_bv::{Isometry, Point, Ray, Vector, MAX_COORDINATE};
 
 /// The query ray in the frame of the mesh (and of its tree), with the per-ray constants of the
 /// slab tests: the reciprocal direction and its signs (Williams et al., "An efficient and robust
@@ -73,9 +73,11 @@ impl MeshRay {
     }
 }
 
-/// Whether a world ray can be cast: finite origin, finite non-zero direction.
+/// Whether a world ray can be cast: an origin within [`MAX_COORDINATE`] (the mesh rule, so
+/// the exact predicates on the origin and the triangles cannot overflow; an origin at 6.7e153
+/// made `orient3d` return a wrong sign), a finite non-zero direction of any magnitude.
 pub fn is_valid(ray: &Ray) -> bool {
-    ray.origin.iter().all(|c| c.is_finite())
+    ray.origin.iter().all(|c| c.abs() <= MAX_COORDINATE)
         && ray.dir.iter().all(|c| c.is_finite())
         && ray.dir != Vector::zeros()
 }
