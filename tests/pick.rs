@@ -466,6 +466,7 @@ fn bad_input_is_an_error() {
         Ray::new(Point::new(f64::NAN, 0.0, 0.0), Vector::x()),
         Ray::new(Point::origin(), Vector::new(0.0, f64::INFINITY, 0.0)),
         Ray::new(Point::origin(), Vector::zeros()),
+        Ray::new(Point::new(0.0, -1.1e100, 0.0), Vector::x()),
     ] {
         assert!(matches!(
             cast_ray(&mesh, &tree, &pose, &bad, 1.0),
@@ -481,6 +482,26 @@ fn bad_input_is_an_error() {
             Err(PickError::InvalidMaxT(_))
         ));
     }
+    // The ray moved into the mesh frame must stay in the exact predicates' range.
+    for translation in [1.1e100, f64::NAN] {
+        let far = Isometry::translation(0.0, 0.0, translation);
+        assert!(matches!(
+            cast_ray(&mesh, &tree, &far, &good, 1.0),
+            Err(PickError::InvalidPose { .. })
+        ));
+    }
+    let edge = Ray::new(
+        Point::new(1e100, -1e100, 0.0),
+        Vector::new(1e300, 1e-300, 0.0),
+    );
+    assert!(cast_ray(
+        &mesh,
+        &tree,
+        &Isometry::translation(1e100, 0.0, 0.0),
+        &edge,
+        1.0
+    )
+    .is_ok());
     let other = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
     assert!(matches!(
         cast_ray_all(&other, &tree, &pose, &good, 1.0),

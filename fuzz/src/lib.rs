@@ -999,6 +999,16 @@ pub fn pick_checked(
         })
     } else if max_t.is_nan() || max_t < 0.0 {
         Some(PickError::InvalidMaxT(max_t))
+    } else if !(pose.rotation.coords.iter().all(|x| x.is_finite())
+        && pose
+            .translation
+            .vector
+            .iter()
+            .all(|x| x.abs() <= MAX_COORDINATE))
+    {
+        Some(PickError::InvalidPose {
+            translation: pose.translation.vector.into(),
+        })
     } else {
         None
     };
@@ -1010,8 +1020,7 @@ pub fn pick_checked(
         return;
     }
     let (first, all, any) = (first.unwrap(), all.unwrap(), any.unwrap());
-    let pose_finite = pose.to_homogeneous().iter().all(|x| x.is_finite());
-    if !pose_finite || !exact {
+    if !exact {
         return;
     }
     let oracle = pick_oracle(mesh, pose, ray, max_t);

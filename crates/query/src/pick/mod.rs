@@ -29,7 +29,8 @@
 //!   [`cast_ray_all`] reports each of them.
 //! * **Bad input** ([`PickError`]): an origin beyond ±1e100 (the meshes' coordinate range,
 //!   within which the exact predicates cannot overflow) or not finite, a non-finite or zero
-//!   direction, a negative or NaN `max_t`, or a tree whose triangle count differs from the mesh's. The tree
+//!   direction, a pose that is not finite or translates beyond ±1e100, a negative or NaN
+//!   `max_t`, or a tree whose triangle count differs from the mesh's. The tree
 //!   must have been built for this mesh ([`Bvh::check_mesh`](obbtree_tree::Bvh::check_mesh)
 //!   tells, at the cost of hashing the mesh, so the queries do not call it).
 
@@ -67,6 +68,14 @@ pub enum PickError {
         /// The direction as given.
         dir: [f64; 3],
     },
+    /// The mesh's pose has a non-finite entry or a translation component beyond
+    /// [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE): the ray moved into the mesh frame could
+    /// then leave the range in which the exact predicates cannot overflow.
+    #[error("the mesh pose is not valid (translation {translation:?}): it must be finite, with a translation within ±1e100")]
+    InvalidPose {
+        /// The pose's translation as given.
+        translation: [f64; 3],
+    },
     /// `max_t` is NaN or negative.
     #[error("max_t must be a non-negative number (or infinity), not {0}")]
     InvalidMaxT(f64),
@@ -95,6 +104,13 @@ pub(crate) fn prepare(
         });
     }
     validate(ray, max_t)?;
+    let t = pose.translation.vector;
+    let finite = pose.rotation.coords.iter().all(|x| x.is_finite());
+    if !finite || t.iter().any(|x| !(x.abs() <= obbtree_bv::MAX_COORDINATE)) {
+        return Err(PickError::InvalidPose {
+            translation: t.into(),
+        });
+    }
     Ok(MeshRay::new(pose, ray))
 }
 
