@@ -18,16 +18,15 @@
 //!   available from the `interval` functions. A ray is parallel to a slab only when the
 //!   projected direction is exactly `0.0`; it then hits iff its origin lies in the closed slab
 //!   (a ray grazing a face hits).
-//! * **Ray–triangle.** Triangles are two-sided. In [`ray_triangle::cast`] a ray lying in the
-//!   triangle's plane, and any ray against a zero-area triangle, misses (determinant exactly
-//!   zero): in a closed mesh such a ray is caught by the neighbouring triangles. The
-//!   watertight test decides such rays by its rounded shear (its sheared determinant is
-//!   rarely exactly zero), consistently with the neighbours; a hit it reports is always a
-//!   point of the closed triangle. [`ray_triangle::cast_watertight`] is
-//!   watertight: its edge functions are exact (Shewchuk's adaptive `orient2d`) on per-vertex
-//!   sheared coordinates, so a ray through a shared edge or vertex of a closed mesh hits at
-//!   least one of the triangles around it. [`ray_triangle::cast`] (Möller–Trumbore) is faster
-//!   but may let such a ray slip through.
+//! * **Ray–triangle.** Triangles are two-sided and closed. A ray lying in the triangle's plane,
+//!   and any ray against a zero-area triangle, misses: in [`ray_triangle::cast`] when the
+//!   determinant is exactly zero, in [`ray_triangle::cast_watertight`] when the exact `n·d` is
+//!   zero; in a closed mesh such a ray is caught by the neighbouring triangles.
+//!   [`ray_triangle::cast_watertight`] decides every hit exactly (edge functions and the sign of
+//!   `t` by exact predicates on the input coordinates), so a ray through a shared edge or vertex
+//!   of a closed mesh hits every triangle around it whose closed projection contains it, never
+//!   none, whatever the magnitudes. [`ray_triangle::cast`] (Möller–Trumbore) is faster but may
+//!   let such a ray slip through.
 //! * **Plane classification** ([`plane::PlaneSide`]): `Tangent` means the closest point of the
 //!   volume is within [`plane::TANGENT_TOLERANCE`] × (the magnitude of the terms of `n·x + d`)
 //!   of the plane, so the seeds' three methods (all vertices, the diagonal / n–p vertices, the
