@@ -3,6 +3,8 @@
 //! This facade re-exports the workspace crates and adds mesh loading ([`load`]), pose files
 //! ([`poses`]) and ray files ([`rays`]).
 
+#![forbid(unsafe_code)]
+
 pub use obbtree_bv as bv;
 pub use obbtree_query as query;
 pub use obbtree_tree as tree;

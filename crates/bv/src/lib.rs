@@ -12,6 +12,7 @@
 //! intersecting.
 #![doc = ""]
 #![doc = include_str!("../tightness.md")]
+#![forbid(unsafe_code)]
 
 pub mod aabb;
 pub mod fit;

@@ -1,6 +1,8 @@
 //! The queries users call: dual-tree mesh–mesh collision with exact triangle tests, ray picking
 //! and frustum culling.
 
+#![forbid(unsafe_code)]
+
 pub mod collide;
 pub mod cull;
 pub mod pick;

@@ -107,6 +107,8 @@
 //! mesh: OBBTree 55.8–56.9 B per triangle on the dragons with the defaults, parry's
 //! `Bvh::heap_memory_size()` 144 B per triangle.
 
+#![forbid(unsafe_code)]
+
 mod build;
 mod bvh;
 mod fingerprint;
