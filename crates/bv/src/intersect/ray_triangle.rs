@@ -118,6 +118,10 @@ impl WatertightRay {
         };
         let ea = edge(b, &ub, nb, c, &uc, nc)?;
         let eb = edge(c, &uc, nc, a, &ua, na)?;
+        // Two edges on opposite sides already prove a miss (most rays tested against a leaf).
+        if ea * eb < 0.0 {
+            return None;
+        }
         let ec = edge(a, &ua, na, b, &ub, nb)?;
         if (ea < 0.0 || eb < 0.0 || ec < 0.0) && (ea > 0.0 || eb > 0.0 || ec > 0.0) {
             return None;
