@@ -8,8 +8,11 @@
 //! tests' tolerance, `1e-12` × the largest coordinate), give statistics without NaN, survive a
 //! save/load round trip, and keep containment after refitting in both modes.
 
+mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
+
+use common::shapes::{fan, mapped, mesh, p};
 
 use obbtree::bv::{Aabb, MeshError};
 use obbtree::bv::{
@@ -22,10 +25,6 @@ use serde::{de::DeserializeOwned, Serialize};
 use targets::check_tree;
 
 const SPLITS: [SplitRule; 3] = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah];
-
-fn mesh(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> TriMesh {
-    TriMesh::new(vertices, triangles).unwrap()
-}
 
 /// The tree tests' documented tolerance: `1e-12` × the largest absolute coordinate.
 fn tolerance(mesh: &TriMesh) -> f64 {
@@ -57,10 +56,6 @@ fn soup(seed: u64, n: usize) -> TriMesh {
 }
 
 /// `m` with every vertex mapped by `f`.
-fn mapped(m: &TriMesh, f: impl Fn(&Point) -> Point) -> TriMesh {
-    mesh(m.vertices().iter().map(f).collect(), m.triangles().to_vec())
-}
-
 /// Builds, checks, saves, reloads and refits one volume type with every split rule and two leaf
 /// sizes.
 fn exercise<V>(mesh: &TriMesh, method: V::Method)
@@ -130,10 +125,6 @@ fn other_volumes(mesh: &TriMesh) {
     exercise::<Kdop14>(mesh, ());
     exercise::<Kdop18>(mesh, ());
     exercise::<Kdop26>(mesh, ());
-}
-
-fn p(x: f64, y: f64, z: f64) -> Point {
-    Point::new(x, y, z)
 }
 
 #[test]
@@ -290,17 +281,7 @@ fn translated_by_1e9() {
 /// strip), exactly duplicated triangles (a mesh coincident with itself).
 #[test]
 fn non_manifold_open_and_duplicated() {
-    let fin = mesh(
-        vec![
-            p(0., 0., 0.),
-            p(0., 0., 1.),
-            p(1., 0., 0.),
-            p(-1., 0., 0.),
-            p(0., 1., 0.),
-            p(0., -1., 0.),
-        ],
-        vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
-    );
+    let fin = fan();
     assert!(!fin.is_closed());
     every_volume(&fin);
     let strip = mesh(

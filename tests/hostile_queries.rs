@@ -13,8 +13,11 @@
 //!
 //! Input outside the supported range is refused with an error naming the element.
 
+mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
+
+use common::shapes::{fan, mapped, mesh, p};
 
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
@@ -29,18 +32,6 @@ use obbtree::tree::{BuildOptions, Bvh, TreeVolume};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use targets::{collide_checked, pick_checked, pick_oracle, ties_to_lowest_index};
-
-fn p(x: f64, y: f64, z: f64) -> Point {
-    Point::new(x, y, z)
-}
-
-fn mesh(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> TriMesh {
-    TriMesh::new(vertices, triangles).unwrap()
-}
-
-fn mapped(m: &TriMesh, f: impl Fn(&Point) -> Point) -> TriMesh {
-    mesh(m.vertices().iter().map(f).collect(), m.triangles().to_vec())
-}
 
 fn translation(x: f64, y: f64, z: f64) -> Pose {
     pose_from_rotation_vector([x, y, z], [0.0; 3])
@@ -65,10 +56,14 @@ fn poses(scale: f64) -> Vec<Pose> {
 /// `collide` of `a` (identity) and `b` (at `pose_b`) equals the oracle for every volume type and
 /// two leaf sizes; returns the oracle's pairs.
 fn collide_case(a: &TriMesh, b: &TriMesh, pose_b: &Pose) -> Vec<[u32; 2]> {
-    let pose_a = Pose::identity();
-    let oracle = brute_force(a, &pose_a, b, pose_b);
+    collide_posed(a, &Pose::identity(), b, pose_b)
+}
+
+/// [`collide_case`] with `a` placed at `pose_a` too.
+fn collide_posed(a: &TriMesh, pose_a: &Pose, b: &TriMesh, pose_b: &Pose) -> Vec<[u32; 2]> {
+    let oracle = brute_force(a, pose_a, b, pose_b);
     for leaf_size in [1, 4] {
-        let case = (a, &pose_a, b, pose_b, leaf_size, Some(&oracle[..]));
+        let case = (a, pose_a, b, pose_b, leaf_size, Some(&oracle[..]));
         collide_checked::<Aabb>(case);
         collide_checked::<Obb>(case);
         collide_checked::<Sphere>(case);
@@ -465,17 +460,7 @@ fn coplanar_overlapping_sheets() {
 /// without panicking.
 #[test]
 fn non_manifold_and_open_meshes() {
-    let fin = mesh(
-        vec![
-            p(0., 0., 0.),
-            p(0., 0., 1.),
-            p(1., 0., 0.),
-            p(-1., 0., 0.),
-            p(0., 1., 0.),
-            p(0., -1., 0.),
-        ],
-        vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
-    );
+    let fin = fan();
     let strip = mesh(
         (0..40)
             .map(|i| p(f64::from(i / 2) * 0.1, f64::from(i % 2) * 0.1, 0.0))
@@ -525,17 +510,7 @@ fn containment_does_not_apply<V: obbtree::query::collide::PosedOverlap + TreeVol
 /// equals the best `t` so far, or to round an AABB entry up.)
 #[test]
 fn cast_ray_first_hit_and_ties_through_a_shared_vertex() {
-    let fin = mesh(
-        vec![
-            p(0., 0., 0.),
-            p(0., 0., 1.),
-            p(1., 0., 0.),
-            p(-1., 0., 0.),
-            p(0., 1., 0.),
-            p(0., -1., 0.),
-        ],
-        vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
-    );
+    let fin = fan();
     let rays = [
         Ray::new(
             p(2.29652701087878, -0.3676067336690032, 3.672304732605614),
@@ -584,13 +559,7 @@ fn kdop_single_point_contact() {
     let a = mesh(vec![p(1.25, 1.25, 1.25)], vec![[0, 0, 0]]);
     let b = mesh(vec![p(1.25e-60, 1.25e-60, 1.25e-60)], vec![[0, 0, 0]]);
     let pose = translation(1.25, 1.25, 1.25);
-    let oracle = brute_force(&a, &Pose::identity(), &b, &pose);
-    assert_eq!(oracle, [[0, 0]]);
-    let case = (&a, &Pose::identity(), &b, &pose, 1, Some(&oracle[..]));
-    collide_checked::<Aabb>(case);
-    collide_checked::<Obb>(case);
-    collide_checked::<Sphere>(case);
-    collide_checked::<Kdop18>(case);
+    assert_eq!(collide_case(&a, &b, &pose), [[0, 0]]);
 }
 
 /// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-c6cc…`): a needle triangle with a
@@ -675,13 +644,10 @@ fn rotated_needle_of_1e40() {
         Rotation3::from_matrix_unchecked(r),
     );
     let pose_b = translation(-2.0, -2.0, -2.0);
-    let oracle = brute_force(&a, &pose_a, &needle, &pose_b);
-    assert_eq!(oracle, [[1, 0], [2, 0], [3, 0], [5, 0]]);
-    let case = (&a, &pose_a, &needle, &pose_b, 1, Some(&oracle[..]));
-    collide_checked::<Sphere>(case);
-    collide_checked::<Aabb>(case);
-    collide_checked::<Obb>(case);
-    collide_checked::<Kdop18>(case);
+    assert_eq!(
+        collide_posed(&a, &pose_a, &needle, &pose_b),
+        [[1, 0], [2, 0], [3, 0], [5, 0]]
+    );
 }
 
 /// Found by the `pick` fuzz target (`fuzz/corpus/pick/crash-a16e…`): a mesh of 1e-60 scale

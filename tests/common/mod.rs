@@ -2,6 +2,8 @@
 //! sizes, and the property-test case count.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod shapes;
+
 use std::path::{Path, PathBuf};
 
 /// Path of a bundled mesh, e.g. `asset("kuka_iiwa/link_0.obj")`.
