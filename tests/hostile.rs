@@ -12,7 +12,7 @@ mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
 
-use common::shapes::{fan, mapped, mesh, p};
+use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 
 use obbtree::bv::{Aabb, MeshError};
 use obbtree::bv::{
@@ -171,15 +171,7 @@ fn a_million_copies_of_one_triangle() {
 /// must fall back to median splits: depth `⌈log2(800 / 4)⌉ = 8`.
 #[test]
 fn all_triangles_share_one_centroid() {
-    let mut rng = Pcg64::seed_from_u64(1);
-    let mut vertices = Vec::new();
-    for _ in 0..800 {
-        let a = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
-        let b = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
-        vertices.extend([Point::from(a), Point::from(b), Point::from(-(a + b))]);
-    }
-    let triangles = (0..800u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
-    let shared = mesh(vertices, triangles);
+    let shared = shared_centroid(800);
     every_volume(&shared);
     for split in SPLITS {
         let options = BuildOptions {

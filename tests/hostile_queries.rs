@@ -17,7 +17,7 @@ mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
 
-use common::shapes::{fan, mapped, mesh, p};
+use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
@@ -234,15 +234,7 @@ fn a_hundred_thousand_copies_of_one_triangle() {
 
 #[test]
 fn all_triangles_share_one_centroid() {
-    let mut rng = Pcg64::seed_from_u64(1);
-    let mut vertices = Vec::new();
-    for _ in 0..300 {
-        let a = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
-        let b = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
-        vertices.extend([Point::from(a), Point::from(b), Point::from(-(a + b))]);
-    }
-    let triangles = (0..300u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
-    let shared = mesh(vertices, triangles);
+    let shared = shared_centroid(300);
     for pose in poses(50.0).iter().take(4) {
         assert!(!collide_case(&shared, &shared, pose).is_empty());
     }

@@ -1,6 +1,8 @@
 //! Small hand-made meshes and mesh helpers for the hostile-geometry tests.
 
-use obbtree::bv::{Point, TriMesh};
+use obbtree::bv::{Point, TriMesh, Vector};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
 
 pub fn p(x: f64, y: f64, z: f64) -> Point {
     Point::new(x, y, z)
@@ -30,4 +32,18 @@ pub fn fan() -> TriMesh {
         ],
         vec![[0, 1, 2], [0, 1, 3], [0, 1, 4], [0, 1, 5], [2, 4, 0]],
     )
+}
+
+/// `n` triangles `(a, b, -(a + b))` with random corners that are multiples of 3: every centroid
+/// is exactly the origin, so no centroid-based split separates them.
+pub fn shared_centroid(n: u32) -> TriMesh {
+    let mut rng = Pcg64::seed_from_u64(1);
+    let mut vertices = Vec::new();
+    for _ in 0..n {
+        let a = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
+        let b = Vector::from_fn(|_, _| f64::from(3 * rng.gen_range(-50i32..50)));
+        vertices.extend([Point::from(a), Point::from(b), Point::from(-(a + b))]);
+    }
+    let triangles = (0..n).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+    mesh(vertices, triangles)
 }
