@@ -286,6 +286,42 @@ fn every_mesh_every_volume_matches_exact_brute_force_and_parry() {
     );
 }
 
+/// The compact tree keeps a mesh whose coordinates are all `f32` values in single precision
+/// (half the leaf memory) and any other mesh in double precision: both layouts give the exact
+/// hits (the bunny's decimal coordinates are not `f32` values; its copy rounded to `f32` is).
+#[test]
+fn picktree_single_and_double_storage_match_exact_hits() {
+    let bunny = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
+    let is_f32 = |x: f64| f64::from(x as f32) == x;
+    assert!(bunny
+        .vertices()
+        .iter()
+        .any(|p| !p.iter().all(|&x| is_f32(x))));
+    let rounded = TriMesh::new(
+        bunny
+            .vertices()
+            .iter()
+            .map(|p| p.map(|x| f64::from(x as f32)))
+            .collect(),
+        bunny.triangles().to_vec(),
+    )
+    .unwrap();
+    let double = PickTree::new(&bunny, &build(&bunny));
+    let single = PickTree::new(&rounded, &build(&rounded));
+    // 80 and 40 bytes per leaf triangle; the nodes (128 bytes per ~2 triangles) are alike.
+    let saved = double.memory_bytes() as f64 - single.memory_bytes() as f64;
+    let per_triangle = saved / bunny.triangles().len() as f64;
+    assert!((30.0..50.0).contains(&per_triangle), "{per_triangle} bytes");
+    let mut tally = Tally::default();
+    for (name, mesh, tree) in [("double", &bunny, &double), ("single", &rounded, &single)] {
+        for r in exact_rays(mesh, cases(200) as usize, 5) {
+            let exact = exact_hits(mesh, &r);
+            check_tree(name, mesh, tree, &r, &exact, &mut tally);
+        }
+    }
+    assert!(tally.hits > tally.rays / 4, "{tally:?}");
+}
+
 /// `b - a` if it is exact (Knuth's TwoDiff error term is zero).
 fn exact_diff(a: f64, b: f64) -> Option<f64> {
     let x = a - b;

@@ -43,7 +43,10 @@ impl MeshRay {
     pub fn in_mesh_frame(ray: Ray) -> Self {
         let inv_dir = ray.dir.map(|d| 1.0 / d);
         let amax = ray.dir.amax();
-        let unit_exponent = if amax > 0.0 && amax.is_finite() {
+        let unit_exponent = if amax >= f64::MIN_POSITIVE && amax.is_finite() {
+            // The exponent field of a normal number: ⌊log₂ amax⌋ without a `log2` call.
+            ((amax.to_bits() >> 52) & 0x7ff) as i32 - 1023
+        } else if amax > 0.0 {
             amax.log2().floor() as i32
         } else {
             0
