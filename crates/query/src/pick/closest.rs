@@ -18,7 +18,10 @@ pub fn cast_ray(
     max_t: f64,
 ) -> Result<Option<RayHit>, PickError> {
     let local = prepare(mesh, tree, pose, ray, max_t)?;
-    let mut closest = Closest { max_t, best: None };
+    let mut closest = Closest {
+        bound: max_t,
+        best: None,
+    };
     tree.walk(mesh, &local, &mut closest);
     Ok(closest
         .best
@@ -27,14 +30,15 @@ pub fn cast_ray(
 
 /// Keeps the hit with the smallest `(t, triangle)`.
 struct Closest {
-    max_t: f64,
+    /// `max_t`, then the best hit's `t` (read at every node: kept apart from `best`).
+    bound: f64,
     best: Option<(u32, Triangle, TriangleHit)>,
 }
 
 impl Visitor for Closest {
     #[inline]
     fn bound(&self) -> f64 {
-        self.best.map_or(self.max_t, |(_, _, hit)| hit.t)
+        self.bound
     }
 
     #[inline]
@@ -45,6 +49,7 @@ impl Visitor for Closest {
         };
         if better {
             self.best = Some((triangle, *tri, hit));
+            self.bound = hit.t;
         }
         ControlFlow::Continue(())
     }

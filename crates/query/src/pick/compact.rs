@@ -332,7 +332,9 @@ impl PickTree {
                         }
                     }
                     if n > 0 {
-                        stack.extend(met[1..n].iter().rev().copied());
+                        for &far in met[1..n].iter().rev() {
+                            stack.push(far);
+                        }
                         current = met[0];
                         continue;
                     }
