@@ -2,7 +2,8 @@
 //! (47,794 triangles each), the 500 poses of `benches/data/poses_dragon_res3_500.json`
 //! (`/work/shared/bench/poses.py A.obj B.obj 500 1`, OBJ copies made by
 //! `benches/data/ply2obj.py`, about half in contact), and dragon_res2 × dragon_res2 with the 200
-//! poses of `benches/data/poses_dragon_res2_200.json` (made the same way). One thread, total time for all poses:
+//! poses of `benches/data/poses_dragon_res2_200.json` (made the same way). One thread (and, for
+//! obbtree, `_all_threads`: the poses spread over every core), total time for all poses:
 //! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,
 //! outside the measurement.
 //!
@@ -16,7 +17,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::poses::{load_poses, PoseEntry};
-use obbtree::query::collide::{collide_with, Pose};
+use obbtree::query::collide::{collide_many, collide_with, Pose};
 use obbtree::query::{CollisionRequest, CollisionResult, Mode, Model, PosedOverlap};
 use obbtree::tree::{BuildOptions, Bvh};
 use obbtree::urdf::Robot;
@@ -70,6 +71,12 @@ fn bench_volume<V: PosedOverlap>(
         g.bench_function(format!("obbtree_{name}_leaf{leaf_size}_{mode:?}"), |bch| {
             bch.iter(|| run_all(&ma, &mb, poses, &req, &mut out))
         });
+        // The same poses spread over every core (`collide_many`, rayon), as `obbtree collide`
+        // runs them.
+        g.bench_function(
+            format!("obbtree_{name}_leaf{leaf_size}_{mode:?}_all_threads"),
+            |bch| bch.iter(|| collide_many(&ma, &Pose::identity(), &mb, poses, &req).len()),
+        );
     }
     g.finish();
 }
