@@ -234,6 +234,7 @@ fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usiz
 
 /// `a.min(b)` / `a.max(b)` for the finite coordinates of a validated mesh, in one instruction
 /// (the std versions also handle NaN).
+#[inline]
 fn min(a: f64, b: f64) -> f64 {
     if b < a {
         b
@@ -242,6 +243,7 @@ fn min(a: f64, b: f64) -> f64 {
     }
 }
 
+#[inline]
 fn max(a: f64, b: f64) -> f64 {
     if b > a {
         b
@@ -265,6 +267,7 @@ impl Bin {
         count: 0,
     };
 
+    #[inline]
     fn of(t: &[Point; 3]) -> Self {
         Self {
             mins: std::array::from_fn(|i| min(min(t[0][i], t[1][i]), t[2][i])),
@@ -273,6 +276,7 @@ impl Bin {
         }
     }
 
+    #[inline]
     fn merge(&mut self, other: &Self) {
         for i in 0..3 {
             self.mins[i] = min(self.mins[i], other.mins[i]);
@@ -282,6 +286,7 @@ impl Bin {
     }
 
     /// `area × count`, the SAH cost of one side (0 when empty).
+    #[inline]
     fn cost(&self) -> f64 {
         if self.count == 0 {
             return 0.0;
@@ -308,6 +313,7 @@ impl Binning {
     }
 
     /// The bin of projection `p`.
+    #[inline]
     fn bin_of(&self, p: f64) -> usize {
         // `as` saturates (NaN → 0), so every value lands in a bin.
         (((p - self.min) * self.scale) as usize).min(SAH_BINS - 1)
