@@ -176,32 +176,40 @@ fn median_split(work: &mut Work, axis: &Vector) -> usize {
 
 /// Binned SAH over `axes`; `None` if the centroids do not spread along any of them. One pass
 /// projects the centroids on the axes (kept for the binning pass), one pass fills the bins of all
-/// axes.
+/// axes and records each triangle's bins, by which the partition then sorts.
 fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usize> {
     let mut lo = [f64::INFINITY; K];
     let mut hi = [f64::NEG_INFINITY; K];
-    let mut projections: Vec<[f64; K]> = work
+    let projections: Vec<[f64; K]> = work
         .moments
         .iter()
         .map(|m| {
             let p = axes.each_ref().map(|axis| m.centroid.coords.dot(axis));
             for a in 0..K {
-                lo[a] = lo[a].min(p[a]);
-                hi[a] = hi[a].max(p[a]);
+                lo[a] = min(lo[a], p[a]);
+                hi[a] = max(hi[a], p[a]);
             }
             p
         })
         .collect();
     let binnings: [Option<Binning>; K] = std::array::from_fn(|a| Binning::new(lo[a], hi[a]));
     let mut bins = [[Bin::EMPTY; SAH_BINS]; K];
-    for (t, p) in work.tris.iter().zip(&projections) {
-        let bounds = Bin::of(t);
-        for a in 0..K {
-            if let Some(binning) = &binnings[a] {
-                bins[a][binning.bin_of(p[a])].merge(&bounds);
-            }
-        }
-    }
+    let mut bin_ids: Vec<[u8; K]> = projections
+        .iter()
+        .zip(work.tris.iter())
+        .map(|(p, t)| {
+            let bounds = Bin::of(t);
+            std::array::from_fn(|a| match &binnings[a] {
+                Some(binning) => {
+                    let id = binning.bin_of(p[a]);
+                    bins[a][id].merge(&bounds);
+                    id as u8
+                }
+                None => 0,
+            })
+        })
+        .collect();
+    drop(projections);
     let mut best: Option<(f64, usize, usize)> = None; // (cost, axis, last bin of the left side)
     for (a, bins) in bins
         .iter()
@@ -222,14 +230,13 @@ fn sah_split<const K: usize>(work: &mut Work, axes: &[Vector; K]) -> Option<usiz
                 continue;
             }
             let cost = left.cost() + right[i + 1].cost();
-            if best.map_or(true, |(c, _, _)| cost < c) {
+            if best.is_none_or(|(c, _, _)| cost < c) {
                 best = Some((cost, a, i));
             }
         }
     }
     let (_, a, last) = best?;
-    let binning = binnings[a].as_ref()?;
-    Some(work.partition(&mut projections, |p| binning.bin_of(p[a]) <= last))
+    Some(work.partition(&mut bin_ids, |ids| usize::from(ids[a]) <= last))
 }
 
 /// `a.min(b)` / `a.max(b)` for the finite coordinates of a validated mesh, in one instruction
@@ -315,7 +322,8 @@ impl Binning {
     /// The bin of projection `p`.
     #[inline]
     fn bin_of(&self, p: f64) -> usize {
-        // `as` saturates (NaN → 0), so every value lands in a bin.
-        (((p - self.min) * self.scale) as usize).min(SAH_BINS - 1)
+        // `as` saturates (NaN → 0), so every value lands in a bin; `u32` converts in fewer
+        // instructions than `usize`.
+        (((p - self.min) * self.scale) as u32).min(SAH_BINS as u32 - 1) as usize
     }
 }
