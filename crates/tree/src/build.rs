@@ -92,7 +92,14 @@ impl<V: BoundingVolume> Bvh<V> {
         };
         let builder = Builder { options };
         let mut nodes = Vec::with_capacity(2 * n.div_ceil(options.leaf_size));
-        let bv = V::fit_triangles_with_moments(work.tris, work.moments, options.method);
+        // The fingerprint (a hash of the whole mesh) does not depend on the tree: in parallel
+        // builds it is computed beside the root's fit, the one serial step of the build.
+        let fit_root = || V::fit_triangles_with_moments(work.tris, work.moments, options.method);
+        let (bv, mesh_fingerprint) = if options.parallel {
+            rayon::join(fit_root, || MeshFingerprint::of(mesh))
+        } else {
+            (fit_root(), MeshFingerprint::of(mesh))
+        };
         nodes.push(Node::internal(bv.clone(), 0));
         let (root, depth) = builder.descend(bv, work, 0, &mut nodes);
         nodes[0] = root;
@@ -101,7 +108,7 @@ impl<V: BoundingVolume> Bvh<V> {
             nodes,
             order,
             depth: depth as u32,
-            mesh: MeshFingerprint::of(mesh),
+            mesh: mesh_fingerprint,
         })
     }
 }
