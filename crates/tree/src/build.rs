@@ -93,7 +93,7 @@ impl<V: BoundingVolume> Bvh<V> {
         let builder = Builder { options };
         let mut nodes = Vec::with_capacity(2 * n.div_ceil(options.leaf_size));
         // The fingerprint (a hash of the whole mesh) does not depend on the tree: in parallel
-        // builds it is computed beside the root's fit, the one serial step of the build.
+        // builds it is computed beside the root's fit (serial, like the root's split).
         let fit_root = || V::fit_triangles_with_moments(work.tris, work.moments, options.method);
         let (bv, mesh_fingerprint) = if options.parallel {
             rayon::join(fit_root, || MeshFingerprint::of(mesh))
