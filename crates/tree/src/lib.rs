@@ -85,10 +85,17 @@
 //! | [`TriangleMoments`](obbtree_bv::fit::covariance::TriangleMoments) once per triangle; a node's covariance is their sum (same fit as `Obb::fit_triangles`) | 104.2 M | 203.68 M |
 //! | covariance boxes sized in one pass, padded by a rounding bound instead of a second widening pass (boxes a few ulps larger) | 88.0 M | 203.69 M |
 //! | SAH bins an OBB's longest axis alone | 70.6 M | 204.82 M (+0.55%) |
-//! | each split rule partitions by keys computed once per triangle (same tree) | **70.0 M** | same tree |
+//! | each split rule partitions by keys computed once per triangle (same tree) | 70.0 M | same tree |
+//! | *second round (session 4), measured in a separate harness crate (71.2 M at its start):* | | |
+//! | OBB extents pass on plain arrays (the same bits as `tr_mul` + `inf`/`sup`); SAH bin helpers inlined | 61.4 M | same tree |
+//! | SAH records each triangle's bin while binning, and the partition sorts by it (3.4 M fewer, measured after an eigen-solver step that was not kept) | **≈ 58 M** | same tree |
+//!
+//! Every tree of the second round is identical bit for bit to the first round's (node array and
+//! triangle order compared on all bundled meshes and the 871k dragon, serial and parallel).
 //!
 //! Parallel builds also gather the triangles and compute their moments on rayon (the same
-//! values, so still the serial tree bit for bit).
+//! values, so still the serial tree bit for bit), and hash the mesh's fingerprint beside the
+//! root's fit.
 //!
 //! Collide cost: callgrind instructions in `obbtree_query::collide` for
 //! `obbtree collide dragon_res3 dragon_res3 --mode all` over the first 40 poses of
@@ -102,8 +109,11 @@
 //! trees of before (their SAH still bins all three coordinate axes), so picking is unaffected.
 //!
 //! Same-run build times against parry are in the README ("Performance: building trees"). The
-//! remaining profile of a serial OBBTree build: SAH binning and partition ~40%, the box extents
-//! pass ~15%, nalgebra's 3×3 eigen solver ~18%, moments sum ~5%. Memory of the tree beyond the
+//! remaining profile of a serial OBBTree build (perf, `dragon_res3`, session 4): SAH projection,
+//! binning and partition ~27%, the box extents pass ~15%, nalgebra's 3×3 eigen solver ~16–18%
+//! (a latency-bound chain of square roots and divisions; any other solver changes the
+//! eigenvectors' last bits and so the trees), moments sum ~6%, allocation and page faults ~5%.
+//! Memory of the tree beyond the
 //! mesh: OBBTree 55.8–56.9 B per triangle on the dragons with the defaults, parry's
 //! `Bvh::heap_memory_size()` 144 B per triangle.
 
