@@ -1,10 +1,10 @@
 //! The leaf test: exact triangle–triangle predicate behind an exact bounding-box filter, with
 //! each triangle placed and boxed at most once per query.
 
-use super::{place, Pose};
+use super::{place, Model, Pose};
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Aabb, BoundingVolume, Point, TriMesh, Triangle};
-use obbtree_tree::Bvh;
+use obbtree_tree::{Bvh, NodeKind};
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
@@ -39,54 +39,89 @@ fn boxes_meet(p: &Aabb, q: &Aabb) -> bool {
     (0..3).all(|k| p.mins[k] <= q.maxs[k] && q.mins[k] <= p.maxs[k])
 }
 
-/// The placed, boxed triangles of one mesh, filled lazily during a query: a leaf of B meets
-/// many leaves of A, and placing its triangles again for each would dominate the leaf work.
-/// Entries are indexed by position in the tree's triangle order, so a leaf's triangles are
-/// contiguous and the leaf test streams through them. An entry is valid when its stamp equals
-/// the query's generation, so starting a query costs nothing (no clearing), and the memory
-/// (about 124 bytes per triangle of the largest mesh B seen) is kept for the next query
-/// until [`release`] frees it.
+/// The box around each node's triangles (in the mesh's frame), by node index: a leaf's box is
+/// what the leaf test compares the other leaf's triangles with. Computed once per
+/// [`Model`](super::Model), children before parents (they come after them in the array).
+pub(crate) fn node_bounds<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Aabb> {
+    let nodes = tree.nodes();
+    let mut bounds = vec![boxed[0].bounds; nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        bounds[i] = match nodes[i].kind() {
+            NodeKind::Internal { left, right } => bounds[left].merge(&bounds[right]),
+            NodeKind::Leaf(range) => boxed[range.clone()]
+                .iter()
+                .skip(1)
+                .fold(boxed[range.start].bounds, |u, p| u.merge(&p.bounds)),
+        };
+    }
+    bounds
+}
+
+/// The placed, boxed triangles of one mesh, filled a leaf at a time during a query: a leaf of B
+/// meets many leaves of A, and placing its triangles again for each would dominate the leaf
+/// work. Triangles are indexed by position in the tree's triangle order, so a leaf's triangles
+/// are contiguous and the leaf test streams through them; each placed leaf also keeps the box
+/// around its placed triangles. A leaf is valid when its stamp equals the query's generation,
+/// so starting a query costs nothing (no clearing), and the memory (about 120 bytes per
+/// triangle and 56 per node of the largest mesh B seen) is kept for the next query until
+/// [`release`] frees it.
 #[derive(Default)]
 struct PlacedCache {
-    stamp: Vec<u32>,
+    /// Per node of B: the generation in which the leaf was placed, and its placed box.
+    leaves: Vec<(u32, Aabb)>,
     generation: u32,
     items: Vec<Boxed>,
 }
 
 impl PlacedCache {
-    /// Invalidates every entry and makes room for `n` triangles.
-    fn begin(&mut self, n: usize) {
-        if self.items.len() < n {
-            let origin = Point::origin();
-            let empty = Boxed::new(Triangle::new(origin, origin, origin));
-            self.items.resize(n, empty);
-            self.stamp.resize(n, 0);
+    /// Invalidates every entry and makes room for `triangles` triangles and `nodes` nodes.
+    fn begin(&mut self, triangles: usize, nodes: usize) {
+        let origin = Point::origin();
+        let empty = Boxed::new(Triangle::new(origin, origin, origin));
+        if self.items.len() < triangles {
+            self.items.resize(triangles, empty);
+        }
+        if self.leaves.len() < nodes {
+            self.leaves.resize(nodes, (0, empty.bounds));
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamp.fill(0);
+            self.leaves.iter_mut().for_each(|l| l.0 = 0);
             self.generation = 1;
         }
     }
 
-    /// The triangles of `leaf` (of `mesh`) placed by `pose`, each computed on first use in
-    /// this query.
+    /// The triangles of `leaf` (B's triangles in tree order `b`, placed by `pose`) and the box
+    /// around them, computed on first use in this query.
     #[inline]
-    fn leaf(&mut self, mesh: &TriMesh, pose: &Pose, leaf: Leaf) -> &[Boxed] {
+    fn leaf(&mut self, b: &[Boxed], pose: &Pose, leaf: &Leaf) -> (&[Boxed], Aabb) {
         let range = leaf.start..leaf.start + leaf.triangles.len();
-        for (k, &t) in range.clone().zip(leaf.triangles) {
-            if self.stamp[k] != self.generation {
-                self.stamp[k] = self.generation;
-                self.items[k] = Boxed::new(placed_triangle(mesh, t as usize, pose));
+        let entry = &mut self.leaves[leaf.node];
+        if entry.0 != self.generation {
+            let placed = &mut self.items[range.clone()];
+            for (item, local) in placed.iter_mut().zip(&b[range.clone()]) {
+                let [p, q, r] = local.tri.vertices();
+                *item = Boxed::new(Triangle::new(
+                    place(pose, &p),
+                    place(pose, &q),
+                    place(pose, &r),
+                ));
             }
+            let around = placed
+                .iter()
+                .skip(1)
+                .fold(placed[0].bounds, |u, p| u.merge(&p.bounds));
+            *entry = (self.generation, around);
         }
-        &self.items[range]
+        (&self.items[range], entry.1)
     }
 }
 
-/// A leaf's triangles: their mesh indices and the position of the first in the tree's order.
+/// A leaf's triangles: its node index, their mesh indices and the position of the first in the
+/// tree's order.
 #[derive(Clone, Copy)]
 pub(crate) struct Leaf<'t> {
+    pub node: usize,
     pub start: usize,
     pub triangles: &'t [u32],
 }
@@ -96,6 +131,7 @@ impl<'t> Leaf<'t> {
     pub fn of<V>(tree: &'t Bvh<V>, index: usize) -> Self {
         let range = tree.node(index).triangle_range().unwrap_or(0..0);
         Self {
+            node: index,
             start: range.start,
             triangles: &tree.triangle_order()[range],
         }
@@ -117,25 +153,28 @@ pub(crate) fn release() {
 pub(crate) struct LeafTest<'a> {
     /// A's triangles in its tree's order.
     a: &'a [Boxed],
-    b: &'a TriMesh,
+    /// The box around each node's triangles of A.
+    a_bounds: &'a [Aabb],
+    /// B's triangles in its tree's order, in B's frame.
+    b: &'a [Boxed],
     b_in_a: &'a Pose,
     cache: &'a mut PlacedCache,
 }
 
-/// Runs `query` with a leaf test of `a` (A's triangles in its tree's order,
-/// [`boxed_in_tree_order`]) against `b` placed by `b_in_a`, on this thread's cache.
-pub(crate) fn with_leaf_test<R>(
-    a: &[Boxed],
-    b: &TriMesh,
+/// Runs `query` with a leaf test of `a` against `b` placed by `b_in_a`, on this thread's cache.
+pub(crate) fn with_leaf_test<V, R>(
+    a: &Model<V>,
+    b: &Model<V>,
     b_in_a: &Pose,
     query: impl FnOnce(&mut LeafTest) -> R,
 ) -> R {
     CACHE.with(|cache| {
         let cache = &mut *cache.borrow_mut();
-        cache.begin(b.triangles().len());
+        cache.begin(b.boxed().len(), b.tree().nodes().len());
         query(&mut LeafTest {
-            a,
-            b,
+            a: a.boxed(),
+            a_bounds: a.node_bounds(),
+            b: b.boxed(),
             b_in_a,
             cache,
         })
@@ -158,13 +197,10 @@ impl LeafTest<'_> {
         limit: usize,
     ) -> ControlFlow<()> {
         let pa = &self.a[a.start..a.start + a.triangles.len()];
-        let pb = self.cache.leaf(self.b, self.b_in_a, b);
-        let around_a = pa
-            .iter()
-            .skip(1)
-            .fold(pa[0].bounds, |u, p| u.merge(&p.bounds));
+        let around_a = &self.a_bounds[a.node];
+        let (pb, _) = self.cache.leaf(self.b, self.b_in_a, &b);
         for (qb, &tb) in pb.iter().zip(b.triangles) {
-            if !boxes_meet(&around_a, &qb.bounds) {
+            if !boxes_meet(around_a, &qb.bounds) {
                 continue;
             }
             for (qa, &ta) in pa.iter().zip(a.triangles) {

@@ -26,7 +26,7 @@ pub fn self_collide<V: PosedOverlap>(
     let limit = request.limit();
     let mut result = CollisionResult::default();
     let pairs = &mut result.pairs;
-    let done = with_leaf_test(model.boxed(), mesh, &identity, |leaves| {
+    let done = with_leaf_test(model, model, &identity, |leaves| {
         traverse::leaf_pairs(tree, tree, &V::relative(&identity), true, |i, j| {
             leaves.test(
                 Leaf::of(tree, i),
