@@ -112,18 +112,17 @@ pub fn overlaps_posed(half_a: &Vector, half_b: &Vector, pose: &RelativePose) -> 
         && b_and_edge_axes_overlap(&a, half_b, pose)
 }
 
-/// [`overlaps_posed`] for box A (`a`, grown by `slack`) and box B (centre `b_center`, axes
-/// `b_axes`, half-extents `half_b`) given in one frame, computing `R = Aᵀ B` and `t = Aᵀ (c_B -
-/// c_A)` one row at a time: row `i` is all that A's axis `i` needs, and most box pairs of a
-/// traversal that are separated at all are separated by one of A's axes (seed 000 §9.2.6
-/// orders the axes so), so a rejection usually costs one or two rows instead of the whole
-/// product. `slack` bounds the rounding of `b_center - a.center` and of `b_center` itself (see
-/// [`RelativePose::slack`]).
+/// The six face axes of [`overlaps_posed`] (A's and B's, not the nine edge products) for box A
+/// (`a`, grown by `slack`) and box B (centre `b_center`, axes `b_axes`, half-extents `half_b`)
+/// given in one frame, computing `R = Aᵀ B` and `t = Aᵀ (c_B - c_A)` one row at a time: row `i`
+/// is all that A's axis `i` needs, and most box pairs of a traversal that are separated at all
+/// are separated by one of A's axes (seed 000 §9.2.6 orders the axes so), so a rejection usually
+/// costs one or two rows instead of the whole product. `slack` bounds the rounding of `b_center
+/// - a.center` and of `b_center` itself (see [`RelativePose::slack`]).
 ///
-/// Without `edges`, only the six face axes (A's and B's) are tried: a coarser but still
-/// conservative test (fewer candidate separating axes can only report overlap more often),
-/// about half the cost of the full one when the boxes overlap. A traversal uses it above the
-/// leaves, where a false overlap costs only a few more box tests.
+/// A coarser but still conservative test than the 15-axis one (fewer candidate separating axes
+/// can only report overlap more often), about half its cost when the boxes overlap: a traversal
+/// uses it between internal nodes, where a false overlap costs only a few more box tests.
 #[inline]
 pub fn overlaps_lazy(
     a: &Obb,
@@ -131,7 +130,6 @@ pub fn overlaps_lazy(
     b_axes: &Matrix3<f64>,
     half_b: &Vector,
     slack: f64,
-    edges: bool,
 ) -> bool {
     let d = b_center - a.center.coords;
     let half_a = a.half_extents.add_scalar(slack);
@@ -158,7 +156,7 @@ pub fn overlaps_lazy(
         abs_rotation,
         slack,
     };
-    b_axes_overlap(&half_a, half_b, &pose) && (!edges || edge_axes_overlap(&half_a, half_b, &pose))
+    b_axes_overlap(&half_a, half_b, &pose)
 }
 
 /// Type i: whether A's axis `i` separates A (half-extents `a`, already grown by the slack) from

@@ -182,6 +182,15 @@ pub(crate) fn with_leaf_test<V, R>(
 }
 
 impl LeafTest<'_> {
+    /// Whether the box around the triangles of node `a` of A meets the box around the placed
+    /// triangles of leaf `b` of B. Exact (see [`boxes_meet`]): `false` proves every triangle
+    /// pair below the two nodes disjoint.
+    #[inline]
+    pub fn meets_leaf(&mut self, a: usize, b: &Leaf) -> bool {
+        let (_, around_b) = self.cache.leaf(self.b, self.b_in_a, b);
+        boxes_meet(&self.a_bounds[a], &around_b)
+    }
+
     /// Appends the intersecting pairs among `a × b` (two leaves) that `keep` accepts to `out`,
     /// each as `order(a, b)` (mesh indices); breaks once `out` holds `limit` pairs.
     ///

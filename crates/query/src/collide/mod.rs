@@ -103,7 +103,7 @@ pub fn collide_with<V: PosedOverlap>(
     let limit = request.limit();
     let pairs = &mut result.pairs;
     let done = leaf::with_leaf_test(a, b, &b_in_a, |leaves| {
-        traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, |i, j| {
+        traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, leaves, |leaves, i, j| {
             leaves.test(
                 Leaf::of(a.tree(), i),
                 Leaf::of(b.tree(), j),

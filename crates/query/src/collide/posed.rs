@@ -40,15 +40,12 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     /// visits and tests the result against many nodes of A.
     fn place(b: &Self, rel: &Self::Relative) -> Self::Placed;
 
-    /// Whether `a` (in A's frame) and the placed volume `b` may overlap; conservative.
+    /// Whether `a` (in A's frame) and the placed volume `b` may overlap; conservative. The
+    /// traversal tests volumes only while B's node is internal (a leaf of B is compared by the
+    /// box around its placed triangles instead), where a false overlap costs a few more volume
+    /// tests below, not leaf work: a cheap test that is looser than it could be can pay (see
+    /// the OBB impl).
     fn overlaps(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool;
-
-    /// A cheaper conservative test, possibly looser than [`PosedOverlap::overlaps`], that the
-    /// traversal uses when one of the two nodes is internal: a false overlap there costs a few
-    /// more box tests below, not leaf work. By default the same test.
-    fn overlaps_coarse(a: &Self, b: &Self::Placed, rel: &Self::Relative) -> bool {
-        Self::overlaps(a, b, rel)
-    }
 
     /// A measure of size that decides which tree the traversal descends first (the larger).
     fn size(&self) -> f64;
@@ -73,9 +70,9 @@ pub struct PlacedObb {
     slack: f64,
 }
 
-/// Gottschalk's OBB–OBB test (the 15 separating axes, seed 000 §9.2.6) on the pair's relative
-/// pose: with B's box placed in A's frame once per node of B, each pair costs `t = Aᵀ (c'_B -
-/// c_A)` and as many rows of `R = Aᵀ (R_ab B)` as the test needs ([`obb_obb::overlaps_lazy`]).
+/// Gottschalk's OBB–OBB test (its six face axes, seed 000 §9.2.6) on the pair's relative pose:
+/// with B's box placed in A's frame once per node of B, each pair costs `t = Aᵀ (c'_B - c_A)`
+/// and as many rows of `R = Aᵀ (R_ab B)` as the test needs ([`obb_obb::overlaps_lazy`]).
 impl PosedOverlap for Obb {
     type Relative = RelativePose;
     type Placed = PlacedObb;
@@ -105,15 +102,10 @@ impl PosedOverlap for Obb {
         }
     }
 
-    #[inline]
-    fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
-        placed_obbs_overlap(a, b, true)
-    }
-
     /// The six face axes only (see [`obb_obb::overlaps_lazy`]).
     #[inline]
-    fn overlaps_coarse(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
-        placed_obbs_overlap(a, b, false)
+    fn overlaps(a: &Obb, b: &PlacedObb, _: &RelativePose) -> bool {
+        placed_obbs_overlap(a, b)
     }
 
     fn size(&self) -> f64 {
@@ -130,12 +122,11 @@ impl PosedOverlap for Obb {
     }
 }
 
-/// [`obb_obb::overlaps_lazy`] on A's box and B's placed box, with all 15 axes or (without
-/// `edges`) the six face axes.
+/// [`obb_obb::overlaps_lazy`] (the six face axes) on A's box and B's placed box.
 #[inline]
-fn placed_obbs_overlap(a: &Obb, b: &PlacedObb, edges: bool) -> bool {
+fn placed_obbs_overlap(a: &Obb, b: &PlacedObb) -> bool {
     let slack = b.slack + SLACK * a.center.coords.abs().sum();
-    obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack, edges)
+    obb_obb::overlaps_lazy(a, &b.center, &b.axes, &b.half_extents, slack)
 }
 
 /// AABBs as boxes: A's box against B's box rotated into A's frame by the same 15-axis test. The

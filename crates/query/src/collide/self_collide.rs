@@ -27,16 +27,23 @@ pub fn self_collide<V: PosedOverlap>(
     let mut result = CollisionResult::default();
     let pairs = &mut result.pairs;
     let done = with_leaf_test(model, model, &identity, |leaves| {
-        traverse::leaf_pairs(tree, tree, &V::relative(&identity), true, |i, j| {
-            leaves.test(
-                Leaf::of(tree, i),
-                Leaf::of(tree, j),
-                |p, q| (i != j || p < q) && !share_vertex(mesh, p, q),
-                |p, q| [p.min(q), p.max(q)],
-                pairs,
-                limit,
-            )
-        })
+        traverse::leaf_pairs(
+            tree,
+            tree,
+            &V::relative(&identity),
+            true,
+            leaves,
+            |leaves, i, j| {
+                leaves.test(
+                    Leaf::of(tree, i),
+                    Leaf::of(tree, j),
+                    |p, q| (i != j || p < q) && !share_vertex(mesh, p, q),
+                    |p, q| [p.min(q), p.max(q)],
+                    pairs,
+                    limit,
+                )
+            },
+        )
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
     result.pairs.sort_unstable();

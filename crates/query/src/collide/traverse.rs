@@ -1,5 +1,6 @@
 //! The simultaneous descent of two hierarchies (the bounding-volume test tree).
 
+use super::leaf::{Leaf, LeafTest};
 use super::PosedOverlap;
 use obbtree_tree::{Bvh, MAX_DEPTH};
 use smallvec::SmallVec;
@@ -83,15 +84,19 @@ pub(crate) fn release() {
     PLACED.with(|all| all.borrow_mut().clear());
 }
 
-/// Calls `visit(leaf of a, leaf of b)` for every pair of leaves whose volumes overlap and whose
-/// ancestors' volumes all overlap (under `rel`), until `visit` breaks. Returns whether it broke.
+/// Calls `visit(leaves, leaf of a, leaf of b)` for every pair of leaves whose ancestors
+/// overlap (under `rel`) and whose triangles' boxes meet, until `visit` breaks. Returns whether
+/// it broke.
 ///
 /// With `itself` (`a` and `b` the same tree, for self-collision), each unordered pair of nodes is
 /// visited once: a node paired with itself is not tested but expands to its children paired with
 /// themselves and with each other, and a leaf paired with itself is visited (`i == j`).
 ///
-/// Pairs with an internal node are tested by [`PosedOverlap::overlaps_coarse`], pairs of leaves
-/// by [`PosedOverlap::overlaps`].
+/// A pair whose node of B is internal is tested by [`PosedOverlap::overlaps`]; a pair with a
+/// leaf of B by the boxes around the triangles ([`LeafTest::meets_leaf`]): exact, much cheaper
+/// than a box–box test, and about as selective at that size (with 7-triangle leaves on
+/// dragon_res3 it passes 53% of the leaf pairs the 15-axis OBB test passes 49% of), and B's
+/// leaf triangles are placed in A's frame for the leaf test anyway.
 ///
 /// At each overlapping pair of internal nodes the larger volume ([`PosedOverlap::size`]) is
 /// split, which keeps the two volumes of a pair of similar size (Gottschalk, Lin & Manocha 1996,
@@ -101,7 +106,8 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
     b: &Bvh<V>,
     rel: &V::Relative,
     itself: bool,
-    mut visit: impl FnMut(usize, usize) -> ControlFlow<()>,
+    leaves: &mut LeafTest,
+    mut visit: impl FnMut(&mut LeafTest, usize, usize) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (na, nb) = (a.nodes(), b.nodes());
     let place = |j: u32| V::place(nb[j as usize].bv(), rel);
@@ -118,15 +124,14 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
                         stack.extend([(l, r), (r, r)]);
                         next = Some((l, l));
                     }
-                    None => visit(i as usize, j as usize)?,
+                    None => visit(leaves, i as usize, j as usize)?,
                 }
                 continue;
             }
-            let pj = placed.get(j, || place(j));
-            let overlap = if x.is_leaf() && y.is_leaf() {
-                V::overlaps(x.bv(), pj, rel)
+            let overlap = if y.is_leaf() {
+                leaves.meets_leaf(i as usize, &Leaf::of(b, j as usize))
             } else {
-                V::overlaps_coarse(x.bv(), pj, rel)
+                V::overlaps(x.bv(), placed.get(j, || place(j)), rel)
             };
             if !overlap {
                 continue;
@@ -140,7 +145,7 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
                 stack.push((i, r as u32));
                 next = Some((i, l as u32));
             } else {
-                visit(i as usize, j as usize)?;
+                visit(leaves, i as usize, j as usize)?;
             }
         }
         ControlFlow::Continue(())
