@@ -133,27 +133,33 @@ pub fn overlaps_lazy(
 ) -> bool {
     let d = b_center - a.center.coords;
     let half_a = a.half_extents.add_scalar(slack);
-    let mut rotation = Matrix3::zeros();
-    let mut abs_rotation = Matrix3::zeros();
-    let mut t = Vector::zeros();
-    for i in 0..3 {
+    let (b0, b1, b2) = (b_axes.column(0), b_axes.column(1), b_axes.column(2));
+    // Row `i` of `R` and of `|R| + ε`, `t[i]`, and whether A's axis `i` leaves the boxes
+    // overlapping.
+    let row = |i: usize| {
         let axis = a.axes.column(i);
-        t[i] = axis.dot(&d);
-        let mut radius = half_a[i];
-        for j in 0..3 {
-            let r = axis.dot(&b_axes.column(j));
-            rotation[(i, j)] = r;
-            abs_rotation[(i, j)] = r.abs() + PARALLEL_EPS;
-            radius += half_b[j] * abs_rotation[(i, j)];
-        }
-        if t[i].abs() > radius {
-            return false;
-        }
+        let r = [axis.dot(&b0), axis.dot(&b1), axis.dot(&b2)];
+        let fr = r.map(|x| x.abs() + PARALLEL_EPS);
+        let t = axis.dot(&d);
+        let radius = half_a[i] + half_b.x * fr[0] + half_b.y * fr[1] + half_b.z * fr[2];
+        (r, fr, t, t.abs() <= radius)
+    };
+    let (r0, f0, t0, ok) = row(0);
+    if !ok {
+        return false;
+    }
+    let (r1, f1, t1, ok) = row(1);
+    if !ok {
+        return false;
+    }
+    let (r2, f2, t2, ok) = row(2);
+    if !ok {
+        return false;
     }
     let pose = RelativePose {
-        rotation,
-        translation: t,
-        abs_rotation,
+        rotation: Matrix3::from_rows(&[r0.into(), r1.into(), r2.into()]),
+        translation: Vector::new(t0, t1, t2),
+        abs_rotation: Matrix3::from_rows(&[f0.into(), f1.into(), f2.into()]),
         slack,
     };
     b_axes_overlap(&half_a, half_b, &pose)

@@ -108,6 +108,7 @@ impl PosedOverlap for Obb {
         placed_obbs_overlap(a, b)
     }
 
+    #[inline]
     fn size(&self) -> f64 {
         self.half_extents.sum()
     }
