@@ -237,7 +237,7 @@ impl<V> Bvh<V> {
             }
             match self.nodes[i].kind() {
                 NodeKind::Internal { left, right } => {
-                    if left <= i || right >= self.nodes.len() {
+                    if left <= i || right <= i || right >= self.nodes.len() {
                         return Err(format!("node {i} has children {left}, {right}"));
                     }
                     stack.push((right, d + 1));
