@@ -62,11 +62,16 @@ pub(crate) fn is_sliver(t: &Triangle, n: &Vector) -> bool {
 /// Signed distances (scaled by `|n|`) of `v` from the plane through `o` with normal `n`, with
 /// values within [`PLANE_TOL`] of zero snapped to zero; and whether all three are within
 /// [`COPLANAR_TOL`], i.e. the triangle lies in the plane for practical purposes.
+///
+/// Both tolerances are relative to `|n|₁·|w|₁` (`w` the vertex relative to `o`), not to
+/// `|n|·|w|` taken per component: a component of a computed normal can be pure rounding noise
+/// (a normal along `(1, 0, -1)` computed with a `y` of `1e-20`), and an offset `w` along that
+/// component alone would then measure its own noise as a full-size distance.
 pub(crate) fn plane_distances(o: &Point, n: &Vector, v: &[Point; 3]) -> ([f64; 3], bool) {
     let mut near = true;
     let d = v.map(|x| {
         let w = x - o;
-        let (d, scale) = (n.dot(&w), n.abs().dot(&w.abs()));
+        let (d, scale) = (n.dot(&w), n.abs().sum() * w.abs().sum());
         near &= d.abs() <= COPLANAR_TOL * scale;
         if d.abs() <= PLANE_TOL * scale {
             0.0
