@@ -33,19 +33,25 @@ use robust::{orient2d, Coord};
 
 /// Whether the closed triangles `p` and `q` share a point (exactly; see the module docs).
 pub fn intersects(p: &Triangle, q: &Triangle) -> bool {
-    let (pv, qv) = (p.vertices(), q.vertices());
-    let s = Plane::new(&qv).sides(&pv);
+    intersects_prepared(&Prepared::new(p), &Prepared::new(q))
+}
+
+/// [`intersects`] on triangles whose planes were computed beforehand: a caller that tests one
+/// triangle against many (the leaf test of mesh–mesh collision) prepares each triangle once.
+pub fn intersects_prepared(p: &Prepared, q: &Prepared) -> bool {
+    let (pv, qv) = (&p.v, &q.v);
+    let s = q.sides(pv);
     if one_side(s) {
         return false;
     }
-    let t = Plane::new(&pv).sides(&qv);
+    let t = p.sides(qv);
     if one_side(t) {
         return false;
     }
     if s == [0; 3] || t == [0; 3] {
-        return flat(&pv, &qv);
+        return flat(pv, qv);
     }
-    crossing(pv, s, qv, t)
+    crossing(*pv, s, *qv, t)
 }
 
 /// Whether the triangle has zero area (collinear or coincident vertices), exactly.
@@ -53,13 +59,15 @@ pub(crate) fn is_degenerate(v: &[Point; 3]) -> bool {
     normal_axis(v).is_none()
 }
 
-/// Exact sides of `q`'s vertices against `p`'s plane (see [`Plane::side`]).
+/// Exact sides of `q`'s vertices against `p`'s plane (see [`Prepared::side`]).
 pub(crate) fn plane_sides(p: &[Point; 3], q: &[Point; 3]) -> [i8; 3] {
-    Plane::new(p).sides(q)
+    Prepared::new(&Triangle::new(p[0], p[1], p[2])).sides(q)
 }
 
-/// A triangle's plane with what the filtered side test needs, computed once per triangle.
-struct Plane {
+/// A triangle with its plane and what the filtered side test needs (step 1 of the module
+/// docs), computed once per triangle: the input of [`intersects_prepared`].
+#[derive(Clone, Copy, Debug)]
+pub struct Prepared {
     /// The triangle's vertices.
     v: [Point; 3],
     /// `(v1 - v0) × (v2 - v0)` in floating point.
@@ -71,8 +79,10 @@ struct Plane {
 /// Shewchuk's orient3d error bound (`7ε + 56ε²` with `ε = 2⁻⁵³`), rounded up to `8ε`.
 const ORIENT3D_FILTER: f64 = 4.0 * f64::EPSILON;
 
-impl Plane {
-    fn new(v: &[Point; 3]) -> Self {
+impl Prepared {
+    /// The triangle `t` with its plane.
+    pub fn new(t: &Triangle) -> Self {
+        let v = t.vertices();
         let (e, f) = (v[1] - v[0], v[2] - v[0]);
         let n = Vector::new(
             e.y * f.z - e.z * f.y,
@@ -84,13 +94,19 @@ impl Plane {
             (e.z * f.x).abs() + (e.x * f.z).abs(),
             (e.x * f.y).abs() + (e.y * f.x).abs(),
         );
-        Self { v: *v, n, n_abs }
+        Self { v, n, n_abs }
+    }
+
+    /// The triangle's vertices.
+    pub fn vertices(&self) -> &[Point; 3] {
+        &self.v
     }
 
     /// Sign of `(p - v0)·((v1 - v0) × (v2 - v0))`: positive on the side the normal points to.
     ///
     /// The float value is the orient3d determinant expanded along `p`'s row, which has the same
     /// operation structure as Shewchuk's expansion, so his bound on its error applies.
+    #[inline]
     fn side(&self, p: &Point) -> i8 {
         let w = p - self.v[0];
         let det = w.dot(&self.n);
@@ -108,12 +124,13 @@ impl Plane {
         }
     }
 
+    #[inline]
     fn sides(&self, p: &[Point; 3]) -> [i8; 3] {
-        p.map(|x| self.side(&x))
+        [self.side(&p[0]), self.side(&p[1]), self.side(&p[2])]
     }
 }
 
-/// Exact version of [`Plane::side`]: `orient3d(v0, v1, v2, p)` has the opposite sign.
+/// Exact version of [`Prepared::side`]: `orient3d(v0, v1, v2, p)` has the opposite sign.
 fn side(v: &[Point; 3], p: &Point) -> i8 {
     -orient(&v[0], &v[1], &v[2], p)
 }
