@@ -106,7 +106,7 @@ impl Prepared {
     ///
     /// The float value is the orient3d determinant expanded along `p`'s row, which has the same
     /// operation structure as Shewchuk's expansion, so his bound on its error applies.
-    #[inline]
+    #[inline(always)]
     fn side(&self, p: &Point) -> i8 {
         let w = p - self.v[0];
         let det = w.dot(&self.n);
@@ -115,7 +115,16 @@ impl Prepared {
             1
         } else if det < -bound {
             -1
-        } else if bound == 0.0 {
+        } else {
+            self.undecided(p, bound)
+        }
+    }
+
+    /// [`Prepared::side`] where the filter cannot decide (rare: kept out of line).
+    #[cold]
+    #[inline(never)]
+    fn undecided(&self, p: &Point, bound: f64) -> i8 {
+        if bound == 0.0 {
             // Every product in the determinant is zero, hence exactly zero (no underflow
             // assumed): e.g. a vertex on an axis-aligned plane. Skips the adaptive predicate.
             0
