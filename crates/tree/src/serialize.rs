@@ -311,6 +311,18 @@ mod tests {
             b.nodes[i].start = 0; // a cycle back to the root
         });
         refused(&mesh, |b| {
+            let i = b.nodes.iter().rposition(|n| !n.is_leaf()).unwrap();
+            b.nodes[i].start = i as u32; // its own child
+        });
+        refused(&mesh, |b| {
+            // Two internal nodes sharing their children (a DAG, not a tree).
+            let inner: Vec<usize> = (0..b.nodes.len())
+                .filter(|&i| !b.nodes[i].is_leaf())
+                .collect();
+            let (i, j) = (inner[inner.len() - 2], inner[inner.len() - 1]);
+            b.nodes[i].start = b.nodes[j].start;
+        });
+        refused(&mesh, |b| {
             let i = first_leaf(b);
             b.nodes[i].start = 27; // range past the end of the order
         });
