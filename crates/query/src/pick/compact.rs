@@ -1,6 +1,7 @@
 //! A compact 4-wide AABB tree for picking: every node holds its (up to) four children's boxes,
 //! triangles' vertices copied in leaf order.
 
+use super::prefetch;
 use super::ray::MeshRay;
 use super::traverse::{RayTree, Visitor};
 use super::volume::{ROBUST_FAR, ROBUST_NEAR};
@@ -316,6 +317,15 @@ impl PickTree {
                     }
                 } else {
                     let wide = &self.nodes[node.start as usize];
+                    // Every child is asked for while the slab test decides which are met.
+                    for child in wide.children {
+                        let at = child.start as usize;
+                        if child.count > 0 {
+                            prefetch::lines(&triangles[at..at + child.count as usize]);
+                        } else {
+                            prefetch::lines(std::slice::from_ref(&self.nodes[at]));
+                        }
+                    }
                     let (t, hit) = entries(wide, ray, visitor.bound());
                     // The children met, sorted by entry (insertion sort of at most four).
                     let mut met = [current; WIDTH];

@@ -41,6 +41,7 @@ pub mod camera;
 pub mod closest;
 mod compact;
 mod hit;
+mod prefetch;
 mod ray;
 mod traverse;
 mod volume;

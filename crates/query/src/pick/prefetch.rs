@@ -1,0 +1,33 @@
+//! Software prefetch: asking for memory a few steps before the walk reads it.
+//!
+//! A picking walk is a chain of dependent reads (a node, then the child the slab test picks,
+//! then its triangles), each a likely cache miss on a large mesh with incoherent rays. Asking
+//! for all of a node's children while its slab test runs overlaps the miss on the child that
+//! is picked with that test; measured on dragon_res2 and the 871k dragon, 100,000 incoherent
+//! rays, one thread: 15–25% less time per ray (the numbers are in the README).
+
+/// Asks for the cache line holding `p` to be brought into the cache (all levels). A hint with
+/// no effect on what the program computes; a no-op on targets other than x86-64.
+#[inline(always)]
+pub(crate) fn line<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    // SAFETY: `prefetcht0` is a hint: it never faults and has no architectural effect, whatever
+    // the address (Intel SDM vol. 2B, "PREFETCHh"; AMD APM vol. 3, "PREFETCHlevel"); it only
+    // needs SSE, part of every x86-64 CPU.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// [`line`] for every cache line of `items`.
+#[inline(always)]
+pub(crate) fn lines<T>(items: &[T]) {
+    let bytes = std::mem::size_of_val(items);
+    let start = items.as_ptr().cast::<u8>();
+    for offset in (0..bytes).step_by(64) {
+        line(start.wrapping_add(offset));
+    }
+}
