@@ -1,13 +1,14 @@
 //! The queries users call: dual-tree mesh–mesh collision with exact triangle tests, ray picking
 //! and frustum culling.
 
-// The one `unsafe` is the software prefetch of picking (`pick/prefetch.rs`), a hint that cannot
+// The one `unsafe` is the software prefetch of picking (`prefetch.rs`), a hint that cannot
 // fault; everything else is safe code.
 #![deny(unsafe_code)]
 
 pub mod collide;
 pub mod cull;
 pub mod pick;
+mod prefetch;
 
 pub use collide::{
     collide, collide_many, self_collide, CollisionRequest, CollisionResult, Containment, Mode,

@@ -136,12 +136,15 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
             if !overlap {
                 continue;
             }
-            // Split A when B is a leaf or A's volume is the larger; otherwise split B.
+            // Split A when B is a leaf or A's volume is the larger; otherwise split B. The two
+            // children are asked for at once: the pushed one is tested later, out of the cache.
             let split_a = y.is_leaf() || x.bv().size() >= y.bv().size();
             if let Some([l, r]) = x.children().filter(|_| split_a) {
+                crate::prefetch::lines(&na[l..=r]);
                 stack.push((r as u32, j));
                 next = Some((l as u32, j));
             } else if let Some([l, r]) = y.children() {
+                crate::prefetch::lines(&nb[l..=r]);
                 stack.push((i, r as u32));
                 next = Some((i, l as u32));
             } else {

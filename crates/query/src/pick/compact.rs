@@ -1,10 +1,10 @@
 //! A compact 4-wide AABB tree for picking: every node holds its (up to) four children's boxes,
 //! triangles' vertices copied in leaf order.
 
-use super::prefetch;
 use super::ray::MeshRay;
 use super::traverse::{RayTree, Visitor};
 use super::volume::{ROBUST_FAR, ROBUST_NEAR};
+use crate::prefetch;
 use obbtree_bv::{Aabb, BoundingVolume, TriMesh, Triangle};
 use obbtree_tree::{Bvh, NodeKind, MAX_DEPTH};
 use smallvec::SmallVec;

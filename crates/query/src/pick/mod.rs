@@ -41,7 +41,6 @@ pub mod camera;
 pub mod closest;
 mod compact;
 mod hit;
-mod prefetch;
 mod ray;
 mod traverse;
 mod volume;
