@@ -318,28 +318,35 @@ impl PickTree {
                 } else {
                     let wide = &self.nodes[node.start as usize];
                     // Every child is asked for while the slab test decides which are met.
+                    // Three lines from the child's start (a node's two, most of a leaf's
+                    // triangles), the address chosen without a branch.
                     for child in wide.children {
                         let at = child.start as usize;
-                        if child.count > 0 {
-                            prefetch::lines(&triangles[at..at + child.count as usize]);
-                        } else {
-                            prefetch::lines(std::slice::from_ref(&self.nodes[at]));
+                        let leaf = triangles.as_ptr().wrapping_add(at).cast::<u8>();
+                        let node = self.nodes.as_ptr().wrapping_add(at).cast::<u8>();
+                        let start = if child.count > 0 { leaf } else { node };
+                        for line in 0..3 {
+                            prefetch::line(start.wrapping_add(64 * line));
                         }
                     }
                     let (t, hit) = entries(wide, ray, visitor.bound());
-                    // The children met, sorted by entry (insertion sort of at most four).
-                    let mut met = [current; WIDTH];
+                    // The children met, gathered without a branch per child (each slot is
+                    // written, and kept only if met: incoherent rays make a branch on `hit`
+                    // mispredict often) and sorted by entry (insertion sort of at most four).
+                    let mut met = [current; WIDTH + 1];
                     let mut n = 0;
                     for c in 0..WIDTH {
-                        if hit[c] {
-                            let mut at = n;
-                            while at > 0 && met[at - 1].1 > t[c] {
-                                met[at] = met[at - 1];
-                                at -= 1;
-                            }
-                            met[at] = (wide.children[c], t[c]);
-                            n += 1;
+                        met[n] = (wide.children[c], t[c]);
+                        n += usize::from(hit[c]);
+                    }
+                    for k in 1..n {
+                        let item = met[k];
+                        let mut at = k;
+                        while at > 0 && met[at - 1].1 > item.1 {
+                            met[at] = met[at - 1];
+                            at -= 1;
                         }
+                        met[at] = item;
                     }
                     if n > 0 {
                         for &far in met[1..n].iter().rev() {
