@@ -88,7 +88,9 @@
 //! | each split rule partitions by keys computed once per triangle (same tree) | 70.0 M | same tree |
 //! | *second round (session 4), measured in a separate harness crate (71.2 M at its start):* | | |
 //! | OBB extents pass on plain arrays (the same bits as `tr_mul` + `inf`/`sup`); SAH bin helpers inlined | 61.4 M | same tree |
-//! | SAH records each triangle's bin while binning, and the partition sorts by it (3.4 M fewer, measured after an eigen-solver step that was not kept) | **≈ 58 M** | same tree |
+//! | SAH records each triangle's bin while binning, and the partition sorts by it (3.4 M fewer, measured after an eigen-solver step that was not kept) | ≈ 58 M | same tree |
+//! | *session 5, measured on serial builds in a harness crate:* | | |
+//! | covariance frames by the closed-form solver of [`obbtree_bv::fit::eigen3`] instead of nalgebra's iterative `SymmetricEigen` (~1,800 instructions per node, a latency-bound chain of square roots and divisions) | **−13.5%** (dragon_res4: 38.9 M → 33.6 M per build) | 313.28 M → 313.24 M (−0.01%) |
 //!
 //! Every tree of the second round is identical bit for bit to the first round's (node array and
 //! triangle order compared on all bundled meshes and the 871k dragon, serial and parallel).
@@ -101,18 +103,20 @@
 //! `obbtree collide dragon_res3 dragon_res3 --mode all` over the first 40 poses of
 //! `benches/data/poses_dragon_res3_500.json` (identical pair sets throughout). On `dragon_res2`
 //! (first 20 of its 200 poses) the longest-axis SAH costs +0.14% (390.9 M → 391.5 M). Trees that
-//! differ only by tie-breaking move this cost by more than that: flipping the sign convention of
-//! the covariance eigenvectors (the same boxes, SAH bins in reverse order) costs +3.6%. For that
-//! reason a cyclic Jacobi eigen solver (3.4% fewer build instructions than nalgebra's
-//! `SymmetricEigen`, the same frames to 1e-15) was left out: its eigenvector signs differ from
-//! nalgebra's, and so did the trees (+3.6%). AABB, sphere and k-DOP trees are bit for bit the
-//! trees of before (their SAH still bins all three coordinate axes), so picking is unaffected.
+//! differ only by tie-breaking can move this cost by more than that (flipping the sign
+//! convention of every covariance eigenvector cost +3.6% once), so a change of eigen solver is
+//! checked on the collide cost: the closed-form solver's trees differ from nalgebra's in the
+//! last bits of their frames and cost the same to within 0.01% (dragon_res3 40 poses
+//! 313.28 M → 313.24 M, dragon_res2 20 poses 343.60 M → 343.59 M, gears 200 poses 705.83 M →
+//! 705.80 M; identical pair sets), while serial builds take 12–19% less time (dragon_res4
+//! 5.73 → 4.64 ms, dragon_res3 26.5 → 21.8 ms, dragon_res2 120.8 → 101.5 ms, the 871k dragon
+//! 655 → 575 ms; minimum of 3–10 builds, no LTO). AABB, sphere and k-DOP trees do not use it and
+//! are bit for bit the trees of before, so picking is unaffected.
 //!
 //! Same-run build times against parry are in the README ("Performance: building trees"). The
 //! remaining profile of a serial OBBTree build (perf, `dragon_res3`, session 4): SAH projection,
 //! binning and partition ~27%, the box extents pass ~15%, nalgebra's 3×3 eigen solver ~16–18%
-//! (a latency-bound chain of square roots and divisions; any other solver changes the
-//! eigenvectors' last bits and so the trees), moments sum ~6%, allocation and page faults ~5%.
+//! (since replaced, see above), moments sum ~6%, allocation and page faults ~5%.
 //! Memory of the tree beyond the
 //! mesh: OBBTree 55.8–56.9 B per triangle on the dragons with the defaults, parry's
 //! `Bvh::heap_memory_size()` 144 B per triangle.

@@ -2,7 +2,7 @@
 //! eq. 9.1), the plain vertex covariance (what PQP and FCL use), and the eigen frame of either.
 
 use crate::{Point, Vector};
-use nalgebra::{Matrix3, SymmetricEigen};
+use nalgebra::Matrix3;
 
 /// Area-weighted covariance of the surface made of `triangles` (seed 000 eq. 9.1, the continuous
 /// form of Gottschalk et al. 1996, "OBBTree", §4):
@@ -106,8 +106,8 @@ pub fn vertex_covariance(points: &[Point]) -> Matrix3<f64> {
 }
 
 /// The eigenvectors of a symmetric covariance matrix as orthonormal, right-handed columns,
-/// ordered by decreasing eigenvalue (nalgebra's `SymmetricEigen`, run on the matrix scaled to unit
-/// magnitude so that tiny and huge meshes converge alike). A zero or non-finite matrix (one point,
+/// ordered by decreasing eigenvalue (the closed form of [`super::eigen3`], on the matrix scaled to
+/// unit magnitude so that tiny and huge meshes are solved alike). A zero or non-finite matrix (one point,
 /// repeated points) gives the identity frame; repeated eigenvalues give some orthonormal basis of
 /// their eigenspace, which any box fitted along it accepts.
 pub fn eigen_frame(covariance: &Matrix3<f64>) -> Matrix3<f64> {
@@ -115,11 +115,7 @@ pub fn eigen_frame(covariance: &Matrix3<f64>) -> Matrix3<f64> {
     if !(scale > 0.0 && scale.is_finite()) {
         return Matrix3::identity();
     }
-    let eigen = SymmetricEigen::new(covariance / scale);
-    let mut order = [0, 1, 2];
-    order.sort_by(|&a, &b| eigen.eigenvalues[b].total_cmp(&eigen.eigenvalues[a]));
-    let sorted = Matrix3::from_columns(&order.map(|i| eigen.eigenvectors.column(i).into_owned()));
-    orthonormalize(&sorted)
+    orthonormalize(&super::eigen3::frame(&(covariance / scale)))
 }
 
 /// The right-handed orthonormal frame nearest in spirit to `m`'s columns: Gram–Schmidt on the

@@ -2,6 +2,7 @@
 //!
 //! One file per method, each citing its source:
 //! * [`covariance`]: triangle area-weighted covariance (seed 000 eq. 9.1) and vertex covariance;
+//! * [`eigen3`]: the closed-form eigenvectors of a symmetric 3×3 matrix the covariance frames use;
 //! * [`hull`]: QuickHull and the hull-triangle covariance (Gottschalk's OBBTree frame);
 //! * [`eberly`]: iterative minimum-volume refinement ([`min_rect`] is its planar step);
 //! * [`aabb_center`], [`ritter`], [`welzl`]: spheres.
@@ -24,6 +25,7 @@
 pub mod aabb_center;
 pub mod covariance;
 pub mod eberly;
+pub mod eigen3;
 pub mod hull;
 pub mod min_rect;
 pub mod ritter;
