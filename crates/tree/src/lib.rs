@@ -91,6 +91,7 @@
 //! | SAH records each triangle's bin while binning, and the partition sorts by it (3.4 M fewer, measured after an eigen-solver step that was not kept) | ≈ 58 M | same tree |
 //! | *session 5, measured on serial builds in a harness crate:* | | |
 //! | covariance frames by the closed-form solver of [`obbtree_bv::fit::eigen3`] instead of nalgebra's iterative `SymmetricEigen` (~1,800 instructions per node, a latency-bound chain of square roots and divisions) | **−13.5%** (dragon_res4: 38.9 M → 33.6 M per build) | 313.28 M → 313.24 M (−0.01%) |
+//! | no Gram–Schmidt pass after it (its frame is orthonormal to rounding by construction): 3–4% less time | — | 313.24 M (same) |
 //!
 //! Every tree of the second round is identical bit for bit to the first round's (node array and
 //! triangle order compared on all bundled meshes and the 871k dragon, serial and parallel).
@@ -110,7 +111,8 @@
 //! 313.28 M → 313.24 M, dragon_res2 20 poses 343.60 M → 343.59 M, gears 200 poses 705.83 M →
 //! 705.80 M; identical pair sets), while serial builds take 12–19% less time (dragon_res4
 //! 5.73 → 4.64 ms, dragon_res3 26.5 → 21.8 ms, dragon_res2 120.8 → 101.5 ms, the 871k dragon
-//! 655 → 575 ms; minimum of 3–10 builds, no LTO). AABB, sphere and k-DOP trees do not use it and
+//! 655 → 575 ms; minimum of 3–10 builds, no LTO), and 3–4% less again without the Gram–Schmidt
+//! pass that used to follow the solver (dragon_res4 4.60 → 4.40 ms, 871k 587 → 566 ms). AABB, sphere and k-DOP trees do not use it and
 //! are bit for bit the trees of before, so picking is unaffected.
 //!
 //! Same-run build times against parry are in the README ("Performance: building trees"). The

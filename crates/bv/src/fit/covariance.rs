@@ -105,17 +105,18 @@ pub fn vertex_covariance(points: &[Point]) -> Matrix3<f64> {
     second / n - mean * mean.transpose()
 }
 
-/// The eigenvectors of a symmetric covariance matrix as orthonormal, right-handed columns,
-/// ordered by decreasing eigenvalue (the closed form of [`super::eigen3`], on the matrix scaled to
-/// unit magnitude so that tiny and huge meshes are solved alike). A zero or non-finite matrix (one point,
-/// repeated points) gives the identity frame; repeated eigenvalues give some orthonormal basis of
-/// their eigenspace, which any box fitted along it accepts.
+/// The eigenvectors of a symmetric covariance matrix as orthonormal (to rounding), right-handed
+/// columns, ordered by decreasing eigenvalue (the closed form of [`super::eigen3`], which builds
+/// the frame orthonormal, on the matrix scaled to unit magnitude so that tiny and huge meshes
+/// are solved alike). A zero or non-finite matrix (one point, repeated points) gives the
+/// identity frame; repeated eigenvalues give some orthonormal basis of their eigenspace, which
+/// any box fitted along it accepts.
 pub fn eigen_frame(covariance: &Matrix3<f64>) -> Matrix3<f64> {
     let scale = covariance.amax();
     if !(scale > 0.0 && scale.is_finite()) {
         return Matrix3::identity();
     }
-    orthonormalize(&super::eigen3::frame(&(covariance / scale)))
+    super::eigen3::frame(&(covariance / scale))
 }
 
 /// The right-handed orthonormal frame nearest in spirit to `m`'s columns: Gram–Schmidt on the
