@@ -93,6 +93,13 @@
 //! | covariance frames by the closed-form solver of [`obbtree_bv::fit::eigen3`] instead of nalgebra's iterative `SymmetricEigen` (~1,800 instructions per node, a latency-bound chain of square roots and divisions) | **−13.5%** (dragon_res4: 38.9 M → 33.6 M per build) | 313.28 M → 313.24 M (−0.01%) |
 //! | no Gram–Schmidt pass after it (its frame is orthonormal to rounding by construction): 3–4% less time | — | 313.24 M (same) |
 //!
+//! Tried in session 5 and not kept (same trees): one pair of SAH buffers (projections, bin ids)
+//! reused by every node of a subtree instead of two allocations per node. The allocations it
+//! saves (~3 M instructions of `malloc`/`free` per serial `dragon_res4` build) were outweighed by
+//! the less tight fill loops (`extend` per axis: +0.2 M net; `resize` then indexed writes:
+//! +0.8 M), and wall time did not improve (`dragon_res2` serial 101.1/101.3 ms before,
+//! 101.5/100.5 and 105.1/105.5 ms after, interleaved, parry 109–113 ms in the same runs).
+//!
 //! Every tree of the second round is identical bit for bit to the first round's (node array and
 //! triangle order compared on all bundled meshes and the 871k dragon, serial and parallel).
 //!
