@@ -39,7 +39,7 @@ impl crate::BoundingVolume for Aabb {
     }
 
     fn fit_triangles(triangles: &[[Point; 3]], _: ()) -> Self {
-        Self::from_points(triangles.iter().flatten())
+        Self::from_points(triangles.as_flattened())
     }
 
     fn merge(&self, other: &Self) -> Self {

@@ -159,7 +159,7 @@ impl<const A: usize> BoundingVolume for Kdop<A> {
     }
 
     fn fit_triangles(triangles: &[[Point; 3]], _: ()) -> Self {
-        Self::from_points(triangles.iter().flatten())
+        Self::from_points(triangles.as_flattened())
     }
 
     fn merge(&self, other: &Self) -> Self {

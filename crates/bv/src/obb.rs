@@ -57,7 +57,7 @@ impl Obb {
     ) -> Self {
         match covariance {
             Some(c) => {
-                Obb::from_frame(fit::covariance::eigen_frame(&c), triangles.iter().flatten())
+                Obb::from_frame(fit::covariance::eigen_frame(&c), triangles.as_flattened())
             }
             None => {
                 let points: Vec<Point> = triangles.iter().flatten().copied().collect();
