@@ -56,9 +56,7 @@ impl Obb {
         method: ObbFit,
     ) -> Self {
         match covariance {
-            Some(c) => {
-                Obb::from_frame(fit::covariance::eigen_frame(&c), triangles.as_flattened())
-            }
+            Some(c) => Obb::from_frame(fit::covariance::eigen_frame(&c), triangles.as_flattened()),
             None => {
                 let points: Vec<Point> = triangles.iter().flatten().copied().collect();
                 fit::obb(&points, Some(triangles), method)
@@ -141,9 +139,7 @@ impl crate::BoundingVolume for Obb {
         method: ObbFit,
     ) -> Self {
         let covariance = match method {
-            ObbFit::TriangleCovariance => {
-                fit::covariance::moments_covariance(moments.iter().copied())
-            }
+            ObbFit::TriangleCovariance => fit::covariance::moments_covariance(moments),
             _ => None,
         };
         Obb::fit_covariance_or(covariance, triangles, method)

@@ -16,7 +16,8 @@ use nalgebra::Matrix3;
 /// Returns `None` when the total area is zero (all triangles degenerate) or the sums overflow:
 /// the caller then falls back to [`vertex_covariance`].
 pub fn triangle_covariance(triangles: &[[Point; 3]]) -> Option<Matrix3<f64>> {
-    moments_covariance(triangles.iter().map(TriangleMoments::of))
+    let moments: Vec<TriangleMoments> = triangles.iter().map(TriangleMoments::of).collect();
+    moments_covariance(&moments)
 }
 
 /// Entries `(i, j)`, `i ≤ j`, of a symmetric 3×3 matrix, in the order [`TriangleMoments`] stores them.
@@ -58,11 +59,8 @@ impl TriangleMoments {
 /// `(1/A_M) Σ_k (S_k + A_k (m_k − o)(m_k − o)ᵀ) − (M − o)(M − o)ᵀ`, with `S_k` the spread, taken
 /// relative to the first centroid `o` so that a small set far from the origin loses no precision
 /// to cancellation. `None` when the total area is zero or a sum is not finite.
-pub fn moments_covariance(
-    moments: impl IntoIterator<Item = TriangleMoments>,
-) -> Option<Matrix3<f64>> {
-    let mut moments = moments.into_iter().peekable();
-    let origin = moments.peek()?.centroid;
+pub fn moments_covariance(moments: &[TriangleMoments]) -> Option<Matrix3<f64>> {
+    let origin = moments.first()?.centroid;
     let (mut area, mut sum, mut upper) = (0.0, Vector::zeros(), [0.0; 6]);
     for m in moments {
         let d = m.centroid - origin;
