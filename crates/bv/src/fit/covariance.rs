@@ -138,7 +138,7 @@ pub fn orthonormalize(m: &Matrix3<f64>) -> Matrix3<f64> {
 
 /// A unit vector perpendicular to the unit vector `u` (crossing it with the coordinate axis it
 /// is least aligned with).
-fn any_perpendicular(u: &Vector) -> Vector {
+pub(super) fn any_perpendicular(u: &Vector) -> Vector {
     let axis = Vector::ith(u.iamin(), 1.0);
     u.cross(&axis).normalize()
 }

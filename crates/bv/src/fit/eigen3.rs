@@ -15,6 +15,7 @@
 //! which fits one frame per node, it costs about a fifth of the instructions of nalgebra's
 //! iterative `SymmetricEigen` (21% of a serial `dragon_res4` build before, ~4% after).
 
+use super::covariance::any_perpendicular;
 use crate::Vector;
 use nalgebra::Matrix3;
 
@@ -103,10 +104,4 @@ fn middle_vector(b: &Matrix3<f64>, e: &Vector, middle: f64) -> Vector {
     } else {
         u
     }
-}
-
-/// A unit vector perpendicular to the unit vector `u`.
-fn any_perpendicular(u: &Vector) -> Vector {
-    let axis = Vector::ith(u.iamin(), 1.0);
-    u.cross(&axis).normalize()
 }
