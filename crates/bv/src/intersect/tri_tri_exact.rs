@@ -61,7 +61,7 @@ pub(crate) fn is_degenerate(v: &[Point; 3]) -> bool {
 
 /// Exact sides of `q`'s vertices against `p`'s plane (see [`Prepared::side`]).
 pub(crate) fn plane_sides(p: &[Point; 3], q: &[Point; 3]) -> [i8; 3] {
-    Prepared::new(&Triangle::new(p[0], p[1], p[2])).sides(q)
+    Prepared::of_vertices(*p).sides(q)
 }
 
 /// A triangle with its plane and what the filtered side test needs (step 1 of the module
@@ -82,7 +82,11 @@ const ORIENT3D_FILTER: f64 = 4.0 * f64::EPSILON;
 impl Prepared {
     /// The triangle `t` with its plane.
     pub fn new(t: &Triangle) -> Self {
-        let v = t.vertices();
+        Self::of_vertices(t.vertices())
+    }
+
+    /// The triangle with vertices `v` with its plane.
+    fn of_vertices(v: [Point; 3]) -> Self {
         let (e, f) = (v[1] - v[0], v[2] - v[0]);
         let n = Vector::new(
             e.y * f.z - e.z * f.y,
