@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use obbtree::bv::{Obb, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::tree::{BuildBuffers, BuildOptions, Bvh};
 use parry3d_f64::math::Vector as ParryVector;
 use parry3d_f64::shape::TriMesh as ParryMesh;
 use std::path::Path;
@@ -56,6 +56,10 @@ fn build(c: &mut Criterion) {
         );
         group.bench_function(format!("{name}/obbtree-obb-serial"), |b| {
             b.iter(|| Bvh::<Obb>::build(&mesh, &serial).unwrap())
+        });
+        let mut buffers = BuildBuffers::default();
+        group.bench_function(format!("{name}/obbtree-obb-serial-reusing"), |b| {
+            b.iter(|| Bvh::<Obb>::build_reusing(&mesh, &serial, &mut buffers).unwrap())
         });
         group.bench_function(format!("{name}/obbtree-obb-parallel"), |b| {
             b.iter(|| Bvh::<Obb>::build(&mesh, &parallel).unwrap())

@@ -57,6 +57,18 @@ pub enum BuildError {
     TooManyTriangles(usize),
 }
 
+/// The working memory of a build, 152 bytes per triangle: each triangle's vertices and
+/// moments, permuted as the tree is split. [`Bvh::build`] allocates it afresh;
+/// [`Bvh::build_reusing`] keeps it for the next build, which then neither allocates it nor has
+/// the system map (and zero) its pages again. On the bundled dragons that mapping costs a serial
+/// build 15–20% when the allocator hands the freed buffers back between builds (see
+/// `benches/build.rs`).
+#[derive(Debug, Default)]
+pub struct BuildBuffers {
+    tris: Vec<[Point; 3]>,
+    moments: Vec<TriangleMoments>,
+}
+
 impl<V: BoundingVolume> Bvh<V> {
     /// Builds the tree over all triangles of `mesh`, top down: fit the node's volume to its
     /// triangles, stop at `leaf_size` triangles, otherwise split by `options.split` and recurse.
@@ -64,6 +76,16 @@ impl<V: BoundingVolume> Bvh<V> {
     /// Recursion depth is bounded by [`MAX_DEPTH`](crate::MAX_DEPTH) (see [`SplitRule`]), so no
     /// mesh can overflow the stack.
     pub fn build(mesh: &TriMesh, options: &BuildOptions<V>) -> Result<Self, BuildError> {
+        Self::build_reusing(mesh, options, &mut BuildBuffers::default())
+    }
+
+    /// [`Self::build`] with its working memory taken from (and left in) `buffers`, for
+    /// applications that build many trees. The same tree.
+    pub fn build_reusing(
+        mesh: &TriMesh,
+        options: &BuildOptions<V>,
+        buffers: &mut BuildBuffers,
+    ) -> Result<Self, BuildError> {
         if options.leaf_size == 0 {
             return Err(BuildError::ZeroLeafSize);
         }
@@ -74,19 +96,20 @@ impl<V: BoundingVolume> Bvh<V> {
         let vertices = mesh.vertices();
         let corners = |t: &[u32; 3]| t.map(|i| vertices[i as usize]);
         // Per-triangle work, the same values either way.
-        let (mut tris, mut moments): (Vec<[Point; 3]>, Vec<TriangleMoments>) = if options.parallel {
-            let tris: Vec<_> = mesh.triangles().par_iter().map(corners).collect();
-            let moments = tris.par_iter().map(TriangleMoments::of).collect();
-            (tris, moments)
+        let BuildBuffers { tris, moments } = buffers;
+        tris.clear();
+        moments.clear();
+        if options.parallel {
+            tris.par_extend(mesh.triangles().par_iter().map(corners));
+            moments.par_extend(tris.par_iter().map(TriangleMoments::of));
         } else {
-            let tris: Vec<_> = mesh.triangles().iter().map(corners).collect();
-            let moments = tris.iter().map(TriangleMoments::of).collect();
-            (tris, moments)
-        };
+            tris.extend(mesh.triangles().iter().map(corners));
+            moments.extend(tris.iter().map(TriangleMoments::of));
+        }
         let mut order: Vec<u32> = (0..n as u32).collect();
         let work = Work {
-            tris: &mut tris,
-            moments: &mut moments,
+            tris,
+            moments,
             order: &mut order,
             first: 0,
         };

@@ -143,7 +143,7 @@ mod stats;
 mod traverse;
 mod volume;
 
-pub use build::{BuildError, BuildOptions, DEFAULT_LEAF_SIZE};
+pub use build::{BuildBuffers, BuildError, BuildOptions, DEFAULT_LEAF_SIZE};
 pub use bvh::{Bvh, MAX_DEPTH};
 pub use fingerprint::{MeshFingerprint, MeshMismatch};
 pub use node::{Node, NodeKind};

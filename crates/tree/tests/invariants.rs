@@ -1,11 +1,12 @@
 //! Structural and containment invariants of built trees, for every volume type and split rule,
-//! on random soups and degenerate meshes; and the parallel build equal to the serial one.
+//! on random soups and degenerate meshes; and the parallel build, and builds reusing another
+//! build's buffers, equal to the serial one.
 
 mod common;
 
 use common::*;
 use obbtree_bv::{Aabb, TriMesh};
-use obbtree_tree::{BuildError, BuildOptions, Bvh, SplitRule, TreeVolume};
+use obbtree_tree::{BuildBuffers, BuildError, BuildOptions, Bvh, SplitRule, TreeVolume};
 use proptest::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -32,6 +33,19 @@ where
         "parallel build differs from serial ({split:?}, leaf size {leaf_size})"
     );
     assert_eq!(serial.to_bytes(), parallel.to_bytes());
+    // Buffers left over from another mesh's build change nothing.
+    let mut buffers = BuildBuffers::default();
+    let other = soup(1, 50, 1.0, 0.0);
+    Bvh::<V>::build_reusing(&other, &options(leaf_size, split, false), &mut buffers).unwrap();
+    for parallel in [false, true] {
+        let reused =
+            Bvh::<V>::build_reusing(mesh, &options(leaf_size, split, parallel), &mut buffers)
+                .unwrap();
+        assert!(
+            serial == reused,
+            "build with reused buffers differs ({split:?}, leaf size {leaf_size}, parallel {parallel})"
+        );
+    }
     depth
 }
 
