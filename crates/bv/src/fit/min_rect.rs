@@ -51,7 +51,7 @@ pub fn min_area_rectangle(points: &[Vector2<f64>]) -> Option<(Vector2<f64>, f64)
             }
         }
         let area = (along(far) - along(near)) * up(top);
-        if best.map_or(true, |(_, a)| area < a) {
+        if best.is_none_or(|(_, a)| area < a) {
             best = Some((e, area));
         }
     }
