@@ -66,6 +66,7 @@ struct Report {
     tris_a: usize,
     tris_b: usize,
     build_ms: f64,
+    /// Every query, after [`super::WARM_UP_QUERIES`] untimed ones.
     query_total_ms: f64,
     results: Vec<PoseResult>,
 }
@@ -179,6 +180,8 @@ fn query<V: PosedOverlap + obbtree_tree::TreeVolume>(
     } else {
         ProgressBar::hidden()
     };
+    let warm_up = &poses[..poses.len().min(super::WARM_UP_QUERIES)];
+    collide_many(&ma, &Pose::identity(), &mb, warm_up, request);
     let start = Instant::now();
     let mut results = Vec::with_capacity(poses.len());
     for chunk in poses.chunks(CHUNK) {

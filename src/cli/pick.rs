@@ -64,6 +64,7 @@ struct Report {
     bv: Volume,
     tris: usize,
     build_ms: f64,
+    /// Every query, after [`super::WARM_UP_QUERIES`] untimed ones.
     query_total_ms: f64,
     hits: Vec<HitOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,6 +138,11 @@ fn finish(
 ) -> Result<(), Error> {
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let pose = Isometry::identity();
+    if let Some(rays) = &rays {
+        let warm_up = &rays[..rays.len().min(super::WARM_UP_QUERIES)];
+        // Errors are reported by the timed run below.
+        let _ = batch::cast_rays(mesh, tree, &pose, warm_up, f64::INFINITY);
+    }
     let start = Instant::now();
     let hits = match &rays {
         Some(rays) => batch::cast_rays(mesh, tree, &pose, rays, f64::INFINITY).map_err(|e| {
