@@ -7,9 +7,10 @@
 //! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,
 //! outside the measurement.
 //!
-//! Near misses: dragon_res3 × dragon_res3 at the 100 poses of
-//! `benches/data/poses_dragon_res3_near_100.json` (`examples/near_miss_poses.rs`), each within
-//! 1e-3 of the meshes' size of touching and not touching: `First` has to prove disjointness.
+//! Near misses: dragon_res3 × dragon_res3 and dragon_res2 × dragon_res2 at the 100 poses of
+//! `benches/data/poses_dragon_res{3,2}_near_100.json` (`examples/near_miss_poses.rs` on the
+//! first poses in contact of the sets above), each within 1e-3 of the meshes' size of touching
+//! and not touching: `First` has to prove disjointness.
 //!
 //! Also the differential's gear set meshing (see `gear_case`).
 //!
@@ -190,6 +191,8 @@ fn bench(c: &mut Criterion) {
     let mesh = load_mesh(&root("assets/dragon_res2.ply.gz")).unwrap();
     let poses = load_poses(&root("benches/data/poses_dragon_res2_200.json")).unwrap();
     bench_case(c, "collide_dragon_res2_200", &mesh, &mesh, &poses);
+    let poses = load_poses(&root("benches/data/poses_dragon_res2_near_100.json")).unwrap();
+    bench_case(c, "collide_dragon_res2_near_100", &mesh, &mesh, &poses);
 }
 
 criterion_group!(benches, bench);

@@ -11,7 +11,8 @@
 //!
 //! `cargo run --release --example near_miss_poses -- A B POSES.json N GAP OUT.json`
 //! (`benches/data/poses_dragon_res3_near_100.json`: `assets/dragon_res3.ply.gz` twice,
-//! `benches/data/poses_dragon_res3_500.json`, 100, 1e-3).
+//! `benches/data/poses_dragon_res3_500.json`, 100, 1e-3; `poses_dragon_res2_near_100.json`
+//! likewise from dragon_res2 and `poses_dragon_res2_200.json`).
 
 use obbtree::bv::{Obb, Point, TriMesh, Vector};
 use obbtree::load::load_mesh;

@@ -184,17 +184,23 @@ fn gear_parts() {
     );
 }
 
-/// The near-miss poses of the `First` benchmark (`benches/data/poses_dragon_res3_near_100.json`,
+/// The near-miss poses of the `First` benchmark (`benches/data/poses_dragon_res*_near_100.json`,
 /// made by `examples/near_miss_poses.rs`): every one is disjoint for obbtree's exact test and
 /// for parry3d-f64 alike, so the benchmark times the same answer on both sides.
 #[test]
 fn benchmark_near_misses_are_disjoint_for_both() {
-    let mesh = load_mesh(&asset("dragon_res3.ply.gz")).unwrap();
+    for dragon in ["dragon_res3", "dragon_res2"] {
+        near_misses_are_disjoint(dragon);
+    }
+}
+
+fn near_misses_are_disjoint(dragon: &str) {
+    let mesh = load_mesh(&asset(&format!("{dragon}.ply.gz"))).unwrap();
     let tree = Bvh::<Obb>::build(&mesh, &Default::default()).unwrap();
     let model = Model::new(&mesh, &tree).unwrap();
     let p = parry::trimesh(&mesh).unwrap();
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("benches/data/poses_dragon_res3_near_100.json");
+        .join(format!("benches/data/poses_{dragon}_near_100.json"));
     let poses = obbtree::poses::load_poses(&file).unwrap();
     assert_eq!(poses.len(), 100);
     for (k, pose) in poses.iter().enumerate() {
