@@ -72,6 +72,26 @@
 //! size 7: dragons 55.8–56.9, the 871k dragon 56.2.) SAH builds took ~1.6× Gottschalk's before
 //! that work; build-once workloads should save the tree ([`Bvh::save`]).
 //!
+//! The fit method against collide time (session 6; `collide_with`, one thread, `All`, the
+//! first poses of the bench sets, minimum of 3 runs, identical pair sets): the triangle
+//! covariance stays the default because no other method wins on every mesh.
+//!
+//! | fit | dragon_res3, 40 poses | dragon_res2, 20 poses | gears, 200 poses | build dragon_res3 |
+//! |---|---:|---:|---:|---:|
+//! | triangle covariance (default) | 56.9 ms | 62.0 ms | 70.6 ms | 40 ms |
+//! | vertex covariance | 55.4 ms | 62.8 ms | 91.3 ms | — |
+//! | hull covariance | 55.7 ms | — | — | 446 ms |
+//! | minimum volume | 48.8 ms (−14%) | 57.9 ms (−7%) | 106.5 ms (+51%) | 1,797 ms |
+//!
+//! Boxes of minimum `Σ` half-extent (Eberly's descent with that objective, tried too) behave
+//! like the minimum-volume ones: 49.2 ms and 112 ms. Why the smaller boxes cost the gears more
+//! is open; it is not the traversal's face-axes-only box test
+//! ([`obbtree_bv::intersect::obb_obb::overlaps_lazy`]): with the full 15-axis test the gears take
+//! 137 ms with minimum-volume boxes against 98 ms with covariance boxes. For static meshes posed
+//! at random like the dragons, a tree built with
+//! [`ObbFit::MinVolume`](obbtree_bv::ObbFit::MinVolume) and saved ([`Bvh::save`]) answers
+//! queries 7–14% faster.
+//!
 //! Build time against parry3d-f64's `TriMesh::new` (its binned AABB tree, one triangle per
 //! leaf): `cargo bench --bench build`. Before the build-speed work (quiet machine, `dragon_res3`):
 //! serial OBBTree 53.6 ms, parallel 32.8 ms, parry 23.3 ms. What the build does now, and what
