@@ -7,7 +7,7 @@ use common::exact::{approx, cross, dot, float_triangle, place_f, q3, sub};
 use common::*;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
-use obbtree_bv::intersect::ray_triangle::{cast, cast_watertight, TriangleHit};
+use obbtree_bv::intersect::ray_triangle::{cast, cast_watertight, TriangleHit, WatertightRay};
 use obbtree_bv::{Point, Ray, Triangle, Vector};
 use parry3d_f64::query::RayCast;
 use proptest::prelude::*;
@@ -472,4 +472,63 @@ proptest! {
             prop_assert!((h.t - approx(&t)).abs() <= slack, "t {} vs {} slack {:e} {:?} {:?}", h.t, approx(&t), slack, ray, tri);
         }
     }
+}
+
+/// The four triangles' coordinates side by side, as `certainly_misses` takes them.
+fn lanes(tris: &[Triangle; 4]) -> [[[f64; 4]; 3]; 3] {
+    std::array::from_fn(|v| {
+        std::array::from_fn(|k| std::array::from_fn(|l| [tris[l].a, tris[l].b, tris[l].c][v][k]))
+    })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `WatertightRay::certainly_misses` (the leaf filter of picking) rejects only triangles that
+    /// exact arithmetic and `cast_watertight` both miss: four lanes per case, the ray aimed at a
+    /// point, edge or vertex of the first triangle (needles up to 1e90 long), the other three
+    /// triangles aimed at by other rays.
+    #[test]
+    fn miss_filter_rejects_only_misses(cases in prop::array::uniform4(needle_case())) {
+        let ray = cases[0].0;
+        let tris = cases.map(|(_, t)| t);
+        let misses = WatertightRay::new(&ray).certainly_misses(&lanes(&tris));
+        for (tri, miss) in tris.iter().zip(misses) {
+            if miss {
+                prop_assert!(exact_rational(&ray, tri).is_none(), "{:?} {:?}", ray, tri);
+                prop_assert!(cast_watertight(&ray, tri).is_none(), "{:?} {:?}", ray, tri);
+            }
+        }
+    }
+}
+
+/// The filter does filter: it rejects most triangles a random ray misses (and never one it hits,
+/// checked above and by the picking tests).
+#[test]
+fn miss_filter_rejects_most_misses() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+    let mut point = || {
+        Point::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        )
+    };
+    let (mut misses, mut rejected) = (0, 0);
+    for _ in 0..2_000 {
+        let ray = Ray::new(point(), point() - Point::origin());
+        let tris: [Triangle; 4] = std::array::from_fn(|_| Triangle::new(point(), point(), point()));
+        let filtered = WatertightRay::new(&ray).certainly_misses(&lanes(&tris));
+        for (tri, rejects) in tris.iter().zip(filtered) {
+            if cast_watertight(&ray, tri).is_none() {
+                misses += 1;
+                rejected += usize::from(rejects);
+            }
+        }
+    }
+    assert!(
+        rejected * 10 >= misses * 9,
+        "{rejected} of {misses} misses rejected"
+    );
 }
