@@ -2,6 +2,12 @@
 //! `TriMesh::new`, which builds parry's binned AABB tree, in the same run. Before timing, prints
 //! the memory of each tree per triangle (the mesh itself not included).
 //!
+//! `*-reusing`: the same builds through `Bvh::build_reusing`, whose working memory (152 bytes per
+//! triangle) stays allocated from one build to the next. A fresh build's buffers are handed
+//! back to the system when the tree is dropped and mapped and zeroed again by the next build
+//! (glibc's trimming, page faults at ~1.8 µs per 4 KiB page here: ~780 per `dragon_res4`
+//! build); parry's constructor allocates afresh each time too.
+//!
 //! The 871k-triangle dragon is included when `assets/large/` has it (`assets/fetch.sh --large`).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
@@ -63,6 +69,9 @@ fn build(c: &mut Criterion) {
         });
         group.bench_function(format!("{name}/obbtree-obb-parallel"), |b| {
             b.iter(|| Bvh::<Obb>::build(&mesh, &parallel).unwrap())
+        });
+        group.bench_function(format!("{name}/obbtree-obb-parallel-reusing"), |b| {
+            b.iter(|| Bvh::<Obb>::build_reusing(&mesh, &parallel, &mut buffers).unwrap())
         });
         group.bench_function(format!("{name}/parry3d-trimesh-new"), |b| {
             b.iter_batched(
