@@ -215,3 +215,47 @@ fn coplanar_sheets() {
     .collect();
     assert!(check(&a, &Pose::identity(), &b, &poses) >= 4);
 }
+
+/// Leaves larger than the 64-triangle runs in which the leaf test records its box tests as
+/// bits: two blobs of 1,200 and 1,056 triangles in OBB trees of leaf size 200, against the
+/// oracle, at poses in contact and apart, and self-collision at that leaf size too.
+#[test]
+fn leaves_beyond_64_triangles_match_brute_force() {
+    use obbtree_bv::Obb;
+    use obbtree_query::collide::brute::brute_force_self;
+    use obbtree_query::collide::self_collide;
+    use obbtree_query::Model;
+    use obbtree_tree::{BuildOptions, Bvh};
+    let a = blob(3, 20, 30, 1.0, 0.3);
+    let b = blob(4, 22, 24, 0.8, 0.3);
+    let options = BuildOptions::<Obb> {
+        leaf_size: 200,
+        ..BuildOptions::default()
+    };
+    let (ta, tb) = (
+        Bvh::build(&a, &options).unwrap(),
+        Bvh::build(&b, &options).unwrap(),
+    );
+    assert!(ta.stats().leaf_sizes.iter().skip(65).any(|&n| n > 0));
+    let (ma, mb) = (Model::new(&a, &ta).unwrap(), Model::new(&b, &tb).unwrap());
+    let mut r = rng(5);
+    let mut contacts = 0;
+    for k in 0..20 {
+        let pose = random_pose(&mut r, 1.6);
+        let want = brute_force(&a, &Pose::identity(), &b, &pose);
+        contacts += usize::from(!want.is_empty());
+        let got = collide(
+            &ma,
+            &Pose::identity(),
+            &mb,
+            &pose,
+            &CollisionRequest::new(Mode::All),
+        );
+        assert_eq!(got.pairs, want, "pose {k}");
+    }
+    assert!(contacts >= 5, "only {contacts} of 20 poses in contact");
+    assert_eq!(
+        self_collide(&ma, &CollisionRequest::new(Mode::All)).pairs,
+        brute_force_self(&a)
+    );
+}
