@@ -110,7 +110,7 @@ impl Prepared {
     ///
     /// The float value is the orient3d determinant expanded along `p`'s row, which has the same
     /// operation structure as Shewchuk's expansion, so his bound on its error applies.
-    #[inline(always)]
+    #[inline]
     fn side(&self, p: &Point) -> i8 {
         let w = p - self.v[0];
         let det = w.dot(&self.n);
@@ -137,8 +137,37 @@ impl Prepared {
         }
     }
 
-    #[inline]
+    /// [`Prepared::side`] of three points. The filtered signs are formed and combined without a
+    /// branch per point (which side a vertex lies on is hard to predict); only when the filter
+    /// leaves one undecided (rare) do all three go through [`Prepared::side`]. In the collision
+    /// leaf test (callgrind, `All`): mispredicted branches −22% on dragon_res3 (40 poses) and −18%
+    /// on the gears, instructions +6% and +13%; time −5 to −7% on the dragons, +4% on the gears,
+    /// whose vertex sides the branches predicted better.
+    #[inline(always)]
     fn sides(&self, p: &[Point; 3]) -> [i8; 3] {
+        let (o, n, m) = (&self.v[0], &self.n, &self.n_abs);
+        // The same arithmetic as `side`: `w·n` and `|w|·n_abs`, summed left to right.
+        let filtered = |p: &Point| {
+            let w = [p.x - o.x, p.y - o.y, p.z - o.z];
+            let det = w[0] * n.x + w[1] * n.y + w[2] * n.z;
+            let bound = ORIENT3D_FILTER * (w[0].abs() * m.x + w[1].abs() * m.y + w[2].abs() * m.z);
+            (det > bound, det < -bound)
+        };
+        let signs = [filtered(&p[0]), filtered(&p[1]), filtered(&p[2])];
+        if signs
+            .iter()
+            .fold(true, |all, &(pos, neg)| all & (pos | neg))
+        {
+            signs.map(|(pos, neg)| i8::from(pos) - i8::from(neg))
+        } else {
+            self.sides_undecided(p)
+        }
+    }
+
+    /// [`Prepared::sides`] when the filter leaves a point undecided (rare: kept out of line).
+    #[cold]
+    #[inline(never)]
+    fn sides_undecided(&self, p: &[Point; 3]) -> [i8; 3] {
         [self.side(&p[0]), self.side(&p[1]), self.side(&p[2])]
     }
 }
@@ -148,9 +177,9 @@ fn side(v: &[Point; 3], p: &Point) -> i8 {
     -orient(&v[0], &v[1], &v[2], p)
 }
 
-/// All three strictly on the same side.
+/// All three strictly on the same side (signs in `{-1, 0, 1}`: their sum is ±3).
 fn one_side(s: [i8; 3]) -> bool {
-    (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0)
+    (s[0] + s[1] + s[2]).abs() == 3
 }
 
 /// Rotation `r` of a triangle (vertex `r` first) that leaves its first vertex alone on its side of
