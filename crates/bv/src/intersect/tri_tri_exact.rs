@@ -106,15 +106,26 @@ impl Prepared {
         &self.v
     }
 
-    /// Sign of `(p - v0)·((v1 - v0) × (v2 - v0))`: positive on the side the normal points to.
+    /// `(p - v0)·((v1 - v0) × (v2 - v0))` in floating point and the bound on its error.
     ///
     /// The float value is the orient3d determinant expanded along `p`'s row, which has the same
     /// operation structure as Shewchuk's expansion, so his bound on its error applies.
+    /// Written out on scalars (`w·n` and `|w|·n_abs` summed left to right, as nalgebra's `dot`
+    /// does): the nalgebra expression compiled to ~10% more instructions in the collision leaf
+    /// test.
+    #[inline(always)]
+    fn filtered(&self, p: &Point) -> (f64, f64) {
+        let (o, n, m) = (&self.v[0], &self.n, &self.n_abs);
+        let w = [p.x - o.x, p.y - o.y, p.z - o.z];
+        let det = w[0] * n.x + w[1] * n.y + w[2] * n.z;
+        let magnitude = w[0].abs() * m.x + w[1].abs() * m.y + w[2].abs() * m.z;
+        (det, ORIENT3D_FILTER * magnitude)
+    }
+
+    /// Sign of `(p - v0)·((v1 - v0) × (v2 - v0))`: positive on the side the normal points to.
     #[inline]
     fn side(&self, p: &Point) -> i8 {
-        let w = p - self.v[0];
-        let det = w.dot(&self.n);
-        let bound = ORIENT3D_FILTER * w.abs().dot(&self.n_abs);
+        let (det, bound) = self.filtered(p);
         if det > bound {
             1
         } else if det < -bound {
@@ -145,15 +156,11 @@ impl Prepared {
     /// whose vertex sides the branches predicted better.
     #[inline(always)]
     fn sides(&self, p: &[Point; 3]) -> [i8; 3] {
-        let (o, n, m) = (&self.v[0], &self.n, &self.n_abs);
-        // The same arithmetic as `side`: `w·n` and `|w|·n_abs`, summed left to right.
-        let filtered = |p: &Point| {
-            let w = [p.x - o.x, p.y - o.y, p.z - o.z];
-            let det = w[0] * n.x + w[1] * n.y + w[2] * n.z;
-            let bound = ORIENT3D_FILTER * (w[0].abs() * m.x + w[1].abs() * m.y + w[2].abs() * m.z);
+        let sign = |p: &Point| {
+            let (det, bound) = self.filtered(p);
             (det > bound, det < -bound)
         };
-        let signs = [filtered(&p[0]), filtered(&p[1]), filtered(&p[2])];
+        let signs = [sign(&p[0]), sign(&p[1]), sign(&p[2])];
         if signs
             .iter()
             .fold(true, |all, &(pos, neg)| all & (pos | neg))
