@@ -76,7 +76,7 @@
 //! first poses of the bench sets, minimum of 3 runs, identical pair sets): the triangle
 //! covariance stays the default because no other method wins on every mesh.
 //!
-//! | fit | dragon_res3, 40 poses | dragon_res2, 20 poses | gears, 200 poses | build dragon_res3 |
+//! | fit | dragon_res3, 40 poses | dragon_res2, 20 poses | gears, 200 poses | building both dragon_res3 trees (parallel) |
 //! |---|---:|---:|---:|---:|
 //! | triangle covariance (default) | 56.9 ms | 62.0 ms | 70.6 ms | 40 ms |
 //! | vertex covariance | 55.4 ms | 62.8 ms | 91.3 ms | — |
