@@ -57,11 +57,13 @@ fn bench_volume<V: PosedOverlap>(
     name: &str,
     (a, b): (&TriMesh, &TriMesh),
     poses: &[Pose],
-    leaf_size: usize,
+    leaf_size: Option<usize>,
 ) {
+    let defaults = BuildOptions::<V>::default();
+    let leaf_size = leaf_size.unwrap_or(defaults.leaf_size);
     let options = BuildOptions::<V> {
         leaf_size,
-        ..BuildOptions::default()
+        ..defaults
     };
     let (ta, tb) = (
         Bvh::<V>::build(a, &options).unwrap(),
@@ -88,10 +90,10 @@ fn bench_volume<V: PosedOverlap>(
 
 /// obbtree (OBB; every volume type with `OBBTREE_BENCH_ALL_VOLUMES`) and parry on one case.
 fn bench_case(c: &mut Criterion, group: &str, a: &TriMesh, b: &TriMesh, poses: &[Pose]) {
-    let leaf = std::env::var("OBBTREE_BENCH_LEAF")
+    // Each volume type's default leaf size unless `OBBTREE_BENCH_LEAF` says otherwise.
+    let leaf: Option<usize> = std::env::var("OBBTREE_BENCH_LEAF")
         .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(obbtree::tree::DEFAULT_LEAF_SIZE);
+        .and_then(|s| s.parse().ok());
     bench_volume::<Obb>(c, group, "obb", (a, b), poses, leaf);
     if std::env::var_os("OBBTREE_BENCH_ALL_VOLUMES").is_some() {
         bench_volume::<Aabb>(c, group, "aabb", (a, b), poses, leaf);

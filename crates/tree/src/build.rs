@@ -6,7 +6,8 @@ use obbtree_bv::fit::covariance::TriangleMoments;
 use obbtree_bv::{BoundingVolume, Point, TriMesh};
 use rayon::prelude::*;
 
-/// Default [`BuildOptions::leaf_size`] (see the crate docs for the measurement behind it).
+/// Default [`BuildOptions::leaf_size`] of every volume type but the OBB, whose
+/// [`TreeVolume::LEAF_SIZE`] is 9 (see the crate docs for the measurements behind both).
 pub const DEFAULT_LEAF_SIZE: usize = 7;
 
 /// Subtrees with at least this many triangles build their two halves in parallel.
@@ -34,11 +35,11 @@ impl<V: BoundingVolume> Clone for BuildOptions<V> {
 impl<V: BoundingVolume> Copy for BuildOptions<V> {}
 
 impl<V: TreeVolume> Default for BuildOptions<V> {
-    /// Leaf size [`DEFAULT_LEAF_SIZE`], [`SplitRule::default`], [`TreeVolume::default_method`],
-    /// parallel.
+    /// Leaf size [`TreeVolume::LEAF_SIZE`], [`SplitRule::default`],
+    /// [`TreeVolume::default_method`], parallel.
     fn default() -> Self {
         Self {
-            leaf_size: DEFAULT_LEAF_SIZE,
+            leaf_size: V::LEAF_SIZE,
             split: SplitRule::default(),
             method: V::default_method(),
             parallel: true,

@@ -12,6 +12,11 @@ pub trait TreeVolume: BoundingVolume {
     /// The fitting method [`BuildOptions::default`](crate::BuildOptions) uses for this type
     /// (chosen by measurement: see the crate docs).
     fn default_method() -> Self::Method;
+
+    /// The leaf size [`BuildOptions::default`](crate::BuildOptions) uses for this type:
+    /// [`DEFAULT_LEAF_SIZE`](crate::DEFAULT_LEAF_SIZE) unless measurement chose another (see
+    /// the crate docs).
+    const LEAF_SIZE: usize = crate::DEFAULT_LEAF_SIZE;
 }
 
 impl TreeVolume for Aabb {
@@ -21,9 +26,11 @@ impl TreeVolume for Aabb {
 
 /// The triangle covariance (the OBBTree paper's fit and [`ObbFit`]'s default): per-node convex
 /// hulls ([`ObbFit::HullCovariance`]) make the build about 15× slower for boxes no tighter on the
-/// bundled meshes.
+/// bundled meshes. Leaves of up to 9 triangles: since the collision leaf test runs its box tests
+/// without branches, that is cheaper on the dragons than 7 (see the crate docs).
 impl TreeVolume for Obb {
     const NAME: &'static str = "obb";
+    const LEAF_SIZE: usize = 9;
     fn default_method() -> ObbFit {
         ObbFit::TriangleCovariance
     }
