@@ -44,9 +44,19 @@
 //!
 //! # Defaults, by measurement
 //!
-//! [`BuildOptions::default`]: [`SplitRule::Sah`], leaf size [`DEFAULT_LEAF_SIZE`] = 7, each
-//! volume's [`TreeVolume::default_method`] (for OBBs the triangle covariance: per-node convex
-//! hulls made the build ~15× slower for no tighter boxes), parallel.
+//! [`BuildOptions::default`]: [`SplitRule::Sah`], each volume's [`TreeVolume::LEAF_SIZE`] (9 for
+//! OBBs, [`DEFAULT_LEAF_SIZE`] = 7 for the others), each volume's
+//! [`TreeVolume::default_method`] (for OBBs the triangle covariance: per-node convex hulls made
+//! the build ~15× slower for no tighter boxes), parallel.
+//!
+//! OBB leaves of 9 (session 6): once the collision leaf test ran its box tests without branches
+//! (a bit mask per run of triangles) and its plane sides without a branch per vertex, a leaf
+//! triangle pair cost less than the proxy below assumes. Leaf size 9 against 7, interleaved
+//! `collide_with` runs (`All`, first poses of the bench sets, minimum of 6): dragon_res3 48.4 →
+//! 46.6 ms (−4%), dragon_res2 56.2 → 54.0 ms (−4%), gears 69.5 → 71.8 ms (+3%); the serial
+//! build 12% faster on dragon_res4 and 5% on the 871k dragon (fewer nodes to fit), and 45 B per
+//! triangle instead of 56. The picking tree keeps leaves of 7: on its AABB tree, leaves of 9
+//! made dragon_res2 rays ~20% slower (0.83 against 0.69 µs), 8 the same as 7.
 //!
 //! Query cost proxy: the OBBTree of `dragon_res3` (47,794 triangles) against itself in 24 poses
 //! of heavy overlap, counting OBB–OBB tests and leaf triangle pairs of a dual descent
