@@ -139,7 +139,7 @@ fn info_tree_text_and_bad_kind() {
     let out = obbtree(&["info", "--tree", "obb", teapot.to_str().unwrap()]);
     assert!(out.status.success());
     let text = stdout(&out);
-    assert!(text.contains("obb tree, Sah split, leaf size 7"), "{text}");
+    assert!(text.contains("obb tree, Sah split, leaf size 9"), "{text}");
     assert!(text.contains("bytes per triangle"), "{text}");
     let out = obbtree(&["info", "--tree", "octree", teapot.to_str().unwrap()]);
     assert!(!out.status.success());
