@@ -142,14 +142,25 @@ fn one_triangle() {
 }
 
 /// A million references to one triangle: no split rule can separate them, so the builder must
-/// fall back to median splits, giving a balanced tree of depth `⌈log2(10⁶ / 4)⌉ = 18`, not a
-/// degenerate chain of depth 250,000 (or a stack overflow).
+/// fall back to median splits, giving a balanced tree (depth 17 with the OBB tree's leaves of
+/// 9, 18 with the AABB tree's leaves of 7: the halvings from 10⁶ to a leaf), not a degenerate
+/// chain of depth 100,000 (or a stack overflow).
 #[test]
 fn a_million_copies_of_one_triangle() {
     let copies = mesh(
         vec![p(0., 0., 0.), p(1., 0., 0.), p(0., 1., 1.)],
         vec![[0, 1, 2]; 1_000_000],
     );
+    // The number of halvings (rounding up) that takes 10⁶ triangles to at most `leaf`.
+    let balanced = |leaf: usize| {
+        let (mut n, mut depth) = (1_000_000usize, 0);
+        while n > leaf {
+            n = n.div_ceil(2);
+            depth += 1;
+        }
+        depth
+    };
+    assert_eq!((balanced(9), balanced(7)), (17, 18));
     for split in SPLITS {
         let tree = Bvh::<Obb>::build(
             &copies,
@@ -159,11 +170,11 @@ fn a_million_copies_of_one_triangle() {
             },
         )
         .unwrap();
-        assert_eq!(tree.depth(), 18, "{split:?}");
+        assert_eq!(tree.depth(), balanced(Obb::LEAF_SIZE), "{split:?}");
         check_tree(&tree, &copies, Some(0.0));
     }
     let tree = Bvh::<Aabb>::build(&copies, &BuildOptions::default()).unwrap();
-    assert_eq!(tree.depth(), 18);
+    assert_eq!(tree.depth(), balanced(Aabb::LEAF_SIZE));
 }
 
 /// Triangles `(a, b, -(a + b))` with corners that are multiples of 3: every third is exact, so
