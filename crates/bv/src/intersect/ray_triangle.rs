@@ -107,9 +107,8 @@ impl WatertightRay {
         // The float value when the bound proves its sign; otherwise the exact sign with the
         // float magnitude (at least the smallest normal, so the sign survives the sums below).
         let edge = |p: &Point, u: &Vector, nu: f64, q: &Point, v: &Vector, nv: f64| {
-            let e = self.dir.dot(&u.cross(v));
-            let bound = predicates::TRIPLE_ERROR * self.dir_scale * nu * nv;
-            if e.abs() > bound && bound.is_finite() && bound > predicates::TRIPLE_UNDERFLOW {
+            let (e, certain) = self.edge_function(&[u.x, u.y, u.z], &[v.x, v.y, v.z], nu, nv);
+            if certain {
                 Some(e)
             } else {
                 let side = predicates::ray_edge_side(&self.origin, &self.dir, p, q)?;
@@ -189,6 +188,22 @@ impl WatertightRay {
         self.cast_vertices(&tri.a, &tri.b, &tri.c)
     }
 
+    /// The edge function `d·(u×v)` in floating point (the terms in nalgebra's `cross` and `dot`
+    /// order) for the vertices `u`, `v` relative to the origin, with 1-norms `nu`, `nv`, and
+    /// whether its sign is certain: its magnitude exceeds the error bound
+    /// `TRIPLE_ERROR · max|dᵢ| · nu · nv`, a finite bound above `TRIPLE_UNDERFLOW`.
+    #[inline(always)]
+    fn edge_function(&self, u: &[f64; 3], v: &[f64; 3], nu: f64, nv: f64) -> (f64, bool) {
+        let d = &self.dir;
+        let e = d.x * (u[1] * v[2] - u[2] * v[1])
+            + d.y * (u[2] * v[0] - u[0] * v[2])
+            + d.z * (u[0] * v[1] - u[1] * v[0]);
+        let bound = predicates::TRIPLE_ERROR * self.dir_scale * nu * nv;
+        let certain =
+            e.abs() > bound && bound < f64::INFINITY && bound > predicates::TRIPLE_UNDERFLOW;
+        (e, certain)
+    }
+
     /// For `N` triangles at once, whether [`Self::cast_vertices`] certainly misses each: two of
     /// its edge functions whose float values, within the error bound, already have strictly
     /// opposite signs (so the ray passes outside one edge and inside another). The float part
@@ -198,30 +213,21 @@ impl WatertightRay {
     #[inline]
     pub fn certainly_misses<const N: usize>(&self, vertices: &[[[f64; N]; 3]; 3]) -> [bool; N] {
         let o = [self.origin.x, self.origin.y, self.origin.z];
-        let d = [self.dir.x, self.dir.y, self.dir.z];
         // u[vertex][axis]: the vertices relative to the origin; n[vertex]: their 1-norms.
         let u: [[[f64; N]; 3]; 3] =
             std::array::from_fn(|v| std::array::from_fn(|k| vertices[v][k].map(|x| x - o[k])));
         let n: [[f64; N]; 3] = std::array::from_fn(|v| {
             std::array::from_fn(|l| u[v][0][l].abs() + u[v][1][l].abs() + u[v][2][l].abs())
         });
-        let k = predicates::TRIPLE_ERROR * self.dir_scale;
         let mut positive = [false; N];
         let mut negative = [false; N];
         // Edge functions E_a (b, c), E_b (c, a), E_c (a, b) as in `cast_vertices`.
         for (p, q) in [(1, 2), (2, 0), (0, 1)] {
             for l in 0..N {
-                let (up, uq) = (&u[p], &u[q]);
-                let cross = [
-                    up[1][l] * uq[2][l] - up[2][l] * uq[1][l],
-                    up[2][l] * uq[0][l] - up[0][l] * uq[2][l],
-                    up[0][l] * uq[1][l] - up[1][l] * uq[0][l],
-                ];
-                let e = d[0] * cross[0] + d[1] * cross[1] + d[2] * cross[2];
-                let bound = k * n[p][l] * n[q][l];
-                let certain = bound > predicates::TRIPLE_UNDERFLOW && bound < f64::INFINITY;
-                positive[l] |= certain & (e > bound);
-                negative[l] |= certain & (-e > bound);
+                let lane = |v: usize| [u[v][0][l], u[v][1][l], u[v][2][l]];
+                let (e, certain) = self.edge_function(&lane(p), &lane(q), n[p][l], n[q][l]);
+                positive[l] |= certain & (e > 0.0);
+                negative[l] |= certain & (e < 0.0);
             }
         }
         std::array::from_fn(|l| positive[l] & negative[l])
