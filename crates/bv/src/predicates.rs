@@ -16,7 +16,36 @@ pub fn sign(x: f64) -> i8 {
 
 /// Exact sign of `orient3d(a, b, c, d)` in Shewchuk's convention: positive when `d` lies below
 /// the plane through `a, b, c`, which appear counter-clockwise seen from above.
+///
+/// The first, floating-point stage of Shewchuk's adaptive predicate is inlined here (the same
+/// determinant of the differences `a - d`, `b - d`, `c - d` and the same permanent bound, with
+/// [`TRIPLE_ERROR`] ≥ his `o3derrboundA`), so the common case costs no call; only when it
+/// cannot decide does the adaptive predicate (the `robust` crate) run, out of line. In the
+/// collision leaf test this took 2.4% off the instructions on dragon_res2 (`All`).
+#[inline]
 pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
+    let (ad, bd, cd) = (a - d, b - d, c - d);
+    let (bdxcdy, cdxbdy) = (bd.x * cd.y, cd.x * bd.y);
+    let (cdxady, adxcdy) = (cd.x * ad.y, ad.x * cd.y);
+    let (adxbdy, bdxady) = (ad.x * bd.y, bd.x * ad.y);
+    let det = ad.z * (bdxcdy - cdxbdy) + bd.z * (cdxady - adxcdy) + cd.z * (adxbdy - bdxady);
+    let permanent = (bdxcdy.abs() + cdxbdy.abs()) * ad.z.abs()
+        + (cdxady.abs() + adxcdy.abs()) * bd.z.abs()
+        + (adxbdy.abs() + bdxady.abs()) * cd.z.abs();
+    let bound = TRIPLE_ERROR * permanent;
+    if det > bound {
+        1
+    } else if det < -bound {
+        -1
+    } else {
+        orient3d_adaptive(a, b, c, d)
+    }
+}
+
+/// [`orient3d`] by the adaptive predicate, where its float stage cannot decide.
+#[cold]
+#[inline(never)]
+fn orient3d_adaptive(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
     let c3 = |p: &Point| Coord3D {
         x: p.x,
         y: p.y,

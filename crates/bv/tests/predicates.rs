@@ -1,0 +1,112 @@
+//! `predicates::orient3d` (an inlined float stage in front of Shewchuk's adaptive predicate)
+//! against the exact rational sign: on random points, on points rounded onto the plane of the
+//! other three (where the float stage cannot decide and a wrong shortcut would show), exactly
+//! coplanar grid points, and coordinates from 1e-40 to 1e40.
+
+mod common;
+
+use common::config;
+use common::exact::{cross, dot, q3, sub};
+use num_traits::Signed;
+use obbtree_bv::predicates::orient3d;
+use obbtree_bv::Point;
+use proptest::prelude::*;
+
+/// The exact sign of `orient3d(a, b, c, d)`: of `(a - d)·((b - d)×(c - d))`, Shewchuk's
+/// determinant.
+fn exact_sign(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
+    let (d3, ad, bd, cd) = (q3(d), q3(a), q3(b), q3(c));
+    let det = dot(&sub(&ad, &d3), &cross(&sub(&bd, &d3), &sub(&cd, &d3)));
+    if det.is_positive() {
+        1
+    } else if det.is_negative() {
+        -1
+    } else {
+        0
+    }
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    [-10.0..10.0f64, -10.0..10.0f64, -10.0..10.0f64].prop_map(|[x, y, z]| Point::new(x, y, z))
+}
+
+fn grid() -> impl Strategy<Value = [i32; 3]> {
+    [-3i32..=3, -3i32..=3, -3i32..=3]
+}
+
+fn scale() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(1.0),
+        Just(1e-40),
+        Just(1e40),
+        Just(3.0e-7),
+        Just(2.5e9)
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn matches_exact_sign_on_random_points(a in point(), b in point(), c in point(), d in point(), s in scale()) {
+        let [a, b, c, d] = [a, b, c, d].map(|p| p * s);
+        prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+    }
+
+    /// `d` is a combination of `a, b, c` rounded to `f64` (and nudged by a few ulps): within
+    /// rounding of their plane, the float stage's blind spot.
+    #[test]
+    fn matches_exact_sign_near_the_plane(
+        a in point(), b in point(), c in point(),
+        u in -2.0..2.0f64, v in -2.0..2.0f64, ulps in -2i64..=2, axis in 0usize..3, s in scale(),
+    ) {
+        let [a, b, c] = [a, b, c].map(|p| p * s);
+        let mut d = a + (b - a) * u + (c - a) * v;
+        d[axis] = f64::from_bits((d[axis].to_bits() as i64 + ulps) as u64);
+        let got = orient3d(&a, &b, &c, &d);
+        prop_assert_eq!(got, exact_sign(&a, &b, &c, &d));
+        // Permuting the points flips the sign with the permutation's parity.
+        prop_assert_eq!(orient3d(&b, &a, &c, &d), -got);
+        prop_assert_eq!(orient3d(&b, &c, &a, &d), got);
+    }
+
+    /// Integer points, many exactly coplanar.
+    #[test]
+    fn matches_exact_sign_on_the_grid(p in [grid(), grid(), grid(), grid()], s in scale()) {
+        let [a, b, c, d] = p.map(|[x, y, z]| Point::new(x.into(), y.into(), z.into()) * s);
+        prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+    }
+}
+
+#[test]
+fn decides_the_near_plane_cases_it_is_given() {
+    // The generators above must reach both signs within rounding of the plane, or they prove
+    // little: rounded combinations of a, b, c fall on both sides.
+    let (a, b, c) = (
+        Point::new(0.1, 0.2, 0.3),
+        Point::new(1.7, -0.4, 0.9),
+        Point::new(-0.6, 1.3, 2.2),
+    );
+    let mut signs = [0usize; 3];
+    for k in 0..200 {
+        let (u, v) = (0.013 * f64::from(k), 0.7 - 0.011 * f64::from(k));
+        let d = a + (b - a) * u + (c - a) * v;
+        let got = orient3d(&a, &b, &c, &d);
+        assert_eq!(got, exact_sign(&a, &b, &c, &d));
+        signs[(got + 1) as usize] += 1;
+    }
+    assert!(signs[0] > 0 && signs[2] > 0, "{signs:?}");
+    // Exactly coplanar (dyadic) points: the float stage sees a zero it cannot certify, and the
+    // adaptive stage returns the exact zero.
+    let (a, b, c) = (
+        Point::new(0.5, 0.25, 3.0),
+        Point::new(1.75, -0.5, 1.0),
+        Point::new(-2.0, 1.5, 0.125),
+    );
+    for k in 0..64 {
+        let (u, v) = (f64::from(k) / 8.0 - 4.0, 1.5 - f64::from(k) / 16.0);
+        let d = a + (b - a) * u + (c - a) * v;
+        assert_eq!(exact_sign(&a, &b, &c, &d), 0);
+        assert_eq!(orient3d(&a, &b, &c, &d), 0);
+    }
+}
