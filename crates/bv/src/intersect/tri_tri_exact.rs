@@ -51,7 +51,7 @@ pub fn intersects_prepared(p: &Prepared, q: &Prepared) -> bool {
     if s == [0; 3] || t == [0; 3] {
         return flat(pv, qv);
     }
-    crossing(*pv, s, *qv, t)
+    crossing(pv, s, qv, t)
 }
 
 /// Whether the triangle has zero area (collinear or coincident vertices), exactly.
@@ -210,26 +210,29 @@ pub(crate) fn canonical(s: [i8; 3]) -> (usize, bool) {
     (r, s[(r + 1) % 3] > 0)
 }
 
-fn rotated(v: [Point; 3], r: usize) -> [Point; 3] {
-    [v[r], v[(r + 1) % 3], v[(r + 2) % 3]]
+/// The vertex order `[r, r + 1, r + 2]` (mod 3), or `[r, r + 2, r + 1]` when `flip`.
+fn order(r: usize, flip: bool) -> [usize; 3] {
+    let (next, last) = ((r + 1) % 3, (r + 2) % 3);
+    if flip {
+        [r, last, next]
+    } else {
+        [r, next, last]
+    }
 }
 
 /// Step 2 of the module docs: non-coplanar, non-degenerate triangles that both cross the other's
-/// plane.
-fn crossing(p: [Point; 3], s: [i8; 3], q: [Point; 3], t: [i8; 3]) -> bool {
+/// plane. The rotations and flips pick vertices by index (no copies of the triangles); both
+/// predicates are evaluated, without a branch between them.
+fn crossing(p: &[Point; 3], s: [i8; 3], q: &[Point; 3], t: [i8; 3]) -> bool {
     let (rp, flip_q) = canonical(s);
-    let mut p = rotated(p, rp);
-    let (mut q, mut t) = (q, t);
-    if flip_q {
-        q.swap(1, 2);
-        t.swap(1, 2);
-    }
-    let (rq, flip_p) = canonical(t);
-    let q = rotated(q, rq);
-    if flip_p {
-        p.swap(1, 2);
-    }
-    orient(&p[0], &p[1], &q[0], &q[1]) >= 0 && orient(&p[0], &p[2], &q[2], &q[0]) >= 0
+    // Q flipped (vertices 1 and 2 swapped) when P's lone vertex is on the negative side.
+    let flipped = if flip_q { [0, 2, 1] } else { [0, 1, 2] };
+    let (rq, flip_p) = canonical(flipped.map(|i| t[i]));
+    let pi = order(rp, flip_p);
+    let qi = order(rq, false).map(|k| flipped[k]);
+    let (p0, p1, p2) = (&p[pi[0]], &p[pi[1]], &p[pi[2]]);
+    let (q0, q1, q2) = (&q[qi[0]], &q[qi[1]], &q[qi[2]]);
+    (orient(p0, p1, q0, q1) >= 0) & (orient(p0, p2, q2, q0) >= 0)
 }
 
 /// Step 3 of the module docs: coplanar or zero-area triangles (or both).
