@@ -120,6 +120,11 @@ pub fn overlaps_posed(half_a: &Vector, half_b: &Vector, pose: &RelativePose) -> 
 /// costs one or two rows instead of the whole product. `slack` bounds the rounding of `b_center
 /// - a.center` and of `b_center` itself (see [`RelativePose::slack`]).
 ///
+/// A's axes are tried last to first: the covariance fit orders them by decreasing spread, and
+/// the thinnest axis separates most often (dragon_res2 × dragon_res2, `All`: of the box pairs
+/// that A's axes separate, 47% are separated by axis 2 alone, 36% next by axis 1; 1.1% fewer
+/// instructions in the collision query than first to last).
+///
 /// A coarser but still conservative test than the 15-axis one (fewer candidate separating axes
 /// can only report overlap more often), about half its cost when the boxes overlap: a traversal
 /// uses it between internal nodes, where a false overlap costs only a few more box tests.
@@ -144,7 +149,7 @@ pub fn overlaps_lazy(
         let radius = half_a[i] + half_b.x * fr[0] + half_b.y * fr[1] + half_b.z * fr[2];
         (r, fr, t, t.abs() <= radius)
     };
-    let (r0, f0, t0, ok) = row(0);
+    let (r2, f2, t2, ok) = row(2);
     if !ok {
         return false;
     }
@@ -152,7 +157,7 @@ pub fn overlaps_lazy(
     if !ok {
         return false;
     }
-    let (r2, f2, t2, ok) = row(2);
+    let (r0, f0, t0, ok) = row(0);
     if !ok {
         return false;
     }
