@@ -42,6 +42,7 @@ impl crate::BoundingVolume for Aabb {
         Self::from_points(triangles.as_flattened())
     }
 
+    #[inline]
     fn merge(&self, other: &Self) -> Self {
         Self::new(self.mins.inf(&other.mins), self.maxs.sup(&other.maxs))
     }

@@ -81,11 +81,13 @@ const ORIENT3D_FILTER: f64 = 4.0 * f64::EPSILON;
 
 impl Prepared {
     /// The triangle `t` with its plane.
+    #[inline]
     pub fn new(t: &Triangle) -> Self {
         Self::of_vertices(t.vertices())
     }
 
     /// The triangle with vertices `v` with its plane.
+    #[inline]
     fn of_vertices(v: [Point; 3]) -> Self {
         let (e, f) = (v[1] - v[0], v[2] - v[0]);
         let n = Vector::new(

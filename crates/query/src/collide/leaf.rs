@@ -17,6 +17,7 @@ pub(crate) struct Boxed {
 }
 
 impl Boxed {
+    #[inline]
     fn new(tri: Triangle) -> Self {
         let bounds = Aabb::from_points(&[tri.a, tri.b, tri.c]);
         Self {
