@@ -161,13 +161,12 @@ pub fn overlaps_lazy(
     if !ok {
         return false;
     }
-    let pose = RelativePose {
-        rotation: Matrix3::from_rows(&[r0.into(), r1.into(), r2.into()]),
-        translation: Vector::new(t0, t1, t2),
-        abs_rotation: Matrix3::from_rows(&[f0.into(), f1.into(), f2.into()]),
-        slack,
-    };
-    b_axes_overlap(&half_a, half_b, &pose)
+    // B's axes (type ii) on the rows at hand, the three outcomes combined without a branch.
+    (0..3).fold(true, |overlap, j| {
+        let s = t0 * r0[j] + t1 * r1[j] + t2 * r2[j];
+        let radius = half_a[0] * f0[j] + half_a[1] * f1[j] + half_a[2] * f2[j] + half_b[j];
+        overlap & (s.abs() <= radius)
+    })
 }
 
 /// Type i: whether A's axis `i` separates A (half-extents `a`, already grown by the slack) from
