@@ -38,6 +38,7 @@ pub fn intersects(p: &Triangle, q: &Triangle) -> bool {
 
 /// [`intersects`] on triangles whose planes were computed beforehand: a caller that tests one
 /// triangle against many (the leaf test of mesh–mesh collision) prepares each triangle once.
+#[inline]
 pub fn intersects_prepared(p: &Prepared, q: &Prepared) -> bool {
     let (pv, qv) = (&p.v, &q.v);
     let s = q.sides(pv);
