@@ -115,7 +115,7 @@ pub fn collide_with<V: PosedOverlap>(
         })
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
-    result.pairs.sort_unstable();
+    result.sort_pairs();
     result.intersects = !result.pairs.is_empty();
     if request.contacts {
         result.contacts = result

@@ -46,7 +46,7 @@ pub fn self_collide<V: PosedOverlap>(
         )
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
-    result.pairs.sort_unstable();
+    result.sort_pairs();
     result.intersects = !result.pairs.is_empty();
     result
 }
