@@ -60,7 +60,7 @@ pub(crate) fn node_bounds<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Aabb> {
 /// work. Triangles are indexed by position in the tree's triangle order, so a leaf's triangles
 /// are contiguous and the leaf test streams through them; each placed leaf also keeps the box
 /// around its placed triangles. A leaf is valid when its stamp equals the query's generation,
-/// so starting a query costs nothing (no clearing), and the memory (about 168 bytes per
+/// so starting a query costs nothing (no clearing), and the memory (about 152 bytes per
 /// triangle and 56 per node of the largest mesh B seen) is kept for the next query until
 /// [`release`] frees it.
 #[derive(Default)]

@@ -58,7 +58,7 @@ pub fn pose_from_rotation_vector(translation: [f64; 3], rotation: [f64; 3]) -> P
 /// Frees the calling thread's collision caches: the placed triangles and placed volumes of B
 /// that [`collide`] and [`self_collide`] keep between queries so that queries allocate nothing
 /// in the steady state. They grow to the largest mesh B queried on the thread (they are sized
-/// by B's triangle and node counts and never shrink by themselves): about 168 bytes per
+/// by B's triangle and node counts and never shrink by themselves): about 152 bytes per
 /// triangle of B plus, per node of B's tree, a stamped box (56 bytes) and one placed volume and
 /// stamp (136 bytes for an OBB), about 11 MB for dragon_res3 (48k triangles). The next query on this thread allocates them
 /// again. [`collide_many`] runs on rayon's threads: release theirs with
