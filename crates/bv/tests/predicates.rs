@@ -15,8 +15,8 @@ use proptest::prelude::*;
 /// The exact sign of `orient3d(a, b, c, d)`: of `(a - d)·((b - d)×(c - d))`, Shewchuk's
 /// determinant.
 fn exact_sign(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
-    let (d3, ad, bd, cd) = (q3(d), q3(a), q3(b), q3(c));
-    let det = dot(&sub(&ad, &d3), &cross(&sub(&bd, &d3), &sub(&cd, &d3)));
+    let (qa, qb, qc, qd) = (q3(a), q3(b), q3(c), q3(d));
+    let det = dot(&sub(&qa, &qd), &cross(&sub(&qb, &qd), &sub(&qc, &qd)));
     if det.is_positive() {
         1
     } else if det.is_negative() {

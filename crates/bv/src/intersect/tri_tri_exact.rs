@@ -113,9 +113,10 @@ impl Prepared {
     /// operation structure as Shewchuk's expansion, so his bound on its error applies: `7ε`
     /// times the permanent `Σ |w_i| (|e_j f_k| + |e_k f_j|)`, here replaced by the larger
     /// `|w|₁ · scale` (whose own rounding, a few ulps, the `8ε` constant's margin over `7ε`
-    /// covers). The looser bound sends a few more near-plane points to the exact predicate;
-    /// in exchange a prepared triangle is 16 bytes smaller (dragon_res2 × dragon_res2, `All`:
-    /// the same fallbacks in practice, and less memory traffic in the leaf test).
+    /// covers). The looser bound can send a few more near-plane points to the exact predicate;
+    /// in exchange a prepared triangle is 16 bytes smaller, in each of the collision leaf
+    /// test's per-triangle arrays (dragon_res2 × dragon_res2, `All`: the same time within
+    /// noise).
     /// Written out on scalars (`w·n` summed left to right, as nalgebra's `dot` does): the
     /// nalgebra expression compiled to ~10% more instructions in the collision leaf test.
     #[inline(always)]

@@ -7,8 +7,8 @@ use obbtree_tree::{Bvh, MeshMismatch};
 /// A mesh and a hierarchy built over it, checked to belong together, with the facts that
 /// containment needs (closedness, one vertex of each connected component, bounds) and the
 /// triangles with their boxes in the tree's order (the leaf test streams through a leaf's
-/// triangles, with their planes prepared for the exact test; 152 bytes per triangle) and the box around each node's triangles (48 bytes per
-/// node), computed once.
+/// triangles, with their planes prepared for the exact test; 152 bytes per triangle) and the
+/// box around each node's triangles (48 bytes per node), computed once.
 #[derive(Clone, Debug)]
 pub struct Model<'a, V> {
     mesh: &'a TriMesh,
