@@ -57,18 +57,22 @@ pub(crate) fn node_bounds<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Aabb> {
 
 /// The placed, boxed triangles of one mesh, filled a leaf at a time during a query: a leaf of B
 /// meets many leaves of A, and placing its triangles again for each would dominate the leaf
-/// work. Triangles are indexed by position in the tree's triangle order, so a leaf's triangles
-/// are contiguous and the leaf test streams through them; each placed leaf also keeps the box
-/// around its placed triangles. A leaf is valid when its stamp equals the query's generation,
-/// so starting a query costs nothing (no clearing), and the memory (about 152 bytes per
-/// triangle and 56 per node of the largest mesh B seen) is kept for the next query until
-/// [`release`] frees it.
+/// work. A query's placed leaves are packed from the start of one array in the order they are
+/// first needed (each leaf's triangles contiguous, so the leaf test streams through them), so
+/// the few thousand triangles a query places stay together in cache instead of being spread
+/// over an array the size of B. Each placed leaf also keeps the box around its placed
+/// triangles. A leaf is valid when its stamp equals the query's generation, so starting a query
+/// costs nothing (no clearing), and the memory (about 152 bytes per triangle and 56 per node
+/// of the largest mesh B seen) is kept for the next query until [`release`] frees it.
 #[derive(Default)]
 struct PlacedCache {
-    /// Per node of B: the generation in which the leaf was placed, and its placed box.
-    leaves: Vec<(u32, Aabb)>,
+    /// Per node of B: the generation in which the leaf was placed, where its triangles start
+    /// in `items`, and their box.
+    leaves: Vec<(u32, u32, Aabb)>,
     generation: u32,
     items: Vec<Boxed>,
+    /// Triangles placed in this query: the used start of `items`.
+    used: usize,
 }
 
 impl PlacedCache {
@@ -80,8 +84,9 @@ impl PlacedCache {
             self.items.resize(triangles, empty);
         }
         if self.leaves.len() < nodes {
-            self.leaves.resize(nodes, (0, empty.bounds));
+            self.leaves.resize(nodes, (0, 0, empty.bounds));
         }
+        self.used = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.leaves.iter_mut().for_each(|l| l.0 = 0);
@@ -93,11 +98,12 @@ impl PlacedCache {
     /// around them, computed on first use in this query.
     #[inline]
     fn leaf(&mut self, b: &[Boxed], pose: &Pose, leaf: &Leaf) -> (&[Boxed], Aabb) {
-        let range = leaf.start..leaf.start + leaf.triangles.len();
+        let n = leaf.triangles.len();
         let entry = &mut self.leaves[leaf.node];
         if entry.0 != self.generation {
-            let placed = &mut self.items[range.clone()];
-            for (item, local) in placed.iter_mut().zip(&b[range.clone()]) {
+            let start = self.used;
+            let placed = &mut self.items[start..start + n];
+            for (item, local) in placed.iter_mut().zip(&b[leaf.start..leaf.start + n]) {
                 let [p, q, r] = *local.tri.vertices();
                 *item = Boxed::new(Triangle::new(
                     place(pose, &p),
@@ -109,9 +115,11 @@ impl PlacedCache {
                 .iter()
                 .skip(1)
                 .fold(placed[0].bounds, |u, p| u.merge(&p.bounds));
-            *entry = (self.generation, around);
+            self.used += n;
+            *entry = (self.generation, start as u32, around);
         }
-        (&self.items[range], entry.1)
+        let start = entry.1 as usize;
+        (&self.items[start..start + n], entry.2)
     }
 }
 
