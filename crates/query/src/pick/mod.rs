@@ -106,7 +106,10 @@ pub(crate) fn prepare(
     validate(ray, max_t)?;
     let t = pose.translation.vector;
     let finite = pose.rotation.coords.iter().all(|x| x.is_finite());
-    if !finite || t.iter().any(|x| x.is_nan() || x.abs() > obbtree_bv::MAX_COORDINATE) {
+    if !finite
+        || t.iter()
+            .any(|x| x.is_nan() || x.abs() > obbtree_bv::MAX_COORDINATE)
+    {
         return Err(PickError::InvalidPose {
             translation: t.into(),
         });
