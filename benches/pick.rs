@@ -111,7 +111,7 @@ fn bench_mesh(c: &mut Criterion, name: &str, path: &Path) {
     )
     .unwrap();
     let aabb_sah: Bvh<Aabb> = tree(&mesh, SplitRule::Sah);
-    let compact = PickTree::new(&mesh, &aabb_sah);
+    let compact = PickTree::build(&mesh).unwrap();
     eprintln!(
         "{name}: PickTree {:.1} MB ({} triangles)",
         compact.memory_bytes() as f64 / 1e6,

@@ -5,12 +5,11 @@
 
 use super::compare::{median, speed_table, Speed};
 use super::{pick, Error};
-use obbtree::bv::{Aabb, Isometry, TriMesh};
+use obbtree::bv::{Isometry, TriMesh};
 use obbtree::compare::rays::{parry_cast, Agreement, Difference, Hit, Judge, ReasonCount, Tally};
 use obbtree::compare::trimesh;
 use obbtree::load::load_mesh;
 use obbtree::query::cast_ray;
-use obbtree::query::pick::PickTree;
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -66,7 +65,7 @@ pub fn run(
     let (mut tree, mut theirs) = (None, None);
     for _ in 0..BUILD_RUNS {
         let start = Instant::now();
-        tree = Some(PickTree::new(&mesh, &pick::build::<Aabb>(&mesh)?));
+        tree = Some(pick::pick_tree(&mesh)?);
         ours_build.push(ms(start));
         let start = Instant::now();
         theirs = Some(

@@ -94,8 +94,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     match args.bv {
         Volume::Aabb => {
             let start = Instant::now();
-            let tree: Bvh<Aabb> = build(&mesh)?;
-            let compact = PickTree::new(&mesh, &tree);
+            let compact = pick_tree(&mesh)?;
             finish(args, out, &mesh, &compact, start, rays)
         }
         Volume::Obb => with_tree::<Obb>(args, out, &mesh, rays),
@@ -104,7 +103,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     }
 }
 
-/// The tree `pick` uses: SAH splits.
+/// The AABB tree `pick` uses: [`PickTree::build`].
+pub(super) fn pick_tree(mesh: &TriMesh) -> Result<PickTree, Error> {
+    PickTree::build(mesh).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
+}
+
+/// The tree `pick` uses for the other volumes: SAH splits.
 pub(super) fn build<V: TreeVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
     let options = BuildOptions {
         split: SplitRule::Sah,

@@ -2,6 +2,7 @@
 //! meshes, each timed beside parry3d-f64 where parry has the same query, and the pictures.
 
 use super::chart::{self, Bar};
+use super::pick::pick_tree;
 use super::render::{self, Shape};
 use super::{tree, Error};
 use obbtree::bv::{Aabb, Isometry, Obb, Ray, TriMesh, Vector};
@@ -10,7 +11,7 @@ use obbtree::compare::rays::{self, Hit};
 use obbtree::load::load_mesh;
 use obbtree::query::collide::{collide, pose_from_rotation_vector, self_collide, Pose};
 use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::{MeshRay, PickTree, RayTree};
+use obbtree::query::pick::{MeshRay, RayTree};
 use obbtree::query::{cast_ray, CollisionRequest, Mode, Model};
 use obbtree::tree::{BuildOptions, Bvh};
 use parry3d_f64::shape::TriMesh as PTriMesh;
@@ -32,10 +33,6 @@ fn model<'a, V: obbtree::query::PosedOverlap>(
     tree: &'a Bvh<V>,
 ) -> Result<Model<'a, V>, Error> {
     Model::new(mesh, tree).map_err(|e| Error::Message(e.to_string()))
-}
-
-fn pick_tree(mesh: &TriMesh) -> Result<PickTree, Error> {
-    Ok(PickTree::new(mesh, &build::<Aabb>(mesh)?))
 }
 
 /// Runs the showcase on the meshes of `assets`, writing pictures into `out_dir`.
