@@ -474,8 +474,8 @@ proptest! {
     }
 }
 
-/// The four triangles' coordinates side by side, as `certainly_misses` takes them.
-fn lanes(tris: &[Triangle; 4]) -> [[[f64; 4]; 3]; 3] {
+/// The two triangles' coordinates side by side, as `certainly_misses` takes them.
+fn lanes(tris: &[Triangle; 2]) -> [[[f64; 2]; 3]; 3] {
     std::array::from_fn(|v| {
         std::array::from_fn(|k| std::array::from_fn(|l| [tris[l].a, tris[l].b, tris[l].c][v][k]))
     })
@@ -485,11 +485,11 @@ proptest! {
     #![proptest_config(config())]
 
     /// `WatertightRay::certainly_misses` (the leaf filter of picking) rejects only triangles that
-    /// exact arithmetic and `cast_watertight` both miss: four lanes per case, the ray aimed at a
-    /// point, edge or vertex of the first triangle (needles up to 1e90 long), the other three
-    /// triangles aimed at by other rays.
+    /// exact arithmetic and `cast_watertight` both miss: two lanes per case, the ray aimed at a
+    /// point, edge or vertex of the first triangle (needles up to 1e90 long), the other
+    /// triangle aimed at by another ray.
     #[test]
-    fn miss_filter_rejects_only_misses(cases in prop::array::uniform4(needle_case())) {
+    fn miss_filter_rejects_only_misses(cases in prop::array::uniform2(needle_case())) {
         let ray = cases[0].0;
         let tris = cases.map(|(_, t)| t);
         let misses = WatertightRay::new(&ray).certainly_misses(&lanes(&tris));
@@ -516,9 +516,9 @@ fn miss_filter_rejects_most_misses() {
         )
     };
     let (mut misses, mut rejected) = (0, 0);
-    for _ in 0..2_000 {
+    for _ in 0..4_000 {
         let ray = Ray::new(point(), point() - Point::origin());
-        let tris: [Triangle; 4] = std::array::from_fn(|_| Triangle::new(point(), point(), point()));
+        let tris: [Triangle; 2] = std::array::from_fn(|_| Triangle::new(point(), point(), point()));
         let filtered = WatertightRay::new(&ray).certainly_misses(&lanes(&tris));
         for (tri, rejects) in tris.iter().zip(filtered) {
             if cast_watertight(&ray, tri).is_none() {

@@ -2,6 +2,8 @@
 
 use crate::predicates;
 use crate::{Point, Ray, Triangle, Vector};
+use std::ops::{Add, Mul, Sub};
+use wide::f64x2;
 
 /// A ray–triangle hit: ray parameter `t` and barycentrics, the point being
 /// `(1 - u - v)·a + u·b + v·c`.
@@ -107,8 +109,8 @@ impl WatertightRay {
         // The float value when the bound proves its sign; otherwise the exact sign with the
         // float magnitude (at least the smallest normal, so the sign survives the sums below).
         let edge = |p: &Point, u: &Vector, nu: f64, q: &Point, v: &Vector, nv: f64| {
-            let (e, certain) = self.edge_function(&[u.x, u.y, u.z], &[v.x, v.y, v.z], nu, nv);
-            if certain {
+            let (e, bound) = self.edge_function(&[u.x, u.y, u.z], &[v.x, v.y, v.z], nu, nv);
+            if e.abs() > bound && bound < f64::INFINITY && bound > predicates::TRIPLE_UNDERFLOW {
                 Some(e)
             } else {
                 let side = predicates::ray_edge_side(&self.origin, &self.dir, p, q)?;
@@ -189,47 +191,65 @@ impl WatertightRay {
     }
 
     /// The edge function `d·(u×v)` in floating point (the terms in nalgebra's `cross` and `dot`
-    /// order) for the vertices `u`, `v` relative to the origin, with 1-norms `nu`, `nv`, and
-    /// whether its sign is certain: its magnitude exceeds the error bound
-    /// `TRIPLE_ERROR · max|dᵢ| · nu · nv`, a finite bound above `TRIPLE_UNDERFLOW`.
+    /// order) for vertices `u`, `v` relative to the origin, with 1-norms `nu`, `nv`, and its
+    /// error bound `TRIPLE_ERROR · max|dᵢ| · nu · nv`: its sign is certain when its magnitude
+    /// exceeds a finite bound above `TRIPLE_UNDERFLOW`. One lane ([`f64`]) or two
+    /// ([`f64x2`]): the same operations in the same order, so the same bound holds.
     #[inline(always)]
-    fn edge_function(&self, u: &[f64; 3], v: &[f64; 3], nu: f64, nv: f64) -> (f64, bool) {
-        let d = &self.dir;
-        let e = d.x * (u[1] * v[2] - u[2] * v[1])
-            + d.y * (u[2] * v[0] - u[0] * v[2])
-            + d.z * (u[0] * v[1] - u[1] * v[0]);
-        let bound = predicates::TRIPLE_ERROR * self.dir_scale * nu * nv;
-        let certain =
-            e.abs() > bound && bound < f64::INFINITY && bound > predicates::TRIPLE_UNDERFLOW;
-        (e, certain)
+    fn edge_function<T: Lanes>(&self, u: &[T; 3], v: &[T; 3], nu: T, nv: T) -> (T, T) {
+        let [dx, dy, dz] = [self.dir.x, self.dir.y, self.dir.z].map(T::splat);
+        let e = dx * (u[1] * v[2] - u[2] * v[1])
+            + dy * (u[2] * v[0] - u[0] * v[2])
+            + dz * (u[0] * v[1] - u[1] * v[0]);
+        let bound = T::splat(predicates::TRIPLE_ERROR * self.dir_scale) * nu * nv;
+        (e, bound)
     }
 
-    /// For `N` triangles at once, whether [`Self::cast_vertices`] certainly misses each: two of
+    /// For two triangles at once, whether [`Self::cast_vertices`] certainly misses each: two of
     /// its edge functions whose float values, within the error bound, already have strictly
     /// opposite signs (so the ray passes outside one edge and inside another). The float part
-    /// of `cast_vertices`'s test, all three edges, with no branch per triangle, on coordinate
-    /// arrays (`vertices[vertex][axis][lane]`), so that the compiler runs the lanes in vector
-    /// registers. `false` proves nothing: test that triangle with `cast_vertices`.
+    /// of `cast_vertices`'s test, all three edges, with no branch, on coordinate arrays
+    /// (`vertices[vertex][axis][lane]`), each value of the two triangles in one SIMD register
+    /// (`wide::f64x2`: SSE2 on x86-64). `false` proves nothing: test that triangle with
+    /// `cast_vertices`.
     #[inline]
-    pub fn certainly_misses<const N: usize>(&self, vertices: &[[[f64; N]; 3]; 3]) -> [bool; N] {
-        let o = [self.origin.x, self.origin.y, self.origin.z];
+    pub fn certainly_misses(&self, vertices: &[[[f64; 2]; 3]; 3]) -> [bool; 2] {
+        let o = [self.origin.x, self.origin.y, self.origin.z].map(f64x2::splat);
         // u[vertex][axis]: the vertices relative to the origin; n[vertex]: their 1-norms.
-        let u: [[[f64; N]; 3]; 3] =
-            std::array::from_fn(|v| std::array::from_fn(|k| vertices[v][k].map(|x| x - o[k])));
-        let n: [[f64; N]; 3] = std::array::from_fn(|v| {
-            std::array::from_fn(|l| u[v][0][l].abs() + u[v][1][l].abs() + u[v][2][l].abs())
-        });
-        let mut positive = [false; N];
-        let mut negative = [false; N];
+        let u = vertices.map(|v| [0, 1, 2].map(|k| f64x2::new(v[k]) - o[k]));
+        let n = u.map(|w| w[0].abs() + w[1].abs() + w[2].abs());
+        let zero = f64x2::ZERO;
+        let (mut positive, mut negative) = (zero, zero);
         // Edge functions E_a (b, c), E_b (c, a), E_c (a, b) as in `cast_vertices`.
         for (p, q) in [(1, 2), (2, 0), (0, 1)] {
-            for l in 0..N {
-                let lane = |v: usize| [u[v][0][l], u[v][1][l], u[v][2][l]];
-                let (e, certain) = self.edge_function(&lane(p), &lane(q), n[p][l], n[q][l]);
-                positive[l] |= certain & (e > 0.0);
-                negative[l] |= certain & (e < 0.0);
-            }
+            let (e, bound) = self.edge_function(&u[p], &u[q], n[p], n[q]);
+            let certain = e.abs().simd_gt(bound)
+                & bound.simd_lt(f64x2::splat(f64::INFINITY))
+                & bound.simd_gt(f64x2::splat(predicates::TRIPLE_UNDERFLOW));
+            positive |= certain & e.simd_gt(zero);
+            negative |= certain & e.simd_lt(zero);
         }
-        std::array::from_fn(|l| positive[l] & negative[l])
+        let misses = (positive & negative).to_bitmask();
+        [misses & 1 != 0, misses & 2 != 0]
+    }
+}
+
+/// One value ([`f64`]) or two side by side ([`f64x2`]), for [`WatertightRay::edge_function`].
+trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    /// `x` in every lane.
+    fn splat(x: f64) -> Self;
+}
+
+impl Lanes for f64 {
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        x
+    }
+}
+
+impl Lanes for f64x2 {
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        f64x2::splat(x)
     }
 }

@@ -12,8 +12,9 @@ use smallvec::SmallVec;
 /// Children per node.
 const WIDTH: usize = 4;
 
-/// Leaf triangles run through the miss filter together.
-const LANES: usize = 4;
+/// Leaf triangles run through the miss filter together: two, one SIMD register per value
+/// (four, each value in two registers, spilled and cost 10% more instructions per ray).
+const LANES: usize = 2;
 
 /// A reference to a child: an internal node (index into [`PickTree::nodes`]) or a leaf (a run
 /// of [`PickTree::triangles`]).
@@ -249,8 +250,9 @@ fn leaf_triangles<T>(
 /// and the survivors through the watertight test (the same answers: the filter rejects only
 /// triangles that test misses); whether the visitor ended the walk. The filter takes 7–9% off
 /// a ray on dragon_res2 and the 871k dragon (most leaf triangles are misses, and each used to
-/// cost a branch that mispredicted often). Storing the leaves as such blocks of four instead
-/// (no gathering) was 15% slower: padding, and the prefetch no longer covering a leaf.
+/// cost a branch that mispredicted often). Storing the leaves as blocks of four instead (no
+/// gathering) was 15% slower with leaves of up to 7 triangles (padding, and the prefetch no
+/// longer covering a leaf), and 2% slower with leaves of up to 4.
 #[inline]
 fn leaf<T: Copy + Into<f64>>(
     triangles: &[LeafTriangle<T>],
@@ -267,7 +269,7 @@ fn leaf<T: Copy + Into<f64>>(
                 std::array::from_fn(|l| chunk[l.min(last)].vertices[v][k].into())
             })
         });
-        let misses = ray.watertight.certainly_misses::<LANES>(&vertices);
+        let misses = ray.watertight.certainly_misses(&vertices);
         for (triangle, miss) in chunk.iter().zip(misses) {
             if miss {
                 continue;
