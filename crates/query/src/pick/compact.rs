@@ -287,11 +287,13 @@ fn leaf<T: Copy + Into<f64>>(
 
 /// The slab test of [`Aabb`]'s [`RayVolume`](super::RayVolume) implementation on a node's four
 /// boxes at once: each box's entry parameter (shrunk by [`ROBUST_NEAR`]) and whether the ray
-/// meets it within `[0, t_max]`.
+/// meets it within `[0, t_max]`. The exit parameter is multiplied by [`ROBUST_FAR`] once, after
+/// the minimum over the slabs rather than on each: rounding is monotone, so
+/// `fl(F · min xₖ) = min fl(F · xₖ)` and the result is the same.
 #[inline]
 fn entries(node: &Node, ray: &MeshRay, t_max: f64) -> ([f64; WIDTH], [bool; WIDTH]) {
     let mut t0 = [0.0f64; WIDTH];
-    let mut t1 = [t_max * ROBUST_FAR; WIDTH];
+    let mut t1 = [t_max; WIDTH];
     for k in 0..3 {
         let (near, far) = if ray.negative[k] {
             (&node.hi[k], &node.lo[k])
@@ -301,14 +303,14 @@ fn entries(node: &Node, ray: &MeshRay, t_max: f64) -> ([f64; WIDTH], [bool; WIDT
         let (o, inv) = (ray.ray.origin[k], ray.inv_dir[k]);
         for c in 0..WIDTH {
             let t_near = (f64::from(near[c]) - o) * inv;
-            let t_far = (f64::from(far[c]) - o) * inv * ROBUST_FAR;
+            let t_far = (f64::from(far[c]) - o) * inv;
             t0[c] = if t_near > t0[c] { t_near } else { t0[c] };
             t1[c] = if t_far < t1[c] { t_far } else { t1[c] };
         }
     }
     let mut hit = [false; WIDTH];
     for c in 0..WIDTH {
-        hit[c] = t0[c] <= t1[c];
+        hit[c] = t0[c] <= t1[c] * ROBUST_FAR;
         t0[c] *= ROBUST_NEAR;
     }
     (t0, hit)
