@@ -140,13 +140,14 @@ fn collapse(tree: &Bvh<Aabb>, index: usize) -> ([usize; WIDTH], usize) {
 }
 
 impl PickTree {
-    /// [`BuildOptions::leaf_size`] of [`PickTree::build`]. Measured by `examples/pick_leaf_size.rs`
-    /// (100,000 incoherent rays, one thread, interleaved rounds): leaves of at most 4 triangles (one pass of the miss filter) make a ray 4–6% faster than the AABB
-    /// tree's default of 7 on dragon_res2 and on the 871k dragon; 3 is slower again (more
-    /// nodes), 5 in between.
-    pub const LEAF_SIZE: usize = 4;
+    /// [`BuildOptions::leaf_size`] of [`PickTree::build`]: the AABB tree's default. Measured by
+    /// `examples/pick_leaf_size.rs` (100,000 incoherent rays, one thread, interleaved rounds):
+    /// with the leaf filter on two triangles at a time, leaf sizes 4 to 7 pick within 2% of each
+    /// other on dragon_res2 and on the 871k dragon, and 7 takes the least memory (10.6 MB against
+    /// 12.3 MB for 4 on dragon_res2). (With the four-lane filter before it, 4 was 4–6% faster.)
+    pub const LEAF_SIZE: usize = obbtree_tree::DEFAULT_LEAF_SIZE;
 
-    /// Builds the binary AABB tree picking is fastest on (SAH splits, leaves of at most
+    /// Builds the binary AABB tree for picking (SAH splits, leaves of at most
     /// [`Self::LEAF_SIZE`] triangles, in parallel) and its compact copy.
     pub fn build(mesh: &TriMesh) -> Result<Self, BuildError> {
         let options = BuildOptions {
