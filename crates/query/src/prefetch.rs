@@ -6,7 +6,9 @@
 //! is picked with that test; measured on dragon_res2 and the 871k dragon, 100,000 incoherent
 //! rays, one thread: 15–25% less time per ray. The collision descent asks for both children
 //! of the node it splits (the pushed one is read later): 2–3% on the dragons (interleaved runs,
-//! `All`, dragon_res2 200 poses and dragon_res3 500 poses), none on the gears.
+//! `All`, dragon_res2 200 poses and dragon_res3 500 poses), none on the gears; and, when a
+//! child of B is a leaf not yet placed, for its triangles' vertices (see
+//! `LeafTest::prefetch_leaf`).
 
 /// Asks for the cache line holding `p` to be brought into the cache (all levels). A hint with
 /// no effect on what the program computes; a no-op on targets other than x86-64.

@@ -145,6 +145,12 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
                 next = Some((l as u32, j));
             } else if let Some([l, r]) = y.children() {
                 crate::prefetch::lines(&nb[l..=r]);
+                // A leaf child's triangles are placed on its first test: ask for them now.
+                for k in [l, r] {
+                    if nb[k].is_leaf() {
+                        leaves.prefetch_leaf(&Leaf::of(b, k));
+                    }
+                }
                 stack.push((i, r as u32));
                 next = Some((i, l as u32));
             } else {
