@@ -1,5 +1,5 @@
 //! Picking time per ray against the leaf size of the binary AABB tree a [`PickTree`] is made
-//! from: the measurement behind [`PickTree::LEAF_SIZE`].
+//! from: the measurement behind the leaf size of [`PickTree::build`] (the AABB tree's default).
 //!
 //! Builds one `PickTree` per leaf size, then runs every ray through each in turn, `ROUNDS`
 //! times, interleaved (so that a slow spell of the machine hits every tree alike), and prints

@@ -9,7 +9,7 @@ use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use obbtree_bv::intersect::obb_obb::{self, RelativePose};
 use obbtree_bv::{Obb, Point, Vector};
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
+use proptest::test_runner::{TestCaseError, TestRunner};
 
 /// The box as an exact body: centre plus the three half-axis generators `h_i u_i`.
 fn body(b: &Obb) -> ExactBody {
@@ -129,39 +129,48 @@ fn box_pair() -> impl Strategy<Value = (Obb, Obb)> {
         })
 }
 
-/// Conservative: never "apart" when the exact test says they meet. Tight: when it says "overlap"
-/// for separated boxes, the gap is within the ε of the `|R| + ε` term.
-#[test]
-fn conservative_and_tight_against_exact_sat() {
+/// Runs `check` on 5,000 random box pairs ([`box_pair`]) with three counters it may bump, and
+/// returns the counters.
+fn count_box_pairs(
+    check: impl Fn(&Obb, &Obb, &mut [usize; 3]) -> Result<(), TestCaseError>,
+) -> [usize; 3] {
     let mut runner = TestRunner::new(config_with(5000));
     let counts = std::cell::RefCell::new([0usize; 3]);
     runner
         .run(&box_pair(), |(a, b)| {
-            let (meet, gap) = exact(&a, &b);
-            let got = obb_obb::overlaps(&a, &b);
-            let mut c = counts.borrow_mut();
-            c[0] += 1;
-            c[1] += meet as usize;
-            prop_assert!(!meet || got, "missed an overlap: {a:?} {b:?}");
-            prop_assert!(
-                !meet
-                    || !obb_obb::spheres_disjoint(
-                        &a.half_extents,
-                        &b.half_extents,
-                        &RelativePose::between(&a, &b)
-                    )
-            );
-            if got && !meet {
-                c[2] += 1;
-                let tol = tolerance(&a, &b);
-                prop_assert!(gap <= tol, "gap {gap:e} > {tol:e}: {a:?} {b:?}");
-            }
-            // Symmetric.
-            prop_assert!(!meet || obb_obb::overlaps(&b, &a));
-            Ok(())
+            check(&a, &b, &mut counts.borrow_mut())
         })
         .unwrap();
-    let c = counts.into_inner();
+    counts.into_inner()
+}
+
+/// Conservative: never "apart" when the exact test says they meet. Tight: when it says "overlap"
+/// for separated boxes, the gap is within the ε of the `|R| + ε` term.
+#[test]
+fn conservative_and_tight_against_exact_sat() {
+    let c = count_box_pairs(|a, b, c| {
+        let (meet, gap) = exact(a, b);
+        let got = obb_obb::overlaps(a, b);
+        c[0] += 1;
+        c[1] += meet as usize;
+        prop_assert!(!meet || got, "missed an overlap: {a:?} {b:?}");
+        prop_assert!(
+            !meet
+                || !obb_obb::spheres_disjoint(
+                    &a.half_extents,
+                    &b.half_extents,
+                    &RelativePose::between(a, b)
+                )
+        );
+        if got && !meet {
+            c[2] += 1;
+            let tol = tolerance(a, b);
+            prop_assert!(gap <= tol, "gap {gap:e} > {tol:e}: {a:?} {b:?}");
+        }
+        // Symmetric.
+        prop_assert!(!meet || obb_obb::overlaps(b, a));
+        Ok(())
+    });
     println!(
         "{} pairs, {} meeting, {} separated by less than ε reported as overlapping",
         c[0], c[1], c[2]
@@ -173,36 +182,30 @@ fn conservative_and_tight_against_exact_sat() {
 /// evaluation on the six face normals alone separates them by more than the ε term.
 #[test]
 fn lazy_face_axes_conservative_and_tight() {
-    let mut runner = TestRunner::new(config_with(5000));
-    let counts = std::cell::RefCell::new([0usize; 3]);
-    runner
-        .run(&box_pair(), |(a, b)| {
-            let got = obb_obb::overlaps_lazy(&a, &b.center.coords, &b.axes, &b.half_extents, 0.0);
-            let (meet, _) = exact(&a, &b);
-            prop_assert!(!meet || got, "missed an overlap: {a:?} {b:?}");
-            let faces = |o: &Obb| {
-                let u = [0, 1, 2].map(|i| d3(&[o.axes[(0, i)], o.axes[(1, i)], o.axes[(2, i)]]));
-                [
-                    d_cross(&u[1], &u[2]),
-                    d_cross(&u[2], &u[0]),
-                    d_cross(&u[0], &u[1]),
-                ]
-            };
-            let axes: Vec<D3> = faces(&a).into_iter().chain(faces(&b)).collect();
-            let (separated, gap) = exact_sat(&body(&a), &body(&b), &axes);
-            let tol = tolerance(&a, &b);
-            prop_assert!(
-                !separated || !got || gap <= tol,
-                "face axes separate by {gap:e} > {tol:e} but reported overlapping: {a:?} {b:?}"
-            );
-            let mut c = counts.borrow_mut();
-            c[0] += 1;
-            c[1] += meet as usize;
-            c[2] += (separated && !got) as usize;
-            Ok(())
-        })
-        .unwrap();
-    let c = counts.into_inner();
+    let c = count_box_pairs(|a, b, c| {
+        let got = obb_obb::overlaps_lazy(a, &b.center.coords, &b.axes, &b.half_extents, 0.0);
+        let (meet, _) = exact(a, b);
+        prop_assert!(!meet || got, "missed an overlap: {a:?} {b:?}");
+        let faces = |o: &Obb| {
+            let u = [0, 1, 2].map(|i| d3(&[o.axes[(0, i)], o.axes[(1, i)], o.axes[(2, i)]]));
+            [
+                d_cross(&u[1], &u[2]),
+                d_cross(&u[2], &u[0]),
+                d_cross(&u[0], &u[1]),
+            ]
+        };
+        let axes: Vec<D3> = faces(a).into_iter().chain(faces(b)).collect();
+        let (separated, gap) = exact_sat(&body(a), &body(b), &axes);
+        let tol = tolerance(a, b);
+        prop_assert!(
+            !separated || !got || gap <= tol,
+            "face axes separate by {gap:e} > {tol:e} but reported overlapping: {a:?} {b:?}"
+        );
+        c[0] += 1;
+        c[1] += meet as usize;
+        c[2] += (separated && !got) as usize;
+        Ok(())
+    });
     println!("{c:?}: pairs, meeting, separated by a face axis");
     // Both outcomes occur, or the properties above prove little.
     assert!(c[1] > c[0] / 10 && c[2] > c[0] / 10, "{c:?}");

@@ -7,7 +7,7 @@ use super::volume::{ROBUST_FAR, ROBUST_NEAR};
 use crate::prefetch;
 use arrayvec::ArrayVec;
 use obbtree_bv::{Aabb, BoundingVolume, TriMesh, Triangle};
-use obbtree_tree::{BuildError, BuildOptions, Bvh, NodeKind, SplitRule, MAX_DEPTH};
+use obbtree_tree::{BuildError, BuildOptions, Bvh, NodeKind, MAX_DEPTH};
 
 /// Children per node.
 const WIDTH: usize = 4;
@@ -140,22 +140,17 @@ fn collapse(tree: &Bvh<Aabb>, index: usize) -> ([usize; WIDTH], usize) {
 }
 
 impl PickTree {
-    /// [`BuildOptions::leaf_size`] of [`PickTree::build`]: the AABB tree's default. Measured by
-    /// `examples/pick_leaf_size.rs` (100,000 incoherent rays, one thread, interleaved rounds):
-    /// with the leaf filter on two triangles at a time, leaf sizes 4 to 7 pick within 2% of each
-    /// other on dragon_res2 and on the 871k dragon, and 7 takes the least memory (10.6 MB against
-    /// 12.3 MB for 4 on dragon_res2). (With the four-lane filter before it, 4 was 4–6% faster.)
-    pub const LEAF_SIZE: usize = obbtree_tree::DEFAULT_LEAF_SIZE;
-
-    /// Builds the binary AABB tree for picking (SAH splits, leaves of at most
-    /// [`Self::LEAF_SIZE`] triangles, in parallel) and its compact copy.
+    /// Builds the binary AABB tree for picking (the default [`BuildOptions`]: SAH splits,
+    /// leaves of at most 7 triangles, in parallel) and its compact copy. The leaf size measured
+    /// by `examples/pick_leaf_size.rs` (100,000 incoherent rays, one thread, interleaved
+    /// rounds): with the leaf filter on two triangles at a time, leaf sizes 4 to 7 pick within
+    /// 2% of each other on dragon_res2 and on the 871k dragon, and 7 takes the least memory
+    /// (10.6 MB against 12.3 MB for 4 on dragon_res2).
     pub fn build(mesh: &TriMesh) -> Result<Self, BuildError> {
-        let options = BuildOptions {
-            leaf_size: Self::LEAF_SIZE,
-            split: SplitRule::Sah,
-            ..Default::default()
-        };
-        Ok(Self::new(mesh, &Bvh::build(mesh, &options)?))
+        Ok(Self::new(
+            mesh,
+            &Bvh::build(mesh, &BuildOptions::default())?,
+        ))
     }
 
     /// The compact copy of `tree`, which must have been built over `mesh`.
