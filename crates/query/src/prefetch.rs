@@ -29,9 +29,12 @@ pub(crate) fn line<T>(p: *const T) {
 /// [`line`] for every cache line of `items`.
 #[inline(always)]
 pub(crate) fn lines<T>(items: &[T]) {
-    let bytes = std::mem::size_of_val(items);
     let start = items.as_ptr().cast::<u8>();
-    for offset in (0..bytes).step_by(64) {
-        line(start.wrapping_add(offset));
+    // From the line holding the first byte to the one holding the last: the items need not
+    // start on a line.
+    let skew = start as usize % 64;
+    let first = start.wrapping_sub(skew);
+    for offset in (0..skew + std::mem::size_of_val(items)).step_by(64) {
+        line(first.wrapping_add(offset));
     }
 }
