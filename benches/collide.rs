@@ -19,7 +19,7 @@
 use obbtree::compare as parry;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
+use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::poses::{load_poses, PoseEntry};
 use obbtree::query::collide::{collide_many, collide_with, Pose};
@@ -58,11 +58,13 @@ fn bench_volume<V: PosedOverlap>(
     (a, b): (&TriMesh, &TriMesh),
     poses: &[Pose],
     leaf_size: Option<usize>,
+    method: V::Method,
 ) {
     let defaults = BuildOptions::<V>::default();
     let leaf_size = leaf_size.unwrap_or(defaults.leaf_size);
     let options = BuildOptions::<V> {
         leaf_size,
+        method,
         ..defaults
     };
     let (ta, tb) = (
@@ -94,11 +96,22 @@ fn bench_case(c: &mut Criterion, group: &str, a: &TriMesh, b: &TriMesh, poses: &
     let leaf: Option<usize> = std::env::var("OBBTREE_BENCH_LEAF")
         .ok()
         .and_then(|s| s.parse().ok());
-    bench_volume::<Obb>(c, group, "obb", (a, b), poses, leaf);
+    bench_volume::<Obb>(c, group, "obb", (a, b), poses, leaf, ObbFit::default());
+    // Minimum-volume boxes: a tree for static meshes, built once (~20 times the default's build
+    // time) and saved.
+    bench_volume::<Obb>(
+        c,
+        group,
+        "obb_minvol",
+        (a, b),
+        poses,
+        leaf,
+        ObbFit::MinVolume,
+    );
     if std::env::var_os("OBBTREE_BENCH_ALL_VOLUMES").is_some() {
-        bench_volume::<Aabb>(c, group, "aabb", (a, b), poses, leaf);
-        bench_volume::<Kdop18>(c, group, "kdop18", (a, b), poses, leaf);
-        bench_volume::<Sphere>(c, group, "sphere", (a, b), poses, leaf);
+        bench_volume::<Aabb>(c, group, "aabb", (a, b), poses, leaf, ());
+        bench_volume::<Kdop18>(c, group, "kdop18", (a, b), poses, leaf, ());
+        bench_volume::<Sphere>(c, group, "sphere", (a, b), poses, leaf, Default::default());
     }
     let (pa, pb) = (parry::trimesh(a).unwrap(), parry::trimesh(b).unwrap());
     let pposes: Vec<_> = poses.iter().map(parry::pose).collect();

@@ -212,6 +212,27 @@ impl crate::BoundingVolume for Obb {
         order.sort_by(|&a, &b| self.half_extents[b].total_cmp(&self.half_extents[a]));
         Some(order.map(|i| self.axes.column(i).into_owned()))
     }
+
+    /// The axes of the triangle covariance box (the default fit), whatever `method` fitted the
+    /// stored box: the principal directions of the triangles' area are where a node's triangles
+    /// spread, while a tighter box (e.g. [`ObbFit::MinVolume`]) may lie along any orientation of
+    /// nearly equal volume (a round gear's box turns freely about its axis). Split along the
+    /// tighter boxes' own axes, the gear set's collision query ran 19% slower than with
+    /// covariance boxes; split along the covariance axes, the minimum-volume trees hold the same
+    /// triangles per node as the default trees and their queries run ~10% faster on the dragons
+    /// and the gears alike (see the `obbtree-tree` crate docs).
+    fn split_axes_for(
+        &self,
+        triangles: &[[Point; 3]],
+        moments: &[TriangleMoments],
+        method: ObbFit,
+    ) -> Option<[Vector; 3]> {
+        match method {
+            ObbFit::TriangleCovariance => self.split_axes(),
+            _ => Self::fit_triangles_with_moments(triangles, moments, ObbFit::TriangleCovariance)
+                .split_axes(),
+        }
+    }
 }
 
 /// The smallest and largest coordinates of `points` along the columns of `axes`.

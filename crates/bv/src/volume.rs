@@ -52,4 +52,19 @@ pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn split_axes(&self) -> Option<[Vector; 3]> {
         None
     }
+
+    /// The candidate split axes of a top-down build for the node of `triangles` (with their
+    /// `moments`, as in [`Self::fit_triangles_with_moments`]) whose volume, fitted by `method`,
+    /// is `self`. By default the volume's own [`Self::split_axes`]; a volume type whose fits
+    /// differ in orientation may split every tree along one fit's axes, so that the method
+    /// changes the stored volumes but not which triangles share a node.
+    fn split_axes_for(
+        &self,
+        triangles: &[[Point; 3]],
+        moments: &[TriangleMoments],
+        method: Self::Method,
+    ) -> Option<[Vector; 3]> {
+        let _ = (triangles, moments, method);
+        self.split_axes()
+    }
 }

@@ -166,7 +166,8 @@ impl<V: BoundingVolume> Builder<'_, V> {
         if work.len() <= self.options.leaf_size {
             return (Node::leaf(bv, work.first, work.len() as u32), depth);
         }
-        let mid = split(self.options.split, &bv, &mut work, depth);
+        let axes = bv.split_axes_for(work.tris, work.moments, self.options.method);
+        let mid = split(self.options.split, axes, &mut work, depth);
         let parallel = self.options.parallel && work.len() >= PARALLEL_MIN_TRIANGLES;
         let (left, right) = work.split_at(mid);
         let pair = out.len();

@@ -2,11 +2,11 @@
 
 use crate::MAX_DEPTH;
 use obbtree_bv::fit::covariance::TriangleMoments;
-use obbtree_bv::{BoundingVolume, Point, Vector};
+use obbtree_bv::{Point, Vector};
 use serde::{Deserialize, Serialize};
 
 /// How the builder divides a node's triangles between its two children. Every rule works on the
-/// triangle centroids projected onto the node's split axes ([`BoundingVolume::split_axes`], or the
+/// triangle centroids projected onto the node's split axes ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for), or the
 /// coordinate axes ordered by the centroids' spread), and falls back to [`SplitRule::Median`]
 /// when it cannot separate the triangles or when its split would let the tree grow deeper than
 /// [`MAX_DEPTH`](crate::MAX_DEPTH).
@@ -104,19 +104,20 @@ fn ceil_log2(n: usize) -> usize {
 }
 
 /// Reorders `work` (at least 2 triangles) into two non-empty runs and returns the length of the
-/// first, by `rule` along `bv`'s split axes.
+/// first, by `rule` along the node's own split axes `own_axes`
+/// ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for)), or, if it has none, the coordinate axes ordered by the
+/// centroids' spread.
 ///
 /// Depth guarantee: the caller keeps `depth + ⌈log2 n⌉ ≤ MAX_DEPTH` for every node (true at the
 /// root since `n ≤ 2^32`). A rule's split is accepted only if its larger side keeps that true one
 /// level down; otherwise the median split is used, whose halves keep it by construction.
-pub(crate) fn split<V: BoundingVolume>(
+pub(crate) fn split(
     rule: SplitRule,
-    bv: &V,
+    own_axes: Option<[Vector; 3]>,
     work: &mut Work,
     depth: usize,
 ) -> usize {
     let n = work.len();
-    let own_axes = bv.split_axes();
     let axes = own_axes.unwrap_or_else(|| centroid_spread_axes(work.moments));
     let mid = match rule {
         SplitRule::Gottschalk => axes.iter().find_map(|axis| mean_split(work, axis)),

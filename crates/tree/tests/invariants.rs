@@ -154,3 +154,32 @@ fn aabb_tree_contains_exactly() {
         }
     }
 }
+
+/// Every OBB fit splits along the triangle covariance's axes
+/// ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for)): a tree
+/// built with another fit holds the same triangles in every node as the default tree (only the
+/// boxes differ), and still contains them.
+#[test]
+fn obb_fits_share_the_default_partition() {
+    use obbtree_bv::{fit::ObbFit, Obb};
+    let kinds = |bvh: &Bvh<Obb>| bvh.nodes().iter().map(|n| n.kind()).collect::<Vec<_>>();
+    for seed in 0..6 {
+        let mesh = soup(seed, 400, 1.0, 0.5);
+        for split in RULES {
+            let default = Bvh::<Obb>::build(&mesh, &options(5, split, false)).unwrap();
+            for method in ObbFit::ALL {
+                let options = BuildOptions {
+                    method,
+                    ..options(5, split, false)
+                };
+                let bvh = Bvh::<Obb>::build(&mesh, &options).unwrap();
+                check_tree(&bvh, &mesh, tolerance(&mesh));
+                assert!(
+                    bvh.triangle_order() == default.triangle_order()
+                        && kinds(&bvh) == kinds(&default),
+                    "{method:?} tree ({split:?}) holds other triangles per node than the default"
+                );
+            }
+        }
+    }
+}
