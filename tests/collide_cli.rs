@@ -66,6 +66,18 @@ fn pose_string_and_pose_file_agree() {
         "--json",
     ]));
     assert_eq!(first["results"][0]["pairs"].as_array().unwrap().len(), 1);
+    // Minimum-volume boxes: other boxes, the same pairs.
+    let tight = json(&obbtree(&[
+        "collide",
+        b,
+        b,
+        "--pose",
+        "0.05 0 0 0 0 0.3",
+        "--fit",
+        "min-volume",
+        "--json",
+    ]));
+    assert_eq!(tight["results"], one["results"]);
 }
 
 #[test]
@@ -118,6 +130,20 @@ fn bad_input_is_one_line_and_non_zero() {
                 "--containment",
             ],
             "not closed",
+        ),
+        (
+            vec![
+                "collide",
+                b,
+                b,
+                "--pose",
+                "0 0 0 0 0 0",
+                "--bv",
+                "aabb",
+                "--fit",
+                "min-volume",
+            ],
+            "--fit chooses how OBBs are fitted: it needs --bv obb",
         ),
     ] {
         let o = obbtree(&args);
