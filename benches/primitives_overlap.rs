@@ -52,7 +52,10 @@ impl Rng {
     }
 }
 
-fn per_pair<T>(c: &mut Criterion, group: &str, pairs: &[T], cases: &[(&str, &dyn Fn(&T) -> bool)]) {
+/// Named tests of one pair type.
+type Cases<'a, T> = [(&'a str, &'a dyn Fn(&T) -> bool)];
+
+fn per_pair<T>(c: &mut Criterion, group: &str, pairs: &[T], cases: &Cases<T>) {
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(pairs.len() as u64));
     for (name, f) in cases {

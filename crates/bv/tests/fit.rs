@@ -55,7 +55,7 @@ fn rotation(q: [f64; 4]) -> Matrix3<f64> {
 /// Consecutive triples as triangles (the cloud padded by repeating its first point).
 fn triangles(points: &[Point]) -> Vec<[Point; 3]> {
     let mut p = points.to_vec();
-    while p.len() % 3 != 0 {
+    while !p.len().is_multiple_of(3) {
         p.push(points[0]);
     }
     p.chunks(3).map(|c| [c[0], c[1], c[2]]).collect()
@@ -279,7 +279,7 @@ fn brute_force_min_sphere(points: &[Point]) -> Sphere {
             let ok = points
                 .iter()
                 .all(|p| (p - ball.center).norm() <= ball.radius * (1.0 + 1e-12) + 1e-15);
-            if ok && best.map_or(true, |b| ball.radius < b.radius) {
+            if ok && best.is_none_or(|b| ball.radius < b.radius) {
                 best = Some(ball);
             }
         }

@@ -175,7 +175,7 @@ pub fn exact_slabs(slabs: &[(i128, i128, i128, i128)]) -> Option<Q> {
         if a.cmp(&t0) == Ordering::Greater {
             t0 = a;
         }
-        if t1.map_or(true, |t1| b.cmp(&t1) == Ordering::Less) {
+        if t1.is_none_or(|t1| b.cmp(&t1) == Ordering::Less) {
             t1 = Some(b);
         }
     }
