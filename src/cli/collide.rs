@@ -203,8 +203,9 @@ fn query<V: PosedOverlap + obbtree_tree::TreeVolume>(
     };
     let build =
         |m: &TriMesh| Bvh::<V>::build(m, options).map_err(|e| Error::Message(e.to_string()));
-    let (ta, tb) = (build(a)?, build(b)?);
+    let built = build(a).and_then(|ta| Ok((ta, build(b)?)));
     building.finish_and_clear();
+    let (ta, tb) = built?;
     let mismatch = |e: obbtree::tree::MeshMismatch| Error::Message(e.to_string());
     let (ma, mb) = (
         Model::new(a, &ta).map_err(mismatch)?,

@@ -82,12 +82,12 @@
 //! size 7: dragons 55.8–56.9, the 871k dragon 56.2.) SAH builds took ~1.6× Gottschalk's before
 //! that work; build-once workloads should save the tree ([`Bvh::save`]).
 //!
-//! The fit method against collide time. Every OBB fit splits a node along the axes of its
-//! triangle covariance box ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for)),
-//! so the fits change the boxes a tree stores but not which triangles share a node. Until
-//! session 9 each fit split along its own boxes' axes, and this table (session 6; `collide_with`,
-//! one thread, `All`, the first poses of the bench sets, minimum of 3 runs, identical pair sets)
-//! kept the triangle covariance the default because no other fit won on every mesh:
+//! The fit method against collide time. Every OBB fit splits a node along the axes of its triangle
+//! covariance box ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for)),
+//! so the fits change the boxes a tree stores but not which triangles share a node. Until session 9
+//! each fit split along its own boxes' axes, and this table (session 6; `collide_with`, one thread,
+//! `All`, the first poses of the bench sets, minimum of 3 runs, identical pair sets) kept the
+//! triangle covariance the default because no other fit won on every mesh:
 //!
 //! | fit (own split axes) | dragon_res3, 40 poses | dragon_res2, 20 poses | gears, 200 poses | building both dragon_res3 trees (parallel) |
 //! |---|---:|---:|---:|---:|
@@ -96,22 +96,23 @@
 //! | hull covariance | 55.7 ms | — | — | 446 ms |
 //! | minimum volume | 48.8 ms (−14%) | 57.9 ms (−7%) | 106.5 ms (+51%) | 1,797 ms |
 //!
-//! The gears' loss came from the partition, not the boxes: a gear's minimum-volume box turns
-//! almost freely about the gear's axis (nearly equal volumes), so splitting across its longest
-//! axis cut the teeth into leaves that meet more of the other gear's leaves. Counted on the gears
-//! (side gear as A, `obbtree collide`'s 200 poses and ten warm-up queries, `All`): with minimum-volume boxes split along their own axes,
-//! 599k OBB tests, 694k leaf box tests and 2.65M exact triangle tests; split along the covariance
-//! axes, 518k, 434k and 1.97M, against 568k, 429k and 1.96M for the default tree. On dragon_res2
-//! (50 poses and the ten warm-up queries) the OBB tests go from 1.31M (default) to 1.08M (minimum volume, covariance split;
-//! 0.96M with its own split). The vertex and hull covariance fits gain from the covariance split
-//! as well (gears: 2.37M → 2.12M and 2.25M → 1.99M exact tests). Minimum-volume trees now beat
-//! the default on every bench mesh (session 9, interleaved `obbtree collide` runs, one thread,
-//! `All`: dragon_res2 200 poses 349–365 → 317–347 ms, gears 62–65 → 57–58 ms; criterion: dragon_res2
-//! 367.8 → 340.7 ms, dragon_res3 500 poses 372.9 → 349.7 ms, gears 60.3 → 57.2 ms, and `First`
-//! −12 to −26%), at ~20 times the build time (both dragon_res2 trees: 0.22 s → 5.0 s on two
-//! threads). The default stays the triangle covariance, which builds fastest; for meshes whose
-//! trees are built once, [`ObbFit::MinVolume`](obbtree_bv::ObbFit::MinVolume) (saved with
-//! [`Bvh::save`], or `obbtree collide --fit min-volume`) answers queries ~10% faster.
+//! The gears' loss came from the partition, not the boxes: a gear's minimum-volume box turns almost
+//! freely about the gear's axis (nearly equal volumes), so splitting across its longest axis cut
+//! the teeth into leaves that meet more of the other gear's leaves. Counted on the gears (side gear
+//! as A, `obbtree collide`'s 200 poses and ten warm-up queries, `All`): with minimum-volume boxes
+//! split along their own axes, 599k OBB tests, 694k leaf box tests and 2.65M exact triangle tests;
+//! split along the covariance axes, 518k, 434k and 1.97M, against 568k, 429k and 1.96M for the
+//! default tree. On dragon_res2 (50 poses and the ten warm-up queries) the OBB tests go from 1.31M
+//! (default) to 1.08M (minimum volume, covariance split; 0.96M with its own split). The vertex and
+//! hull covariance fits gain from the covariance split as well (gears: 2.37M → 2.12M and 2.25M →
+//! 1.99M exact tests). Minimum-volume trees now beat the default on every bench mesh (session 9,
+//! interleaved `obbtree collide` runs, one thread, `All`: dragon_res2 200 poses 349–365 → 317–347
+//! ms, gears 62–65 → 57–58 ms; criterion: dragon_res2 367.8 → 340.7 ms, dragon_res3 500 poses 372.9
+//! → 349.7 ms, gears 60.3 → 57.2 ms, and `First` −12 to −26%), at ~20 times the build time (both
+//! dragon_res2 trees: 0.22 s → 5.0 s on two threads). The default stays the triangle covariance,
+//! which builds fastest; for meshes whose trees are built once,
+//! [`ObbFit::MinVolume`](obbtree_bv::ObbFit::MinVolume) (saved with [`Bvh::save`], or `obbtree
+//! collide --fit min-volume`) answers queries ~10% faster.
 //!
 //! Build time against parry3d-f64's `TriMesh::new` (its binned AABB tree, one triangle per
 //! leaf): `cargo bench --bench build`. Before the build-speed work (quiet machine, `dragon_res3`):

@@ -6,9 +6,10 @@ use obbtree_bv::{Point, Vector};
 use serde::{Deserialize, Serialize};
 
 /// How the builder divides a node's triangles between its two children. Every rule works on the
-/// triangle centroids projected onto the node's split axes ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for), or the
-/// coordinate axes ordered by the centroids' spread), and falls back to [`SplitRule::Median`]
-/// when it cannot separate the triangles or when its split would let the tree grow deeper than
+/// triangle centroids projected onto the node's split axes
+/// ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for), or the
+/// coordinate axes ordered by the centroids' spread), and falls back to [`SplitRule::Median`] when
+/// it cannot separate the triangles or when its split would let the tree grow deeper than
 /// [`MAX_DEPTH`](crate::MAX_DEPTH).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SplitRule {
@@ -105,8 +106,8 @@ fn ceil_log2(n: usize) -> usize {
 
 /// Reorders `work` (at least 2 triangles) into two non-empty runs and returns the length of the
 /// first, by `rule` along the node's own split axes `own_axes`
-/// ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for)), or, if it has none, the coordinate axes ordered by the
-/// centroids' spread.
+/// ([`BoundingVolume::split_axes_for`](obbtree_bv::BoundingVolume::split_axes_for)), or, if it has
+/// none, the coordinate axes ordered by the centroids' spread.
 ///
 /// Depth guarantee: the caller keeps `depth + ⌈log2 n⌉ ≤ MAX_DEPTH` for every node (true at the
 /// root since `n ≤ 2^32`). A rule's split is accepted only if its larger side keeps that true one
