@@ -204,7 +204,9 @@ impl LeafTest<'_> {
     pub fn prefetch_leaf(&self, b: &Leaf) {
         if !self.cache.is_placed(b.node) {
             for t in &self.b[b.start..b.start + b.triangles.len()] {
-                // The vertices' 72 bytes span at most two lines: their first and last bytes'.
+                // The vertices' 72 bytes start on an 8-byte boundary, so they span at most two
+                // lines: their first and last bytes'. (`prefetch::lines`, which loops over as
+                // many lines as the skew needs, costs 0.6% more instructions in the query.)
                 let [first, _, last] = t.tri.vertices();
                 crate::prefetch::line(&first.x);
                 crate::prefetch::line(&last.z);
