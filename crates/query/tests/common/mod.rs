@@ -2,7 +2,7 @@
 //! runner over every volume type.
 #![allow(dead_code)] // each test binary uses a subset
 
-use obbtree_bv::{Aabb, Kdop18, Obb, Point, Sphere, TriMesh};
+use obbtree_bv::{Aabb, Kdop18, Obb, ObbFit, Point, Sphere, TriMesh};
 use obbtree_query::collide::{pose_from_rotation_vector, Pose};
 use obbtree_query::{Model, PosedOverlap};
 use obbtree_tree::{BuildOptions, Bvh};
@@ -129,14 +129,21 @@ pub fn random_pose(r: &mut impl Rng, reach: f64) -> Pose {
 /// Builds a tree of volume `V` over `mesh` with default options and a small leaf size (so the
 /// small test meshes still have deep trees).
 pub fn tree<V: PosedOverlap>(mesh: &TriMesh) -> Bvh<V> {
+    fitted_tree(mesh, Default::default())
+}
+
+/// [`tree`] with the volumes fitted by `method`.
+pub fn fitted_tree<V: PosedOverlap>(mesh: &TriMesh, method: V::Method) -> Bvh<V> {
     let options = BuildOptions::<V> {
         leaf_size: 2,
+        method,
         ..BuildOptions::default()
     };
     Bvh::build(mesh, &options).expect("tree")
 }
 
-/// Runs `f` with models of `a` and `b` for every volume type, naming it.
+/// Runs `f` with models of `a` and `b` for every volume type, and for OBBs fitted by minimum
+/// volume, naming each.
 pub fn for_each_volume(a: &TriMesh, b: &TriMesh, mut f: impl FnMut(&str, Models)) {
     fn models<'m, V: PosedOverlap>(
         a: &'m TriMesh,
@@ -148,6 +155,10 @@ pub fn for_each_volume(a: &TriMesh, b: &TriMesh, mut f: impl FnMut(&str, Models)
     }
     let (oa, ob) = (tree::<Obb>(a), tree::<Obb>(b));
     f("obb", Models::Obb(models(a, &oa, b, &ob)));
+    // Minimum-volume boxes: the same partition (split along the covariance axes), other boxes.
+    let fit = |m: &TriMesh| fitted_tree::<Obb>(m, ObbFit::MinVolume);
+    let (ma, mb) = (fit(a), fit(b));
+    f("obb_minvol", Models::Obb(models(a, &ma, b, &mb)));
     let (aa, ab) = (tree::<Aabb>(a), tree::<Aabb>(b));
     f("aabb", Models::Aabb(models(a, &aa, b, &ab)));
     let (ka, kb) = (tree::<Kdop18>(a), tree::<Kdop18>(b));
