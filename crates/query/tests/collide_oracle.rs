@@ -1,7 +1,7 @@
 //! Dual-tree collision against the exact brute-force oracle (every triangle pair through the
-//! exact predicate), for every volume type (OBBs with both fits): random poses of small generated meshes (about half
-//! in contact), and touching, coplanar and near-miss configurations made on purpose at several
-//! scales.
+//! exact predicate), for every volume type (OBBs with both the default and the minimum-volume
+//! fit): random poses of small generated meshes (about half in contact), and touching, coplanar
+//! and near-miss configurations made on purpose at several scales.
 
 mod common;
 
