@@ -1,8 +1,9 @@
 //! The queries users call: dual-tree mesh–mesh collision with exact triangle tests, ray picking
 //! and frustum culling.
 
-// The one `unsafe` is the software prefetch of picking (`prefetch.rs`), a hint that cannot
-// fault; everything else is safe code.
+// Two `unsafe` blocks: the software prefetch (`prefetch.rs`), a hint that cannot fault, and the
+// call of the picking walk compiled for AVX2 after the CPU was found to have it
+// (`pick/compact.rs`); everything else is safe code.
 #![deny(unsafe_code)]
 
 pub mod collide;

@@ -250,7 +250,7 @@ fn leaf_triangles<T>(
 /// gathering) was 15% slower with leaves of up to 7 triangles (padding, and the prefetch no
 /// longer covering a leaf), and 2% slower with leaves of up to 4; blocks of two cost 5% fewer
 /// instructions but no less time, and 7% more memory.
-#[inline]
+#[inline(always)]
 fn leaf<T: Copy + Into<f64>>(
     triangles: &[LeafTriangle<T>],
     leaf: Child,
@@ -287,7 +287,7 @@ fn leaf<T: Copy + Into<f64>>(
 /// meets it within `[0, t_max]`. The exit parameter is multiplied by [`ROBUST_FAR`] once, after
 /// the minimum over the slabs rather than on each: rounding is monotone, so
 /// `fl(F · min xₖ) = min fl(F · xₖ)` and the result is the same.
-#[inline]
+#[inline(always)]
 fn entries(node: &Node, ray: &MeshRay, t_max: f64) -> ([f64; WIDTH], [bool; WIDTH]) {
     let mut t0 = [0.0f64; WIDTH];
     let mut t1 = [t_max; WIDTH];
@@ -364,6 +364,35 @@ impl RayTree for PickTree {
     }
 
     fn walk(&self, _mesh: &TriMesh, ray: &MeshRay, visitor: &mut impl Visitor) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has AVX2, the one feature `walk_avx2` is compiled for.
+            unsafe {
+                self.walk_avx2(ray, visitor);
+            }
+            return;
+        }
+        self.walk_portable(ray, visitor);
+    }
+}
+
+impl PickTree {
+    /// [`RayTree::walk`] compiled for AVX2, chosen at run time: the same code, with the slab
+    /// test's four `f64` lanes in one register and three-operand instructions throughout
+    /// (~15% fewer instructions per ray; measured 4–8% less time on dragon_res2 and the 871k
+    /// dragon, interleaved runs of `examples/pick_leaf_size.rs`, as fast as building the whole
+    /// program for AVX2). Rust does not contract `a * b + c` into fused operations, so every
+    /// result is rounded as in the portable build: the same answers.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn walk_avx2(&self, ray: &MeshRay, visitor: &mut impl Visitor) {
+        self.walk_portable(ray, visitor);
+    }
+
+    /// [`RayTree::walk`] over either form of the leaf triangles; inlined into both builds.
+    #[inline(always)]
+    fn walk_portable(&self, ray: &MeshRay, visitor: &mut impl Visitor) {
         match &self.triangles {
             Leaves::Single(triangles) => self.walk_over(triangles, ray, visitor),
             Leaves::Double(triangles) => self.walk_over(triangles, ray, visitor),
@@ -376,6 +405,7 @@ impl PickTree {
     /// traversal (nearest child first, skip entries beyond the bound) over four children per
     /// step: the children the ray meets are sorted by entry, the nearest is visited next and
     /// the others wait on the stack, nearer on top.
+    #[inline(always)]
     fn walk_over<T: Copy + Into<f64>>(
         &self,
         triangles: &[LeafTriangle<T>],
@@ -430,6 +460,117 @@ impl PickTree {
                 Some(next) => current = next,
                 None => return,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The run-time choice of build: the portable walk and the AVX2 walk report the same hits in
+    //! the same order (the picking tests against brute force run whichever this CPU gets).
+    use super::*;
+    use obbtree_bv::intersect::ray_triangle::TriangleHit;
+    use obbtree_bv::{Point, Ray};
+    use rand::{Rng, SeedableRng};
+    use std::ops::ControlFlow;
+
+    /// Every hit reported, in order; `closest` shrinks the bound to the best `t` (the pruning
+    /// of a first-hit query), otherwise the bound stays infinite (every hit).
+    struct Record {
+        closest: bool,
+        bound: f64,
+        hits: Vec<(u32, TriangleHit)>,
+    }
+
+    impl Visitor for Record {
+        fn bound(&self) -> f64 {
+            self.bound
+        }
+
+        fn hit(&mut self, triangle: u32, _: &Triangle, hit: TriangleHit) -> ControlFlow<()> {
+            if self.closest {
+                self.bound = self.bound.min(hit.t);
+            }
+            self.hits.push((triangle, hit));
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// A bumpy terrain of `n × n` cells, its coordinates rounded to `f32` when `single`.
+    fn terrain(n: u32, single: bool) -> TriMesh {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+        let round = |x: f64| if single { f64::from(x as f32) } else { x };
+        let vertices = (0..=n)
+            .flat_map(|i| (0..=n).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                let h = rng.gen_range(-0.3..0.3);
+                Point::new(
+                    round(f64::from(i) * 0.37),
+                    round(f64::from(j) * 0.37),
+                    round(h),
+                )
+            })
+            .collect();
+        let at = |i: u32, j: u32| i * (n + 1) + j;
+        let triangles = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .flat_map(|(i, j)| {
+                [
+                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
+                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
+                ]
+            })
+            .collect();
+        TriMesh::new(vertices, triangles).expect("a valid terrain")
+    }
+
+    #[test]
+    fn portable_and_avx2_walks_report_the_same_hits() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+        for single in [true, false] {
+            let mesh = terrain(40, single);
+            let tree = PickTree::build(&mesh).expect("tree");
+            assert_eq!(
+                matches!(tree.triangles, Leaves::Single(_)),
+                single,
+                "leaf storage"
+            );
+            let mut compared = 0;
+            for k in 0..2000 {
+                let origin = Point::new(
+                    rng.gen_range(-2.0..17.0),
+                    rng.gen_range(-2.0..17.0),
+                    rng.gen_range(-3.0..3.0),
+                );
+                // Half aimed exactly at a vertex (shared by up to six triangles: the exact
+                // test's ties), half at a random point.
+                let target = if k % 2 == 0 {
+                    mesh.vertices()[rng.gen_range(0..mesh.vertices().len())]
+                } else {
+                    Point::new(
+                        rng.gen_range(0.0..14.8),
+                        rng.gen_range(0.0..14.8),
+                        rng.gen_range(-0.3..0.3),
+                    )
+                };
+                let ray = MeshRay::in_mesh_frame(Ray::new(origin, target - origin));
+                for closest in [false, true] {
+                    let run = |walk: &dyn Fn(&mut Record)| {
+                        let mut record = Record {
+                            closest,
+                            bound: f64::INFINITY,
+                            hits: Vec::new(),
+                        };
+                        walk(&mut record);
+                        record.hits
+                    };
+                    let portable = run(&|r| tree.walk_portable(&ray, r));
+                    let dispatched = run(&|r| tree.walk(&mesh, &ray, r));
+                    assert_eq!(portable, dispatched, "ray {k}, closest {closest}");
+                    compared += usize::from(!portable.is_empty());
+                }
+            }
+            assert!(compared > 1000, "too few rays hit: {compared}");
         }
     }
 }
