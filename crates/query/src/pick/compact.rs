@@ -413,52 +413,57 @@ impl PickTree {
         visitor: &mut impl Visitor,
     ) {
         use super::RayVolume;
-        let Some(root_entry) = self.root_box.entry(ray, visitor.bound()) else {
+        if self.root_box.entry(ray, visitor.bound()).is_none() {
             return;
-        };
+        }
         // Each step leaves at most WIDTH - 1 children pending, on at most MAX_DEPTH levels: a
         // fixed, uninitialised buffer (a zeroed array of that size cost 4% of a query; a
         // `SmallVec`, which checks for its heap form on each push and pop, 2%).
         let mut stack: ArrayVec<(Child, f64), { (WIDTH - 1) * MAX_DEPTH }> = ArrayVec::new();
-        let mut current = (self.root, root_entry);
+        let mut node = self.root;
         loop {
-            let (node, entry) = current;
-            if entry <= visitor.bound() {
-                if node.count > 0 {
-                    if leaf(triangles, node, ray, visitor) {
-                        return;
-                    }
-                } else {
-                    let wide = &self.nodes[node.start as usize];
-                    // Every child is asked for while the slab test decides which are met.
-                    // Three lines from the child's start (a node's two, most of a leaf's
-                    // triangles), the address chosen without a branch.
-                    for child in wide.children {
-                        let at = child.start as usize;
-                        let leaf = triangles.as_ptr().wrapping_add(at).cast::<u8>();
-                        let node = self.nodes.as_ptr().wrapping_add(at).cast::<u8>();
-                        let start = if child.count > 0 { leaf } else { node };
-                        for line in 0..3 {
-                            prefetch::line(start.wrapping_add(64 * line));
-                        }
-                    }
-                    let (t, hit) = entries(wide, ray, visitor.bound());
-                    // The children met, nearest first, without a branch per child.
-                    let mut keys = std::array::from_fn(|c| sort_key(c, t[c], hit[c]));
-                    sort_keys(&mut keys);
-                    let n = hit.iter().filter(|&&h| h).count();
-                    if n > 0 {
-                        for &key in keys[1..n].iter().rev() {
-                            stack.push(decode(wide, key));
-                        }
-                        current = decode(wide, keys[0]);
-                        continue;
+            if node.count > 0 {
+                if leaf(triangles, node, ray, visitor) {
+                    return;
+                }
+            } else {
+                let wide = &self.nodes[node.start as usize];
+                // Every child is asked for while the slab test decides which are met.
+                // Three lines from the child's start (a node's two, most of a leaf's
+                // triangles), the address chosen without a branch.
+                for child in wide.children {
+                    let at = child.start as usize;
+                    let leaf = triangles.as_ptr().wrapping_add(at).cast::<u8>();
+                    let node = self.nodes.as_ptr().wrapping_add(at).cast::<u8>();
+                    let start = if child.count > 0 { leaf } else { node };
+                    for line in 0..3 {
+                        prefetch::line(start.wrapping_add(64 * line));
                     }
                 }
+                let (t, hit) = entries(wide, ray, visitor.bound());
+                // The children met, nearest first, without a branch per child.
+                let mut keys = std::array::from_fn(|c| sort_key(c, t[c], hit[c]));
+                sort_keys(&mut keys);
+                let n = hit.iter().filter(|&&h| h).count();
+                if n > 0 {
+                    for &key in keys[1..n].iter().rev() {
+                        stack.push(decode(wide, key));
+                    }
+                    node = decode(wide, keys[0]).0;
+                    continue;
+                }
             }
-            match stack.pop() {
-                Some(next) => current = next,
-                None => return,
+            // The next pending child the ray still enters within the bound (which may have
+            // shrunk since the child was pushed).
+            loop {
+                match stack.pop() {
+                    Some((next, entry)) if entry <= visitor.bound() => {
+                        node = next;
+                        break;
+                    }
+                    Some(_) => {}
+                    None => return,
+                }
             }
         }
     }
