@@ -380,7 +380,7 @@ impl RayTree for PickTree {
 impl PickTree {
     /// [`RayTree::walk`] compiled for AVX2, chosen at run time: the same code, with the slab
     /// test's four `f64` lanes in one register and three-operand instructions throughout
-    /// (~15% fewer instructions per ray; measured 4–8% less time on dragon_res2 and the 871k
+    /// (~15% fewer instructions per ray; measured 3–8% less time on dragon_res2 and the 871k
     /// dragon, interleaved runs of `examples/pick_leaf_size.rs`, as fast as building the whole
     /// program for AVX2). Rust does not contract `a * b + c` into fused operations, so every
     /// result is rounded as in the portable build: the same answers.
@@ -472,7 +472,8 @@ impl PickTree {
 #[cfg(test)]
 mod tests {
     //! The run-time choice of build: the portable walk and the AVX2 walk report the same hits in
-    //! the same order (the picking tests against brute force run whichever this CPU gets).
+    //! the same order (the picking tests against brute force run whichever this CPU gets; on a
+    //! CPU without AVX2 this compares the portable walk with itself).
     use super::*;
     use obbtree_bv::intersect::ray_triangle::TriangleHit;
     use obbtree_bv::{Point, Ray};
