@@ -373,7 +373,7 @@ impl RayTree for PickTree {
             }
             return;
         }
-        self.walk_portable(ray, visitor);
+        self.walk_leaves(ray, visitor);
     }
 }
 
@@ -387,20 +387,19 @@ impl PickTree {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn walk_avx2(&self, ray: &MeshRay, visitor: &mut impl Visitor) {
-        self.walk_portable(ray, visitor);
+        self.walk_leaves(ray, visitor);
     }
 
-    /// [`RayTree::walk`] over either form of the leaf triangles; inlined into both builds.
+    /// [`RayTree::walk`] over either form of the leaf triangles: the code of both builds,
+    /// inlined into [`Self::walk_avx2`] and, called from anywhere else, the portable build.
     #[inline(always)]
-    fn walk_portable(&self, ray: &MeshRay, visitor: &mut impl Visitor) {
+    fn walk_leaves(&self, ray: &MeshRay, visitor: &mut impl Visitor) {
         match &self.triangles {
             Leaves::Single(triangles) => self.walk_over(triangles, ray, visitor),
             Leaves::Double(triangles) => self.walk_over(triangles, ray, visitor),
         }
     }
-}
 
-impl PickTree {
     /// [`RayTree::walk`] with the leaf triangles stored as `T`: the walk of the generic
     /// traversal (nearest child first, skip entries beyond the bound) over four children per
     /// step: the children the ray meets are sorted by entry, the nearest is visited next and
@@ -570,7 +569,8 @@ mod tests {
                         walk(&mut record);
                         record.hits
                     };
-                    let portable = run(&|r| tree.walk_portable(&ray, r));
+                    // Called here, outside any target feature: the portable build.
+                    let portable = run(&|r| tree.walk_leaves(&ray, r));
                     let dispatched = run(&|r| tree.walk(&mesh, &ray, r));
                     assert_eq!(portable, dispatched, "ray {k}, closest {closest}");
                     compared += usize::from(!portable.is_empty());
