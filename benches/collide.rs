@@ -16,12 +16,12 @@
 //!
 //! Run: `cargo bench --bench collide` (`-- obbtree` for ours only, `-- gears` for the gear set, `-- res3` for one dragon).
 
-use obbtree::compare as parry;
+use obbtree_compare as parry;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::poses::{load_poses, PoseEntry};
+use obbtree_cli::poses::{load_poses, PoseEntry};
 use obbtree::query::collide::{collide_many, collide_with, Pose};
 use obbtree::query::{CollisionRequest, CollisionResult, Mode, Model, PosedOverlap};
 use obbtree::tree::{BuildOptions, Bvh};

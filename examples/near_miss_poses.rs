@@ -16,7 +16,7 @@
 
 use obbtree::bv::{Obb, Point, TriMesh, Vector};
 use obbtree::load::load_mesh;
-use obbtree::poses::PoseEntry;
+use obbtree_cli::poses::PoseEntry;
 use obbtree::query::collide::{collide, CollisionRequest, Mode, Model, Pose};
 use obbtree::tree::{BuildOptions, Bvh};
 use std::path::Path;

@@ -13,7 +13,7 @@
 use obbtree::bv::{Aabb, Isometry, Ray, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::query::pick::{self, PickTree};
-use obbtree::rays::load_rays;
+use obbtree_cli::rays::load_rays;
 use obbtree::tree::{BuildOptions, Bvh, SplitRule};
 use std::path::Path;
 use std::time::Instant;

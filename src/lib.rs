@@ -9,8 +9,7 @@ pub use obbtree_bv as bv;
 pub use obbtree_query as query;
 pub use obbtree_tree as tree;
 
-pub mod compare;
+#[cfg(feature = "load")]
 pub mod load;
-pub mod poses;
-pub mod rays;
+#[cfg(feature = "urdf")]
 pub mod urdf;

@@ -7,7 +7,7 @@ mod common;
 
 use common::asset;
 use obbtree::bv::{Obb, TriMesh};
-use obbtree::compare as parry;
+use obbtree_compare as parry;
 use obbtree::query::collide::{brute_force, collide, place, Pose};
 use obbtree::query::{CollisionRequest, Mode, Model};
 use obbtree::tree::Bvh;

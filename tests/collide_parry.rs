@@ -11,7 +11,7 @@
 //! unexplained.
 
 mod common;
-use obbtree::compare as parry;
+use obbtree_compare as parry;
 
 use common::asset;
 use nalgebra::{Rotation3, Translation3, Vector3};
@@ -201,7 +201,7 @@ fn near_misses_are_disjoint(dragon: &str) {
     let p = parry::trimesh(&mesh).unwrap();
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("benches/data/poses_{dragon}_near_100.json"));
-    let poses = obbtree::poses::load_poses(&file).unwrap();
+    let poses = obbtree_cli::poses::load_poses(&file).unwrap();
     assert_eq!(poses.len(), 100);
     for (k, pose) in poses.iter().enumerate() {
         let ours = collide(

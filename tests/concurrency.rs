@@ -51,8 +51,8 @@ const _: fn() = || {
     shared::<obbtree::query::pick::PickError>();
     shared::<obbtree::query::pick::batch::BatchError>();
     shared::<obbtree::load::LoadError>();
-    shared::<obbtree::poses::PoseError>();
-    shared::<obbtree::rays::RaysError>();
+    shared::<obbtree_cli::poses::PoseError>();
+    shared::<obbtree_cli::rays::RaysError>();
 };
 
 fn mesh() -> TriMesh {

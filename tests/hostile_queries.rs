@@ -22,7 +22,7 @@ use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
 };
-use obbtree::compare::rays::{crossing, Crossing};
+use obbtree_compare::rays::{crossing, Crossing};
 use obbtree::query::collide::{
     brute_force, containment::contains_point, pose_from_rotation_vector, CollisionRequest,
     Containment, Model, Pose,
@@ -331,7 +331,7 @@ fn coordinates_beyond_the_range_are_refused_by_element() {
         assert!(text.contains(&format!("vertex {vertex}")), "{text}");
     }
     let path = std::path::Path::new("poses.json");
-    let err = obbtree::poses::poses_from_str(
+    let err = obbtree_cli::poses::poses_from_str(
         r#"{"poses":[{"translation":[0,0,0],"rotation":[0,0,0]},{"translation":[0,1e300,0],"rotation":[0,0,0]}]}"#,
         path,
     )

@@ -671,7 +671,7 @@ fn primitive(u: &mut Unstructured) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // Pose and ray files
 
-/// The pose reader of the command line ([`obbtree::poses`]): JSON files and `--pose` strings.
+/// The pose reader of the command line ([`obbtree_cli::poses`]): JSON files and `--pose` strings.
 /// A pose that is accepted is finite with a rotation matrix orthonormal to rounding and a
 /// translation within [`MAX_COORDINATE`]; a refusal names the file or the pose.
 pub fn poses_json(data: &[u8]) {
@@ -692,14 +692,14 @@ pub fn poses_json(data: &[u8]) {
             "rotation not orthonormal ({error:e}): {pose:?}"
         );
     };
-    match obbtree::poses::poses_from_str(&text, path) {
+    match obbtree_cli::poses::poses_from_str(&text, path) {
         Ok(poses) => poses.iter().for_each(checked),
         Err(e) => {
             let e = e.to_string();
             assert!(e.contains("fuzz.json") || e.contains("pose "), "{e}");
         }
     }
-    if let Ok(entry) = obbtree::poses::PoseEntry::parse(&text) {
+    if let Ok(entry) = obbtree_cli::poses::PoseEntry::parse(&text) {
         match entry.to_pose(0) {
             Ok(pose) => checked(&pose),
             Err(e) => assert!(e.to_string().starts_with("pose 0: "), "{e}"),
@@ -707,11 +707,11 @@ pub fn poses_json(data: &[u8]) {
     }
 }
 
-/// The rays reader of the command line ([`obbtree::rays`]): an accepted ray can be cast (finite,
+/// The rays reader of the command line ([`obbtree_cli::rays`]): an accepted ray can be cast (finite,
 /// non-zero direction: the pick queries' own check agrees); a refusal names the file.
 pub fn rays_json(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    match obbtree::rays::rays_from_str(&text, Path::new("fuzz.json")) {
+    match obbtree_cli::rays::rays_from_str(&text, Path::new("fuzz.json")) {
         Ok(rays) => {
             for ray in &rays {
                 assert!(valid_ray(ray), "accepted {ray:?}");

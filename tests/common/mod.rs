@@ -6,11 +6,17 @@ pub mod shapes;
 
 use std::path::{Path, PathBuf};
 
+/// The repository's root: the nearest folder above the test's package that holds `assets/`.
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join("assets").is_dir())
+        .expect("the repository's assets/ folder")
+}
+
 /// Path of a bundled mesh, e.g. `asset("kuka_iiwa/link_0.obj")`.
 pub fn asset(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join(name)
+    repo_root().join("assets").join(name)
 }
 
 /// Property-test case count: `OBBTREE_PROPTEST_CASES`, default `default`.
@@ -82,12 +88,3 @@ pub const BUNDLED: [Bundled; 26] = [
     b("differential/diff_stand.stl", 1655, 3338, true, 4),
 ];
 pub mod sweep;
-
-/// Runs the `obbtree` program with `args` and `NO_COLOR` set, and returns what it did.
-pub fn obbtree(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_obbtree"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}

@@ -1,13 +1,13 @@
 //! `obbtree compare --rays RAYS.json MESH [--json]`: the same rays through obbtree's picking
 //! (the compact AABB tree `obbtree pick` uses) and parry3d-f64's `cast_ray_and_get_normal`, one
 //! thread each; agreement per ray (first-hit triangles, differences judged exactly by
-//! [`obbtree::compare::rays`]) and speed.
+//! [`obbtree_compare::rays`]) and speed.
 
 use super::compare::{median, speed_table, Speed};
 use super::{pick, Error};
 use obbtree::bv::{Isometry, TriMesh};
-use obbtree::compare::rays::{parry_cast, Agreement, Difference, Hit, Judge, ReasonCount, Tally};
-use obbtree::compare::trimesh;
+use obbtree_compare::rays::{parry_cast, Agreement, Difference, Hit, Judge, ReasonCount, Tally};
+use obbtree_compare::trimesh;
 use obbtree::load::load_mesh;
 use obbtree::query::cast_ray;
 use serde::Serialize;
@@ -52,7 +52,7 @@ pub fn run(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let rays = obbtree::rays::load_rays(rays_path).map_err(|e| Error::Message(e.to_string()))?;
+    let rays = crate::rays::load_rays(rays_path).map_err(|e| Error::Message(e.to_string()))?;
     if rays.is_empty() {
         return Err(Error::Message(format!(
             "{}: no rays to compare; give at least one",

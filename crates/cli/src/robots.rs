@@ -5,7 +5,7 @@
 use super::chart::Bar;
 use super::Error;
 use obbtree::bv::{Obb, TriMesh};
-use obbtree::compare as parry;
+use obbtree_compare as parry;
 use obbtree::query::collide::{collide, Pose};
 use obbtree::query::{CollisionRequest, Mode, Model};
 use obbtree::tree::{BuildOptions, Bvh};

@@ -87,7 +87,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let rays = args
         .rays
         .as_deref()
-        .map(obbtree::rays::load_rays)
+        .map(crate::rays::load_rays)
         .transpose()
         .map_err(|e| Error::Message(e.to_string()))?;
     let mesh = load_mesh(&args.mesh)?;

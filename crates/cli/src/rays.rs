@@ -1,10 +1,10 @@
 //! Ray files: `{"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, …]}`, rays in the mesh's frame
 //! (`dir` need not be unit length; hit parameters are in units of it). Other keys are ignored.
 //! Numbers are parsed exactly (serde_json's `float_roundtrip`); every ray is checked here, at the
-//! boundary, with the same rule as the pick queries ([`obbtree_query::pick::PickError`]): finite
+//! boundary, with the same rule as the pick queries ([`obbtree::query::pick::PickError`]): finite
 //! origin and direction, non-zero direction.
 
-use obbtree_bv::{Point, Ray, Vector};
+use obbtree::bv::{Point, Ray, Vector};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -70,7 +70,7 @@ pub fn rays_from_str(text: &str, path: &Path) -> Result<Vec<Ray>, RaysError> {
                     return Err(invalid(format!("{field}[{i}] is {}, not finite", v[i])));
                 }
             }
-            let max = obbtree_bv::MAX_COORDINATE;
+            let max = obbtree::bv::MAX_COORDINATE;
             if let Some(i) = r.origin.iter().position(|x| x.abs() > max) {
                 return Err(invalid(format!(
                     "origin[{i}] is {:e}, beyond the supported magnitude {max:e}",

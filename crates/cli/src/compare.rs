@@ -6,9 +6,9 @@
 use super::{Error, ModeArg};
 use obbtree::bv::intersect::tri_tri_exact;
 use obbtree::bv::{Obb, TriMesh, Triangle};
-use obbtree::compare as parry;
+use obbtree_compare as parry;
 use obbtree::load::load_mesh;
-use obbtree::poses::load_poses;
+use crate::poses::load_poses;
 use obbtree::query::collide::{collide, place, pose_from_rotation_vector, Pose};
 use obbtree::query::{CollisionRequest, Mode, Model};
 use obbtree::tree::{BuildOptions, Bvh};

@@ -30,7 +30,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let dir = args
         .assets
         .clone()
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets"));
     let mut files = mesh_files(&dir).map_err(|e| {
         Error::Message(format!(
             "cannot read {}: {e}; pass --assets DIR pointing at obbtree's assets/",

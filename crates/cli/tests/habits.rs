@@ -10,7 +10,7 @@ fn obbtree(args: &[&str], env: &[(&str, &str)]) -> Output {
     c.args(args)
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     for (k, v) in env {
         c.env(k, v);
     }

@@ -6,7 +6,7 @@ use super::{Error, ModeArg};
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::poses::{load_poses, PoseEntry};
+use crate::poses::{load_poses, PoseEntry};
 use obbtree::query::collide::{collide_many, Pose};
 use obbtree::query::{CollisionRequest, CollisionResult, Containment, Mode, Model, PosedOverlap};
 use obbtree::tree::{BuildOptions, Bvh};
@@ -185,7 +185,7 @@ fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
 
 /// Builds both trees by `options` and runs every pose; returns build and query times (ms) and
 /// the results.
-fn query<V: PosedOverlap + obbtree_tree::TreeVolume>(
+fn query<V: PosedOverlap + obbtree::tree::TreeVolume>(
     a: &TriMesh,
     b: &TriMesh,
     options: &BuildOptions<V>,

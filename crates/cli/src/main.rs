@@ -1,7 +1,5 @@
 //! The `obbtree` command-line program; see `obbtree --help`.
 
-mod cli;
-
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -11,7 +9,7 @@ fn main() -> ExitCode {
         console::set_colors_enabled(false);
         console::set_colors_enabled_stderr(false);
     }
-    let args = match cli::Cli::try_parse() {
+    let args = match obbtree_cli::Cli::try_parse() {
         Ok(args) => args,
         // --help and --version, printed as clap prints them.
         Err(e) if !e.use_stderr() => e.exit(),
@@ -20,10 +18,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match cli::run(args, &mut std::io::stdout().lock()) {
+    match obbtree_cli::run(args, &mut std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of a pipe (`obbtree | head`) has all it wants.
-        Err(cli::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+        Err(obbtree_cli::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -6,7 +6,7 @@ fn obbtree(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_obbtree"))
         .args(args)
         .env("NO_COLOR", "1")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .unwrap()
 }

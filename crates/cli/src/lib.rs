@@ -1,6 +1,9 @@
 //! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
 //! `main` prints as one line before exiting with a non-zero status.
 
+pub mod poses;
+pub mod rays;
+
 mod chart;
 mod collide;
 mod compare;

@@ -22,7 +22,7 @@
 //! local, not a brute force over the mesh: a nearer crossing elsewhere that neither library
 //! reports is not looked for.
 
-use crate::bv::{Ray, TriMesh, Triangle};
+use obbtree_bv::{Ray, TriMesh, Triangle};
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 use parry3d_f64::math::{Pose as PPose, Vector as PVec};
@@ -43,7 +43,7 @@ pub struct Hit {
 /// parry's first hit of `ray` (in the mesh frame) on `mesh`: `cast_ray_and_get_normal`, solid,
 /// unlimited.
 pub fn parry_cast(mesh: &PTriMesh, ray: &Ray) -> Option<Hit> {
-    let v = |x: &crate::bv::Vector| PVec::new(x.x, x.y, x.z);
+    let v = |x: &obbtree_bv::Vector| PVec::new(x.x, x.y, x.z);
     let r = PRay::new(v(&ray.origin.coords), v(&ray.dir));
     mesh.cast_ray_and_get_normal(&PPose::IDENTITY, &r, f64::MAX, true)
         .map(|h| Hit {

@@ -355,12 +355,12 @@ fn demo_picking_counts_and_labels_differing_rays() {
 }
 
 mod oracle {
-    //! `obbtree::compare::rays`: the exact `crossing` against the independent segment test on
+    //! `obbtree_compare::rays`: the exact `crossing` against the independent segment test on
     //! rays with an exactly representable far point, hand-made touching cases, and the verdicts.
 
     use super::segment_meets;
     use obbtree::bv::{Point, Ray, TriMesh, Triangle, Vector};
-    use obbtree::compare::rays::{crossing, Agreement, Crossing, Hit, Judge, Place, Reason};
+    use obbtree_compare::rays::{crossing, Agreement, Crossing, Hit, Judge, Place, Reason};
     use rand::{Rng, SeedableRng};
 
     fn through(c: &Crossing) -> Option<Place> {

@@ -1,16 +1,16 @@
 //! Pose files: `{"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, …]}`, the pose of mesh B
 //! in mesh A's frame, `rotation` a rotation vector (axis × angle in radians). Other keys (such as
 //! `meta`) are ignored. Numbers are parsed exactly (serde_json's `float_roundtrip`), and
-//! [`obbtree_query::collide::pose_from_rotation_vector`] turns each entry into the matrix form
+//! [`obbtree::query::collide::pose_from_rotation_vector`] turns each entry into the matrix form
 //! every tool that follows this contract uses.
 //!
 //! Accepted values: finite; translation components `0` or of magnitude in
-//! [[`obbtree_bv::MIN_NONZERO_COORDINATE`], [`obbtree_bv::MAX_COORDINATE`]] (the mesh rule, so
+//! [[`obbtree::bv::MIN_NONZERO_COORDINATE`], [`obbtree::bv::MAX_COORDINATE`]] (the mesh rule, so
 //! the exact predicates on placed triangles neither overflow nor underflow because of the
 //! translation); rotation-vector components at most `MAX_COORDINATE`. Anything else is refused
 //! naming the pose and the component ([`PoseError`]).
 
-use obbtree_query::collide::{pose_from_rotation_vector, Pose};
+use obbtree::query::collide::{pose_from_rotation_vector, Pose};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -59,7 +59,7 @@ pub enum PoseError {
         /// The value.
         value: f64,
     },
-    /// A component is beyond [`obbtree_bv::MAX_COORDINATE`]: for the translation, the exact
+    /// A component is beyond [`obbtree::bv::MAX_COORDINATE`]: for the translation, the exact
     /// predicates on the placed triangles could overflow; for the rotation vector, its length
     /// (the angle) could overflow and make the rotation matrix NaN.
     #[error(
@@ -78,7 +78,7 @@ pub enum PoseError {
         max: f64,
     },
     /// A translation component is non-zero but below
-    /// [`obbtree_bv::MIN_NONZERO_COORDINATE`], the same rule as for mesh coordinates: placed
+    /// [`obbtree::bv::MIN_NONZERO_COORDINATE`], the same rule as for mesh coordinates: placed
     /// vertices that small could make the exact predicates underflow.
     #[error(
         "pose {index}: translation[{component}] is {value:e}, below the smallest supported \
@@ -101,7 +101,7 @@ pub enum PoseError {
 
 impl PoseEntry {
     /// The pose, or an error naming the pose `index` and the first non-finite or out-of-range
-    /// (beyond [`obbtree_bv::MAX_COORDINATE`]) number.
+    /// (beyond [`obbtree::bv::MAX_COORDINATE`]) number.
     pub fn to_pose(&self, index: usize) -> Result<Pose, PoseError> {
         for (field, v) in [
             ("translation", self.translation),
@@ -116,7 +116,7 @@ impl PoseEntry {
                 });
             }
         }
-        let max = obbtree_bv::MAX_COORDINATE;
+        let max = obbtree::bv::MAX_COORDINATE;
         for (field, v) in [
             ("translation", self.translation),
             ("rotation", self.rotation),
@@ -131,7 +131,7 @@ impl PoseEntry {
                 });
             }
         }
-        let min = obbtree_bv::MIN_NONZERO_COORDINATE;
+        let min = obbtree::bv::MIN_NONZERO_COORDINATE;
         let tiny = |x: &f64| *x != 0.0 && x.abs() < min;
         if let Some(component) = self.translation.iter().position(tiny) {
             return Err(PoseError::TooSmall {

@@ -6,8 +6,8 @@
 
 pub mod rays;
 
-use crate::bv::TriMesh;
-use crate::query::collide::Pose;
+use obbtree_bv::TriMesh;
+use obbtree_query::collide::Pose;
 use parry3d_f64::bounding_volume::BoundingVolume;
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::shape::TriMesh as PTriMesh;
