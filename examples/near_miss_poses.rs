@@ -16,9 +16,9 @@
 
 use obbtree::bv::{Obb, Point, TriMesh, Vector};
 use obbtree::load::load_mesh;
-use obbtree_cli::poses::PoseEntry;
 use obbtree::query::collide::{collide, CollisionRequest, Mode, Model, Pose};
 use obbtree::tree::{BuildOptions, Bvh};
+use obbtree_cli::poses::PoseEntry;
 use std::path::Path;
 
 #[derive(serde::Deserialize)]

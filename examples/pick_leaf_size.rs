@@ -13,8 +13,8 @@
 use obbtree::bv::{Aabb, Isometry, Ray, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::query::pick::{self, PickTree};
-use obbtree_cli::rays::load_rays;
 use obbtree::tree::{BuildOptions, Bvh, SplitRule};
+use obbtree_cli::rays::load_rays;
 use std::path::Path;
 use std::time::Instant;
 

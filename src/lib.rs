@@ -1,13 +1,43 @@
-//! obbtree: exact mesh–mesh collision and ray picking over bounding-volume hierarchies.
+//! obbtree: exact answers about triangle meshes — do two meshes touch, and where; which
+//! triangle does a ray hit first — over bounding-volume hierarchies (OBB, AABB, k-DOP, sphere).
 //!
-//! This facade re-exports the workspace crates and adds mesh loading ([`load`]), pose files
-//! ([`poses`]) and ray files ([`rays`]).
+//! Everything a query needs is at the crate root: a [`TriMesh`] (your vertices and triangles,
+//! validated), a [`Model`] (the mesh with its hierarchy, built once, cheap to share), a [`Pose`]
+//! (a rigid motion), and the queries ([`collide`], [`cast_ray`], [`cull`], …), each returning a
+//! [`QueryError`] rather than an answer it cannot vouch for. Touching counts as intersecting.
+//! The volumes and primitive tests are in [`bv`], the hierarchies in [`tree`]; mesh files are
+//! read by [`load`] (default feature `load`) and robots by `urdf` (feature `urdf`).
+//!
+//! ```
+//! use obbtree::{collide, CollisionRequest, Model, Point, Pose, TriMesh};
+//!
+//! // Your own arrays: a unit square in the plane z = 0, as two triangles.
+//! let square = TriMesh::new(
+//!     vec![
+//!         Point::new(0.0, 0.0, 0.0),
+//!         Point::new(1.0, 0.0, 0.0),
+//!         Point::new(1.0, 1.0, 0.0),
+//!         Point::new(0.0, 1.0, 0.0),
+//!     ],
+//!     vec![[0, 1, 2], [0, 2, 3]],
+//! )?;
+//! let a: Model = Model::new(square.clone())?;
+//! let b: Model = Model::new(square)?;
+//! // B turned a quarter about x and moved to x = 0.5: it stands upright across A.
+//! let pose_b = Pose::new([0.5, 0.0, 0.0], [std::f64::consts::FRAC_PI_2, 0.0, 0.0])?;
+//! let result = collide(&a, &Pose::identity(), &b, &pose_b, &CollisionRequest::default())?;
+//! assert!(result.intersects);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![forbid(unsafe_code)]
 
 pub use obbtree_bv as bv;
-pub use obbtree_query as query;
 pub use obbtree_tree as tree;
+
+pub use obbtree_bv::{MeshError, Point, Pose, PoseError, Ray, TriMesh, Vector};
+pub use obbtree_query::*;
+pub use obbtree_tree::{BuildError, BuildOptions};
 
 #[cfg(feature = "load")]
 pub mod load;

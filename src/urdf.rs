@@ -18,10 +18,10 @@
 //! - Visuals that are not meshes (box, cylinder, sphere, capsule) are refused
 //!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
 
+use crate::bv::Pose;
 use crate::bv::TriMesh;
 use crate::load::{load_mesh, LoadError};
-use crate::query::collide::Pose;
-use nalgebra::{Rotation3, Translation3, Unit, Vector3};
+use nalgebra::{Rotation3, Unit, Vector3};
 use std::path::{Path, PathBuf};
 
 /// Why a URDF file could not be used. Every variant names the URDF file.
@@ -185,9 +185,10 @@ pub struct Robot {
     root: usize,
 }
 
-fn isometry(p: &urdf_rs::Pose) -> Pose {
+/// An `origin` element as a pose; refused when not finite.
+fn origin_pose(p: &urdf_rs::Pose) -> Result<Pose, crate::bv::PoseError> {
     let rot = Rotation3::from_euler_angles(p.rpy[0], p.rpy[1], p.rpy[2]);
-    Pose::from_parts(Translation3::new(p.xyz[0], p.xyz[1], p.xyz[2]), rot)
+    Pose::from_parts(Vector3::from(p.xyz.0), *rot.matrix())
 }
 
 fn finite(v: &[f64]) -> bool {
@@ -270,7 +271,8 @@ impl Robot {
                 visuals.push(Visual {
                     file,
                     mesh,
-                    origin: isometry(&v.origin),
+                    origin: origin_pose(&v.origin)
+                        .map_err(|e| bad(format!("link {:?}: visual origin: {e}", link.name)))?,
                 });
             }
             links.push(Link {
@@ -319,7 +321,8 @@ impl Robot {
                 kind,
                 parent: index(&j.name, &j.parent.link)?,
                 child: index(&j.name, &j.child.link)?,
-                origin: isometry(&j.origin),
+                origin: origin_pose(&j.origin)
+                    .map_err(|e| bad(format!("joint {:?}: origin: {e}", j.name)))?,
                 axis,
                 limits,
             });
@@ -386,19 +389,23 @@ impl Robot {
             });
         }
         let mut poses = vec![Pose::identity(); self.links.len()];
+        let given = values;
         let mut values = values.iter();
         debug_assert!(self.joints.iter().all(|j| j.child != self.root));
         for j in &self.joints {
+            let mut value = || values.next().copied().unwrap_or_default();
             let motion = match j.kind {
-                JointKind::Fixed => Pose::identity(),
-                JointKind::Revolute | JointKind::Continuous => Pose::from_parts(
-                    Translation3::identity(),
-                    Rotation3::from_axis_angle(&j.axis, *values.next().unwrap()),
-                ),
-                JointKind::Prismatic => {
-                    Translation3::from(j.axis.into_inner() * *values.next().unwrap()).into()
+                JointKind::Fixed => Ok(Pose::identity()),
+                JointKind::Revolute | JointKind::Continuous => {
+                    Pose::new(Vector3::zeros(), j.axis.into_inner() * value())
                 }
-            };
+                JointKind::Prismatic => Pose::from_translation(j.axis.into_inner() * value()),
+            }
+            .map_err(|_| UrdfError::JointValues {
+                path: self.path.clone(),
+                expected: moving,
+                got: given.to_vec(),
+            })?;
             poses[j.child] = poses[j.parent] * j.origin * motion;
         }
         Ok(poses)

@@ -7,11 +7,11 @@ mod common;
 
 use common::asset;
 use obbtree::bv::{Obb, TriMesh};
-use obbtree_compare as parry;
 use obbtree::query::collide::{brute_force, collide, place, Pose};
 use obbtree::query::{CollisionRequest, Mode, Model};
 use obbtree::tree::Bvh;
 use obbtree::urdf::Robot;
+use obbtree_compare as parry;
 
 /// Largest gap (metres; the gears are about 0.1 m across) at which a pair parry and obbtree
 /// disagree on counts as near-touching: 1e-8 of the parts' size.

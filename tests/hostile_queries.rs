@@ -22,13 +22,13 @@ use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 use obbtree::bv::{
     Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
 };
-use obbtree_compare::rays::{crossing, Crossing};
 use obbtree::query::collide::{
     brute_force, containment::contains_point, pose_from_rotation_vector, CollisionRequest,
     Containment, Model, Pose,
 };
 use obbtree::query::pick::PickTree;
 use obbtree::tree::{BuildOptions, Bvh, TreeVolume};
+use obbtree_compare::rays::{crossing, Crossing};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use targets::{collide_checked, pick_checked, pick_oracle, ties_to_lowest_index};

@@ -48,10 +48,10 @@ impl crate::BoundingVolume for Aabb {
     }
 
     /// Re-bounds the moved box: half-extents become `|R| h` (Arvo's method).
-    fn transformed(&self, motion: &crate::Isometry) -> Self {
-        let center = motion * nalgebra::center(&self.mins, &self.maxs);
+    fn transformed(&self, motion: &crate::Pose) -> Self {
+        let center = motion.transform_point(&nalgebra::center(&self.mins, &self.maxs));
         let half = (self.maxs - self.mins) * 0.5;
-        let r = motion.rotation.to_rotation_matrix().into_inner().abs() * half;
+        let r = motion.rotation().abs() * half;
         Self::new(center - r, center + r)
     }
 

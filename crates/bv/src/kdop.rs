@@ -4,7 +4,7 @@
 //! [`Kdop18`] (A = 9) and [`Kdop26`] (A = 13). The axes are integer, unnormalised directions
 //! (see [`Kdop::axes`]); `min[i]`/`max[i]` are extremes of `axes[i] · p` over the contents.
 
-use crate::{Aabb, BoundingVolume, Isometry, Point, Vector};
+use crate::{Aabb, BoundingVolume, Point, Pose, Vector};
 use serde::{Deserialize, Serialize};
 
 /// A k-DOP with `A` slab axes (closed: the intersection of its `A` slabs).
@@ -172,7 +172,7 @@ impl<const A: usize> BoundingVolume for Kdop<A> {
     /// Slab normals are fixed, so a moved k-DOP is re-bounded: the k-DOP of the moved corners of
     /// its AABB. Conservative (it contains the moved polytope) but looser than re-fitting the
     /// moved contents, which callers with the contents at hand should prefer.
-    fn transformed(&self, motion: &Isometry) -> Self {
+    fn transformed(&self, motion: &Pose) -> Self {
         let aabb = self.aabb();
         let corners: Vec<Point> = (0..8)
             .map(|i| {
@@ -183,7 +183,7 @@ impl<const A: usize> BoundingVolume for Kdop<A> {
                         aabb.maxs[k]
                     }
                 };
-                motion * Point::new(pick(1, 0), pick(2, 1), pick(4, 2))
+                motion.transform_point(&Point::new(pick(1, 0), pick(2, 1), pick(4, 2)))
             })
             .collect();
         Self::from_points(&corners)

@@ -19,6 +19,7 @@ pub mod fit;
 pub mod intersect;
 pub mod kdop;
 pub mod obb;
+pub mod pose;
 pub mod predicates;
 pub mod ray;
 pub mod sphere;
@@ -30,6 +31,7 @@ pub use aabb::Aabb;
 pub use fit::{ObbFit, SphereFit};
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
 pub use obb::Obb;
+pub use pose::{Pose, PoseError};
 pub use ray::Ray;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
@@ -42,5 +44,3 @@ pub use nalgebra;
 pub type Point = nalgebra::Point3<f64>;
 /// 3D vector with `f64` coordinates.
 pub type Vector = nalgebra::Vector3<f64>;
-/// Rigid motion (rotation + translation) with `f64` coordinates.
-pub type Isometry = nalgebra::Isometry3<f64>;

@@ -2,7 +2,7 @@
 
 use crate::fit::covariance::TriangleMoments;
 use crate::fit::{self, ObbFit};
-use crate::{Isometry, Point, Vector};
+use crate::{Point, Pose, Vector};
 use nalgebra::{Matrix3, UnitQuaternion};
 use serde::{Deserialize, Serialize};
 
@@ -176,12 +176,10 @@ impl crate::BoundingVolume for Obb {
     }
 
     /// The moved box (an OBB stays an OBB): axes are re-orthonormalised after the rotation.
-    fn transformed(&self, motion: &Isometry) -> Self {
-        let axes = fit::covariance::orthonormalize(
-            &(motion.rotation.to_rotation_matrix().into_inner() * self.axes),
-        );
+    fn transformed(&self, motion: &Pose) -> Self {
+        let axes = fit::covariance::orthonormalize(&(motion.rotation() * self.axes));
         Self {
-            center: motion * self.center,
+            center: motion.transform_point(&self.center),
             axes,
             half_extents: self.half_extents,
         }

@@ -1,7 +1,7 @@
 //! Bounding sphere.
 
 use crate::fit::{self, SphereFit};
-use crate::{Isometry, Point};
+use crate::{Point, Pose};
 use serde::{Deserialize, Serialize};
 
 /// Closed ball `{p : |p - center| <= radius}`.
@@ -67,8 +67,8 @@ impl crate::BoundingVolume for Sphere {
         Self::new(merged.center, merged.radius + pad)
     }
 
-    fn transformed(&self, motion: &Isometry) -> Self {
-        Self::new(motion * self.center, self.radius)
+    fn transformed(&self, motion: &Pose) -> Self {
+        Self::new(motion.transform_point(&self.center), self.radius)
     }
 
     fn contains_point(&self, p: &Point, tolerance: f64) -> bool {

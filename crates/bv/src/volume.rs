@@ -1,7 +1,7 @@
 //! The interface every bounding volume offers to the hierarchies.
 
 use crate::fit::covariance::TriangleMoments;
-use crate::{Isometry, Point, Vector};
+use crate::{Point, Pose, Vector};
 
 /// A closed bounding volume that a hierarchy can be built from.
 pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
@@ -31,7 +31,7 @@ pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn merge(&self, other: &Self) -> Self;
 
     /// This volume moved by `motion`; types that cannot represent a rotated copy re-bound it.
-    fn transformed(&self, motion: &Isometry) -> Self;
+    fn transformed(&self, motion: &Pose) -> Self;
 
     /// Whether `p` lies in the closed volume, allowing `tolerance` (absolute distance).
     fn contains_point(&self, p: &Point, tolerance: f64) -> bool;

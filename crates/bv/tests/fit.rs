@@ -6,7 +6,7 @@ mod common;
 use nalgebra::{Matrix3, UnitQuaternion, Vector2};
 use obbtree_bv::fit::{eberly, hull, min_rect};
 use obbtree_bv::{
-    Aabb, BoundingVolume, Isometry, Kdop14, Kdop18, Kdop26, Kdop6, Obb, ObbFit, Point, Sphere,
+    Aabb, BoundingVolume, Kdop14, Kdop18, Kdop26, Kdop6, Obb, ObbFit, Point, Pose, Sphere,
     SphereFit, Vector,
 };
 use proptest::prelude::*;
@@ -125,8 +125,8 @@ proptest! {
     fn merge_and_transform_keep_containment(a in cloud(), b in cloud(), q in prop::array::uniform4(-1.0..1.0f64), t in prop::array::uniform3(-1e3..1e3f64)) {
         let both: Vec<Point> = a.iter().chain(&b).copied().collect();
         let scale = both.iter().map(|p| p.coords.amax()).fold(1e-300, f64::max);
-        let motion = Isometry::from_parts(Vector::from(t).into(), UnitQuaternion::from_matrix(&rotation(q)));
-        let moved: Vec<Point> = a.iter().map(|p| motion * p).collect();
+        let motion = Pose::try_from(nalgebra::Isometry3::from_parts(Vector::from(t).into(), UnitQuaternion::from_matrix(&rotation(q)))).unwrap();
+        let moved: Vec<Point> = a.iter().map(|p| motion.transform_point(p)).collect();
         let moved_scale = scale + Vector::from(t).amax();
         for m in ObbFit::ALL {
             let (ba, bb) = (Obb::fit_points(&a, m), Obb::fit_points(&b, m));

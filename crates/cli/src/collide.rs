@@ -3,13 +3,15 @@
 
 use super::tree::Kind as Volume;
 use super::{Error, ModeArg};
+use crate::poses::{load_poses, PoseEntry};
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
-use crate::poses::{load_poses, PoseEntry};
-use obbtree::query::collide::{collide_many, Pose};
-use obbtree::query::{CollisionRequest, CollisionResult, Containment, Mode, Model, PosedOverlap};
-use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::tree::TreeVolume;
+use obbtree::{
+    collide_many, BuildOptions, CollisionRequest, CollisionResult, Containment, Mode, Model,
+    ModelOptions, Pose, PosedOverlap,
+};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -99,7 +101,7 @@ struct PoseResult {
     intersects: bool,
     pairs: Vec<[u32; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    contained: Option<Option<Containment>>,
+    contained: Option<Containment>,
 }
 
 /// Poses per progress-bar step (each step runs in parallel).
@@ -139,17 +141,18 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         method: args.fit.into(),
         ..Default::default()
     };
+    let (tris_a, tris_b) = (a.triangles().len(), b.triangles().len());
     let (build_ms, query_total_ms, results) = match args.bv {
-        Volume::Obb => query::<Obb>(&a, &b, &obb, &poses, &request, args.json),
-        Volume::Aabb => query::<Aabb>(&a, &b, &Default::default(), &poses, &request, args.json),
-        Volume::Kdop18 => query::<Kdop18>(&a, &b, &Default::default(), &poses, &request, args.json),
-        Volume::Sphere => query::<Sphere>(&a, &b, &Default::default(), &poses, &request, args.json),
+        Volume::Obb => query::<Obb>(a, b, &obb, &poses, &request, args.json),
+        Volume::Aabb => query::<Aabb>(a, b, &Default::default(), &poses, &request, args.json),
+        Volume::Kdop18 => query::<Kdop18>(a, b, &Default::default(), &poses, &request, args.json),
+        Volume::Sphere => query::<Sphere>(a, b, &Default::default(), &poses, &request, args.json),
     }?;
     let report = Report {
         bv: args.bv,
         mode: args.mode,
-        tris_a: a.triangles().len(),
-        tris_b: b.triangles().len(),
+        tris_a,
+        tris_b,
         build_ms,
         query_total_ms,
         results: results
@@ -185,9 +188,9 @@ fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
 
 /// Builds both trees by `options` and runs every pose; returns build and query times (ms) and
 /// the results.
-fn query<V: PosedOverlap + obbtree::tree::TreeVolume>(
-    a: &TriMesh,
-    b: &TriMesh,
+fn query<V: PosedOverlap + TreeVolume>(
+    a: TriMesh,
+    b: TriMesh,
     options: &BuildOptions<V>,
     poses: &[Pose],
     request: &CollisionRequest,
@@ -201,16 +204,14 @@ fn query<V: PosedOverlap + obbtree::tree::TreeVolume>(
     } else {
         ProgressBar::hidden()
     };
-    let build =
-        |m: &TriMesh| Bvh::<V>::build(m, options).map_err(|e| Error::Message(e.to_string()));
-    let built = build(a).and_then(|ta| Ok((ta, build(b)?)));
+    let options = ModelOptions::from(*options);
+    let build = |m: TriMesh| {
+        Model::<V>::build(m, &options)
+            .map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
+    };
+    let built = build(a).and_then(|ma| Ok((ma, build(b)?)));
     building.finish_and_clear();
-    let (ta, tb) = built?;
-    let mismatch = |e: obbtree::tree::MeshMismatch| Error::Message(e.to_string());
-    let (ma, mb) = (
-        Model::new(a, &ta).map_err(mismatch)?,
-        Model::new(b, &tb).map_err(mismatch)?,
-    );
+    let (ma, mb) = built?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let progress = if !quiet && poses.len() > CHUNK && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(poses.len() as u64);
@@ -223,11 +224,19 @@ fn query<V: PosedOverlap + obbtree::tree::TreeVolume>(
         ProgressBar::hidden()
     };
     let warm_up = &poses[..poses.len().min(super::WARM_UP_QUERIES)];
-    collide_many(&ma, &Pose::identity(), &mb, warm_up, request);
+    let refused =
+        |e: obbtree::BatchError| Error::Message(format!("pose {}: {}", e.index, e.source));
+    collide_many(&ma, &Pose::identity(), &mb, warm_up, request).map_err(refused)?;
     let start = Instant::now();
     let mut results = Vec::with_capacity(poses.len());
-    for chunk in poses.chunks(CHUNK) {
-        results.extend(collide_many(&ma, &Pose::identity(), &mb, chunk, request));
+    for (k, chunk) in poses.chunks(CHUNK).enumerate() {
+        let chunk_results = collide_many(&ma, &Pose::identity(), &mb, chunk, request)
+            .map_err(|e| obbtree::BatchError {
+                index: k * CHUNK + e.index,
+                ..e
+            })
+            .map_err(refused)?;
+        results.extend(chunk_results);
         progress.inc(chunk.len() as u64);
     }
     let query_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -261,8 +270,8 @@ fn summary(args: &Args, r: &Report, out: &mut impl Write) -> Result<(), Error> {
         for (i, x) in r.results.iter().enumerate() {
             let state = match (x.intersects, x.contained) {
                 (true, _) => format!("intersect ({} pairs, e.g. {:?})", x.pairs.len(), x.pairs[0]),
-                (false, Some(Some(Containment::AInB))) => "disjoint surfaces, A inside B".into(),
-                (false, Some(Some(Containment::BInA))) => "disjoint surfaces, B inside A".into(),
+                (false, Some(Containment::AInB)) => "disjoint surfaces, A inside B".into(),
+                (false, Some(Containment::BInA)) => "disjoint surfaces, B inside A".into(),
                 (false, _) => "disjoint".into(),
             };
             writeln!(out, "  pose {i}: {state}")?;

@@ -4,14 +4,12 @@
 //! picking instead ([`super::compare_rays`]).
 
 use super::{Error, ModeArg};
+use crate::poses::load_poses;
 use obbtree::bv::intersect::tri_tri_exact;
 use obbtree::bv::{Obb, TriMesh, Triangle};
-use obbtree_compare as parry;
 use obbtree::load::load_mesh;
-use crate::poses::load_poses;
-use obbtree::query::collide::{collide, place, pose_from_rotation_vector, Pose};
-use obbtree::query::{CollisionRequest, Mode, Model};
-use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::{collide, CollisionRequest, Mode, Model, Pose};
+use obbtree_compare as parry;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -105,29 +103,25 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     };
     let (a, b) = (load_mesh(&args.a)?, load_mesh(b)?);
     let start = Instant::now();
-    let options = BuildOptions::<Obb>::default();
-    let build =
-        |m: &TriMesh| Bvh::<Obb>::build(m, &options).map_err(|e| Error::Message(e.to_string()));
-    let (ta, tb) = (build(&a)?, build(&b)?);
+    let build = |m: TriMesh| {
+        Model::<Obb>::new(m).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
+    };
+    let (ma, mb) = (build(a)?, build(b)?);
     let ours_build = start.elapsed().as_secs_f64() * 1e3;
-    let mismatch = |e: obbtree::tree::MeshMismatch| Error::Message(e.to_string());
-    let (ma, mb) = (
-        Model::new(&a, &ta).map_err(mismatch)?,
-        Model::new(&b, &tb).map_err(mismatch)?,
-    );
+    let (a, b) = (ma.mesh(), mb.mesh());
     let start = Instant::now();
     let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
         Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
     };
     let (pa, pb) = (
-        parry::trimesh(&a).map_err(refused)?,
-        parry::trimesh(&b).map_err(refused)?,
+        parry::trimesh(a).map_err(refused)?,
+        parry::trimesh(b).map_err(refused)?,
     );
     let parry_build = start.elapsed().as_secs_f64() * 1e3;
 
     let poses = match &args.poses {
         Some(path) => load_poses(path).map_err(|e| Error::Message(e.to_string()))?,
-        None => random_poses(&ma, &mb, args.random.unwrap_or(100), args.seed),
+        None => random_poses(&ma, &mb, args.random.unwrap_or(100), args.seed)?,
     };
     if poses.is_empty() {
         return Err(Error::Message(
@@ -141,14 +135,19 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let mut agreeing = 0;
     for (index, pose) in poses.iter().enumerate() {
         let start = Instant::now();
-        let ours = collide(&ma, &Pose::identity(), &mb, pose, &request);
+        let ours = collide(&ma, &Pose::identity(), &mb, pose, &request)
+            .map_err(|e| Error::Message(format!("pose {index}: {e}")))?;
         ours_us.push(start.elapsed().as_secs_f64() * 1e6);
         let start = Instant::now();
         let theirs = parry::pairs(&pa, &pb, &parry::pose(pose), first);
         parry_us.push(start.elapsed().as_secs_f64() * 1e6);
         let judge = |pair: [u32; 2], by: &'static str| {
             let tb = b.triangle(pair[1] as usize);
-            let placed = Triangle::new(place(pose, &tb.a), place(pose, &tb.b), place(pose, &tb.c));
+            let placed = Triangle::new(
+                pose.transform_point(&tb.a),
+                pose.transform_point(&tb.b),
+                pose.transform_point(&tb.c),
+            );
             let exact = tri_tri_exact::intersects(&a.triangle(pair[0] as usize), &placed);
             let (wrong, claim) = match (by, exact) {
                 ("both", _) => ("", ""),
@@ -265,7 +264,7 @@ pub(super) fn median(v: &mut [f64]) -> f64 {
 }
 
 /// `n` poses of B with random rotation and B's centre uniform in A's box grown by a tenth of B's diagonal.
-fn random_poses(a: &Model<Obb>, b: &Model<Obb>, n: usize, seed: u64) -> Vec<Pose> {
+fn random_poses(a: &Model<Obb>, b: &Model<Obb>, n: usize, seed: u64) -> Result<Vec<Pose>, Error> {
     let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
     let (ba, bb) = (a.bounds(), b.bounds());
     let cb = nalgebra::center(&bb.mins, &bb.maxs);
@@ -273,11 +272,11 @@ fn random_poses(a: &Model<Obb>, b: &Model<Obb>, n: usize, seed: u64) -> Vec<Pose
     (0..n)
         .map(|_| {
             let rotation = [0; 3].map(|_| rng.gen_range(-1.8..1.8));
-            let r = pose_from_rotation_vector([0.0; 3], rotation);
+            let r = nalgebra::Rotation3::new(rotation.into());
             let target: [f64; 3] =
                 std::array::from_fn(|k| rng.gen_range(ba.mins[k] - grow..=ba.maxs[k] + grow));
-            let t = nalgebra::Vector3::from(target) - r.rotation * cb.coords;
-            pose_from_rotation_vector(t.into(), rotation)
+            let t = nalgebra::Vector3::from(target) - r * cb.coords;
+            Pose::new(t, rotation).map_err(|e| Error::Message(format!("random pose: {e}")))
         })
         .collect()
 }

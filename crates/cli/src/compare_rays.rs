@@ -5,11 +5,11 @@
 
 use super::compare::{median, speed_table, Speed};
 use super::{pick, Error};
-use obbtree::bv::{Isometry, TriMesh};
+use obbtree::bv::TriMesh;
+use obbtree::load::load_mesh;
+use obbtree::{cast_ray, Pose, RayIndex};
 use obbtree_compare::rays::{parry_cast, Agreement, Difference, Hit, Judge, ReasonCount, Tally};
 use obbtree_compare::trimesh;
-use obbtree::load::load_mesh;
-use obbtree::query::cast_ray;
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -62,10 +62,13 @@ pub fn run(
     let mesh = load_mesh(mesh_path)?;
     // Each library's tree built BUILD_RUNS times: the median time, the last tree.
     let (mut ours_build, mut parry_build) = (Vec::new(), Vec::new());
-    let (mut tree, mut theirs) = (None, None);
+    let (mut model, mut theirs) = (None, None);
     for _ in 0..BUILD_RUNS {
+        let copy = mesh.clone();
         let start = Instant::now();
-        tree = Some(pick::pick_tree(&mesh)?);
+        let built = pick::build::<obbtree::bv::Aabb>(copy, RayIndex::Compact)?;
+        built.prepare_rays();
+        model = Some(built);
         ours_build.push(ms(start));
         let start = Instant::now();
         theirs = Some(
@@ -74,7 +77,7 @@ pub fn run(
         );
         parry_build.push(ms(start));
     }
-    let (Some(tree), Some(theirs)) = (tree, theirs) else {
+    let (Some(model), Some(theirs)) = (model, theirs) else {
         unreachable!("BUILD_RUNS > 0")
     };
 
@@ -84,7 +87,7 @@ pub fn run(
     let (mut parry, mut parry_us) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for ray in &rays {
         let start = Instant::now();
-        let hit = cast_ray(&mesh, &tree, &Isometry::identity(), ray, f64::INFINITY)
+        let hit = cast_ray(&model, &Pose::identity(), ray, f64::INFINITY)
             .map_err(|e| Error::Message(e.to_string()))?;
         ours_us.push(us(start));
         ours.push(hit.map(|h| Hit {

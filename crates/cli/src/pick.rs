@@ -3,13 +3,13 @@
 use super::render::{self, Shape};
 use super::tree::Kind as Volume;
 use super::Error;
-use obbtree::bv::{
-    Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Ray, Sphere, TriMesh, Vector,
-};
+use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere};
 use obbtree::load::load_mesh;
-use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::{batch, cast_ray, PickTree, RayHit, RayTree};
-use obbtree::tree::{BuildOptions, Bvh, SplitRule, TreeVolume};
+use obbtree::tree::{SplitRule, TreeVolume};
+use obbtree::{
+    cast_ray, cast_rays, BuildOptions, Camera, Model, ModelOptions, Point, Pose, Ray, RayHit,
+    RayIndex, RayVolume, TriMesh, Vector,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -92,64 +92,58 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         .map_err(|e| Error::Message(e.to_string()))?;
     let mesh = load_mesh(&args.mesh)?;
     match args.bv {
-        Volume::Aabb => {
-            let start = Instant::now();
-            let compact = pick_tree(&mesh)?;
-            finish(args, out, &mesh, &compact, start, rays)
-        }
-        Volume::Obb => with_tree::<Obb>(args, out, &mesh, rays),
-        Volume::Kdop18 => with_tree::<Kdop18>(args, out, &mesh, rays),
-        Volume::Sphere => with_tree::<Sphere>(args, out, &mesh, rays),
+        Volume::Aabb => with_model::<Aabb>(args, out, mesh, rays, RayIndex::Compact),
+        Volume::Obb => with_model::<Obb>(args, out, mesh, rays, RayIndex::ModelTree),
+        Volume::Kdop18 => with_model::<Kdop18>(args, out, mesh, rays, RayIndex::ModelTree),
+        Volume::Sphere => with_model::<Sphere>(args, out, mesh, rays, RayIndex::ModelTree),
     }
 }
 
-/// The AABB tree `pick` uses: [`PickTree::build`].
-pub(super) fn pick_tree(mesh: &TriMesh) -> Result<PickTree, Error> {
-    PickTree::build(mesh).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
-}
-
-/// The tree `pick` uses for the other volumes: SAH splits.
-pub(super) fn build<V: TreeVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
-    let options = BuildOptions {
-        split: SplitRule::Sah,
-        ..Default::default()
+/// The model `pick` uses: SAH splits (the AABB default), rays through `index`.
+pub(super) fn build<V: TreeVolume>(mesh: TriMesh, index: RayIndex) -> Result<Model<V>, Error> {
+    let options = ModelOptions {
+        tree: BuildOptions {
+            split: SplitRule::Sah,
+            ..Default::default()
+        },
+        rays: index,
     };
-    Bvh::build(mesh, &options).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
+    let model = Model::build(mesh, &options)
+        .map_err(|e| Error::Message(format!("cannot build the tree: {e}")))?;
+    Ok(model)
 }
 
-fn with_tree<V>(
+fn with_model<V: TreeVolume + RayVolume>(
     args: &Args,
     out: &mut impl Write,
-    mesh: &TriMesh,
+    mesh: TriMesh,
     rays: Option<Vec<Ray>>,
-) -> Result<(), Error>
-where
-    V: TreeVolume,
-    Bvh<V>: RayTree + Sync,
-{
+    index: RayIndex,
+) -> Result<(), Error> {
     let start = Instant::now();
-    let tree: Bvh<V> = build(mesh)?;
-    finish(args, out, mesh, &tree, start, rays)
+    let model: Model<V> = build(mesh, index)?;
+    model.prepare_rays();
+    finish(args, out, &model, start, rays)
 }
 
-fn finish(
+fn finish<V: RayVolume>(
     args: &Args,
     out: &mut impl Write,
-    mesh: &TriMesh,
-    tree: &(impl RayTree + Sync),
+    model: &Model<V>,
     start: Instant,
     rays: Option<Vec<Ray>>,
 ) -> Result<(), Error> {
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    let pose = Isometry::identity();
+    let mesh = model.mesh();
+    let pose = Pose::identity();
     if let Some(rays) = &rays {
         let warm_up = &rays[..rays.len().min(super::WARM_UP_QUERIES)];
         // Errors are reported by the timed run below.
-        let _ = batch::cast_rays(mesh, tree, &pose, warm_up, f64::INFINITY);
+        let _ = cast_rays(model, &pose, warm_up, f64::INFINITY);
     }
     let start = Instant::now();
     let hits = match &rays {
-        Some(rays) => batch::cast_rays(mesh, tree, &pose, rays, f64::INFINITY).map_err(|e| {
+        Some(rays) => cast_rays(model, &pose, rays, f64::INFINITY).map_err(|e| {
             Error::Message(format!("{}: {e}", args.rays.as_ref().unwrap().display()))
         })?,
         None => Vec::new(),
@@ -161,7 +155,7 @@ fn finish(
             let ray = camera
                 .pixel_ray(x, y)
                 .map_err(|e| Error::Message(e.to_string()))?;
-            let hit = cast_ray(mesh, tree, &pose, &ray, f64::INFINITY)
+            let hit = cast_ray(model, &pose, &ray, f64::INFINITY)
                 .map_err(|e| Error::Message(e.to_string()))?;
             Some(PixelPick { x, y, hit })
         }
@@ -170,9 +164,8 @@ fn finish(
     if let Some(path) = &args.image {
         let picked = pixel.as_ref().and_then(|p| p.hit.map(|h| h.triangle));
         let shape = Shape {
-            mesh,
-            tree,
-            pose: Isometry::identity(),
+            model: model.clone(),
+            pose,
             color: [0.8, 0.8, 0.85],
             highlight: picked.into_iter().collect(),
         };

@@ -1,8 +1,8 @@
 //! Pose files: `{"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, …]}`, the pose of mesh B
 //! in mesh A's frame, `rotation` a rotation vector (axis × angle in radians). Other keys (such as
 //! `meta`) are ignored. Numbers are parsed exactly (serde_json's `float_roundtrip`), and
-//! [`obbtree::query::collide::pose_from_rotation_vector`] turns each entry into the matrix form
-//! every tool that follows this contract uses.
+//! [`Pose::new`] turns each entry into the matrix form every tool that follows this contract
+//! uses.
 //!
 //! Accepted values: finite; translation components `0` or of magnitude in
 //! [[`obbtree::bv::MIN_NONZERO_COORDINATE`], [`obbtree::bv::MAX_COORDINATE`]] (the mesh rule, so
@@ -10,7 +10,7 @@
 //! translation); rotation-vector components at most `MAX_COORDINATE`. Anything else is refused
 //! naming the pose and the component ([`PoseError`]).
 
-use obbtree::query::collide::{pose_from_rotation_vector, Pose};
+use obbtree::Pose;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -94,6 +94,14 @@ pub enum PoseError {
         /// The smallest supported non-zero magnitude.
         min: f64,
     },
+    /// The pose library refused the pose.
+    #[error("pose {index}: {source}")]
+    Invalid {
+        /// Index of the pose (0-based).
+        index: usize,
+        /// Why.
+        source: obbtree::PoseError,
+    },
     /// A `--pose` string is not six numbers.
     #[error("--pose needs six numbers \"tx ty tz rx ry rz\", got {0:?}")]
     BadString(String),
@@ -141,7 +149,8 @@ impl PoseEntry {
                 min,
             });
         }
-        Ok(pose_from_rotation_vector(self.translation, self.rotation))
+        Pose::new(self.translation, self.rotation)
+            .map_err(|source| PoseError::Invalid { index, source })
     }
 
     /// Parses `"tx ty tz rx ry rz"` (whitespace or commas between the numbers).

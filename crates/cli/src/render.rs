@@ -3,21 +3,16 @@
 //! shaded by the angle between the ray and the triangle's normal. No GPU, no window.
 
 use super::Error;
-use obbtree::bv::{Aabb, Isometry, Point, TriMesh};
-use obbtree::query::cast_ray;
-use obbtree::query::collide::Pose;
-use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::RayTree;
+use obbtree::bv::Aabb;
+use obbtree::{cast_ray, Camera, Model, Point, Pose, Ray, RayHit, RayVolume};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// One mesh of a scene with its picking tree (any [`RayTree`]), placed at `pose`, painted
-/// `color`, its `highlight` triangles in red.
-pub struct Shape<'a, T> {
-    pub mesh: &'a TriMesh,
-    pub tree: &'a T,
-    pub pose: Isometry,
+/// One model of a scene placed at `pose`, painted `color`, its `highlight` triangles in red.
+pub struct Shape<V> {
+    pub model: Model<V>,
+    pub pose: Pose,
     pub color: [f64; 3],
     pub highlight: HashSet<u32>,
 }
@@ -25,62 +20,71 @@ pub struct Shape<'a, T> {
 const HIGHLIGHT: [f64; 3] = [0.95, 0.1, 0.1];
 const BACKGROUND: [u8; 3] = [32, 34, 40];
 
-/// The quaternion form of a collision pose, as the picking queries take it.
-pub fn isometry(pose: &Pose) -> Isometry {
-    Isometry::from_parts(
-        pose.translation,
-        nalgebra::UnitQuaternion::from_rotation_matrix(&pose.rotation),
-    )
-}
-
 /// The box around every shape's vertices, placed.
-pub fn world_bounds<T>(shapes: &[Shape<T>]) -> Aabb {
+pub fn world_bounds<V>(shapes: &[Shape<V>]) -> Aabb {
     let placed: Vec<Point> = shapes
         .iter()
-        .flat_map(|s| s.mesh.vertices().iter().map(move |p| s.pose * p))
+        .flat_map(|s| {
+            s.model
+                .mesh()
+                .vertices()
+                .iter()
+                .map(move |p| s.pose.transform_point(p))
+        })
         .collect();
     Aabb::from_points(&placed)
 }
 
 /// RGB pixels (row-major, top row first) of `shapes` seen by `camera`.
-pub fn render<T: RayTree + Sync>(shapes: &[Shape<T>], camera: &Camera) -> Result<Vec<u8>, Error> {
-    let (w, h) = (camera.width, camera.height);
-    let rows: Vec<Vec<u8>> = (0..h)
+pub fn render<V: RayVolume + Send + Sync>(
+    shapes: &[Shape<V>],
+    camera: &Camera,
+) -> Result<Vec<u8>, Error> {
+    let fail = |e: &dyn std::fmt::Display| Error::Message(format!("cannot render: {e}"));
+    let rows: Vec<Vec<u8>> = (0..camera.height)
         .into_par_iter()
         .map(|y| {
-            let mut row = Vec::with_capacity(3 * w as usize);
-            for x in 0..w {
-                let ray = camera
-                    .pixel_ray(x, y)
-                    .map_err(|e| Error::Message(format!("cannot render: {e}")))?;
-                let nearest = shapes
-                    .iter()
-                    .filter_map(|s| {
-                        cast_ray(s.mesh, s.tree, &s.pose, &ray, f64::INFINITY)
-                            .ok()
-                            .flatten()
-                            .map(|hit| (hit, s))
-                    })
-                    .min_by(|(p, _), (q, _)| p.t.total_cmp(&q.t));
-                match nearest {
-                    None => row.extend(BACKGROUND),
-                    Some((hit, shape)) => {
-                        let light = 0.2 + 0.8 * hit.normal.normalize().dot(&ray.dir).abs();
-                        let base = if shape.highlight.contains(&hit.triangle) {
-                            HIGHLIGHT
-                        } else {
-                            shape.color
-                        };
-                        row.extend(
-                            base.map(|c| (255.0 * c * light).round().clamp(0.0, 255.0) as u8),
-                        );
-                    }
-                }
+            let mut row = Vec::with_capacity(3 * camera.width as usize);
+            for x in 0..camera.width {
+                let ray = camera.pixel_ray(x, y).map_err(|e| fail(&e))?;
+                let pixel = match nearest_hit(shapes, &ray).map_err(|e| fail(&e))? {
+                    None => BACKGROUND,
+                    Some((hit, shape)) => shade(&hit, shape, &ray),
+                };
+                row.extend(pixel);
             }
             Ok(row)
         })
         .collect::<Result<_, Error>>()?;
     Ok(rows.concat())
+}
+
+/// The first hit of `ray` over all shapes, with its shape.
+fn nearest_hit<'s, V: RayVolume>(
+    shapes: &'s [Shape<V>],
+    ray: &Ray,
+) -> Result<Option<(RayHit, &'s Shape<V>)>, obbtree::QueryError> {
+    let mut nearest: Option<(RayHit, &Shape<V>)> = None;
+    for shape in shapes {
+        if let Some(hit) = cast_ray(&shape.model, &shape.pose, ray, f64::INFINITY)? {
+            if nearest.as_ref().is_none_or(|(best, _)| hit.t < best.t) {
+                nearest = Some((hit, shape));
+            }
+        }
+    }
+    Ok(nearest)
+}
+
+/// The colour of a hit: the shape's (or red if highlighted), lit by the angle between the ray
+/// and the normal.
+fn shade<V>(hit: &RayHit, shape: &Shape<V>, ray: &Ray) -> [u8; 3] {
+    let light = 0.2 + 0.8 * hit.normal.normalize().dot(&ray.dir).abs();
+    let base = if shape.highlight.contains(&hit.triangle) {
+        HIGHLIGHT
+    } else {
+        shape.color
+    };
+    base.map(|c| (255.0 * c * light).round().clamp(0.0, 255.0) as u8)
 }
 
 /// Writes `rgb` (`width` × `height`, 8-bit RGB) as a PNG file.

@@ -4,22 +4,19 @@
 
 use super::chart::Bar;
 use super::Error;
-use obbtree::bv::{Obb, TriMesh};
-use obbtree_compare as parry;
-use obbtree::query::collide::{collide, Pose};
-use obbtree::query::{CollisionRequest, Mode, Model};
-use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::bv::Obb;
 use obbtree::urdf::Robot;
+use obbtree::{collide, CollisionRequest, Mode, Model, Pose};
+use obbtree_compare as parry;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-/// One posed part: its mesh, OBB tree and parry copy.
-struct Part<'a> {
+/// One posed part: its model (mesh and OBB tree) and parry copy.
+struct Part {
     link: usize,
     origin: Pose,
-    mesh: &'a TriMesh,
-    tree: Bvh<Obb>,
+    model: Model<Obb>,
     parry: parry3d_f64::shape::TriMesh,
 }
 
@@ -35,7 +32,7 @@ struct Tally {
     answers_differ: usize,
 }
 
-fn parts(robot: &Robot, keep: impl Fn(&str) -> bool) -> Result<Vec<Part<'_>>, Error> {
+fn parts(robot: &Robot, keep: impl Fn(&str) -> bool) -> Result<Vec<Part>, Error> {
     let mut out = Vec::new();
     for (link, l) in robot
         .links
@@ -47,9 +44,7 @@ fn parts(robot: &Robot, keep: impl Fn(&str) -> bool) -> Result<Vec<Part<'_>>, Er
             out.push(Part {
                 link,
                 origin: v.origin,
-                mesh: &v.mesh,
-                tree: Bvh::build(&v.mesh, &BuildOptions::default())
-                    .map_err(|e| Error::Message(e.to_string()))?,
+                model: Model::new(v.mesh.clone()).map_err(|e| Error::Message(e.to_string()))?,
                 parry: parry::trimesh(&v.mesh).map_err(|e| {
                     Error::Message(format!("parry3d-f64 refuses {}: {e}", v.file.display()))
                 })?,
@@ -75,12 +70,9 @@ fn collide_pairs(
     for &(i, j) in pairs {
         let (a, b) = (&parts[i], &parts[j]);
         let (pa, pb) = (pose(a), pose(b));
-        let (ma, mb) = (
-            Model::new(a.mesh, &a.tree).map_err(|e| Error::Message(e.to_string()))?,
-            Model::new(b.mesh, &b.tree).map_err(|e| Error::Message(e.to_string()))?,
-        );
         let start = Instant::now();
-        let r = collide(&ma, &pa, &mb, &pb, &request);
+        let r = collide(&a.model, &pa, &b.model, &pb, &request)
+            .map_err(|e| Error::Message(format!("{}: {e}", robot.path.display())))?;
         tally.ours_ms += start.elapsed().as_secs_f64() * 1e3;
         let rel = parry::pose(&pa.inv_mul(&pb));
         let start = Instant::now();

@@ -2,18 +2,16 @@
 //! meshes, each timed beside parry3d-f64 where parry has the same query, and the pictures.
 
 use super::chart::{self, Bar};
-use super::pick::pick_tree;
 use super::render::{self, Shape};
 use super::{tree, Error};
-use obbtree::bv::{Aabb, Isometry, Obb, Ray, TriMesh, Vector};
+use obbtree::bv::{Aabb, Obb};
+use obbtree::load::load_mesh;
+use obbtree::{
+    cast_ray, collide, pick_pixel, self_collide, Camera, CollisionRequest, MeshRay, Mode, Model,
+    Pose, Ray, TriMesh, Vector,
+};
 use obbtree_compare as parry;
 use obbtree_compare::rays::{self, Hit};
-use obbtree::load::load_mesh;
-use obbtree::query::collide::{collide, pose_from_rotation_vector, self_collide, Pose};
-use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::{MeshRay, RayTree};
-use obbtree::query::{cast_ray, CollisionRequest, Mode, Model};
-use obbtree::tree::{BuildOptions, Bvh};
 use parry3d_f64::shape::TriMesh as PTriMesh;
 use std::collections::HashSet;
 use std::io::Write;
@@ -24,15 +22,13 @@ fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-fn build<V: obbtree::tree::TreeVolume>(mesh: &TriMesh) -> Result<Bvh<V>, Error> {
-    Bvh::<V>::build(mesh, &BuildOptions::default()).map_err(|e| Error::Message(e.to_string()))
+fn model(mesh: TriMesh) -> Result<Model<Obb>, Error> {
+    Model::new(mesh).map_err(|e| Error::Message(e.to_string()))
 }
 
-fn model<'a, V: obbtree::query::PosedOverlap>(
-    mesh: &'a TriMesh,
-    tree: &'a Bvh<V>,
-) -> Result<Model<'a, V>, Error> {
-    Model::new(mesh, tree).map_err(|e| Error::Message(e.to_string()))
+/// The parry copy of a mesh.
+fn parry_mesh(mesh: &TriMesh) -> Result<PTriMesh, Error> {
+    parry::trimesh(mesh).map_err(|e| Error::Message(format!("parry3d-f64 refuses the mesh: {e}")))
 }
 
 /// Runs the showcase on the meshes of `assets`, writing pictures into `out_dir`.
@@ -46,8 +42,39 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     let bunny = load_mesh(&assets.join("bunny.obj"))?;
     let dragon = scaled_like(&load_mesh(&assets.join("dragon_res4.ply.gz"))?, &bunny)?;
     let mut bars = Vec::new();
+    tree_table(&[("bunny", &bunny), ("dragon_res4", &dragon)], out)?;
+    let sweep = collision_sweep(bunny, dragon, quick, out, &mut bars)?;
+    self_collision_row(&sweep.b, out)?;
+    super::robots::gear_rows(assets, quick, out, &mut bars)?;
+    super::robots::kuka_rows(assets, quick, out, &mut bars)?;
+    let (shapes, camera) = contact_scene(&sweep, quick);
+    bars.push(pick_beside_parry(
+        &shapes,
+        [&sweep.parry_a, &sweep.parry_b],
+        &camera,
+        out,
+    )?);
+    let pictures = [
+        write_scene(&out_dir.join("collision.png"), &shapes, &camera)?,
+        pick_picture(&sweep.a, camera.width, &out_dir.join("pick.png"), out)?,
+        {
+            let chart_svg = out_dir.join("times.svg");
+            chart::write_svg(&chart_svg, &bars)?;
+            chart_svg
+        },
+    ];
+    writeln!(out)?;
+    writeln!(
+        out,
+        "pictures in {}: {}",
+        out_dir.display(),
+        pictures.map(|p| name(&p)).join(", ")
+    )?;
+    Ok(())
+}
 
-    // Trees.
+/// The tree table: each volume type's tree over each mesh.
+fn tree_table(meshes: &[(&str, &TriMesh)], out: &mut impl Write) -> Result<(), Error> {
     writeln!(out)?;
     writeln!(
         out,
@@ -58,7 +85,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         ))
         .bold()
     )?;
-    for (name, mesh) in [("bunny", &bunny), ("dragon_res4", &dragon)] {
+    for (name, mesh) in meshes {
         for kind in [tree::Kind::Obb, tree::Kind::Aabb, tree::Kind::Kdop18] {
             let r = tree::Report::build(mesh, kind);
             writeln!(
@@ -68,47 +95,56 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
             )?;
         }
     }
+    Ok(())
+}
 
-    // Collision: the dragon passes through the bunny along a line.
+/// The collision sweep's models, parry copies, and its deepest pose with that pose's pairs.
+struct Sweep {
+    a: Model<Obb>,
+    b: Model<Obb>,
+    parry_a: PTriMesh,
+    parry_b: PTriMesh,
+    deepest: Pose,
+    contact: Vec<[u32; 2]>,
+}
+
+/// The dragon (`b`) passes through the bunny (`a`) along a line: every pose through both
+/// libraries, timed; prints the collision row.
+fn collision_sweep(
+    a: TriMesh,
+    b: TriMesh,
+    quick: bool,
+    out: &mut impl Write,
+    bars: &mut Vec<Bar>,
+) -> Result<Sweep, Error> {
     let start = Instant::now();
-    let (tree_a, tree_b) = (build::<Obb>(&bunny)?, build::<Obb>(&dragon)?);
+    let (ma, mb) = (model(a)?, model(b)?);
     let obb_build = ms(start);
-    let (ma, mb) = (model(&bunny, &tree_a)?, model(&dragon, &tree_b)?);
     let start = Instant::now();
-    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
-        Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
-    };
-    let (pa, pb) = (
-        parry::trimesh(&bunny).map_err(refused)?,
-        parry::trimesh(&dragon).map_err(refused)?,
-    );
-    let parry_build = ms(start);
+    let (pa, pb) = (parry_mesh(ma.mesh())?, parry_mesh(mb.mesh())?);
     bars.push(Bar {
         label: "build both trees".into(),
         obbtree_ms: obb_build,
-        parry_ms: parry_build,
+        parry_ms: ms(start),
     });
-    let poses = sweep(ma.bounds(), mb.bounds(), if quick { 12 } else { 60 });
+    let poses = sweep(ma.bounds(), mb.bounds(), if quick { 12 } else { 60 })?;
     let request = CollisionRequest::new(Mode::All);
     let (mut ours_ms, mut parry_ms) = (0.0, 0.0);
     let (mut hits, mut pairs, mut differ) = (0, 0, 0);
-    let mut deepest: Option<(Pose, Vec<[u32; 2]>)> = None;
+    let mut deepest: (Pose, Vec<[u32; 2]>) = (poses[0], Vec::new());
     for pose in &poses {
         let start = Instant::now();
-        let mut r = collide(&ma, &Pose::identity(), &mb, pose, &request);
+        let r = collide(&ma, &Pose::identity(), &mb, pose, &request)
+            .map_err(|e| Error::Message(e.to_string()))?;
         ours_ms += ms(start);
         let start = Instant::now();
         let theirs = parry::pairs(&pa, &pb, &parry::pose(pose), false);
         parry_ms += ms(start);
-        r.pairs.sort_unstable();
         differ += usize::from(r.pairs != theirs);
         hits += usize::from(r.intersects);
         pairs += r.pairs.len();
-        if deepest
-            .as_ref()
-            .is_none_or(|(_, p)| p.len() < r.pairs.len())
-        {
-            deepest = Some((*pose, r.pairs));
+        if deepest.1.len() < r.pairs.len() {
+            deepest = (*pose, r.pairs);
         }
     }
     bars.push(Bar {
@@ -136,10 +172,20 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         parry_ms,
         format!("{differ} pose")
     )?;
+    Ok(Sweep {
+        a: ma,
+        b: mb,
+        parry_a: pa,
+        parry_b: pb,
+        deepest: deepest.0,
+        contact: deepest.1,
+    })
+}
 
-    // Self-collision of the dragon (parry has no such query).
+/// Self-collision of the dragon (parry has no such query).
+fn self_collision_row(b: &Model<Obb>, out: &mut impl Write) -> Result<(), Error> {
     let start = Instant::now();
-    let selfish = self_collide(&mb, &request);
+    let selfish = self_collide(b, &CollisionRequest::new(Mode::All));
     writeln!(
         out,
         "{:<42} {:>7} {:>9} {:>11.2} {:>10} {:>8}",
@@ -150,50 +196,52 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         "-",
         "-"
     )?;
+    Ok(())
+}
 
-    // URDF-posed collision: the gear set and the KUKA arm.
-    super::robots::gear_rows(assets, quick, out, &mut bars)?;
-    super::robots::kuka_rows(assets, quick, out, &mut bars)?;
-
-    // Picking: every pixel of the collision picture, one thread, beside parry, ray by ray.
-    let (pose, contact) = deepest.unwrap_or((poses[0], Vec::new()));
-    let (pick_a, pick_b) = (pick_tree(&bunny)?, pick_tree(&dragon)?);
+/// Both meshes at the sweep's deepest pose, the touching triangles highlighted, and a camera
+/// framing them.
+fn contact_scene(sweep: &Sweep, quick: bool) -> ([Shape<Obb>; 2], Camera) {
     let shapes = [
         Shape {
-            mesh: &bunny,
-            tree: &pick_a,
-            pose: Default::default(),
+            model: sweep.a.clone(),
+            pose: Pose::identity(),
             color: [0.85, 0.8, 0.7],
-            highlight: contact.iter().map(|p| p[0]).collect(),
+            highlight: sweep.contact.iter().map(|p| p[0]).collect(),
         },
         Shape {
-            mesh: &dragon,
-            tree: &pick_b,
-            pose: render::isometry(&pose),
+            model: sweep.b.clone(),
+            pose: sweep.deepest,
             color: [0.45, 0.7, 0.5],
-            highlight: contact.iter().map(|p| p[1]).collect(),
+            highlight: sweep.contact.iter().map(|p| p[1]).collect(),
         },
     ];
     let side = if quick { 160 } else { 480 };
     let camera = Camera::framing(&render::world_bounds(&shapes), side, side);
-    let rays: Vec<Ray> = (0..side)
-        .flat_map(|y| (0..side).map(move |x| (x, y)))
-        .filter_map(|(x, y)| camera.pixel_ray(x, y).ok())
-        .collect();
-    bars.push(pick_beside_parry(&shapes, [&pa, &pb], &rays, out)?);
+    (shapes, camera)
+}
 
-    // Pictures.
-    let collision_png = out_dir.join("collision.png");
-    render::write_png(
-        &collision_png,
-        side,
-        side,
-        &render::render(&shapes, &camera)?,
-    )?;
-    let alone = Shape {
-        mesh: &bunny,
-        tree: &pick_a,
-        pose: Default::default(),
+/// Renders `shapes` seen by `camera` into the PNG file `path`.
+fn write_scene(
+    path: &Path,
+    shapes: &[Shape<Obb>],
+    camera: &Camera,
+) -> Result<std::path::PathBuf, Error> {
+    let rgb = render::render(shapes, camera)?;
+    render::write_png(path, camera.width, camera.height, &rgb)?;
+    Ok(path.to_path_buf())
+}
+
+/// The bunny alone with the triangle under the centre pixel picked and highlighted.
+fn pick_picture(
+    bunny: &Model<Obb>,
+    side: u32,
+    path: &Path,
+    out: &mut impl Write,
+) -> Result<std::path::PathBuf, Error> {
+    let mut alone = Shape {
+        model: bunny.clone(),
+        pose: Pose::identity(),
         color: [0.85, 0.8, 0.7],
         highlight: HashSet::new(),
     };
@@ -202,26 +250,10 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         side,
         side,
     );
-    let picked = obbtree::query::pick::camera::pick(
-        alone.mesh,
-        alone.tree,
-        &alone.pose,
-        &camera,
-        side / 2,
-        side / 2,
-    )
-    .map_err(|e| Error::Message(e.to_string()))?;
-    let alone = Shape {
-        highlight: picked.iter().map(|h| h.triangle).collect(),
-        ..alone
-    };
-    let pick_png = out_dir.join("pick.png");
-    render::write_png(
-        &pick_png,
-        side,
-        side,
-        &render::render(std::slice::from_ref(&alone), &camera)?,
-    )?;
+    let picked = pick_pixel(bunny, &alone.pose, &camera, side / 2, side / 2)
+        .map_err(|e| Error::Message(e.to_string()))?;
+    alone.highlight = picked.iter().map(|h| h.triangle).collect();
+    let written = write_scene(path, std::slice::from_ref(&alone), &camera)?;
     if let Some(h) = picked {
         writeln!(
             out,
@@ -229,45 +261,34 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
             h.triangle, h.t
         )?;
     }
-    let chart_svg = out_dir.join("times.svg");
-    chart::write_svg(&chart_svg, &bars)?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "pictures in {}: {}, {}, {}",
-        out_dir.display(),
-        name(&collision_png),
-        name(&pick_png),
-        name(&chart_svg)
-    )?;
-    Ok(())
+    Ok(written)
 }
 
-/// Casts `rays` (world frame) at every shape through obbtree and parry3d-f64, one thread each,
+/// Casts a ray through every pixel of `camera` at every shape through obbtree and parry3d-f64,
+/// one thread each,
 /// and compares each ray's first-hit triangle on each mesh ([`rays::Judge`]: differences judged
 /// by the exact oracle and labelled); prints the picking row and the labelled reasons, and
 /// returns the chart's bar. Each ray is moved into each mesh's frame once, outside the timings,
 /// so that both libraries (and the oracle) see the same rays bit for bit.
-fn pick_beside_parry<T: RayTree>(
-    shapes: &[Shape<T>; 2],
+fn pick_beside_parry(
+    shapes: &[Shape<Obb>; 2],
     parry_meshes: [&PTriMesh; 2],
-    rays: &[Ray],
+    camera: &Camera,
     out: &mut impl Write,
 ) -> Result<Bar, Error> {
+    let rays: Vec<Ray> = (0..camera.height)
+        .flat_map(|y| (0..camera.width).map(move |x| (x, y)))
+        .filter_map(|(x, y)| camera.pixel_ray(x, y).ok())
+        .collect();
+    shapes.iter().for_each(|s| s.model.prepare_rays());
     let local: Vec<Vec<Ray>> = shapes
         .iter()
         .map(|s| rays.iter().map(|r| MeshRay::new(&s.pose, r).ray).collect())
         .collect();
     let cast = |k: usize, i: usize| -> Result<Option<Hit>, Error> {
         let s = &shapes[k];
-        let hit = cast_ray(
-            s.mesh,
-            s.tree,
-            &Isometry::identity(),
-            &local[k][i],
-            f64::INFINITY,
-        )
-        .map_err(|e| Error::Message(e.to_string()))?;
+        let hit = cast_ray(&s.model, &Pose::identity(), &local[k][i], f64::INFINITY)
+            .map_err(|e| Error::Message(e.to_string()))?;
         Ok(hit.map(|h| Hit {
             triangle: h.triangle,
             t: h.t,
@@ -283,7 +304,7 @@ fn pick_beside_parry<T: RayTree>(
         .map(|i| [0, 1].map(|k| rays::parry_cast(parry_meshes[k], &local[k][i])))
         .collect();
     let parry_ms = ms(start);
-    let judges = shapes.each_ref().map(|s| rays::Judge::new(s.mesh));
+    let judges = shapes.each_ref().map(|s| rays::Judge::new(s.model.mesh()));
     let mut tally = rays::Tally::default();
     for i in 0..rays.len() {
         let agreements = [0, 1].map(|k| judges[k].judge(&local[k][i], ours[i][k], theirs[i][k]));
@@ -340,9 +361,9 @@ fn name(p: &Path) -> String {
 
 /// `n` poses of B (bounds `b`) moving along x through A (bounds `a`), tilted a little, from
 /// well clear on one side to well clear on the other.
-fn sweep(a: &Aabb, b: &Aabb, n: usize) -> Vec<Pose> {
+fn sweep(a: &Aabb, b: &Aabb, n: usize) -> Result<Vec<Pose>, Error> {
     let rotation = [0.3, 0.6, 0.1];
-    let tilt = pose_from_rotation_vector([0.0; 3], rotation);
+    let tilt = nalgebra::Rotation3::new(rotation.into());
     let ca = nalgebra::center(&a.mins, &a.maxs);
     let cb = tilt * nalgebra::center(&b.mins, &b.maxs);
     let reach = 0.5 * ((a.maxs - a.mins).norm() + (b.maxs - b.mins).norm());
@@ -354,7 +375,7 @@ fn sweep(a: &Aabb, b: &Aabb, n: usize) -> Vec<Pose> {
                 0.5
             };
             let t = ca - cb + Vector::x() * reach * (2.0 * s - 1.0);
-            pose_from_rotation_vector(t.into(), rotation)
+            Pose::new(t, rotation).map_err(|e| Error::Message(e.to_string()))
         })
         .collect()
 }

@@ -6,8 +6,7 @@
 
 pub mod rays;
 
-use obbtree_bv::TriMesh;
-use obbtree_query::collide::Pose;
+use obbtree_bv::{Pose, TriMesh};
 use parry3d_f64::bounding_volume::BoundingVolume;
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::shape::TriMesh as PTriMesh;
@@ -26,8 +25,8 @@ pub fn trimesh(m: &TriMesh) -> Result<PTriMesh, parry3d_f64::shape::TriMeshBuild
 /// Our pose as parry's (the rotation goes through a quaternion, so parry places B's vertices
 /// within rounding of where obbtree places them, not bit for bit).
 pub fn pose(p: &Pose) -> PPose {
-    let q = nalgebra::UnitQuaternion::from_rotation_matrix(&p.rotation);
-    let t = p.translation.vector;
+    let q = nalgebra::UnitQuaternion::from_rotation_matrix(&p.isometry().rotation);
+    let t = p.translation();
     PPose::from_parts(
         PVec::new(t.x, t.y, t.z),
         Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),

@@ -22,9 +22,9 @@
 //! local, not a brute force over the mesh: a nearer crossing elsewhere that neither library
 //! reports is not looked for.
 
-use obbtree_bv::{Ray, TriMesh, Triangle};
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
+use obbtree_bv::{Ray, TriMesh, Triangle};
 use parry3d_f64::math::{Pose as PPose, Vector as PVec};
 use parry3d_f64::query::{Ray as PRay, RayCast};
 use parry3d_f64::shape::TriMesh as PTriMesh;

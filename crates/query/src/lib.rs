@@ -1,19 +1,44 @@
-//! The queries users call: dual-tree mesh–mesh collision with exact triangle tests, ray picking
-//! and frustum culling.
+//! The queries users call, all on a [`Model`] (a mesh with its hierarchy) placed by a
+//! [`Pose`](obbtree_bv::Pose): dual-tree mesh–mesh collision with exact triangle tests
+//! ([`collide`]), ray picking ([`cast_ray`]) and frustum culling ([`cull`]). Every query checks
+//! its input and returns a [`QueryError`] rather than an answer it cannot vouch for.
+//!
+//! ```
+//! use obbtree_bv::{Point, Pose, Ray, TriMesh, Vector};
+//! use obbtree_query::{cast_ray, Model};
+//!
+//! let mesh = TriMesh::new(
+//!     vec![Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0)],
+//!     vec![[0, 1, 2]],
+//! )?;
+//! let model: Model = Model::new(mesh)?;
+//! let down = Ray::new(Point::new(0.25, 0.25, 1.0), Vector::new(0.0, 0.0, -1.0));
+//! let hit = cast_ray(&model, &Pose::identity(), &down, f64::INFINITY)?.expect("a hit");
+//! assert_eq!((hit.triangle, hit.t), (0, 1.0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 // Two `unsafe` blocks: the software prefetch (`prefetch.rs`), a hint that cannot fault, and the
 // call of the picking walk compiled for AVX2 after the CPU was found to have it
 // (`pick/compact.rs`); everything else is safe code.
 #![deny(unsafe_code)]
 
-pub mod collide;
-pub mod cull;
-pub mod pick;
+mod collide;
+mod cull;
+mod error;
+mod model;
+mod pick;
 mod prefetch;
 
 pub use collide::{
-    collide, collide_many, self_collide, CollisionRequest, CollisionResult, Containment, Mode,
-    Model, Pose, PosedOverlap,
+    brute_force, brute_force_self, collide, collide_many, collide_with, contains_point,
+    release_caches, self_collide, CollisionRequest, CollisionResult, Containment, Mode,
+    PosedOverlap,
 };
-pub use cull::{cull, Culled};
-pub use pick::{any_hit, cast_ray, cast_ray_all, RayHit};
+pub use cull::{classify_triangle, cull, Culled, FrustumVolume};
+pub use error::{BatchError, Operand, QueryError};
+pub use model::{Model, ModelOptions, RayIndex};
+pub use pick::{
+    any_hit, cast_ray, cast_ray_all, cast_rays, pick_pixel, Camera, CameraError, MeshRay, RayHit,
+    RayVolume,
+};

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use obbtree_bv::{Aabb, Isometry, TriMesh, Vector};
+use obbtree_bv::{Aabb, Pose, TriMesh, Vector};
 use obbtree_tree::{BuildOptions, Bvh, Refit, SplitRule, TreeVolume};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -13,7 +13,7 @@ use rand_pcg::Pcg64;
 /// `mesh` with every vertex moved by a random rigid motion plus a random jitter of `amount`.
 fn moved(mesh: &TriMesh, seed: u64, amount: f64) -> TriMesh {
     let mut rng = Pcg64::seed_from_u64(seed);
-    let motion = Isometry::new(
+    let motion = Pose::new(
         Vector::new(
             rng.gen_range(-1.0..1.0),
             rng.gen_range(-1.0..1.0),
@@ -24,12 +24,13 @@ fn moved(mesh: &TriMesh, seed: u64, amount: f64) -> TriMesh {
             rng.gen_range(-3.0..3.0),
             rng.gen_range(-3.0..3.0),
         ),
-    );
+    )
+    .expect("a finite pose");
     let vertices = mesh
         .vertices()
         .iter()
         .map(|p| {
-            motion * p
+            motion.transform_point(p)
                 + amount
                     * Vector::new(
                         rng.gen_range(-1.0..1.0),

@@ -1,9 +1,8 @@
 //! The exact brute-force oracle: every triangle pair through the exact predicate.
 
 use super::leaf::placed_triangle;
-use super::Pose;
 use obbtree_bv::intersect::tri_tri_exact;
-use obbtree_bv::{TriMesh, Triangle};
+use obbtree_bv::{Pose, TriMesh, Triangle};
 
 /// Every intersecting pair `[triangle of a, triangle of b]`, sorted, by testing all `|a|·|b|`
 /// pairs with the exact predicate, B placed in A's frame exactly as [`collide`](super::collide)

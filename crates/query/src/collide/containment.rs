@@ -4,9 +4,11 @@
 //! meet, this tells "disjoint" from "one solid inside the other".
 
 use super::leaf::placed_triangle;
-use super::{place, Model, Pose, PosedOverlap};
+use super::{place, PosedOverlap};
+use crate::error::{check_placed, check_point, Operand, QueryError};
+use crate::Model;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
-use obbtree_bv::{BoundingVolume, Point, TriMesh, Vector};
+use obbtree_bv::{BoundingVolume, Point, Pose, TriMesh, Vector};
 use rand::{Rng, SeedableRng};
 use robust::{orient2d, Coord};
 
@@ -44,17 +46,13 @@ pub fn component_seeds(mesh: &TriMesh) -> Vec<u32> {
         .collect()
 }
 
-/// For closed meshes whose surfaces do not meet (the caller has checked), whether one solid lies
-/// inside the other; `None` when neither or when a mesh is not closed. B is placed in A's frame
+/// For meshes whose surfaces do not meet (the caller has checked), whether one solid lies
+/// inside the other: [`Containment::OpenMesh`] when a mesh is not closed. B is placed in A's frame
 /// by `b_in_a`; every component of the inner mesh must be inside (one vertex each decides it,
 /// since a component whose surface meets no triangle of the other mesh is wholly in or out).
-pub(crate) fn between<V: PosedOverlap>(
-    a: &Model<V>,
-    b: &Model<V>,
-    b_in_a: &Pose,
-) -> Option<Containment> {
+pub(crate) fn between<V: PosedOverlap>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Containment {
     if !a.is_closed() || !b.is_closed() {
-        return None;
+        return Containment::OpenMesh;
     }
     let identity = Pose::identity();
     let seeds = |m: &Model<V>, pose: &Pose| -> Vec<Point> {
@@ -65,16 +63,16 @@ pub(crate) fn between<V: PosedOverlap>(
     };
     if seeds(b, b_in_a)
         .iter()
-        .all(|p| contains_point(a, &identity, p))
+        .all(|p| contains_local(a, &identity, p))
     {
-        Some(Containment::BInA)
+        Containment::BInA
     } else if seeds(a, &identity)
         .iter()
-        .all(|p| contains_point(b, b_in_a, p))
+        .all(|p| contains_local(b, b_in_a, p))
     {
-        Some(Containment::AInB)
+        Containment::AInB
     } else {
-        None
+        Containment::Disjoint
     }
 }
 
@@ -87,7 +85,21 @@ pub(crate) fn between<V: PosedOverlap>(
 /// passes exactly through an edge or a vertex, or lies in a triangle's plane, another direction
 /// is drawn (from a fixed-seed generator, so answers are reproducible). The tree culls triangles
 /// with [`PosedOverlap::meets_segment`], conservative, on the segment moved into the mesh frame.
-pub fn contains_point<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> bool {
+///
+/// An error when `p` is not finite or beyond [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE),
+/// or when the mesh placed by `pose` would be ([`QueryError`]).
+pub fn contains_point<V: PosedOverlap>(
+    model: &Model<V>,
+    pose: &Pose,
+    p: &Point,
+) -> Result<bool, QueryError> {
+    check_point(p)?;
+    check_placed(model, pose, Operand::Model)?;
+    Ok(contains_local(model, pose, p))
+}
+
+/// [`contains_point`] on checked input.
+fn contains_local<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> bool {
     let local = pose.inverse_transform_point(p);
     let bounds = model.bounds();
     let reach = 2.0 * ((bounds.maxs - bounds.mins).norm() + (local - bounds.center()).norm()) + 1.0;

@@ -1,10 +1,11 @@
 //! The leaf test: exact triangle–triangle predicate behind an exact bounding-box filter, with
 //! each triangle placed and boxed at most once per query.
 
-use super::{place, Model, Pose};
+use super::place;
+use crate::Model;
 use obbtree_bv::intersect::aabb_aabb;
 use obbtree_bv::intersect::tri_tri_exact::{self, Prepared};
-use obbtree_bv::{Aabb, BoundingVolume, Point, TriMesh, Triangle};
+use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, TriMesh, Triangle};
 use obbtree_tree::{Bvh, NodeKind};
 use std::cell::RefCell;
 use std::ops::ControlFlow;

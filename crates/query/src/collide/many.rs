@@ -1,23 +1,30 @@
 //! One pair of meshes under many poses, in parallel.
 
-use super::{collide_with, CollisionRequest, CollisionResult, Model, Pose, PosedOverlap};
+use super::{checked_relative_pose, run, CollisionRequest, CollisionResult, PosedOverlap};
+use crate::error::{check_each, BatchError};
+use crate::Model;
+use obbtree_bv::Pose;
 use rayon::prelude::*;
 
 /// [`collide`](super::collide) of `a` at `pose_a` with `b` at each of `poses_b`, on rayon's
-/// thread pool; results in the order of `poses_b`.
+/// thread pool; results in the order of `poses_b`. Every pose is checked before any query
+/// runs: the error is the first pose that fails, with its position.
 pub fn collide_many<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
     poses_b: &[Pose],
     request: &CollisionRequest,
-) -> Vec<CollisionResult> {
-    poses_b
+) -> Result<Vec<CollisionResult>, BatchError> {
+    check_each(poses_b, |pose_b| {
+        checked_relative_pose(pose_a, b, pose_b).map(drop)
+    })?;
+    Ok(poses_b
         .par_iter()
         .map(|pose_b| {
             let mut result = CollisionResult::default();
-            collide_with(a, pose_a, b, pose_b, request, &mut result);
+            run(a, b, &pose_a.inv_mul(pose_b), request, &mut result);
             result
         })
-        .collect()
+        .collect())
 }

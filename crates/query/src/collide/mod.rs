@@ -4,56 +4,47 @@
 //! * [`collide`] / [`collide_with`]: do two posed meshes touch, and which triangle pairs
 //!   intersect ([`Mode::First`] for a witness, [`Mode::All`] for every pair).
 //! * [`self_collide`]: intersecting pairs of one mesh's triangles that share no vertex.
-//! * [`containment`]: point in a closed mesh by exact ray parity; with
+//! * [`contains_point`]: point in a closed mesh by exact ray parity; with
 //!   [`CollisionRequest::containment`] a query tells "disjoint" from "one inside the other".
 //! * [`collide_many`]: one mesh pair under many poses, in parallel.
-//! * [`brute_force`]: the exact oracle (every triangle pair), for tests.
+//! * [`brute_force`]: every triangle pair through the exact predicate, for small meshes.
 //!
 //! # Poses and exactness
 //!
 //! A [`Pose`] maps a mesh's vertices into the world frame. The query works in A's frame: the
 //! pose of B relative to A is computed once (`pose_a⁻¹ · pose_b`, which is exactly `pose_b` when
-//! `pose_a` is the identity), and each vertex `p` of B is placed by [`place`], `R·p + t` in
-//! `f64` with `R` the rotation matrix, the same arithmetic on every path (traversal, oracle,
-//! containment). Answers are exact for the placed triangles: the leaf test is the exact
+//! `pose_a` is the identity), and each vertex `p` of B is placed by [`Pose::transform_point`], `R·p + t`
+//! in `f64` with `R` the rotation matrix, the same arithmetic on every path (traversal, oracle,
+//! containment). A query first checks that B placed this way stays within the coordinate
+//! range of meshes ([`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE)), in which the exact
+//! predicates cannot overflow, and refuses the query otherwise
+//! ([`QueryError::OutOfRange`]). Answers are exact for the placed triangles: the leaf test is the exact
 //! orientation-predicate test [`tri_tri_exact`](obbtree_bv::intersect::tri_tri_exact), behind
 //! a float filter (triangle bounding boxes compared exactly) that only rejects pairs whose boxes
 //! are disjoint, and the bounding-volume tests are conservative ([`posed`]), so rounding never
 //! changes an answer. Touching triangles intersect (closed sets).
 
-pub mod brute;
-pub mod containment;
-mod leaf;
-pub mod many;
-mod model;
-pub mod posed;
+mod brute;
+pub(crate) mod containment;
+pub(crate) mod leaf;
+mod many;
+mod posed;
 mod request;
-pub mod self_collide;
+mod self_collide;
 mod traverse;
 
-pub use brute::brute_force;
-pub use containment::Containment;
+pub use brute::{brute_force, brute_force_self};
+pub use containment::{contains_point, Containment};
 use leaf::Leaf;
 pub use many::collide_many;
-pub use model::Model;
 pub use posed::PosedOverlap;
 pub use request::{CollisionRequest, CollisionResult, Mode};
 pub use self_collide::self_collide;
 
+use crate::error::{check_placed, Operand, QueryError};
+use crate::Model;
 use obbtree_bv::intersect::tri_tri_segment;
-use obbtree_bv::{Point, Vector};
-
-/// A rigid motion as a rotation matrix and a translation: `p ↦ R·p + t`.
-pub type Pose = nalgebra::IsometryMatrix3<f64>;
-
-/// The pose with rotation vector `rotation` (axis × angle in radians, nalgebra's
-/// `Rotation3::new`) and translation `translation`: the pose format of the command line.
-pub fn pose_from_rotation_vector(translation: [f64; 3], rotation: [f64; 3]) -> Pose {
-    Pose::from_parts(
-        nalgebra::Translation3::from(Vector::from(translation)),
-        nalgebra::Rotation3::new(Vector::from(rotation)),
-    )
-}
+use obbtree_bv::{Point, Pose};
 
 /// Frees the calling thread's collision caches: the placed triangles and placed volumes of B
 /// that [`collide`] and [`self_collide`] keep between queries so that queries allocate nothing
@@ -70,22 +61,23 @@ pub fn release_caches() {
 
 /// `pose · p = R·p + t` in `f64`: the one placement every path uses.
 #[inline]
-pub fn place(pose: &Pose, p: &Point) -> Point {
-    pose * p
+pub(crate) fn place(pose: &Pose, p: &Point) -> Point {
+    pose.transform_point(p)
 }
 
 /// Do the meshes of `a` (posed by `pose_a`) and `b` (posed by `pose_b`) touch, and where?
-/// See the module docs for the exactness guarantee.
+/// See the module docs for the exactness guarantee. An error when B, placed in A's frame,
+/// would leave the coordinate range in which the answer is exact ([`QueryError::OutOfRange`]).
 pub fn collide<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
     pose_b: &Pose,
     request: &CollisionRequest,
-) -> CollisionResult {
+) -> Result<CollisionResult, QueryError> {
     let mut result = CollisionResult::default();
-    collide_with(a, pose_a, b, pose_b, request, &mut result);
-    result
+    collide_with(a, pose_a, b, pose_b, request, &mut result)?;
+    Ok(result)
 }
 
 /// [`collide`] into `result`, reusing its memory: in the steady state a query allocates nothing.
@@ -96,13 +88,61 @@ pub fn collide_with<V: PosedOverlap>(
     pose_b: &Pose,
     request: &CollisionRequest,
     result: &mut CollisionResult,
+) -> Result<(), QueryError> {
+    let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
+    run(a, b, &b_in_a, request, result);
+    Ok(())
+}
+
+/// The pose of B in A's frame, `pose_a⁻¹ · pose_b`, once B placed by it is known to stay in
+/// the exact range.
+pub(crate) fn checked_relative_pose<V>(
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+) -> Result<Pose, QueryError> {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    check_placed(b, &b_in_a, Operand::B)?;
+    Ok(b_in_a)
+}
+
+/// The query on checked input, B placed in A's frame by `b_in_a`.
+pub(crate) fn run<V: PosedOverlap>(
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    request: &CollisionRequest,
+    result: &mut CollisionResult,
 ) {
     result.clear();
-    let b_in_a = pose_a.inv_mul(pose_b);
-    let rel = V::relative(&b_in_a);
+    find_pairs(a, b, b_in_a, request, result);
+    result.sort_pairs();
+    result.intersects = !result.pairs.is_empty();
+    if request.contacts {
+        result.contacts = contacts(a, b, b_in_a, &result.pairs);
+    }
+    result.contained = if !request.containment {
+        Containment::NotChecked
+    } else if result.intersects {
+        Containment::SurfacesIntersect
+    } else {
+        containment::between(a, b, b_in_a)
+    };
+}
+
+/// The dual-tree descent with the exact leaf test: the intersecting pairs into `result` (up to
+/// the request's limit, marking it truncated when the limit stopped an `All` search).
+fn find_pairs<V: PosedOverlap>(
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    request: &CollisionRequest,
+    result: &mut CollisionResult,
+) {
+    let rel = V::relative(b_in_a);
     let limit = request.limit();
     let pairs = &mut result.pairs;
-    let done = leaf::with_leaf_test(a, b, &b_in_a, |leaves| {
+    let done = leaf::with_leaf_test(a, b, b_in_a, |leaves| {
         traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, leaves, |leaves, i, j| {
             leaves.test(
                 Leaf::of(a.tree(), i),
@@ -115,21 +155,22 @@ pub fn collide_with<V: PosedOverlap>(
         })
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
-    result.sort_pairs();
-    result.intersects = !result.pairs.is_empty();
-    if request.contacts {
-        result.contacts = result
-            .pairs
-            .iter()
-            .map(|&[i, j]| {
-                tri_tri_segment::intersection(
-                    &a.mesh().triangle(i as usize),
-                    &leaf::placed_triangle(b.mesh(), j as usize, &b_in_a),
-                )
-            })
-            .collect();
-    }
-    if request.containment && !result.intersects {
-        result.contained = containment::between(a, b, &b_in_a);
-    }
+}
+
+/// The intersection of each pair, in A's frame.
+fn contacts<V>(
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    pairs: &[[u32; 2]],
+) -> Vec<tri_tri_segment::Intersection> {
+    pairs
+        .iter()
+        .map(|&[i, j]| {
+            tri_tri_segment::intersection(
+                &a.mesh().triangle(i as usize),
+                &leaf::placed_triangle(b.mesh(), j as usize, b_in_a),
+            )
+        })
+        .collect()
 }

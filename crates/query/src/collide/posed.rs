@@ -9,11 +9,10 @@
 //! apart by a few units of rounding (or, for k-DOPs and AABBs, by the looseness of the bound
 //! described at each impl). So the traversal never misses an intersecting triangle pair.
 
-use crate::collide::Pose;
 use nalgebra::Matrix3;
 use obbtree_bv::intersect::obb_obb::{self, RelativePose};
 use obbtree_bv::intersect::{segment_aabb, segment_obb};
-use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Sphere, Vector};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Pose, Sphere, Vector};
 
 /// Relative padding of volumes in [`PosedOverlap::meets_segment`]: it dwarfs the rounding of
 /// the segment's transformation into the tree's frame (a few ulps of the coordinates).
@@ -57,7 +56,7 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
 
 /// The relative pose of the two meshes as box-test data (rotation and |R| + ε computed once).
 fn relative_pose(b_in_a: &Pose) -> RelativePose {
-    RelativePose::new(*b_in_a.rotation.matrix(), b_in_a.translation.vector)
+    RelativePose::new(*b_in_a.rotation(), *b_in_a.translation())
 }
 
 /// An OBB of B in A's frame: centre `R_ab c_B + t_ab`, axes `R_ab B` (orthonormal up to
@@ -193,9 +192,9 @@ impl PosedOverlap for Sphere {
 
     #[inline]
     fn place(b: &Sphere, rel: &Pose) -> Sphere {
-        let c = rel * b.center;
+        let c = rel.transform_point(&b.center);
         // The centre's move and B's vertices' placement (magnitude at most `|c| + r`).
-        let slack = SLACK * (c.coords.abs().sum() + rel.translation.vector.abs().sum() + b.radius);
+        let slack = SLACK * (c.coords.abs().sum() + rel.translation().abs().sum() + b.radius);
         Sphere::new(c, b.radius + slack)
     }
 
@@ -247,7 +246,7 @@ impl<const A: usize> PosedOverlap for Kdop<A> {
     type Placed = Kdop<A>;
 
     fn relative(b_in_a: &Pose) -> KdopRelative<A> {
-        let r = b_in_a.rotation.matrix();
+        let r = b_in_a.rotation();
         let axes = Self::axes();
         KdopRelative {
             axes,
@@ -294,7 +293,7 @@ fn slabs_meet_box<const A: usize>(
     axes: &[Vector; A],
     radii: &[Vector; A],
 ) -> bool {
-    let c = pose * b.center();
+    let c = pose.transform_point(&b.center());
     let h = half(b);
     // The rounding of this test, and of B's vertices placed in A's frame (`R p + t` in f64,
     // what the leaf test sees): at most a few ulps of `|p| + |t|`, with `|p|` bounded by the
@@ -309,7 +308,7 @@ fn slabs_meet_box<const A: usize>(
         .iter()
         .chain(&kdop.max)
         .fold(0.0f64, |m, v| m.max(v.abs()));
-    let magnitude = c.coords.abs().sum() + h.sum() + pose.translation.vector.abs().sum();
+    let magnitude = c.coords.abs().sum() + h.sum() + pose.translation().abs().sum();
     let slack = SLACK * (magnitude * 3.0 + extent);
     (0..A).all(|i| {
         let proj = axes[i].dot(&c.coords);

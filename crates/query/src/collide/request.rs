@@ -77,14 +77,24 @@ impl CollisionRequest {
     }
 }
 
-/// Which solid lies inside the other, for closed meshes whose surfaces do not meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// What a collision query found out about containment ([`CollisionRequest::containment`]):
+/// for two closed meshes whose surfaces do not meet, whether one solid lies inside the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Containment {
+    /// Not asked for ([`CollisionRequest::containment`] off).
+    #[default]
+    NotChecked,
+    /// The surfaces intersect, so neither solid lies inside the other's interior alone.
+    SurfacesIntersect,
+    /// A mesh is open (see [`TriMesh::is_closed`](obbtree_bv::TriMesh::is_closed)): it bounds
+    /// no solid.
+    OpenMesh,
+    /// Checked: the solids are disjoint.
+    Disjoint,
     /// Every point of A's solid is inside B's solid.
-    #[serde(rename = "a_in_b")]
     AInB,
     /// Every point of B's solid is inside A's solid.
-    #[serde(rename = "b_in_a")]
     BInA,
 }
 
@@ -98,9 +108,8 @@ pub struct CollisionResult {
     pub pairs: Vec<[u32; 2]>,
     /// The pair limit stopped the search (more pairs may intersect).
     pub truncated: bool,
-    /// With [`CollisionRequest::containment`], when no pair intersects and both meshes are
-    /// closed: whether one solid lies inside the other. `None` otherwise.
-    pub contained: Option<Containment>,
+    /// Whether one solid lies inside the other, or why that was not decided.
+    pub contained: Containment,
     /// With [`CollisionRequest::contacts`]: the intersection of each pair of
     /// [`CollisionResult::pairs`] (same order), in A's frame (see
     /// [`obbtree_bv::intersect::tri_tri_segment::intersection`] for its accuracy).
@@ -114,7 +123,7 @@ impl CollisionResult {
         self.intersects = false;
         self.pairs.clear();
         self.truncated = false;
-        self.contained = None;
+        self.contained = Containment::NotChecked;
         self.contacts.clear();
     }
 

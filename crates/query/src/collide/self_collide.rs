@@ -1,8 +1,9 @@
 //! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
 
 use super::leaf::{with_leaf_test, Leaf};
-use super::{traverse, CollisionRequest, CollisionResult, Mode, Model, Pose, PosedOverlap};
-use obbtree_bv::TriMesh;
+use super::{traverse, CollisionRequest, CollisionResult, Mode, PosedOverlap};
+use crate::Model;
+use obbtree_bv::{Pose, TriMesh};
 
 /// Whether triangles `i` and `j` of `mesh` have a vertex index in common.
 pub(crate) fn share_vertex(mesh: &TriMesh, i: u32, j: u32) -> bool {

@@ -9,10 +9,12 @@ mod volume;
 pub use triangle::classify_triangle;
 pub use volume::FrustumVolume;
 
+use crate::error::{check_translation, QueryError};
+use crate::Model;
 use obbtree_bv::intersect::containment::Containment;
 use obbtree_bv::intersect::frustum::{Frustum, FrustumError};
 use obbtree_bv::intersect::plane::Plane;
-use obbtree_bv::{Isometry, TriMesh};
+use obbtree_bv::Pose;
 use obbtree_tree::{Bvh, MAX_DEPTH};
 
 /// The triangles of a mesh (indices in the mesh's order, each list ascending) by where they lie
@@ -33,20 +35,22 @@ pub struct Culled {
     pub nodes_tested: usize,
 }
 
-/// Classifies every triangle of `mesh` (placed at `pose`) against `frustum` (world frame)
-/// through `tree` (built over `mesh` in its own frame). The frustum's planes are moved into the
-/// mesh frame once; the mesh is never transformed.
+/// Classifies every triangle of `model`'s mesh (placed at `pose`) against `frustum` (world
+/// frame) through the model's tree. The frustum's planes are moved into the mesh frame once;
+/// the mesh is never transformed. An error when the pose translates beyond
+/// [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE) or a plane degenerates in the mesh frame.
 ///
 /// Equal to classifying each triangle alone with [`classify_triangle`] (up to the rounding of a
 /// vertex lying exactly on a plane): a volume inside the frustum has all its triangles inside,
 /// a volume outside a plane has all of them outside it.
 pub fn cull<V: FrustumVolume>(
-    mesh: &TriMesh,
-    tree: &Bvh<V>,
-    pose: &Isometry,
+    model: &Model<V>,
+    pose: &Pose,
     frustum: &Frustum,
-) -> Result<Culled, FrustumError> {
+) -> Result<Culled, QueryError> {
+    check_translation(pose)?;
     let local = to_mesh_frame(frustum, pose)?;
+    let (mesh, tree) = (model.mesh(), model.tree());
     let mut culled = Culled::default();
     let mut stack = Vec::with_capacity(MAX_DEPTH + 1);
     stack.push(0usize);
@@ -100,11 +104,11 @@ fn triangles_below<V>(tree: &Bvh<V>, index: usize) -> &[u32] {
 
 /// The frustum seen from the mesh placed at `pose`: each world plane `n·x + d = 0` becomes
 /// `(Rᵀn)·y + (n·t + d) = 0` for `x = R y + t`.
-fn to_mesh_frame(frustum: &Frustum, pose: &Isometry) -> Result<Frustum, FrustumError> {
+fn to_mesh_frame(frustum: &Frustum, pose: &Pose) -> Result<Frustum, FrustumError> {
     let planes = frustum.planes().map(|p| {
         Plane::new(
-            pose.rotation.inverse_transform_vector(&p.normal),
-            p.normal.dot(&pose.translation.vector) + p.d,
+            pose.inverse_transform_vector(&p.normal),
+            p.normal.dot(pose.translation()) + p.d,
         )
     });
     Frustum::from_planes(planes)

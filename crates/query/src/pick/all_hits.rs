@@ -1,27 +1,27 @@
 //! Every hit along a ray.
 
-use super::traverse::{RayTree, Visitor};
-use super::{prepare, PickError, RayHit};
+use super::traverse::Visitor;
+use super::{prepare, walk, RayHit, RayVolume};
+use crate::{Model, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
+use obbtree_bv::{Pose, Ray, Triangle};
 use std::ops::ControlFlow;
 
-/// Every triangle of `mesh` (placed at `pose`) that `ray` hits with `0 <= t <= max_t`, sorted
+/// Every triangle of `model`'s mesh (placed at `pose`) that `ray` hits with `0 <= t <= max_t`, sorted
 /// by `t`, ties by triangle index. A ray through a shared edge or vertex reports each triangle
 /// whose own test accepts it (one or more). See the [module policy](super).
-pub fn cast_ray_all(
-    mesh: &TriMesh,
-    tree: &impl RayTree,
-    pose: &Isometry,
+pub fn cast_ray_all<V: RayVolume>(
+    model: &Model<V>,
+    pose: &Pose,
     ray: &Ray,
     max_t: f64,
-) -> Result<Vec<RayHit>, PickError> {
-    let local = prepare(mesh, tree, pose, ray, max_t)?;
+) -> Result<Vec<RayHit>, QueryError> {
+    let local = prepare(pose, ray, max_t)?;
     let mut all = All {
         max_t,
         hits: Vec::new(),
     };
-    tree.walk(mesh, &local, &mut all);
+    walk(model, &local, &mut all);
     all.hits
         .sort_unstable_by(|(ta, _, a), (tb, _, b)| a.t.total_cmp(&b.t).then(ta.cmp(tb)));
     Ok(all

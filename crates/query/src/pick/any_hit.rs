@@ -1,27 +1,27 @@
 //! Occlusion: is anything hit?
 
-use super::traverse::{RayTree, Visitor};
-use super::{prepare, PickError};
+use super::traverse::Visitor;
+use super::{prepare, walk, RayVolume};
+use crate::{Model, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
+use obbtree_bv::{Pose, Ray, Triangle};
 use std::ops::ControlFlow;
 
-/// Whether `ray` hits any triangle of `mesh` (placed at `pose`) with `0 <= t <= max_t`; the
+/// Whether `ray` hits any triangle of `model`'s mesh (placed at `pose`) with `0 <= t <= max_t`; the
 /// walk stops at the first triangle hit found (shadow and occlusion rays). Same hits as
 /// [`cast_ray`](super::cast_ray): `any_hit` is true exactly when `cast_ray` returns a hit.
-pub fn any_hit(
-    mesh: &TriMesh,
-    tree: &impl RayTree,
-    pose: &Isometry,
+pub fn any_hit<V: RayVolume>(
+    model: &Model<V>,
+    pose: &Pose,
     ray: &Ray,
     max_t: f64,
-) -> Result<bool, PickError> {
-    let local = prepare(mesh, tree, pose, ray, max_t)?;
+) -> Result<bool, QueryError> {
+    let local = prepare(pose, ray, max_t)?;
     let mut any = Any {
         max_t,
         found: false,
     };
-    tree.walk(mesh, &local, &mut any);
+    walk(model, &local, &mut any);
     Ok(any.found)
 }
 

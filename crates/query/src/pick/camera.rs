@@ -1,8 +1,10 @@
 //! Picking from a camera: the ray through a pixel, as an application builds it for a click.
 
-use super::{cast_ray, PickError, RayHit, RayTree};
+use super::{cast_ray, RayHit, RayVolume};
+use crate::error::check_ray;
+use crate::{Model, QueryError};
 use nalgebra::{Matrix4, Perspective3, Point3, Vector4};
-use obbtree_bv::{Aabb, Isometry, Point, Ray, TriMesh, Vector};
+use obbtree_bv::{Aabb, Point, Pose, Ray, Vector};
 
 /// Why a pixel ray could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -26,7 +28,7 @@ pub enum CameraError {
     Degenerate,
     /// The pick itself failed.
     #[error(transparent)]
-    Pick(#[from] PickError),
+    Query(#[from] QueryError),
 }
 
 /// A camera: view matrix (world → eye), projection matrix (eye → clip space, OpenGL
@@ -118,7 +120,7 @@ impl Camera {
             .try_normalize(0.0)
             .ok_or(CameraError::Degenerate)?;
         let ray = Ray::new(near, dir);
-        if super::ray::is_valid(&ray) && near.iter().all(|c| c.is_finite()) {
+        if check_ray(&ray).is_ok() && near.iter().all(|c| c.is_finite()) {
             Ok(ray)
         } else {
             Err(CameraError::Degenerate)
@@ -128,14 +130,13 @@ impl Camera {
 
 /// The first triangle under pixel `(x, y)` of `camera`: [`Camera::pixel_ray`] then
 /// [`cast_ray`] without a distance limit (the far plane is not a limit either).
-pub fn pick(
-    mesh: &TriMesh,
-    tree: &impl RayTree,
-    pose: &Isometry,
+pub fn pick_pixel<V: RayVolume>(
+    model: &Model<V>,
+    pose: &Pose,
     camera: &Camera,
     x: u32,
     y: u32,
 ) -> Result<Option<RayHit>, CameraError> {
     let ray = camera.pixel_ray(x, y)?;
-    Ok(cast_ray(mesh, tree, pose, &ray, f64::INFINITY)?)
+    Ok(cast_ray(model, pose, &ray, f64::INFINITY)?)
 }

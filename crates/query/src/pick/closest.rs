@@ -1,28 +1,27 @@
 //! The first hit along a ray.
 
-use super::traverse::{RayTree, Visitor};
-use super::{prepare, PickError, RayHit};
+use super::traverse::Visitor;
+use super::{prepare, walk, RayHit, RayVolume};
+use crate::{Model, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Ray, TriMesh, Triangle};
+use obbtree_bv::{Pose, Ray, Triangle};
 use std::ops::ControlFlow;
 
-/// The first triangle of `mesh` (placed at `pose`) that `ray` hits with `0 <= t <= max_t`,
-/// through `tree` (a [`Bvh`](obbtree_tree::Bvh) or [`PickTree`](super::PickTree) built over
-/// `mesh` in its own frame). Ties in `t` go to the lowest triangle index. See the
+/// The first triangle of `model`'s mesh (placed at `pose`) that `ray` (world frame) hits with
+/// `0 <= t <= max_t`. Ties in `t` go to the lowest triangle index. See the
 /// [module policy](super).
-pub fn cast_ray(
-    mesh: &TriMesh,
-    tree: &impl RayTree,
-    pose: &Isometry,
+pub fn cast_ray<V: RayVolume>(
+    model: &Model<V>,
+    pose: &Pose,
     ray: &Ray,
     max_t: f64,
-) -> Result<Option<RayHit>, PickError> {
-    let local = prepare(mesh, tree, pose, ray, max_t)?;
+) -> Result<Option<RayHit>, QueryError> {
+    let local = prepare(pose, ray, max_t)?;
     let mut closest = Closest {
         bound: max_t,
         best: None,
     };
-    tree.walk(mesh, &local, &mut closest);
+    walk(model, &local, &mut closest);
     Ok(closest
         .best
         .map(|(triangle, tri, hit)| RayHit::new(&tri, pose, triangle, &hit, &ray.origin, &ray.dir)))

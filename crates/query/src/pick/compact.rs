@@ -356,13 +356,6 @@ fn sort_keys(keys: &mut [u64; WIDTH]) {
 }
 
 impl RayTree for PickTree {
-    fn triangle_count(&self) -> usize {
-        match &self.triangles {
-            Leaves::Single(t) => t.len(),
-            Leaves::Double(t) => t.len(),
-        }
-    }
-
     fn walk(&self, _mesh: &TriMesh, ray: &MeshRay, visitor: &mut impl Visitor) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {

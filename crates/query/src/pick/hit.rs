@@ -1,7 +1,7 @@
 //! What a pick returns.
 
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
-use obbtree_bv::{Isometry, Point, Triangle, Vector};
+use obbtree_bv::{Point, Pose, Triangle, Vector};
 use serde::{Deserialize, Serialize};
 
 /// A ray's hit on a mesh triangle, in the world frame of the query (the mesh placed at the
@@ -30,13 +30,13 @@ impl RayHit {
     /// mesh frame, the mesh placed at `pose`, from the triangle test's `t` and barycentrics.
     pub(crate) fn new(
         tri: &Triangle,
-        pose: &Isometry,
+        pose: &Pose,
         triangle: u32,
         hit: &TriangleHit,
         origin: &Point,
         dir: &Vector,
     ) -> Self {
-        let normal = pose.rotation * tri.scaled_normal().try_normalize(0.0).unwrap_or_default();
+        let normal = pose.rotation() * tri.scaled_normal().try_normalize(0.0).unwrap_or_default();
         Self {
             triangle,
             t: hit.t,

@@ -1,7 +1,7 @@
 //! A ray moved into the mesh frame once per query, with what every volume test reuses.
 
 use obbtree_bv::intersect::ray_triangle::WatertightRay;
-use obbtree_bv::{Isometry, Point, Ray, Vector, MAX_COORDINATE};
+use obbtree_bv::{Point, Pose, Ray, Vector};
 
 /// The query ray in the frame of the mesh (and of its tree), with the per-ray constants of the
 /// slab tests: the reciprocal direction and its signs (Williams et al., "An efficient and robust
@@ -31,7 +31,7 @@ pub struct MeshRay {
 impl MeshRay {
     /// The world ray `ray` seen from the mesh placed at `pose`: `pose⁻¹` applied to the origin
     /// and the direction (never to the mesh).
-    pub fn new(pose: &Isometry, ray: &Ray) -> Self {
+    pub fn new(pose: &Pose, ray: &Ray) -> Self {
         let local = Ray::new(
             pose.inverse_transform_point(&ray.origin),
             pose.inverse_transform_vector(&ray.dir),
@@ -74,15 +74,6 @@ impl MeshRay {
     pub fn point_at(&self, t: f64) -> Point {
         self.ray.point_at(t)
     }
-}
-
-/// Whether a world ray can be cast: an origin within [`MAX_COORDINATE`] (the mesh rule, so
-/// the exact predicates on the origin and the triangles cannot overflow; an origin at 6.7e153
-/// made `orient3d` return a wrong sign), a finite non-zero direction of any magnitude.
-pub fn is_valid(ray: &Ray) -> bool {
-    ray.origin.iter().all(|c| c.abs() <= MAX_COORDINATE)
-        && ray.dir.iter().all(|c| c.is_finite())
-        && ray.dir != Vector::zeros()
 }
 
 /// `x·2ᵉ`, exact unless the result leaves the normal range: two factors, each a representable

@@ -8,9 +8,8 @@ use obbtree_bv::{TriMesh, Triangle};
 use obbtree_tree::{Bvh, MAX_DEPTH};
 use std::ops::ControlFlow;
 
-/// What a walk reports to: closest hit, every hit, or any hit. (Public in a private module:
-/// [`RayTree`] is sealed.)
-pub trait Visitor {
+/// What a walk reports to: closest hit, every hit, or any hit.
+pub(crate) trait Visitor {
     /// The largest ray parameter still of interest: nodes entered beyond it and triangle hits
     /// beyond it are skipped. It may shrink as hits are reported (closest hit).
     fn bound(&self) -> f64;
@@ -21,21 +20,14 @@ pub trait Visitor {
 }
 
 /// A hierarchy a ray can be walked through: [`Bvh`] of any [`RayVolume`], and the compact
-/// [`PickTree`](super::PickTree). Sealed: its method names a crate-private trait.
-pub trait RayTree {
-    /// Number of triangles the tree indexes (must equal the mesh's).
-    fn triangle_count(&self) -> usize;
-
+/// [`PickTree`](super::PickTree).
+pub(crate) trait RayTree {
     /// Reports to `visitor` every triangle hit of `ray` (mesh frame) at `t <= visitor.bound()`,
     /// nearer subtrees first; `mesh` is the mesh the tree was built over.
     fn walk(&self, mesh: &TriMesh, ray: &MeshRay, visitor: &mut impl Visitor);
 }
 
 impl<V: RayVolume> RayTree for Bvh<V> {
-    fn triangle_count(&self) -> usize {
-        Bvh::triangle_count(self)
-    }
-
     fn walk(&self, mesh: &TriMesh, ray: &MeshRay, visitor: &mut impl Visitor) {
         walk(mesh, self, ray, visitor);
     }

@@ -27,9 +27,9 @@ const PAD_ULPS: f64 = 16.0 * f64::EPSILON;
 /// range for every finite non-zero direction (a 1e-300 direction squared underflowed to zero
 /// and made sphere trees miss hits).
 ///
-/// A bounding volume a ray can be walked through (seed 004, "基于层次包围盒的拾取方法": test
-/// the ray against a node's volume before descending).
-pub trait RayVolume {
+/// A bounding volume a ray can be walked through (test the ray against a node's volume before
+/// descending: Akenine-Möller, Haines & Hoffman, *Real-Time Rendering*, 3rd ed. 2008, §16.1).
+pub trait RayVolume: obbtree_bv::BoundingVolume {
     /// The parameter at which `ray` enters the closed volume (0 if its origin is inside), if it
     /// does so at some `t` in `[0, t_max]`. Conservative: rounding may only accept, never
     /// reject, a volume the exact ray meets within `[0, t_max]`.

@@ -1,0 +1,179 @@
+//! Why a query refused its input: the one error type of every query.
+//!
+//! Poses are checked when they are made ([`Pose`]); what a query checks is the rest of its
+//! numeric input (rays, distance limits, margins) and that the meshes, placed by the poses,
+//! stay within the coordinate range in which its answers are exact. It checks them where the
+//! input enters, before any work, so no path can skip them.
+
+use crate::Model;
+use obbtree_bv::intersect::frustum::FrustumError;
+use obbtree_bv::{Point, Pose, Ray, Vector, MAX_COORDINATE};
+use std::fmt;
+
+/// Which of a query's meshes an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// The first model of a two-model query.
+    A,
+    /// The second model of a two-model query.
+    B,
+    /// The model of a one-model query.
+    Model,
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Operand::A => "mesh A",
+            Operand::B => "mesh B",
+            Operand::Model => "the mesh",
+        })
+    }
+}
+
+/// Why a query could not be answered.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum QueryError {
+    /// A mesh placed by the query's poses would have a coordinate beyond
+    /// [`MAX_COORDINATE`], outside the range in which the exact tests cannot overflow.
+    #[error(
+        "{which} placed at its pose reaches coordinate {magnitude:e}, beyond ±{MAX_COORDINATE:e} \
+         (the range in which answers are exact); bring the meshes closer to the origin or \
+         rescale them"
+    )]
+    OutOfRange {
+        /// The mesh.
+        which: Operand,
+        /// The largest coordinate magnitude it would reach (a bound).
+        magnitude: f64,
+    },
+    /// The pose of a ray query translates beyond [`MAX_COORDINATE`]: the ray, moved into the
+    /// mesh's frame, could leave the range in which the exact tests cannot overflow.
+    #[error(
+        "the mesh's pose translates by {translation:?}, beyond ±{MAX_COORDINATE:e} (the range in \
+         which ray answers are exact)"
+    )]
+    TranslationOutOfRange {
+        /// The pose's translation.
+        translation: [f64; 3],
+    },
+    /// The ray's origin has a component beyond [`MAX_COORDINATE`] (or NaN), or its direction
+    /// is not finite or zero.
+    #[error(
+        "the ray is not valid (origin {origin:?}, direction {dir:?}): the origin must be within \
+         ±{MAX_COORDINATE:e} and the direction finite and non-zero"
+    )]
+    InvalidRay {
+        /// The origin as given.
+        origin: [f64; 3],
+        /// The direction as given.
+        dir: [f64; 3],
+    },
+    /// `max_t` is NaN or negative.
+    #[error("max_t must be a non-negative number (or infinity), not {0}")]
+    InvalidMaxT(f64),
+    /// A point to classify has a coordinate beyond [`MAX_COORDINATE`] or NaN.
+    #[error("the point {0:?} must be finite and within ±{MAX_COORDINATE:e}")]
+    InvalidPoint([f64; 3]),
+    /// The frustum, moved into the mesh's frame, has a degenerate plane.
+    #[error(transparent)]
+    Frustum(#[from] FrustumError),
+}
+
+/// An item of a batch (a ray, a pose) that could not be queried: the first one, by position.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("item {index} of the batch: {source}")]
+pub struct BatchError {
+    /// Position of the item in the batch.
+    pub index: usize,
+    /// Why.
+    pub source: QueryError,
+}
+
+/// `Ok` when every item of `items` passes `check`; otherwise the first failure, with its index.
+pub(crate) fn check_each<T>(
+    items: &[T],
+    check: impl Fn(&T) -> Result<(), QueryError>,
+) -> Result<(), BatchError> {
+    for (index, item) in items.iter().enumerate() {
+        check(item).map_err(|source| BatchError { index, source })?;
+    }
+    Ok(())
+}
+
+/// `Ok` when every vertex of `model`'s mesh placed by `pose` stays within [`MAX_COORDINATE`]:
+/// a bound from the 8 corners of the mesh's box (a placed vertex lies in the convex hull of the
+/// placed corners), padded for the rounding of the placement.
+pub(crate) fn check_placed<V>(
+    model: &Model<V>,
+    pose: &Pose,
+    which: Operand,
+) -> Result<(), QueryError> {
+    let bounds = model.bounds();
+    let largest = (0..8)
+        .map(|corner| {
+            let pick = |axis: usize| {
+                if corner >> axis & 1 == 0 {
+                    bounds.mins[axis]
+                } else {
+                    bounds.maxs[axis]
+                }
+            };
+            let p = Point::new(pick(0), pick(1), pick(2));
+            pose.transform_point(&p).coords.amax()
+        })
+        .fold(0.0, f64::max);
+    let magnitude = largest * (1.0 + 8.0 * f64::EPSILON);
+    if magnitude.is_finite() && magnitude <= MAX_COORDINATE {
+        Ok(())
+    } else {
+        Err(QueryError::OutOfRange { which, magnitude })
+    }
+}
+
+/// `Ok` when `pose` translates by at most [`MAX_COORDINATE`] on each axis.
+pub(crate) fn check_translation(pose: &Pose) -> Result<(), QueryError> {
+    let t = pose.translation();
+    if t.iter().all(|c| c.abs() <= MAX_COORDINATE) {
+        Ok(())
+    } else {
+        Err(QueryError::TranslationOutOfRange {
+            translation: (*t).into(),
+        })
+    }
+}
+
+/// `Ok` when `ray` can be cast: an origin within [`MAX_COORDINATE`] (the mesh rule, so the
+/// exact predicates on the origin and the triangles cannot overflow; an origin at 6.7e153 made
+/// `orient3d` return a wrong sign), and a finite, non-zero direction of any magnitude.
+pub(crate) fn check_ray(ray: &Ray) -> Result<(), QueryError> {
+    let valid = ray.origin.iter().all(|c| c.abs() <= MAX_COORDINATE)
+        && ray.dir.iter().all(|c| c.is_finite())
+        && ray.dir != Vector::zeros();
+    if valid {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidRay {
+            origin: ray.origin.coords.into(),
+            dir: ray.dir.into(),
+        })
+    }
+}
+
+/// `Ok` for a ray length limit that is a non-negative number or `+∞`.
+pub(crate) fn check_max_t(max_t: f64) -> Result<(), QueryError> {
+    if max_t.is_nan() || max_t < 0.0 {
+        Err(QueryError::InvalidMaxT(max_t))
+    } else {
+        Ok(())
+    }
+}
+
+/// `Ok` for a point within [`MAX_COORDINATE`] (NaN fails).
+pub(crate) fn check_point(p: &Point) -> Result<(), QueryError> {
+    if p.iter().all(|c| c.abs() <= MAX_COORDINATE) {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidPoint(p.coords.into()))
+    }
+}

@@ -1,0 +1,251 @@
+//! The model every query takes: a validated mesh, its hierarchy, and what the queries
+//! precompute from them, owned and cheap to share.
+
+use crate::collide::leaf::{boxed_in_tree_order, node_bounds, Boxed};
+use crate::pick::PickTree;
+use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
+use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// Which hierarchy ray queries walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RayIndex {
+    /// A compact 4-wide AABB tree built for picking ([`PickTree`]), built on the first ray
+    /// query (or by [`Model::prepare_rays`]): the fastest, at about 40–80 bytes per triangle.
+    #[default]
+    Compact,
+    /// The model's own tree: no second index, slower rays (2–3× on the bundled meshes). Also
+    /// what the tests use to check the ray tests of every volume type.
+    ModelTree,
+}
+
+/// How [`Model::build`] builds a model.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelOptions<V: BoundingVolume> {
+    /// How the hierarchy is built.
+    pub tree: BuildOptions<V>,
+    /// Which hierarchy ray queries walk.
+    pub rays: RayIndex,
+}
+
+impl<V: TreeVolume> Default for ModelOptions<V> {
+    fn default() -> Self {
+        Self::from(BuildOptions::default())
+    }
+}
+
+impl<V: BoundingVolume> From<BuildOptions<V>> for ModelOptions<V> {
+    fn from(tree: BuildOptions<V>) -> Self {
+        Self {
+            tree,
+            rays: RayIndex::default(),
+        }
+    }
+}
+
+/// A triangle mesh with its bounding-volume hierarchy (of volume type `V`, OBBs by default):
+/// what every query takes. It owns both, checked to belong together, plus what the queries
+/// precompute once (each triangle's plane and box in the tree's order, each node's box, the
+/// mesh's bounds, closedness and components for containment, and the picking index).
+///
+/// A `Model` is immutable, `Send + Sync`, and cloning it only copies a pointer (the data sits
+/// behind an [`Arc`]), so scenes, threads and language bindings can keep and share many of them
+/// without lifetimes.
+///
+/// ```
+/// use obbtree_query::{collide, CollisionRequest, Model};
+/// use obbtree_bv::{Point, Pose, TriMesh};
+///
+/// // Two triangles, the second crossing the first.
+/// let mesh = |z: f64| TriMesh::new(
+///     vec![Point::new(0.0, 0.0, z), Point::new(1.0, 0.0, z), Point::new(0.0, 1.0, z)],
+///     vec![[0, 1, 2]],
+/// );
+/// let a: Model = Model::new(mesh(0.0)?)?;
+/// let b: Model = Model::new(mesh(0.0)?)?;
+/// let turned = Pose::new([0.2, 0.2, 0.0], [1.0, 0.0, 0.0])?;
+/// let result = collide(&a, &Pose::identity(), &b, &turned, &CollisionRequest::default())?;
+/// assert!(result.intersects);
+/// assert_eq!(result.pairs, vec![[0, 0]]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Model<V = Obb> {
+    inner: Arc<Inner<V>>,
+}
+
+struct Inner<V> {
+    mesh: TriMesh,
+    tree: Bvh<V>,
+    closed: bool,
+    component_seeds: Vec<u32>,
+    bounds: Aabb,
+    boxed: Vec<Boxed>,
+    node_bounds: Vec<Aabb>,
+    rays: RayIndex,
+    pick_tree: OnceLock<PickTree>,
+}
+
+impl<V> Clone for Model<V> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<V> std::fmt::Debug for Model<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Model")
+            .field("vertices", &self.mesh().vertices().len())
+            .field("triangles", &self.mesh().triangles().len())
+            .field("nodes", &self.tree().nodes().len())
+            .field("rays", &self.inner.rays)
+            .finish()
+    }
+}
+
+impl<V: TreeVolume> Model<V> {
+    /// Builds the hierarchy over `mesh` with the default options.
+    pub fn new(mesh: TriMesh) -> Result<Self, BuildError> {
+        Self::build(mesh, &ModelOptions::default())
+    }
+
+    /// Builds the hierarchy over `mesh` as `options` say.
+    pub fn build(mesh: TriMesh, options: &ModelOptions<V>) -> Result<Self, BuildError> {
+        let tree = Bvh::build(&mesh, &options.tree)?;
+        Ok(Self::assemble(mesh, tree, options.rays))
+    }
+
+    /// A model from a hierarchy built earlier (e.g. read from a file); an error if `tree` was
+    /// built (or last refitted) for another mesh.
+    pub fn from_tree(mesh: TriMesh, tree: Bvh<V>) -> Result<Self, MeshMismatch> {
+        tree.check_mesh(&mesh)?;
+        Ok(Self::assemble(mesh, tree, RayIndex::default()))
+    }
+
+    fn assemble(mesh: TriMesh, tree: Bvh<V>, rays: RayIndex) -> Self {
+        let boxed = boxed_in_tree_order(&mesh, &tree);
+        let inner = Inner {
+            closed: mesh.is_closed(),
+            component_seeds: crate::collide::containment::component_seeds(&mesh),
+            bounds: Aabb::from_points(mesh.vertices()),
+            node_bounds: node_bounds(&boxed, &tree),
+            boxed,
+            mesh,
+            tree,
+            rays,
+            pick_tree: OnceLock::new(),
+        };
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+}
+
+impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> Model<V> {
+    /// A model from a tree file written by [`Model::save_tree`] for this mesh (the file's
+    /// checksum, volume type and mesh fingerprint are checked).
+    pub fn load_tree(
+        path: impl AsRef<Path>,
+        mesh: TriMesh,
+    ) -> Result<Self, obbtree_tree::LoadError> {
+        let tree = Bvh::load(path, &mesh)?;
+        Ok(Self::assemble(mesh, tree, RayIndex::default()))
+    }
+
+    /// Writes the hierarchy to `path`, to be read back by [`Model::load_tree`].
+    pub fn save_tree(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        self.tree().save(path)
+    }
+}
+
+impl<V> Model<V> {
+    /// The mesh.
+    #[inline]
+    pub fn mesh(&self) -> &TriMesh {
+        &self.inner.mesh
+    }
+
+    /// The hierarchy.
+    #[inline]
+    pub fn tree(&self) -> &Bvh<V> {
+        &self.inner.tree
+    }
+
+    /// Whether the mesh is closed (see [`TriMesh::is_closed`]): containment needs it.
+    pub fn is_closed(&self) -> bool {
+        self.inner.closed
+    }
+
+    /// One vertex index per connected component of the mesh (triangles sharing a vertex index
+    /// are connected).
+    pub fn component_seeds(&self) -> &[u32] {
+        &self.inner.component_seeds
+    }
+
+    /// The mesh's axis-aligned bounds in its own frame.
+    pub fn bounds(&self) -> &Aabb {
+        &self.inner.bounds
+    }
+
+    /// Which hierarchy ray queries walk.
+    pub fn ray_index(&self) -> RayIndex {
+        self.inner.rays
+    }
+
+    /// Builds the picking index now rather than on the first ray query (with
+    /// [`RayIndex::Compact`]; nothing to do otherwise).
+    pub fn prepare_rays(&self)
+    where
+        V: 'static,
+    {
+        if self.inner.rays == RayIndex::Compact {
+            self.pick_tree();
+        }
+    }
+
+    /// The compact picking tree, built on first use: the compact copy of the model's own tree
+    /// when that is an AABB tree, else of an AABB tree built for it.
+    pub(crate) fn pick_tree(&self) -> &PickTree
+    where
+        V: 'static,
+    {
+        self.inner.pick_tree.get_or_init(|| {
+            let mesh = &self.inner.mesh;
+            match (&self.inner.tree as &dyn std::any::Any).downcast_ref::<Bvh<Aabb>>() {
+                Some(aabb_tree) => PickTree::new(mesh, aabb_tree),
+                // The only build error is a triangle count beyond u32 positions, which the
+                // model's own tree (over the same triangles) would have refused first.
+                None => PickTree::build(mesh).expect("the model's tree indexes these triangles"),
+            }
+        })
+    }
+
+    /// Bytes held by the model: mesh, tree, precomputed triangles and boxes, and the picking
+    /// index if built.
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let inner = &self.inner;
+        inner.mesh.vertices().len() * size_of::<obbtree_bv::Point>()
+            + inner.mesh.triangles().len() * size_of::<[u32; 3]>()
+            + inner.tree.nodes().len() * size_of::<obbtree_tree::Node<V>>()
+            + inner.tree.triangle_order().len() * size_of::<u32>()
+            + inner.boxed.len() * size_of::<Boxed>()
+            + inner.node_bounds.len() * size_of::<Aabb>()
+            + inner.component_seeds.len() * size_of::<u32>()
+            + inner.pick_tree.get().map_or(0, PickTree::memory_bytes)
+    }
+
+    /// The triangles with their boxes, in the tree's order.
+    #[inline]
+    pub(crate) fn boxed(&self) -> &[Boxed] {
+        &self.inner.boxed
+    }
+
+    /// The box around each node's triangles, by node index.
+    #[inline]
+    pub(crate) fn node_bounds(&self) -> &[Aabb] {
+        &self.inner.node_bounds
+    }
+}
