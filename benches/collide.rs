@@ -21,10 +21,11 @@ use obbtree_compare as parry;
 use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::query::collide::{collide_many, collide_with, Pose};
-use obbtree::query::{CollisionRequest, CollisionResult, Mode, Model, PosedOverlap};
-use obbtree::tree::{BuildOptions, Bvh};
 use obbtree::urdf::Robot;
+use obbtree::{
+    collide_many, collide_with, BuildOptions, CollisionRequest, CollisionResult, Mode, Model,
+    ModelOptions, Pose, PosedOverlap,
+};
 use obbtree_cli::poses::{load_poses, PoseEntry};
 use std::io::Write;
 use std::path::Path;
@@ -45,7 +46,7 @@ fn run_all<V: PosedOverlap>(
     poses
         .iter()
         .map(|p| {
-            collide_with(a, &Pose::identity(), b, p, req, out);
+            collide_with(a, &Pose::identity(), b, p, req, out).unwrap();
             out.pairs.len()
         })
         .sum()
@@ -67,11 +68,11 @@ fn bench_volume<V: PosedOverlap>(
         method,
         ..defaults
     };
-    let (ta, tb) = (
-        Bvh::<V>::build(a, &options).unwrap(),
-        Bvh::<V>::build(b, &options).unwrap(),
+    let options = ModelOptions::from(options);
+    let (ma, mb) = (
+        Model::<V>::build(a.clone(), &options).unwrap(),
+        Model::<V>::build(b.clone(), &options).unwrap(),
     );
-    let (ma, mb) = (Model::new(a, &ta).unwrap(), Model::new(b, &tb).unwrap());
     let mut out = CollisionResult::default();
     let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(20));
@@ -84,7 +85,13 @@ fn bench_volume<V: PosedOverlap>(
         // runs them.
         g.bench_function(
             format!("obbtree_{name}_leaf{leaf_size}_{mode:?}_all_threads"),
-            |bch| bch.iter(|| collide_many(&ma, &Pose::identity(), &mb, poses, &req).len()),
+            |bch| {
+                bch.iter(|| {
+                    collide_many(&ma, &Pose::identity(), &mb, poses, &req)
+                        .unwrap()
+                        .len()
+                })
+            },
         );
     }
     g.finish();
@@ -158,8 +165,8 @@ fn gear_case() -> (TriMesh, TriMesh, Vec<Pose>) {
             let at = |link| v.iter().find(|x| x.0 == link).unwrap().2;
             let rel = at(spider).inv_mul(&at(side));
             PoseEntry {
-                translation: rel.translation.vector.into(),
-                rotation: rel.rotation.scaled_axis().into(),
+                translation: (*rel.translation()).into(),
+                rotation: rel.rotation_vector().into(),
             }
         })
         .collect();

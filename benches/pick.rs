@@ -10,12 +10,13 @@
 //! (throughput elements).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use obbtree::bv::{
-    Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Ray, Sphere, TriMesh, Vector,
+use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere};
+use obbtree::tree::{SplitRule, TreeVolume};
+use obbtree::{
+    cast_ray, cast_rays, BuildOptions, Model, ModelOptions, Point, Pose, Ray, RayIndex, RayVolume,
+    TriMesh, Vector,
 };
-use obbtree::query::pick::{self, PickTree, RayTree};
-use obbtree::tree::{BuildOptions, Bvh, SplitRule, TreeVolume};
-use parry3d_f64::math::{Pose, Vector as PVector};
+use parry3d_f64::math::{Pose as PPose, Vector as PVector};
 use parry3d_f64::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -66,29 +67,31 @@ fn export(dir: &Path, name: &str, mesh: &TriMesh, rays: &[Ray]) -> std::io::Resu
     std::fs::write(dir.join(format!("{name}_rays.json")), json.to_string())
 }
 
-fn tree<V: TreeVolume>(mesh: &TriMesh, split: SplitRule) -> Bvh<V> {
-    let options = BuildOptions {
-        split,
-        ..Default::default()
+/// A model of `mesh` built with `split`, its rays walking `index`.
+fn model<V: TreeVolume>(mesh: &TriMesh, split: SplitRule, index: RayIndex) -> Model<V> {
+    let options = ModelOptions {
+        tree: BuildOptions {
+            split,
+            ..Default::default()
+        },
+        rays: index,
     };
-    Bvh::build(mesh, &options).unwrap()
+    let model = Model::build(mesh.clone(), &options).unwrap();
+    model.prepare_rays();
+    model
 }
 
-fn cast_all(mesh: &TriMesh, tree: &impl RayTree, rays: &[Ray]) -> usize {
-    let pose = Isometry::identity();
+fn cast_all<V: RayVolume>(model: &Model<V>, rays: &[Ray]) -> usize {
+    let pose = Pose::identity();
     rays.iter()
-        .filter(|r| {
-            pick::cast_ray(mesh, tree, &pose, r, f64::INFINITY)
-                .unwrap()
-                .is_some()
-        })
+        .filter(|r| cast_ray(model, &pose, r, f64::INFINITY).unwrap().is_some())
         .count()
 }
 
 fn parry_cast(mesh: &parry3d_f64::shape::TriMesh, ray: &Ray) -> bool {
     let v = |x: &Vector| PVector::new(x.x, x.y, x.z);
     let ray = PRay::new(v(&ray.origin.coords), v(&ray.dir));
-    mesh.cast_ray_and_get_normal(&Pose::IDENTITY, &ray, f64::MAX, true)
+    mesh.cast_ray_and_get_normal(&PPose::IDENTITY, &ray, f64::MAX, true)
         .is_some()
 }
 
@@ -110,10 +113,10 @@ fn bench_mesh(c: &mut Criterion, name: &str, path: &Path) {
         mesh.triangles().to_vec(),
     )
     .unwrap();
-    let aabb_sah: Bvh<Aabb> = tree(&mesh, SplitRule::Sah);
-    let compact = PickTree::build(&mesh).unwrap();
+    let aabb_sah: Model<Aabb> = model(&mesh, SplitRule::Sah, RayIndex::ModelTree);
+    let compact: Model<Aabb> = model(&mesh, SplitRule::Sah, RayIndex::Compact);
     eprintln!(
-        "{name}: PickTree {:.1} MB ({} triangles)",
+        "{name}: AABB model with its compact ray index {:.1} MB ({} triangles)",
         compact.memory_bytes() as f64 / 1e6,
         mesh.triangles().len()
     );
@@ -121,28 +124,23 @@ fn bench_mesh(c: &mut Criterion, name: &str, path: &Path) {
     let mut group = c.benchmark_group(format!("pick/{name}/1thread"));
     group.sample_size(10);
     group.throughput(Throughput::Elements(rays.len() as u64));
-    group.bench_function("obbtree_picktree", |b| {
-        b.iter(|| cast_all(&mesh, &compact, &rays))
-    });
+    group.bench_function("obbtree_compact", |b| b.iter(|| cast_all(&compact, &rays)));
     group.bench_function("obbtree_aabb_sah", |b| {
-        b.iter(|| cast_all(&mesh, &aabb_sah, &rays))
+        b.iter(|| cast_all(&aabb_sah, &rays))
     });
     if name == "dragon_res2" {
-        let aabb_g: Bvh<Aabb> = tree(&mesh, SplitRule::Gottschalk);
+        let tree_walk = RayIndex::ModelTree;
+        let aabb_g: Model<Aabb> = model(&mesh, SplitRule::Gottschalk, tree_walk);
         group.bench_function("obbtree_aabb_gottschalk", |b| {
-            b.iter(|| cast_all(&mesh, &aabb_g, &rays))
+            b.iter(|| cast_all(&aabb_g, &rays))
         });
-        let obb: Bvh<Obb> = tree(&mesh, SplitRule::Sah);
-        group.bench_function("obbtree_obb_sah", |b| {
-            b.iter(|| cast_all(&mesh, &obb, &rays))
-        });
-        let kdop: Bvh<Kdop18> = tree(&mesh, SplitRule::Sah);
-        group.bench_function("obbtree_kdop18_sah", |b| {
-            b.iter(|| cast_all(&mesh, &kdop, &rays))
-        });
-        let sphere: Bvh<Sphere> = tree(&mesh, SplitRule::Sah);
+        let obb: Model<Obb> = model(&mesh, SplitRule::Sah, tree_walk);
+        group.bench_function("obbtree_obb_sah", |b| b.iter(|| cast_all(&obb, &rays)));
+        let kdop: Model<Kdop18> = model(&mesh, SplitRule::Sah, tree_walk);
+        group.bench_function("obbtree_kdop18_sah", |b| b.iter(|| cast_all(&kdop, &rays)));
+        let sphere: Model<Sphere> = model(&mesh, SplitRule::Sah, tree_walk);
         group.bench_function("obbtree_sphere_sah", |b| {
-            b.iter(|| cast_all(&mesh, &sphere, &rays))
+            b.iter(|| cast_all(&sphere, &rays))
         });
     }
     group.bench_function("parry3d", |b| {
@@ -153,11 +151,8 @@ fn bench_mesh(c: &mut Criterion, name: &str, path: &Path) {
     let mut group = c.benchmark_group(format!("pick/{name}/all_threads"));
     group.sample_size(10);
     group.throughput(Throughput::Elements(rays.len() as u64));
-    group.bench_function("obbtree_picktree", |b| {
-        b.iter(|| {
-            pick::batch::cast_rays(&mesh, &compact, &Isometry::identity(), &rays, f64::INFINITY)
-                .unwrap()
-        })
+    group.bench_function("obbtree_compact", |b| {
+        b.iter(|| cast_rays(&compact, &Pose::identity(), &rays, f64::INFINITY).unwrap())
     });
     group.bench_function("parry3d", |b| {
         b.iter(|| rays.par_iter().filter(|r| parry_cast(&parry, r)).count())

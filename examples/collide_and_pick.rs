@@ -1,37 +1,30 @@
-//! Load two meshes, build OBB trees, ask whether they touch and where, then pick a triangle.
+//! The library example of the README: load two meshes, build a model of each once, ask whether
+//! they touch at a pose and where, then which triangle a ray hits first.
+//!
 //! `cargo run --release --example collide_and_pick`
 
-use obbtree::bv::{Aabb, BoundingVolume, Obb, Ray, Vector};
+use obbtree::bv::BoundingVolume;
 use obbtree::load::load_mesh;
-use obbtree::query::collide::{
-    collide, pose_from_rotation_vector, CollisionRequest, Mode, Model, Pose,
-};
-use obbtree::query::pick::{cast_ray, PickTree};
-use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::{cast_ray, collide, CollisionRequest, Model, Point, Pose, Ray, TriMesh, Vector};
 use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let a = load_mesh(&assets.join("bunny.obj"))?;
-    let b = load_mesh(&assets.join("duck/duck.obj"))?;
+    // A model owns its mesh and its hierarchy (OBBs by default); build it once, share it freely.
+    let bunny: Model = Model::new(load_mesh(&assets.join("bunny.obj"))?)?;
+    let duck: Model = Model::new(load_mesh(&assets.join("duck/duck.obj"))?)?;
 
-    // One tree per mesh, built once; queries never transform a mesh or refit a tree.
-    let (tree_a, tree_b) = (
-        Bvh::<Obb>::build(&a, &BuildOptions::default())?,
-        Bvh::<Obb>::build(&b, &BuildOptions::default())?,
-    );
-    let (model_a, model_b) = (Model::new(&a, &tree_a)?, Model::new(&b, &tree_b)?);
-
-    // B placed at A's centre: translation, then a rotation vector (axis × angle, radians).
-    let centre = Aabb::from_points(a.vertices()).center();
-    let pose_b = pose_from_rotation_vector(centre.coords.into(), [0.0, 0.5, 0.0]);
+    // The duck placed at the bunny's centre: a translation, then a rotation vector (axis ×
+    // angle, radians). Poses are checked when made: NaN, ∞ or a non-rotation is an error.
+    let centre = bunny.bounds().center();
+    let duck_pose = Pose::new(centre.coords, [0.0, 0.5, 0.0])?;
     let result = collide(
-        &model_a,
+        &bunny,
         &Pose::identity(),
-        &model_b,
-        &pose_b,
-        &CollisionRequest::new(Mode::All),
-    );
+        &duck,
+        &duck_pose,
+        &CollisionRequest::default(),
+    )?;
     println!(
         "touch: {}, {} intersecting triangle pairs",
         result.intersects,
@@ -42,18 +35,42 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // The first triangle of the bunny hit by a ray from in front of it.
-    // Picking's own tree: an SAH AABB tree collapsed into 4-wide nodes.
-    let pick_tree = PickTree::build(&a)?;
     let ray = Ray::new(
         centre + Vector::new(0.0, 0.0, 100.0),
         Vector::new(0.0, 0.0, -1.0),
     );
-    match cast_ray(&a, &pick_tree, &Default::default(), &ray, f64::INFINITY)? {
+    match cast_ray(&bunny, &Pose::identity(), &ray, f64::INFINITY)? {
         Some(hit) => println!(
             "ray hits triangle {} at t = {:.4}, point {:?}",
             hit.triangle, hit.t, hit.point
         ),
         None => println!("ray misses"),
     }
+
+    // Your own arrays work the same way: a TriMesh is validated vertices and index triples.
+    // A floor under the bunny, exactly at the height of its lowest vertex: touching counts.
+    let (lo, hi) = (bunny.bounds().mins, bunny.bounds().maxs);
+    let floor = TriMesh::new(
+        vec![
+            Point::new(lo.x, lo.y, lo.z),
+            Point::new(hi.x, lo.y, lo.z),
+            Point::new(hi.x, lo.y, hi.z),
+            Point::new(lo.x, lo.y, hi.z),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )?;
+    let floor: Model = Model::new(floor)?;
+    let standing = collide(
+        &floor,
+        &Pose::identity(),
+        &bunny,
+        &Pose::identity(),
+        &CollisionRequest::default(),
+    )?;
+    println!(
+        "the bunny stands on the floor: {} ({} triangle pairs touch)",
+        standing.intersects,
+        standing.pairs.len()
+    );
     Ok(())
 }

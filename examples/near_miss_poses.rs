@@ -14,10 +14,9 @@
 //! `benches/data/poses_dragon_res3_500.json`, 100, 1e-3; `poses_dragon_res2_near_100.json`
 //! likewise from dragon_res2 and `poses_dragon_res2_200.json`).
 
-use obbtree::bv::{Obb, Point, TriMesh, Vector};
+use obbtree::bv::Obb;
 use obbtree::load::load_mesh;
-use obbtree::query::collide::{collide, CollisionRequest, Mode, Model, Pose};
-use obbtree::tree::{BuildOptions, Bvh};
+use obbtree::{collide, CollisionRequest, Mode, Model, Point, Pose, TriMesh, Vector};
 use obbtree_cli::poses::PoseEntry;
 use std::path::Path;
 
@@ -53,17 +52,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let entries = serde_json::from_str::<PosesFile>(&text)?.poses;
     let n: usize = n.parse()?;
     let gap: f64 = gap.parse()?;
-    let (tree_a, tree_b) = (
-        Bvh::<Obb>::build(&a, &BuildOptions::default())?,
-        Bvh::<Obb>::build(&b, &BuildOptions::default())?,
-    );
-    let (model_a, model_b) = (Model::new(&a, &tree_a)?, Model::new(&b, &tree_b)?);
+    let (model_a, model_b) = (Model::<Obb>::new(a)?, Model::<Obb>::new(b)?);
+    let (a, b) = (model_a.mesh(), model_b.mesh());
     let request = CollisionRequest::new(Mode::First);
     let touches = |e: &PoseEntry| -> Result<bool, Box<dyn std::error::Error>> {
         let pose = e.to_pose(0)?;
-        Ok(collide(&model_a, &Pose::identity(), &model_b, &pose, &request).intersects)
+        Ok(collide(&model_a, &Pose::identity(), &model_b, &pose, &request)?.intersects)
     };
-    let ((ca, ra), (cb, rb)) = (centroid_radius(&a), centroid_radius(&b));
+    let ((ca, ra), (cb, rb)) = (centroid_radius(a), centroid_radius(b));
     let step = gap * (ra + rb);
     let mut near = Vec::new();
     for entry in &entries {
@@ -74,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         let pose = entry.to_pose(0)?;
-        let Some(dir) = (pose * cb - ca).try_normalize(0.0) else {
+        let Some(dir) = (pose.transform_point(&cb) - ca).try_normalize(0.0) else {
             continue;
         };
         let at = |s: f64| PoseEntry {
@@ -82,7 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rotation: entry.rotation,
         };
         // Touching at `lo`, disjoint at `hi` (the bounding spheres are apart there).
-        let (mut lo, mut hi) = (0.0, (pose * cb - ca).norm() + ra + rb);
+        let (mut lo, mut hi) = (0.0, (pose.transform_point(&cb) - ca).norm() + ra + rb);
         while hi - lo > step {
             let mid = 0.5 * (lo + hi);
             if touches(&at(mid))? {

@@ -1,7 +1,7 @@
-//! Picking time per ray against the leaf size of the binary AABB tree a [`PickTree`] is made
-//! from: the measurement behind the leaf size of [`PickTree::build`] (the AABB tree's default).
+//! Picking time per ray against the leaf size of the AABB tree whose compact copy rays walk:
+//! the measurement behind the AABB tree's default leaf size.
 //!
-//! Builds one `PickTree` per leaf size, then runs every ray through each in turn, `ROUNDS`
+//! Builds one AABB model per leaf size (its rays through the compact index), then runs every ray through each in turn, `ROUNDS`
 //! times, interleaved (so that a slow spell of the machine hits every tree alike), and prints
 //! the fastest and the median round per tree, in µs per ray, with the number of hits (equal for
 //! every tree) and the tree's memory.
@@ -10,10 +10,10 @@
 //! (the rays of the picking benchmark: `OBBTREE_BENCH_EXPORT=DIR cargo bench --bench pick`
 //! writes `DIR/dragon_res2.obj` and `DIR/dragon_res2_rays.json`).
 
-use obbtree::bv::{Aabb, Isometry, Ray, TriMesh};
+use obbtree::bv::Aabb;
 use obbtree::load::load_mesh;
-use obbtree::query::pick::{self, PickTree};
-use obbtree::tree::{BuildOptions, Bvh, SplitRule};
+use obbtree::tree::SplitRule;
+use obbtree::{cast_ray, BuildOptions, Model, ModelOptions, Pose, QueryError, Ray};
 use obbtree_cli::rays::load_rays;
 use std::path::Path;
 use std::time::Instant;
@@ -21,15 +21,10 @@ use std::time::Instant;
 /// How many of `rays` hit (not inlined, so that a profiler can count this part alone:
 /// `valgrind --tool=callgrind --toggle-collect='*cast_all*'`).
 #[inline(never)]
-fn cast_all(
-    mesh: &TriMesh,
-    tree: &PickTree,
-    pose: &Isometry,
-    rays: &[Ray],
-) -> Result<usize, pick::PickError> {
+fn cast_all(model: &Model<Aabb>, pose: &Pose, rays: &[Ray]) -> Result<usize, QueryError> {
     let mut count = 0;
     for ray in rays {
-        count += usize::from(pick::cast_ray(mesh, tree, pose, ray, f64::INFINITY)?.is_some());
+        count += usize::from(cast_ray(model, pose, ray, f64::INFINITY)?.is_some());
     }
     Ok(count)
 }
@@ -54,16 +49,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 split: SplitRule::Sah,
                 ..Default::default()
             };
-            Ok(PickTree::new(&mesh, &Bvh::<Aabb>::build(&mesh, &options)?))
+            let model = Model::<Aabb>::build(mesh.clone(), &ModelOptions::from(options))?;
+            model.prepare_rays();
+            Ok(model)
         })
-        .collect::<Result<Vec<_>, obbtree::tree::BuildError>>()?;
-    let pose = Isometry::identity();
+        .collect::<Result<Vec<_>, obbtree::BuildError>>()?;
+    let pose = Pose::identity();
     let mut times = vec![Vec::with_capacity(rounds); trees.len()];
     let mut hits = vec![0; trees.len()];
     for _ in 0..rounds {
         for (k, tree) in trees.iter().enumerate() {
             let start = Instant::now();
-            hits[k] = cast_all(&mesh, tree, &pose, &rays)?;
+            hits[k] = cast_all(tree, &pose, &rays)?;
             times[k].push(start.elapsed().as_secs_f64() * 1e6 / rays.len() as f64);
         }
     }

@@ -150,6 +150,12 @@ impl Pose {
         &self.isometry.translation.vector
     }
 
+    /// The rotation as a rotation vector (axis × angle in radians, the angle in `[0, π]`): the
+    /// inverse of the rotation part of [`Pose::new`], up to rounding.
+    pub fn rotation_vector(&self) -> Vector {
+        self.isometry.rotation.scaled_axis()
+    }
+
     /// The pose as nalgebra's isometry (rotation matrix and translation).
     #[inline]
     pub fn isometry(&self) -> &IsometryMatrix3<f64> {
