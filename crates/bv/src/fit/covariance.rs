@@ -6,7 +6,8 @@ use crate::{Point, Vector};
 use nalgebra::Matrix3;
 
 /// Area-weighted covariance of the surface made of `triangles` (the continuous form of
-/// Gottschalk et al. 1996, "OBBTree", §4):
+/// Gottschalk et al. 1996, "OBBTree", §4, as corrected on the authors' errata page: the
+/// equations printed on p. 173 of the proceedings are wrong):
 ///
 /// `C_ij = (1/A_M) Σ_k A_k/12 · (9 m_i m_j + p_i p_j + q_i q_j + r_i r_j) − M_i M_j`
 ///
