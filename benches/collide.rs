@@ -1,7 +1,9 @@
 //! Mesh–mesh collision, obbtree beside parry3d-f64 in the same run: dragon_res3 × dragon_res3
 //! (47,794 triangles each), the 500 poses of `benches/data/poses_dragon_res3_500.json`
-//! (`/work/shared/bench/poses.py A.obj B.obj 500 1`, OBJ copies made by
-//! `benches/data/ply2obj.py`, about half in contact), and dragon_res2 × dragon_res2 with the 200
+//! (random poses of B relative to A with RNG seed 1: rotations uniform on SO(3); at even
+//! indices B's centroid at a random vertex of A plus an offset within `0.1 r_B`, at odd ones
+//! uniform in the ball of radius `r_A + r_B` about A's centroid; OBJ copies made by
+//! `benches/data/ply2obj.py`; about half in contact), and dragon_res2 × dragon_res2 with the 200
 //! poses of `benches/data/poses_dragon_res2_200.json` (made the same way). One thread (and, for
 //! obbtree, `_all_threads`: the poses spread over every core), total time for all poses:
 //! `All` (every intersecting pair) and `First` (a witness, i.e. yes/no). Trees are built once,

@@ -2,8 +2,9 @@
 //! same incoherent rays, one thread and all threads, on dragon_res2 (202k triangles) and, when
 //! `assets/fetch.sh --large` has fetched it, the full 871k dragon.
 //!
-//! Rays follow `shared/bench/rays.py`'s recipe (origin uniform on the sphere of radius 2R about
-//! the AABB centre, aimed at a point uniform in the AABB), generated here from a fixed seed.
+//! Rays: origin uniform on the sphere of radius 2R about the AABB centre, aimed at a point
+//! uniform in the AABB (the recipe of the Embree comparison's ray files), generated here from
+//! a fixed seed.
 //! With `OBBTREE_BENCH_EXPORT=DIR` the meshes (OBJ) and rays (JSON, `{"rays":[...]}`) are
 //! written to DIR so that `embree_bench ray MESH.obj rays.json` runs on exactly these inputs.
 //! `OBBTREE_BENCH_RAYS` overrides the ray count (default 100,000). Criterion reports rays/s
@@ -23,7 +24,8 @@ use rayon::prelude::*;
 use std::io::Write;
 use std::path::Path;
 
-/// Rays by the recipe of `shared/bench/rays.py`.
+/// `n` rays, each from a point uniform on the sphere of radius `2R` about the AABB centre (`R`:
+/// the largest distance of a used vertex from it), aimed at a point uniform in the AABB.
 fn rays(mesh: &TriMesh, n: usize, seed: u64) -> Vec<Ray> {
     let used: Vec<Point> = mesh
         .triangles()

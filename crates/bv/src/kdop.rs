@@ -68,7 +68,7 @@ impl<const A: usize> Kdop<A> {
     }
 
     /// The smallest k-DOP of this type containing `points` (non-empty): the extremes of
-    /// `axes[i] · p` (seed 004 "k-DOP的创建").
+    /// `axes[i] · p` (*Real-Time Rendering*, 3rd ed. (2008), §16.3).
     pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point>) -> Self {
         let axes = Self::axes();
         let mut kdop = Self {

@@ -26,8 +26,10 @@ impl Obb {
     }
 
     /// The smallest box with the given `axes` (orthonormal, right-handed columns) that contains
-    /// `points` (non-empty): the centre and half-lengths come from the extreme projections onto the
-    /// axes (seed 000 eq. 9.2 and 9.3, with the erratum: the half-length is `(l_max - l_min) / 2`).
+    /// `points` (non-empty): the centre and half-lengths come from the extreme projections onto
+    /// the axes: along each axis the centre is `(l_min + l_max) / 2` and the half-length
+    /// `(l_max - l_min) / 2` (Gottschalk, Lin & Manocha 1996; Ericson, *Real-Time Collision
+    /// Detection* (2005), §4.4.3).
     ///
     /// A second pass widens each half-length to cover the rounding of the centre, so every input
     /// point satisfies `contains_point(p, 0.0)` exactly.
@@ -218,7 +220,7 @@ impl crate::BoundingVolume for Obb {
     /// tighter boxes' own axes, the gear set's collision query ran 19% slower than with
     /// covariance boxes; split along the covariance axes, the minimum-volume trees hold the same
     /// triangles per node as the default trees and their queries run ~10% faster on the dragons
-    /// and the gears alike (see the `obbtree-tree` crate docs).
+    /// and the gears alike (see `docs/performance.md`).
     fn split_axes_for(
         &self,
         triangles: &[[Point; 3]],

@@ -374,7 +374,8 @@ fn adversarial_boxes() {
                 false,
                 &format!("vertex apart, {at}"),
             );
-            // Nearly parallel edges (the case seed 002's ε is for): a hair of rotation.
+            // Nearly parallel edges (the case of the `|R| + ε` of Ericson §4.4.2): a hair of
+            // rotation.
             let tiny = Matrix3::from(nalgebra::Rotation3::from_euler_angles(1e-17, 2e-17, 1e-17));
             check(
                 &a,

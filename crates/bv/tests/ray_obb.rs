@@ -1,5 +1,6 @@
 //! Ray–OBB: slabs vs. parry3d-f64 (Cuboid), vs. an exact oracle for signed-permutation
-//! axes, and adversarial cases (the seed's erratum would fail the offset boxes).
+//! axes, and adversarial cases (a slab end computed as `s - l/r` instead of `(s - l)/r`, a
+//! misprint found in textbook pseudo-code, would fail the offset boxes).
 mod common;
 
 use common::*;

@@ -7,7 +7,8 @@ use obbtree_bv::{Point, Ray, Sphere, Vector};
 use parry3d_f64::query::RayCast;
 use proptest::prelude::*;
 
-/// Independent oracle: the quadratic `|o + t d - c|² = r²` (seed 004 "数学方法").
+/// Independent oracle: the quadratic `|o + t d - c|² = r²` (the mathematical solution of
+/// *Real-Time Rendering*, 3rd ed. (2008), §16.6).
 fn quadratic(ray: &Ray, s: &Sphere) -> Option<f64> {
     let m = ray.origin - s.center;
     let (a, b, c) = (

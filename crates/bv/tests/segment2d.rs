@@ -1,4 +1,4 @@
-//! 2D segment–segment: the seed's parametric test vs. the exact orientation test vs. exact
+//! 2D segment–segment: Antonio's parametric test vs. the exact orientation test vs. exact
 //! integer arithmetic, with touching and collinear cases.
 mod common;
 
@@ -35,7 +35,7 @@ proptest! {
         prop_assert_eq!(overlaps(&p1, &p2_, &q1, &q2), want);
         let f = (q2 - q1).perp(&(p2_ - p1));
         if f != 0.0 {
-            // Non-parallel: the seed's parametric test is exact on integers too.
+            // Non-parallel: Antonio's parametric test is exact on integers too.
             prop_assert_eq!(intersect(&p1, &p2_, &q1, &q2).is_some(), want);
         }
         if let Some((s, t)) = intersect(&p1, &p2_, &q1, &q2) {

@@ -7,7 +7,7 @@ use obbtree_bv::{BoundingVolume, Point, TriMesh};
 use rayon::prelude::*;
 
 /// Default [`BuildOptions::leaf_size`] of every volume type but the OBB, whose
-/// [`TreeVolume::LEAF_SIZE`] is 9 (see the crate docs for the measurements behind both).
+/// [`TreeVolume::LEAF_SIZE`] is 9 (the measurements behind both are in `docs/performance.md`).
 pub const DEFAULT_LEAF_SIZE: usize = 7;
 
 /// Subtrees with at least this many triangles build their two halves in parallel.

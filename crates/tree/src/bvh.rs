@@ -16,8 +16,8 @@ pub const MAX_DEPTH: usize = 64;
 /// * A leaf's triangles are `triangle_order()[range]` for its [`Node::triangle_range`]; every
 ///   triangle of the mesh appears in exactly one leaf, and the triangles below any node form one
 ///   contiguous run of the order.
-/// * Every node's volume contains every vertex of every triangle below it, up to the fitting
-///   error of the volume type (see the crate docs for the measured tolerance).
+/// * Every node's volume contains every vertex of every triangle below it, exactly (see the
+///   crate docs, "Containment").
 ///
 /// The tree does not own the mesh: queries take both, and [`Bvh::check_mesh`] tells whether a
 /// mesh is the one the tree was built (or last refitted) for.

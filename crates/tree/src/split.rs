@@ -22,12 +22,13 @@ pub enum SplitRule {
     /// Binned surface-area heuristic (Wald, "On fast construction of SAH-based bounding volume
     /// hierarchies", 2007): [`SAH_BINS`] bins per split axis, cost
     /// `area(AABB left) · n_left + area(AABB right) · n_right`, lowest cost wins. The default:
-    /// the cheapest trees to query on the bundled meshes (see the crate docs).
+    /// the cheapest trees to query on the bundled meshes (see `docs/performance.md`).
     ///
     /// A volume with its own split axes (an OBB's longest axis, the triangles' principal
     /// direction) is binned along that axis alone, the other two only if the centroids do not
     /// spread along it: on the bundled dragons this builds the OBBTree ~20% faster for the same
-    /// query cost (see the crate docs). The coordinate axes of the other volumes are all binned.
+    /// query cost (see `docs/performance.md`). The coordinate axes of the other volumes are all
+    /// binned.
     #[default]
     Sah,
 }

@@ -10,12 +10,12 @@ pub trait TreeVolume: BoundingVolume {
     const NAME: &'static str;
 
     /// The fitting method [`BuildOptions::default`](crate::BuildOptions) uses for this type
-    /// (chosen by measurement: see the crate docs).
+    /// (chosen by measurement: see `docs/performance.md`).
     fn default_method() -> Self::Method;
 
     /// The leaf size [`BuildOptions::default`](crate::BuildOptions) uses for this type:
     /// [`DEFAULT_LEAF_SIZE`](crate::DEFAULT_LEAF_SIZE) unless measurement chose another (see
-    /// the crate docs).
+    /// `docs/performance.md`).
     const LEAF_SIZE: usize = crate::DEFAULT_LEAF_SIZE;
 }
 
@@ -27,7 +27,7 @@ impl TreeVolume for Aabb {
 /// The triangle covariance (the OBBTree paper's fit and [`ObbFit`]'s default): per-node convex
 /// hulls ([`ObbFit::HullCovariance`]) make the build about 15× slower for boxes no tighter on the
 /// bundled meshes. Leaves of up to 9 triangles: since the collision leaf test runs its box tests
-/// without branches, that is cheaper on the dragons than 7 (see the crate docs).
+/// without branches, that is cheaper on the dragons than 7 (see `docs/performance.md`).
 impl TreeVolume for Obb {
     const NAME: &'static str = "obb";
     const LEAF_SIZE: usize = 9;

@@ -1,4 +1,5 @@
-//! Spheres centred on the AABB (seed 004 "包围球体的创建").
+//! Spheres centred on the AABB: the constant-time sphere and its one-pass improvement
+//! (*Real-Time Rendering*, 3rd ed. (2008), §16.3).
 
 use crate::{Aabb, Point, Sphere};
 

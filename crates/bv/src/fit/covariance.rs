@@ -1,11 +1,13 @@
-//! Covariance-based OBB frames: the area-weighted covariance of triangles (seed 000 §9.2.1,
-//! eq. 9.1), the plain vertex covariance (what PQP and FCL use), and the eigen frame of either.
+//! Covariance-based OBB frames: the area-weighted covariance of triangles (Gottschalk, Lin &
+//! Manocha 1996; Ericson, *Real-Time Collision Detection* (2005), §4.4.3), the plain vertex
+//! covariance (what PQP and FCL use), and the eigen frame of either.
 
 use crate::{Point, Vector};
 use nalgebra::Matrix3;
 
-/// Area-weighted covariance of the surface made of `triangles` (seed 000 eq. 9.1, the continuous
-/// form of Gottschalk et al. 1996, "OBBTree", §4):
+/// Area-weighted covariance of the surface made of `triangles` (the continuous form of
+/// Gottschalk et al. 1996, "OBBTree", §4, as corrected on the authors' errata page: the
+/// equations printed on p. 173 of the proceedings are wrong):
 ///
 /// `C_ij = (1/A_M) Σ_k A_k/12 · (9 m_i m_j + p_i p_j + q_i q_j + r_i r_j) − M_i M_j`
 ///
@@ -25,9 +27,9 @@ const UPPER: [(usize, usize); 6] = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 
 
 /// One triangle's share of the area-weighted covariance: its area `A`, centroid `m`, and its
 /// second moment about its own centroid, `A/12 · Σ_v (v − m)(v − m)ᵀ` over its three vertices
-/// (the upper triangle). Eq. 9.1's `A/12 · (9 m mᵀ + Σ_v v vᵀ)` is this plus `A m mᵀ`, so
-/// a set's covariance is a sum of these records (the parallel-axis theorem): hierarchies compute
-/// them once per triangle instead of once per node.
+/// (the upper triangle). Gottschalk's term `A/12 · (9 m mᵀ + Σ_v v vᵀ)` is this plus `A m mᵀ`,
+/// so a set's covariance is a sum of these records (the parallel-axis theorem): hierarchies
+/// compute them once per triangle instead of once per node.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TriangleMoments {
     /// Area of the triangle.
@@ -55,7 +57,8 @@ impl TriangleMoments {
     }
 }
 
-/// The area-weighted covariance (eq. 9.1) of the triangles whose [`TriangleMoments`] are given:
+/// The area-weighted covariance ([`triangle_covariance`]) of the triangles whose
+/// [`TriangleMoments`] are given:
 /// `(1/A_M) Σ_k (S_k + A_k (m_k − o)(m_k − o)ᵀ) − (M − o)(M − o)ᵀ`, with `S_k` the spread, taken
 /// relative to the first centroid `o` so that a small set far from the origin loses no precision
 /// to cancellation. `None` when the total area is zero or a sum is not finite.

@@ -1,6 +1,6 @@
-//! Minimum-volume OBB by iterative refinement (Eberly's method, seed 004 "OBB的创建": start from
-//! the best of a set of sampled orientations, then minimise the volume; never return a box larger
-//! than the start).
+//! Minimum-volume OBB by iterative refinement (Eberly's method, as summarised in *Real-Time
+//! Rendering*, 3rd ed. (2008), §16.3: start from the best of a set of sampled orientations,
+//! then minimise the volume; never return a box larger than the start).
 //!
 //! Each refinement step rotates the box about one of its own axes. Such a rotation leaves the
 //! extent along that axis unchanged, so the volume is that extent times the area of the box's

@@ -1,6 +1,7 @@
 //! 3D convex hull by QuickHull (Barber, Dobkin & Huhdanpaa 1996) with exact orientation
-//! predicates, and the OBB frame from the hull's area-weighted covariance (Gottschalk's method,
-//! seed 004 "OBB的创建").
+//! predicates, and the OBB frame from the hull's area-weighted covariance (Gottschalk, Lin &
+//! Manocha 1996; Ericson, *Real-Time Collision Detection* (2005), §4.4.3; *Real-Time
+//! Rendering*, 3rd ed. (2008), §16.3).
 //!
 //! No crates.io hull fits here: `quickhull` is `f32`-only with `u16` indices and `chull` is
 //! unmaintained and builds on `Vec<Vec<T>>` points. This one decides every visibility question

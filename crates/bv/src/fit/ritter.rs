@@ -1,5 +1,6 @@
-//! Ritter's near-optimal sphere (Ritter 1990, "An efficient bounding sphere", Graphics Gems;
-//! seed 004 "包围球体的创建").
+//! Ritter's near-optimal sphere (J. Ritter, "An efficient bounding sphere", Graphics Gems,
+//! 1990; Ericson, *Real-Time Collision Detection* (2005), §4.3.2; *Real-Time Rendering*, 3rd
+//! ed. (2008), §16.3).
 
 use crate::sphere::distance;
 use crate::{Point, Sphere};

@@ -1,6 +1,7 @@
 //! Welzl's exact minimum enclosing sphere (Welzl 1991, "Smallest enclosing disks (balls and
-//! ellipsoids)"; seed 004 "包围球体的创建"), in Gärtner's move-to-front form (1999, "Fast and
-//! robust smallest enclosing balls"), which recurses at most four deep instead of once per point.
+//! ellipsoids)", LNCS 555; Ericson, *Real-Time Collision Detection* (2005), §4.3.5; *Real-Time
+//! Rendering*, 3rd ed. (2008), §16.3), in Gärtner's move-to-front form (1999, "Fast and robust
+//! smallest enclosing balls"), which recurses at most four deep instead of once per point.
 //!
 //! Expected linear time needs the points in random order: they are shuffled by a seeded PCG, so
 //! the same input and seed always give the same sphere.

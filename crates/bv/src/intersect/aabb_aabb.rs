@@ -3,8 +3,8 @@
 use crate::Aabb;
 
 /// Whether two closed AABBs share a point: the boxes overlap iff their intervals overlap on all
-/// three coordinate axes (seed 004, "AABB/AABB相交测试"; Ericson, *Real-Time Collision
-/// Detection*, §4.2.1).
+/// three coordinate axes (Ericson, *Real-Time Collision Detection* (2005), §4.2.1;
+/// *Real-Time Rendering*, 3rd ed. (2008), §16.13).
 ///
 /// Exact: only comparisons are involved. Touching boxes overlap. All six comparisons are made
 /// and combined without branching: where the outcome is hard to predict (the collision leaf

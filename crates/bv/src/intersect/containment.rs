@@ -15,8 +15,8 @@ pub enum Containment {
 impl Containment {
     /// Classifies a volume against the region `{x : plane_i(x) <= 0 for all i}` from the
     /// ranges `[lo_i, hi_i]` of each plane function over the volume: some `lo_i > 0` →
-    /// outside (stops there); all `hi_i <= 0` → inside; otherwise intersecting (seed 004
-    /// "视域四棱锥的相交测试" and "Shaft/长方体和Shaft /球体相交测试").
+    /// outside (stops there); all `hi_i <= 0` → inside; otherwise intersecting (*Real-Time
+    /// Rendering*, 3rd ed. (2008), §16.14 and §16.15).
     pub fn from_plane_ranges(ranges: impl IntoIterator<Item = (f64, f64)>) -> Self {
         let mut inside = true;
         for (lo, hi) in ranges {

@@ -27,9 +27,11 @@ pub struct Frustum {
 impl Frustum {
     /// The frustum of a view-projection matrix `M = P·V` mapping world points (column vectors,
     /// `w = 1`) to clip space with the OpenGL convention `-w <= x, y, z <= w`, by Gribb and
-    /// Hartmann's method (seed 004 "平头锥体平面的获取"): with `r_i` the rows of `M`, the left
-    /// plane is `-(r_3 + r_0) · (x, y, z, 1) = 0`, the right `(r_0 - r_3) · (x, y, z, 1) = 0`,
-    /// and so on. (The seed says "columns" for the row-vector convention.)
+    /// Hartmann's method (G. Gribb, K. Hartmann, "Fast extraction of viewing frustum planes
+    /// from the world-view-projection matrix", 2001; *Real-Time Rendering*, 3rd ed. (2008),
+    /// §16.14): with `r_i` the rows of `M`, the left plane is `-(r_3 + r_0) · (x, y, z, 1) = 0`,
+    /// the right `(r_0 - r_3) · (x, y, z, 1) = 0`, and so on. (With row vectors, as in
+    /// Direct3D, the same formulas use the columns of `M`.)
     pub fn from_view_projection(m: &Matrix4<f64>) -> Result<Self, FrustumError> {
         let (r3, plane) = (m.row(3), |v: RowVector4<f64>| {
             Plane::new(v.fixed_columns::<3>(0).transpose(), v[3])

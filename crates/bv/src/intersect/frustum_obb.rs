@@ -3,9 +3,9 @@
 use super::{containment::Containment, frustum::Frustum, plane_obb};
 use crate::Obb;
 
-/// The two-vertex test of [`super::frustum_aabb::classify`] for an oriented box (seed 004
-/// "平头锥体/长方体相交测试"), the n/p-vertices evaluated as centre value ∓ projected radius
-/// ([`plane_obb::interval`]). Conservative near frustum edges.
+/// The two-vertex test of [`super::frustum_aabb::classify`] for an oriented box (*Real-Time
+/// Rendering*, 3rd ed. (2008), §16.14), the n/p-vertices evaluated as centre value ∓
+/// projected radius ([`plane_obb::interval`]). Conservative near frustum edges.
 pub fn classify(frustum: &Frustum, obb: &Obb) -> Containment {
     Containment::from_plane_ranges(
         frustum

@@ -3,19 +3,21 @@
 use super::{containment::Containment, frustum::Frustum, plane::Plane};
 use crate::Sphere;
 
-/// Signed distances to the six planes (seed 004 "平头锥体/球体相交测试具体实现"): some `> r`
-/// → outside; all `<= -r` → inside; otherwise intersecting. Conservative: a sphere outside
-/// near a frustum edge or corner may be reported intersecting (the seed's approximation).
+/// Signed distances to the six planes (*Real-Time Rendering*, 3rd ed. (2008), §16.14): some
+/// `> r` → outside; all `<= -r` → inside; otherwise intersecting. Conservative: a sphere
+/// outside near a frustum edge or corner may be reported intersecting (the approximation the
+/// book accepts for speed).
 pub fn classify(frustum: &Frustum, sphere: &Sphere) -> Containment {
     classify_planes(frustum.planes().iter(), sphere)
 }
 
-/// The octant speed-up (seed 004 "平头锥体/球体相交测试的加速"): of each pair of opposite
-/// planes only the one on the centre's side of their mid-plane is tested (3 planes instead of
-/// 6). With mid-planes that are the loci of equal signed distance, the untested plane's
-/// distance never exceeds the tested one's, so the answer equals [`classify`]'s (up to the
-/// rounding of ties) for every sphere: the seed's restriction (radius below the frustum's
-/// inradius) is not needed.
+/// The octant speed-up (*Real-Time Rendering*, 3rd ed. (2008), §16.14, after Assarsson &
+/// Möller, "Optimized view frustum culling algorithms for bounding boxes", JGT 2000): of each
+/// pair of opposite planes only the one on the centre's side of their mid-plane is tested (3
+/// planes instead of 6). With mid-planes that are the loci of equal signed distance, the
+/// untested plane's distance never exceeds the tested one's, so the answer equals
+/// [`classify`]'s (up to the rounding of ties) for every sphere: the book's restriction
+/// (radius below the frustum's inradius) is not needed.
 pub fn classify_octant(frustum: &Frustum, sphere: &Sphere) -> Containment {
     let planes = frustum.planes();
     let chosen = (0..3).map(|k| {

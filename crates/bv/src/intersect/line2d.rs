@@ -7,10 +7,10 @@ pub fn perp(v: &Vector2<f64>) -> Vector2<f64> {
     Vector2::new(-v.y, v.x)
 }
 
-/// Parameters `(s, t)` with `o1 + s·d1 = o2 + t·d2` (seed 004 "“线/线”相交测试":
-/// `s = (o2 - o1)·d2⊥ / (d1·d2⊥)`, `t = (o1 - o2)·d1⊥ / (d2·d1⊥)`). `None` when the lines
-/// are parallel or coincident (`d1·d2⊥` exactly zero; nearly parallel lines give large,
-/// correctly signed parameters).
+/// Parameters `(s, t)` with `o1 + s·d1 = o2 + t·d2` (*Real-Time Rendering*, 3rd ed. (2008),
+/// §16.16, two dimensions: `s = (o2 - o1)·d2⊥ / (d1·d2⊥)`, `t = (o1 - o2)·d1⊥ / (d2·d1⊥)`).
+/// `None` when the lines are parallel or coincident (`d1·d2⊥` exactly zero; nearly parallel
+/// lines give large, correctly signed parameters).
 pub fn intersect(
     o1: &Point2<f64>,
     d1: &Vector2<f64>,

@@ -1,8 +1,8 @@
 //! Primitive intersection tests, one pair per file (`ray_aabb.rs`, `plane_obb.rs`, ...).
 //!
 //! Each function is short, named after the pair (`ray_aabb::cast`, `segment_obb::overlaps`,
-//! `plane_obb::classify`, ...) and cites its derivation (seed file + section, or paper) in its
-//! doc comment. The seeds live in `shared/seeds/` (see its README for the errata).
+//! `plane_obb::classify`, ...) and cites its derivation (book and section, or paper) in its
+//! doc comment; `docs/references.md` lists every source in full.
 //!
 //! # Policy
 //!
@@ -29,7 +29,7 @@
 //!   let such a ray slip through.
 //! * **Plane classification** ([`plane::PlaneSide`]): `Tangent` means the closest point of the
 //!   volume is within [`plane::TANGENT_TOLERANCE`] × (the magnitude of the terms of `n·x + d`)
-//!   of the plane, so the seeds' three methods (all vertices, the diagonal / n–p vertices, the
+//!   of the plane, so the three classic methods (all vertices, the diagonal / n–p vertices, the
 //!   projected radius) agree despite their different rounding.
 //! * **Culling** (frustum, shaft) returns `Outside` only when the volume is provably outside
 //!   one bounding plane (so it is conservative: a volume near an edge of the region may be

@@ -4,12 +4,13 @@ use super::slab;
 use crate::{Obb, Vector};
 
 /// Time `t ∈ [0, 1]` at which `a` translated by `t·motion_a` first touches `b` translated by
-/// `t·motion_b`, or `None` (seed 004 "动态分离轴测试方法"; Eberly, "Dynamic collision
-/// detection using oriented bounding boxes", 2002): on each of the 15 candidate axes `L`
-/// (`a`'s and `b`'s axes and their cross products) the projected intervals overlap for `t`
-/// in a slab interval of the centre separation `L·(c_b - c_a) + t L·(v_b - v_a)` against
-/// `r_a + r_b`; the boxes touch on the intersection of these intervals, and the first contact
-/// is its start. Touching at the start gives `t = 0`.
+/// `t·motion_b`, or `None` (the dynamic separating-axis test: *Real-Time Rendering*, 3rd ed.
+/// (2008), §16.18; Ericson, *Real-Time Collision Detection* (2005), §5.5.2; Eberly, "Dynamic
+/// collision detection using oriented bounding boxes", Geometric Tools, 2002): on each of the
+/// 15 candidate axes `L` (`a`'s and `b`'s axes and their cross products) the projected
+/// intervals overlap for `t` in a slab interval of the centre separation
+/// `L·(c_b - c_a) + t L·(v_b - v_a)` against `r_a + r_b`; the boxes touch on the intersection
+/// of these intervals, and the first contact is its start. Touching at the start gives `t = 0`.
 ///
 /// Axes are used unnormalised and the radii are computed for the very same vector, so any
 /// rounded axis is a valid separating direction: near-parallel edge pairs cannot create a

@@ -5,12 +5,13 @@ use crate::{Point, Ray, Sphere, Vector};
 use nalgebra::Point2;
 
 /// Time `t ∈ [0, 1]` at which the sphere translated by `t·motion` first touches the closed
-/// planar polygon (simple, vertices in order), or `None` (seed 004 "“球体/多边形”动态相交
-/// 测试" and "等价处理法": a ray from the centre against the polygon inflated by `r`):
-/// first contact with the polygon's plane ([`moving_sphere_plane`]); if the touching point
-/// lies in the polygon that is the answer, otherwise the earliest contact with an edge
-/// (a ray against the edge's cylinder of radius `r`) or a vertex (against a ball).
-/// A polygon of zero area gives `None`.
+/// planar polygon (simple, vertices in order), or `None` (*Real-Time Rendering*, 3rd ed.
+/// (2008), §16.18, sphere/polygon, and its equivalent form: a ray from the centre against the
+/// polygon inflated by `r`; Ericson, *Real-Time Collision Detection* (2005), §5.5.6): first
+/// contact with the polygon's plane ([`moving_sphere_plane`]); if the touching point lies in
+/// the polygon that is the answer, otherwise the earliest contact with an edge (a ray against
+/// the edge's cylinder of radius `r`) or a vertex (against a ball). A polygon of zero area
+/// gives `None`.
 pub fn time_of_contact(sphere: &Sphere, motion: &Vector, polygon: &[Point]) -> Option<f64> {
     let normal = ray_polygon::newell_normal(polygon).try_normalize(0.0)?;
     let plane = Plane::from_point_normal(&polygon[0], normal);

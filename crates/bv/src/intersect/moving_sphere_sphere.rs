@@ -4,9 +4,10 @@ use super::ray_sphere;
 use crate::{Ray, Sphere, Vector};
 
 /// Time `t ∈ [0, 1]` at which `a` translated by `t·motion_a` first touches `b` translated by
-/// `t·motion_b`, or `None` (seed 004 "“球体/球体”相交测试"): in `b`'s frame `a`'s centre
-/// moves along the ray `c_a + t (v_a - v_b)`, which must meet the ball of radius
-/// `r_a + r_b` around `c_b` ([`ray_sphere::cast`]). Touching at the start gives `t = 0`.
+/// `t·motion_b`, or `None` (*Real-Time Rendering*, 3rd ed. (2008), §16.18; Ericson, *Real-Time
+/// Collision Detection* (2005), §5.5.5): in `b`'s frame `a`'s centre moves along the ray
+/// `c_a + t (v_a - v_b)`, which must meet the ball of radius `r_a + r_b` around `c_b`
+/// ([`ray_sphere::cast`]). Touching at the start gives `t = 0`.
 pub fn time_of_contact(
     a: &Sphere,
     motion_a: &Vector,

@@ -1,4 +1,6 @@
-//! 2D OBB–OBB overlap (seed 002, "2D情况").
+//! 2D OBB–OBB overlap: the separating-axis test in the plane, where the four edge normals are
+//! the only candidates (the 2D case of Gottschalk, Lin & Manocha 1996; Ericson, *Real-Time
+//! Collision Detection* (2005), §5.2.1).
 
 use nalgebra::{Matrix2, Point2, Vector2};
 
@@ -6,17 +8,17 @@ use nalgebra::{Matrix2, Point2, Vector2};
 /// `|sᵢ| <= half_extents[i]`; the columns of `axes` are orthonormal.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Obb2 {
-    /// Centre (seed 002's `P`).
+    /// Centre (`P` in [`overlaps`]).
     pub center: Point2<f64>,
-    /// Unit axes as columns (seed 002's `Ax, Ay`).
+    /// Unit axes as columns (`Ax, Ay` in [`overlaps`]).
     pub axes: Matrix2<f64>,
-    /// Half-width and half-height (seed 002's `W, H`).
+    /// Half-width and half-height (`W, H` in [`overlaps`]).
     pub half_extents: Vector2<f64>,
 }
 
-/// Whether two closed oriented rectangles overlap: seed 002's four separating axes `Ax, Ay, Bx,
-/// By`, each testing `|T·L| > |W_A Ax·L| + |H_A Ay·L| + |W_B Bx·L| + |H_B By·L|`, evaluated in
-/// A's frame.
+/// Whether two closed oriented rectangles overlap: the four candidate separating axes `Ax, Ay,
+/// Bx, By`, each testing `|T·L| > |W_A Ax·L| + |H_A Ay·L| + |W_B Bx·L| + |H_B By·L|` with
+/// `T = P_B - P_A`, evaluated in A's frame.
 ///
 /// Conservative: the radii are padded by a bound on the rounding of `T` and of the projections
 /// (`4ε(|T|₁ + Σ half-extents)`), so overlapping or touching rectangles are never reported apart.

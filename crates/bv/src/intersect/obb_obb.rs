@@ -1,17 +1,19 @@
 //! OBB–OBB overlap by the separating-axis theorem, in the frame of the first box.
 //!
 //! The fifteen candidate axes are A's three axes, B's three axes and the nine products
-//! `a_i × b_j` (Gottschalk, Lin, Manocha 1996; seed 000 §9.2.6, seed 003 §2). Everything is
-//! evaluated in A's frame, where B has centre `t` and axes the columns of `R = Aᵀ B`, so each
-//! test costs a handful of multiply-adds (seed 000 §9.2.6, last formulas; seed 002's code).
-//! The axes are tried in the order the seeds advise (seed 000 §9.2.6 after Akenine-Möller;
-//! seed 003 §3(4)): A's axes, then B's axes, then the products.
+//! `a_i × b_j` (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996; Ericson, *Real-Time
+//! Collision Detection* (2005), §4.4.1). Everything is evaluated in A's frame, where B has
+//! centre `t` and axes the columns of `R = Aᵀ B`, so each test costs a handful of
+//! multiply-adds (Ericson §4.4.1). The axes are tried in the usual order, cheapest first
+//! (Ericson §4.4.1; *Real-Time Rendering*, 3rd ed. (2008), §16.13): A's axes, then B's axes,
+//! then the products.
 //!
 //! # Robustness and the conservative policy
 //!
 //! * Parallel edges make `a_i × b_j` (nearly) zero, so both sides of its test are rounding noise.
-//!   Following seed 002, the projected radii use `|R| + ε` ([`PARALLEL_EPS`]) instead of `|R|`,
-//!   which keeps such an axis from ever separating boxes that overlap.
+//!   As in Ericson §4.4.2 ("Making the separating-axis test robust"), the projected radii use
+//!   `|R| + ε` ([`PARALLEL_EPS`]) instead of `|R|`, which keeps such an axis from ever
+//!   separating boxes that overlap.
 //! * The rounding of the relative translation is covered by growing A's half-extents by
 //!   [`RelativePose::slack`], a bound on that error.
 //!
@@ -21,8 +23,8 @@
 use crate::{Obb, Vector};
 use nalgebra::Matrix3;
 
-/// The `ε` of seed 002's `|R| + ε` (there `1e-6` for `f32`). It dominates the rounding of `R`
-/// (a few ulps) and tolerates box axes that are orthonormal only to about `1e-10`.
+/// The `ε` of `|R| + ε` (Ericson §4.4.2). It dominates the rounding of `R` (a few ulps) and
+/// tolerates box axes that are orthonormal only to about `1e-10`.
 pub const PARALLEL_EPS: f64 = 1e-9;
 
 /// Pose of box B's frame in box A's frame, with what the 15-axis test needs precomputed.
@@ -36,7 +38,7 @@ pub struct RelativePose {
     pub rotation: Matrix3<f64>,
     /// `t`: B's origin expressed in A's frame.
     pub translation: Vector,
-    /// `|R| + ε` entry-wise (seed 002's `FR`).
+    /// `|R| + ε` entry-wise (Ericson's `AbsR`, §4.4.2).
     pub abs_rotation: Matrix3<f64>,
     /// Bound on the rounding error in `translation` (absolute, per component); A is grown by it.
     pub slack: f64,
@@ -94,9 +96,10 @@ pub fn overlaps(a: &Obb, b: &Obb) -> bool {
     )
 }
 
-/// The bounding-sphere early-out of seed 000 §9.2.6: `true` when the spheres around the two
-/// boxes (centred at the box centres, radius the half-diagonal) are disjoint, which proves the
-/// boxes disjoint. Cheaper than [`overlaps_posed`] only when most pairs are far apart.
+/// The bounding-sphere early-out advised before a costly test (*Real-Time Rendering*, 3rd ed.
+/// (2008), §16.5 and §16.13): `true` when the spheres around the two boxes (centred at the box
+/// centres, radius the half-diagonal) are disjoint, which proves the boxes disjoint. Cheaper
+/// than [`overlaps_posed`] only when most pairs are far apart.
 #[inline]
 pub fn spheres_disjoint(half_a: &Vector, half_b: &Vector, pose: &RelativePose) -> bool {
     let r = half_a.norm() + half_b.norm() + pose.slack * 2.0;
@@ -105,7 +108,8 @@ pub fn spheres_disjoint(half_a: &Vector, half_b: &Vector, pose: &RelativePose) -
 
 /// Whether box A (half-extents `half_a`, centred at the origin of its own frame) and box B
 /// (half-extents `half_b`, placed by `pose` in A's frame) overlap: the 15-axis separating-axis
-/// test of seed 000 §9.2.6 / seed 002 / seed 003, conservative as described in the module docs.
+/// test of Gottschalk, Lin & Manocha 1996 (Ericson §4.4.1), conservative as described in the
+/// module docs.
 pub fn overlaps_posed(half_a: &Vector, half_b: &Vector, pose: &RelativePose) -> bool {
     let a = half_a.add_scalar(pose.slack);
     (0..3).all(|i| !a_axis_separates(i, &a, half_b, &pose.abs_rotation, &pose.translation))
@@ -116,9 +120,9 @@ pub fn overlaps_posed(half_a: &Vector, half_b: &Vector, pose: &RelativePose) -> 
 /// (`a`, grown by `slack`) and box B (centre `b_center`, axes `b_axes`, half-extents `half_b`)
 /// given in one frame, computing `R = Aᵀ B` and `t = Aᵀ (c_B - c_A)` one row at a time: row `i`
 /// is all that A's axis `i` needs, and most box pairs of a traversal that are separated at all
-/// are separated by one of A's axes (seed 000 §9.2.6 orders the axes so), so a rejection usually
-/// costs one or two rows instead of the whole product. `slack` bounds the rounding of `b_center
-/// - a.center` and of `b_center` itself (see [`RelativePose::slack`]).
+/// are separated by one of A's axes (hence the usual order, A's axes first), so a rejection
+/// usually costs one or two rows instead of the whole product. `slack` bounds the rounding of
+/// `b_center - a.center` and of `b_center` itself (see [`RelativePose::slack`]).
 ///
 /// A's axes are tried last to first: the covariance fit orders them by decreasing spread, and
 /// the thinnest axis separates most often (dragon_res2 × dragon_res2, `All`: of the box pairs
@@ -195,7 +199,7 @@ fn b_axes_overlap(a: &Vector, b: &Vector, pose: &RelativePose) -> bool {
 
 /// Type iii: whether no product `a_i × b_j` separates the boxes. With (i, i1, i2) and (j, j1,
 /// j2) cyclic, in A's frame the axis is e_i × R_j, so `t·L = t[i2] R[i1][j] - t[i1] R[i2][j]`
-/// and the radii pair the complementary axes (seed 000 §9.2.6, type iii).
+/// and the radii pair the complementary axes (Ericson §4.4.1, the axes `L = A_i × B_j`).
 #[inline]
 fn edge_axes_overlap(a: &Vector, b: &Vector, pose: &RelativePose) -> bool {
     let (r, fr, t) = (&pose.rotation, &pose.abs_rotation, &pose.translation);

@@ -54,8 +54,9 @@ impl Plane {
 /// far below any geometric feature size of interest.
 pub const TANGENT_TOLERANCE: f64 = 1e-12;
 
-/// Where a volume lies relative to a plane (seed 000 §9.2.4: POSITIVE / NEGATIVE / TANGENT /
-/// INTERSECTING).
+/// Where a volume lies relative to a plane: the plane–box classification of *Real-Time
+/// Rendering*, 3rd ed. (2008), §16.10, and Ericson, *Real-Time Collision Detection* (2005),
+/// §5.2.3, with touching kept apart from crossing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlaneSide {
     /// Entirely on the positive side, not touching.
@@ -70,7 +71,7 @@ pub enum PlaneSide {
 
 impl PlaneSide {
     /// Classifies a volume from the range `[lo, hi]` of `n · x + d` over it and the tangent
-    /// band `band` (seed 000 §9.2.4, steps 10–17, with `= 0` read as `|·| <= band`).
+    /// band `band` (a value "equal to 0" is one with `|·| <= band`).
     pub fn from_range(lo: f64, hi: f64, band: f64) -> Self {
         if lo > band {
             Self::Positive

@@ -8,21 +8,21 @@ use super::plane::{Plane, PlaneSide};
 use crate::{Aabb, Point};
 
 /// Classification by the projected radius `r = Σ h_k |n_k|` around the centre (the fastest;
-/// the AABB case of seed 000 §9.2.4 eq. 9.20).
+/// Ericson, *Real-Time Collision Detection* (2005), §5.2.3).
 pub fn classify(plane: &Plane, aabb: &Aabb) -> PlaneSide {
     let (lo, hi) = interval(plane, aabb);
     PlaneSide::from_range(lo, hi, band(plane, aabb))
 }
 
-/// Classification by the two ends of the box diagonal best aligned with `n` (seed 000
-/// §9.2.4 "平面与轴对齐包围盒", eq. 9.18, steps 1–17; seed 004 "平面/ AABB相交测试").
+/// Classification by the two ends of the box diagonal best aligned with `n` (*Real-Time
+/// Rendering*, 3rd ed. (2008), §16.10).
 pub fn classify_diagonal(plane: &Plane, aabb: &Aabb) -> PlaneSide {
     let (v_min, v_max) = diagonal(plane, aabb);
     PlaneSide::from_range(plane.eval(&v_min), plane.eval(&v_max), band(plane, aabb))
 }
 
-/// Classification by substituting all eight vertices (seed 004 "平面/长方体相交测试", the
-/// first method).
+/// Classification by substituting all eight vertices (the first, slowest method of
+/// *Real-Time Rendering*, 3rd ed. (2008), §16.10).
 pub fn classify_vertices(plane: &Plane, aabb: &Aabb) -> PlaneSide {
     let values = corners(aabb).map(|v| plane.eval(&v));
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -38,8 +38,9 @@ pub fn interval(plane: &Plane, aabb: &Aabb) -> (f64, f64) {
     (s - r, s + r)
 }
 
-/// The vertices `V_min`, `V_max` minimising and maximising `n · x` (the n- and p-vertices;
-/// seed 000 §9.2.4 steps 1–9).
+/// The vertices `V_min`, `V_max` minimising and maximising `n · x` (the n- and p-vertices):
+/// `V_min` takes the box's minimum coordinate where `n_k >= 0` and its maximum where
+/// `n_k < 0`, `V_max` the opposite.
 pub fn diagonal(plane: &Plane, aabb: &Aabb) -> (Point, Point) {
     let (mut v_min, mut v_max) = (aabb.mins, aabb.maxs);
     for k in 0..3 {

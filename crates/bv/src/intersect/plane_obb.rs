@@ -6,17 +6,19 @@
 use super::plane::{Plane, PlaneSide};
 use crate::{Obb, Point, Vector};
 
-/// Classification by the projected radius `r = Σ l_k |n · u_k|` (seed 000 §9.2.4 eq. 9.20
-/// and its steps 1–9, with the README errata: the `< -r` branch is NEGATIVE and step 6 is an
-/// `else if`; seed 004 "平面/ OBB相交测试", method 2).
+/// Classification by the projected radius `r = Σ l_k |n · u_k|` (Ericson, *Real-Time
+/// Collision Detection* (2005), §5.2.3; *Real-Time Rendering*, 3rd ed. (2008), §16.10): with
+/// `s = n · C + d`, positive when `s > r`, negative when `s < -r` (a branch some textbook
+/// pseudo-code misprints as positive), tangent when `|s| = r`, all to within the tangent band.
 pub fn classify(plane: &Plane, obb: &Obb) -> PlaneSide {
     let (lo, hi) = interval(plane, obb);
     PlaneSide::from_range(lo, hi, band(plane, obb))
 }
 
 /// Classification by the transformed normal `n' = (n·u0, n·u1, n·u2)` and the box-frame
-/// vertices `V_min`, `V_max` (seed 000 §9.2.4 eq. 9.19 and its steps 1–18, axes `u0, u1, u2`
-/// per the erratum; seed 004 method 1).
+/// vertices `V_min`, `V_max`: the normal taken into the box frame reduces the OBB to the AABB
+/// case of [`super::plane_aabb::classify_diagonal`] (*Real-Time Rendering*, 3rd ed. (2008),
+/// §16.10).
 pub fn classify_transformed_normal(plane: &Plane, obb: &Obb) -> PlaneSide {
     let n_local = obb.axes.tr_mul(&plane.normal);
     let v_max = obb
@@ -27,8 +29,8 @@ pub fn classify_transformed_normal(plane: &Plane, obb: &Obb) -> PlaneSide {
     PlaneSide::from_range(lo, hi, band(plane, obb))
 }
 
-/// Classification by substituting all eight vertices (seed 004 "平面/长方体相交测试", the
-/// first method).
+/// Classification by substituting all eight vertices (the first, slowest method of
+/// *Real-Time Rendering*, 3rd ed. (2008), §16.10).
 pub fn classify_vertices(plane: &Plane, obb: &Obb) -> PlaneSide {
     let values = corners(obb).map(|v| plane.eval(&v));
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);

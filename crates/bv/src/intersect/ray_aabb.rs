@@ -4,8 +4,9 @@ use super::{hit::RayHit, slab};
 use crate::{Aabb, Ray};
 
 /// The parameter interval `[t_enter, t_exit]` (clamped to `t >= 0`) of the ray inside the
-/// closed box, by the slab method (seed 000 §9.2.2 "射线与轴对齐包围盒", eq. 9.8–9.9; seed 004
-/// "平板层相交法"). Handles the parallel case `d_i = 0` by the origin's slab test.
+/// closed box, by the slab method (Kay & Kajiya, "Ray tracing complex scenes", SIGGRAPH 1986;
+/// Ericson, *Real-Time Collision Detection* (2005), §5.3.3; *Real-Time Rendering*, 3rd ed.
+/// (2008), §16.7). Handles the parallel case `d_i = 0` by the origin's slab test.
 pub fn interval(ray: &Ray, aabb: &Aabb) -> Option<(f64, f64)> {
     (0..3).try_fold((0.0, f64::INFINITY), |iv, i| {
         slab::clip(iv, ray.origin[i], ray.dir[i], aabb.mins[i], aabb.maxs[i])
@@ -17,9 +18,9 @@ pub fn cast(ray: &Ray, aabb: &Aabb) -> Option<RayHit> {
     interval(ray, aabb).map(|(t, _)| RayHit::at(ray, t))
 }
 
-/// Same result as [`cast`] by Woo's method (seed 004 "Woo算法"; A. Woo, "Fast ray-box
-/// intersection", Graphics Gems, 1990): pick the front-facing plane of each slab, take the
-/// largest of the (at most three) plane hits, and accept it if the point lies on that face.
+/// Same result as [`cast`] by Woo's method (A. Woo, "Fast ray-box intersection", Graphics
+/// Gems, 1990): pick the front-facing plane of each slab, take the largest of the (at most
+/// three) plane hits, and accept it if the point lies on that face.
 pub fn cast_woo(ray: &Ray, aabb: &Aabb) -> Option<RayHit> {
     let (o, d) = (&ray.origin, &ray.dir);
     let mut plane = [f64::NAN; 3];

@@ -4,8 +4,9 @@ use super::{hit::RayHit, slab};
 use crate::{Kdop, Ray};
 
 /// The parameter interval (clamped to `t >= 0`) of the ray inside the closed k-DOP: one slab
-/// `min_i <= n_i · p <= max_i` per axis (seed 004 "平板层相交法", which names k-DOPs among the
-/// volumes the slab method handles; "k-DOP的定义"). Axes need not be unit length.
+/// `min_i <= n_i · p <= max_i` per axis (the slab method of Kay & Kajiya 1986, made for such
+/// slab-bounded volumes; *Real-Time Rendering*, 3rd ed. (2008), §16.7). Axes need not be unit
+/// length.
 pub fn interval<const A: usize>(ray: &Ray, kdop: &Kdop<A>) -> Option<(f64, f64)> {
     let axes = Kdop::<A>::axes();
     (0..A).try_fold((0.0, f64::INFINITY), |iv, i| {

@@ -4,8 +4,9 @@ use super::{hit::RayHit, slab};
 use crate::{Obb, Ray};
 
 /// The parameter interval (clamped to `t >= 0`) of the ray inside the closed box: the slab
-/// method along the box axes (seed 000 §9.2.2 "射线与有向包围盒", eq. 9.10–9.11 and steps 1–28,
-/// with the README erratum: `t0' = (s - l_k) / r`, `t1' = (s + l_k) / r`).
+/// method along the box axes (Ericson, *Real-Time Collision Detection* (2005), §5.3.3;
+/// *Real-Time Rendering*, 3rd ed. (2008), §16.7): with `r = u_k·d` and `s = u_k·(C - o)`, the
+/// slab of axis `k` is crossed at `t = (s - l_k) / r` and `(s + l_k) / r`.
 pub fn interval(ray: &Ray, obb: &Obb) -> Option<(f64, f64)> {
     let to_center = obb.center - ray.origin;
     (0..3).try_fold((0.0, f64::INFINITY), |iv, k| {

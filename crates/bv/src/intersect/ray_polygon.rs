@@ -7,8 +7,8 @@ use robust::{orient2d, Coord};
 
 /// First hit of the ray on a planar polygon given by its vertices in order (simple, convex
 /// or not): intersect the polygon's plane (Newell normal), drop the coordinate of largest
-/// normal component and run [`crossing_test`] (seed 004 "射线/多边形相交测试"). A ray in the
-/// polygon's plane, or a polygon with zero area, misses.
+/// normal component and run [`crossing_test`] (*Real-Time Rendering*, 3rd ed. (2008),
+/// §16.9). A ray in the polygon's plane, or a polygon with zero area, misses.
 pub fn cast(ray: &Ray, polygon: &[Point]) -> Option<RayHit> {
     let n = newell_normal(polygon);
     let denom = n.dot(&ray.dir);
@@ -40,10 +40,11 @@ pub fn newell_normal(polygon: &[Point]) -> Vector {
 }
 
 /// Whether `p` lies in the closed 2D polygon, by the crossing test (Jordan curve theorem,
-/// even–odd rule; seed 004 "点是否在二维多边形内部的 Crossing Test"): count the edges crossing
-/// the `+x` ray from `p`, using half-open vertical ranges so a vertex on the ray counts once.
-/// Which side of an edge `p` lies on is decided exactly (`orient2d`), and points on the
-/// boundary are inside (closed-set policy).
+/// even–odd rule; E. Haines, "Point in polygon strategies", Graphics Gems IV, 1994; Ericson,
+/// *Real-Time Collision Detection* (2005), §5.4.1): count the edges crossing the `+x` ray
+/// from `p`, using half-open vertical ranges so a vertex on the ray counts once. Which side of
+/// an edge `p` lies on is decided exactly (`orient2d`), and points on the boundary are inside
+/// (closed-set policy).
 pub fn crossing_test<I>(polygon: I, p: &Point2<f64>) -> bool
 where
     I: IntoIterator<Item = Point2<f64>>,

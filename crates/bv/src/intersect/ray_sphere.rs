@@ -3,9 +3,10 @@
 use super::hit::RayHit;
 use crate::{Ray, Sphere};
 
-/// Whether the ray meets the closed ball, with the early outs of seed 004 "射线/球体相交测试
-/// (优化方法)": origin inside (`l² <= r²`) → hit; sphere behind the origin (`s <= 0`) → miss;
-/// squared distance `m²` from the centre to the ray's line against `r²`.
+/// Whether the ray meets the closed ball, with the early outs of the optimised ray/sphere test
+/// (*Real-Time Rendering*, 3rd ed. (2008), §16.6; Ericson, *Real-Time Collision Detection*
+/// (2005), §5.3.2): origin inside (`l² <= r²`) → hit; sphere behind the origin (`s <= 0`) →
+/// miss; squared distance `m²` from the centre to the ray's line against `r²`.
 pub fn intersects(ray: &Ray, sphere: &Sphere) -> bool {
     approach(ray, sphere).is_some()
 }

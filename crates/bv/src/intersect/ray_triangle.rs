@@ -26,9 +26,9 @@ impl TriangleHit {
     }
 }
 
-/// Möller–Trumbore: solve `o + t d = (1-u-v) v0 + u v1 + v v2` by Cramer's rule (seed 004
-/// "射线/三角形相交测试"; T. Möller, B. Trumbore, "Fast, minimum storage ray-triangle
-/// intersection", JGT 1997). Two-sided, closed (`u, v >= 0`, `u + v <= 1`, `t >= 0`).
+/// Möller–Trumbore: solve `o + t d = (1-u-v) v0 + u v1 + v v2` by Cramer's rule (T. Möller,
+/// B. Trumbore, "Fast, minimum storage ray-triangle intersection", JGT 2(1), 1997; *Real-Time
+/// Rendering*, 3rd ed. (2008), §16.8). Two-sided, closed (`u, v >= 0`, `u + v <= 1`, `t >= 0`).
 /// A zero determinant (ray in the triangle's plane, or zero-area triangle) is a miss.
 /// Not watertight: see [`cast_watertight`].
 pub fn cast(ray: &Ray, tri: &Triangle) -> Option<TriangleHit> {

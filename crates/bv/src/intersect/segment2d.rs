@@ -5,10 +5,12 @@ use nalgebra::Point2;
 use robust::{orient2d, Coord};
 
 /// Parameters `(s, t)` of the intersection point `p1 + s(p2 - p1) = q1 + t(q2 - q1)` of two
-/// closed segments, by seed 004 "两条二维线段的相交计算": with `a = q2 - q1`, `b = p2 - p1`,
-/// `c = p1 - q1`, `d = c·a⊥`, `e = c·b⊥`, `f = a·b⊥`, reject unless `d` and `e` lie between 0
-/// and `f` (the seed's pseudo-code, for either sign of `f`), then `s = d/f`, `t = e/f`. `None` for parallel segments (`f == 0`,
-/// including collinear overlapping ones: use [`overlaps`] for those).
+/// closed segments, by Antonio's test (F. Antonio, "Faster line segment intersection", Graphics
+/// Gems III, 1992; *Real-Time Rendering*, 3rd ed. (2008), §16.16): with `a = q2 - q1`,
+/// `b = p2 - p1`, `c = p1 - q1`, `d = c·a⊥`, `e = c·b⊥`, `f = a·b⊥`, reject unless `d` and `e`
+/// lie between 0 and `f` (for either sign of `f`), then `s = d/f`, `t = e/f`. `None` for
+/// parallel segments (`f == 0`, including collinear overlapping ones: use [`overlaps`] for
+/// those).
 pub fn intersect(
     p1: &Point2<f64>,
     p2: &Point2<f64>,

@@ -3,7 +3,9 @@
 use crate::{Aabb, Point, Vector};
 
 /// Whether the closed segment `p0 p1` meets the closed box: the separating-axis test of
-/// Gregory et al. 1999 (seed 000 §9.2.3, eq. 9.12–9.17; seed 004 "线段/长方体重叠检测").
+/// Gregory, Lin, Gottschalk & Taylor, "H-COLLIDE", IEEE Virtual Reality 1999 (Ericson,
+/// *Real-Time Collision Detection* (2005), §5.3.3; *Real-Time Rendering*, 3rd ed. (2008),
+/// §16.7).
 pub fn overlaps(p0: &Point, p1: &Point, aabb: &Aabb) -> bool {
     let center = nalgebra::center(&aabb.mins, &aabb.maxs);
     let half_extents = (aabb.maxs - aabb.mins) * 0.5;

@@ -5,11 +5,12 @@ use crate::{Aabb, Point, Sphere, Vector};
 
 /// The region between two AABBs: their joint bounding box cut by planes through corresponding
 /// edges of the two boxes (E. Haines, J. Wallace, "Shaft Culling for Efficient Ray-Traced
-/// Radiosity", Eurographics Rendering Workshop 1991; seed 004 "Shaft/长方体和Shaft /球体相交
-/// 测试"). It contains the convex hull of the two boxes and every plane touches both boxes,
-/// but it is not always the hull: hull faces spanned by non-parallel edges (cutting a corner
-/// of the joint box) are not added, as in the paper, so the shaft is conservative there.
-/// Planes have unit normals pointing out of the shaft.
+/// Radiosity", Eurographics Workshop on Rendering 1991, in *Photorealistic Rendering in
+/// Computer Graphics*, Springer 1994; *Real-Time Rendering*, 3rd ed. (2008), §16.15). It
+/// contains the convex hull of the two boxes and every plane touches both boxes, but it is not
+/// always the hull: hull faces spanned by non-parallel edges (cutting a corner of the joint
+/// box) are not added, as in the paper, so the shaft is conservative there. Planes have unit
+/// normals pointing out of the shaft.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shaft {
     bounds: Aabb,
@@ -75,9 +76,9 @@ impl Shaft {
     }
 }
 
-/// Shaft–AABB (seed 004 "Shaft/长方体…相交测试"): the box against the shaft's bounds, then
-/// against each plane (n/p vertices). Outside if outside the bounds or any plane; inside if
-/// inside the bounds and all planes; otherwise intersecting (conservative near edges).
+/// Shaft–AABB (Haines & Wallace 1994): the box against the shaft's bounds, then against each
+/// plane (n/p vertices). Outside if outside the bounds or any plane; inside if inside the
+/// bounds and all planes; otherwise intersecting (conservative near edges).
 pub fn classify_aabb(shaft: &Shaft, aabb: &Aabb) -> Containment {
     let bounds = shaft.bounds();
     let box_ranges = (0..3).flat_map(|k| {
@@ -93,8 +94,8 @@ pub fn classify_aabb(shaft: &Shaft, aabb: &Aabb) -> Containment {
     Containment::from_plane_ranges(box_ranges.chain(plane_ranges))
 }
 
-/// Shaft–sphere (seed 004 "Shaft/…球体相交测试"): the sphere against the shaft's bounds
-/// (squared distance to the closest point, Arvo), then the signed distance to each plane.
+/// Shaft–sphere (Haines & Wallace 1994): the sphere against the shaft's bounds (squared
+/// distance to the closest point, Arvo), then the signed distance to each plane.
 pub fn classify_sphere(shaft: &Shaft, sphere: &Sphere) -> Containment {
     let (bounds, c, r) = (shaft.bounds(), &sphere.center, sphere.radius);
     let closest = c.sup(&bounds.mins).inf(&bounds.maxs);

@@ -4,9 +4,10 @@
 /// Clips `[t0, t1]` to the parameters `t` with `lo <= s + t·ds <= hi` (closed slab), where
 /// `s` and `ds` are the projections of the origin and of the direction on the slab normal.
 ///
-/// `ds == 0.0` is the parallel case (seed 000 §9.2.2, steps 3–6): the interval is kept whole
-/// if `s` lies in the slab and emptied otherwise. Returns `None` when the result is empty.
-/// Seed 000 §9.2.2 eq. 9.9 / 9.11 (with the erratum: `t = (lo - s) / ds`, not `lo - s / ds`).
+/// The slab ends are crossed at `t = (lo - s) / ds` and `(hi - s) / ds` (Kay & Kajiya 1986;
+/// Ericson, *Real-Time Collision Detection* (2005), §5.3.3). `ds == 0.0` is the parallel case:
+/// the interval is kept whole if `s` lies in the slab and emptied otherwise. Returns `None`
+/// when the result is empty.
 #[inline]
 pub fn clip(interval: (f64, f64), s: f64, ds: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
     let (mut t0, mut t1) = interval;

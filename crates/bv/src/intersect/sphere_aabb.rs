@@ -7,8 +7,9 @@ use crate::{Aabb, Sphere};
 const SLACK: f64 = 1.0 + 8.0 * f64::EPSILON;
 
 /// Whether a closed ball and a closed AABB overlap: the squared distance from the centre to its
-/// closest point in the box, summed axis by axis, is at most `r²` (Arvo 1990; seed 004,
-/// "球体/长方体相交测试").
+/// closest point in the box, summed axis by axis, is at most `r²` (Arvo, "A simple method for
+/// box-sphere intersection testing", Graphics Gems, 1990; Ericson, *Real-Time Collision
+/// Detection* (2005), §5.2.5; *Real-Time Rendering*, 3rd ed. (2008), §16.13).
 ///
 /// Conservative: never `false` for overlapping or touching volumes.
 #[inline]

@@ -4,8 +4,8 @@ use super::sphere_aabb;
 use crate::{Obb, Sphere};
 
 /// Whether a closed ball and a closed OBB overlap: the centre is expressed in the box frame and
-/// the sphere–AABB closest-point test is applied there (seed 004, "球体/长方体相交测试": "将球心坐标
-/// 变换到OBB的轴上去，即可处理OBB").
+/// the sphere–AABB closest-point test is applied there (Ericson, *Real-Time Collision
+/// Detection* (2005), §5.2.6; *Real-Time Rendering*, 3rd ed. (2008), §16.13).
 ///
 /// Conservative: the box is inflated by a bound on the rounding of the frame change
 /// (`4ε·(|c_s - c_b|₁ + max h)`), so overlapping volumes are never reported apart.

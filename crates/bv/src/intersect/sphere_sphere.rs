@@ -7,7 +7,8 @@ use crate::Sphere;
 const SLACK: f64 = 1.0 + 8.0 * f64::EPSILON;
 
 /// Whether two closed balls overlap: the distance between the centres is at most the sum of the
-/// radii (seed 004, "球体/球体相交测试"), compared squared.
+/// radii, compared squared (Ericson, *Real-Time Collision Detection* (2005), §4.3.1; *Real-Time
+/// Rendering*, 3rd ed. (2008), §16.13).
 ///
 /// Conservative: never `false` for overlapping or touching balls; may be `true` for balls apart
 /// by a few ulps of the centre distance.

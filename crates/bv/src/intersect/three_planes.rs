@@ -7,10 +7,12 @@ use crate::Point;
 /// point: `|n1 · (n2 × n3)| <= 1e-12 · |n1| |n2| |n3|` (angles below about 1e-12 rad).
 pub const PARALLEL_TOLERANCE: f64 = 1e-12;
 
-/// The point on all three planes (seed 004 "三个平面之间的相交测试"):
-/// `p = ((p1·n1)(n2×n3) + (p2·n2)(n3×n1) + (p3·n3)(n1×n2)) / |n1 n2 n3|`, with `p_i·n_i = -d_i`.
-/// `None` when the determinant is (relatively) zero: two planes parallel, or all three
-/// sharing a line direction (see [`PARALLEL_TOLERANCE`]).
+/// The point on all three planes (R. Goldman, "Intersection of three planes", Graphics Gems,
+/// 1990; *Real-Time Rendering*, 3rd ed. (2008), §16.17; Ericson, *Real-Time Collision
+/// Detection* (2005), §5.4.5):
+/// `p = ((p1·n1)(n2×n3) + (p2·n2)(n3×n1) + (p3·n3)(n1×n2)) / |n1 n2 n3|`, with
+/// `p_i·n_i = -d_i`. `None` when the determinant is (relatively) zero: two planes parallel, or
+/// all three sharing a line direction (see [`PARALLEL_TOLERANCE`]).
 pub fn point(p1: &Plane, p2: &Plane, p3: &Plane) -> Option<Point> {
     let (n1, n2, n3) = (&p1.normal, &p2.normal, &p3.normal);
     let n23 = n2.cross(n3);

@@ -4,10 +4,11 @@ use crate::{Aabb, Triangle, Vector};
 
 /// Whether a closed triangle and a closed AABB overlap.
 ///
-/// Akenine-Möller's 13-axis test (Akenine-Möller 2001, "Fast 3D triangle-box overlap testing";
-/// seed 000 §9.2.5, seed 004 "三角形/AABB的重叠测试"): the three box axes, the triangle normal
-/// (the plane–box test) and the nine products of a box axis with a triangle edge, the latter
-/// three at a time per edge by the seed's `TestAxisEdge`. The cheap box axes go first.
+/// Akenine-Möller's 13-axis test (T. Akenine-Möller, "Fast 3D triangle-box overlap testing",
+/// JGT 6(1), 2001; Ericson, *Real-Time Collision Detection* (2005), §5.2.9; *Real-Time
+/// Rendering*, 3rd ed. (2008), §16.12): the three box axes, the triangle normal (the plane–box
+/// test) and the nine products of a box axis with a triangle edge, the latter three at a time
+/// per edge (`test_axis_edge`). The cheap box axes go first.
 ///
 /// Conservative: the box is grown by a bound on the rounding of the projections
 /// (`8ε·(max |v - c|₁ + max h)`), so an overlapping or touching pair is never reported apart.
@@ -30,7 +31,7 @@ pub fn overlaps_local(v: [Vector; 3], half: &Vector) -> bool {
 
 /// The 13 axis tests, exactly as stated (no slack).
 fn separating_axes_absent(v: &[Vector; 3], h: &Vector) -> bool {
-    // The box axes (seed 000 §9.2.5 steps 20–26).
+    // The three box axes.
     for k in 0..3 {
         let (lo, hi) = (
             v[0][k].min(v[1][k]).min(v[2][k]),
@@ -40,7 +41,7 @@ fn separating_axes_absent(v: &[Vector; 3], h: &Vector) -> bool {
             return false;
         }
     }
-    // The triangle normal, i.e. the plane–box test (steps 27–40). The cross product cancels
+    // The triangle normal, i.e. the plane–box test. The cross product cancels
     // (it is all rounding noise for a zero-area triangle), so a separation is only accepted
     // beyond a bound on its absolute error.
     let (e, f) = (v[1] - v[0], v[2] - v[0]);
@@ -56,15 +57,15 @@ fn separating_axes_absent(v: &[Vector; 3], h: &Vector) -> bool {
             return false;
         }
     }
-    // The nine edge products, three per edge (steps 5–19).
+    // The nine edge products, three per edge.
     [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
         .iter()
         .all(|&(i, j, k)| !test_axis_edge(&(v[j] - v[i]), &v[i], &v[k], h))
 }
 
-/// The seed's `TestAxisEdge`: whether one of `e_x × f`, `e_y × f`, `e_z × f` separates, for the
-/// triangle edge `f` from `v0` (the edge's other end projects like `v0`; `v2` is the third
-/// vertex).
+/// The three edge axes of one triangle edge (the `AXISTEST_*` macros of Akenine-Möller's
+/// code): whether one of `e_x × f`, `e_y × f`, `e_z × f` separates, for the triangle edge `f`
+/// from `v0` (the edge's other end projects like `v0`; `v2` is the third vertex).
 fn test_axis_edge(f: &Vector, v0: &Vector, v2: &Vector, h: &Vector) -> bool {
     let fa = f.abs();
     let apart = |s0: f64, s2: f64, r: f64| s0.min(s2) > r || s0.max(s2) < -r;

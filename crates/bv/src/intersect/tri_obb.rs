@@ -4,8 +4,8 @@ use super::tri_aabb;
 use crate::{Obb, Triangle};
 
 /// Whether a closed triangle and a closed OBB overlap: the triangle is expressed in the box frame
-/// (seed 000 eq. 9.21) and the 13-axis triangle–AABB test is applied there (seed 000 §9.2.5;
-/// seed 004: "对OBB需要先变换").
+/// and the 13-axis triangle–AABB test is applied there (Akenine-Möller 2001; *Real-Time
+/// Rendering*, 3rd ed. (2008), §16.12).
 ///
 /// Conservative, like [`tri_aabb::overlaps`]: the rounding bound used to grow the box also
 /// covers the frame change.

@@ -1,11 +1,11 @@
 //! Triangle–triangle intersection by Held's ERIT method (floating point).
 //!
-//! Held 1997, "ERIT – a collection of efficient and reliable intersection tests" (seed 004,
-//! "ERIT方法"): reject when P lies strictly on one side of Q's plane; coplanar triangles go to the
-//! interval-overlap method's 2D test (as the seed prescribes; a triangle within
-//! [`super::tri_tri_moller::COPLANAR_TOL`] of the plane counts as coplanar); otherwise compute the segment
-//! `P ∩ plane(Q)` and test it against Q inside Q's plane: it meets Q iff an end lies in Q or it
-//! crosses an edge of Q. Only Q's plane is ever computed.
+//! M. Held, "ERIT – a collection of efficient and reliable intersection tests", JGT 2(4), 1997:
+//! reject when P lies strictly on one side of Q's plane; coplanar triangles go to the
+//! interval-overlap method's 2D test (Möller 1997; a triangle within
+//! [`super::tri_tri_moller::COPLANAR_TOL`] of the plane counts as coplanar); otherwise compute
+//! the segment `P ∩ plane(Q)` and test it against Q inside Q's plane: it meets Q iff an end
+//! lies in Q or it crosses an edge of Q. Only Q's plane is ever computed.
 //!
 //! Same tolerance policy as [`super::tri_tri_moller`] ([`super::tri_tri_moller::PLANE_TOL`]);
 //! zero-area triangles and slivers are answered by [`super::tri_tri_exact::intersects`].

@@ -1,10 +1,11 @@
 //! Triangle–triangle intersection by Möller's interval-overlap method (floating point).
 //!
-//! Möller 1997, "A fast triangle-triangle intersection test" (seed 004, "区间重叠法"):
-//! reject when one triangle lies strictly on one side of the other's plane; otherwise both meet
-//! the line `L` common to the two planes in an interval, and they intersect iff the intervals
-//! overlap. Coplanar triangles are tested in 2D (edge–edge and vertex-in-triangle); a triangle
-//! within [`COPLANAR_TOL`] (relative) of the other's plane counts as coplanar.
+//! T. Möller, "A fast triangle-triangle intersection test", JGT 2(2), 1997 (*Real-Time
+//! Rendering*, 3rd ed. (2008), §16.11): reject when one triangle lies strictly on one side of
+//! the other's plane; otherwise both meet the line `L` common to the two planes in an interval,
+//! and they intersect iff the intervals overlap. Coplanar triangles are tested in 2D (edge–edge
+//! and vertex-in-triangle); a triangle within [`COPLANAR_TOL`] (relative) of the other's plane
+//! counts as coplanar.
 //!
 //! Signed distances within [`PLANE_TOL`] (relative) of zero are snapped to the plane, as in the
 //! paper. Configurations within rounding distance of touching may be misclassified; use

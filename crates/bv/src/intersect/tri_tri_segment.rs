@@ -21,13 +21,14 @@ pub enum Intersection {
 ///
 /// Whether they intersect, are coplanar or degenerate is decided exactly
 /// ([`tri_tri_exact::intersects`] and exact orientation signs). For non-coplanar triangles the
-/// segment is then computed as in Möller 1997 (seed 004, "区间重叠法"): each triangle meets the
-/// other's plane in an interval of the common line `L` (its edges that cross the plane, chosen by
-/// the exact signs, cut at the linearly interpolated point), and the answer is the overlap of the
-/// two intervals along `L = n_p × n_q`. The end points are floating point, accurate to rounding
-/// relative to the triangles' size, except where the problem is ill-conditioned: nearly parallel
-/// planes or slivers (`L` itself is noise), or a vertex off the other plane by a rounding-sized
-/// distance (its edge nearly lies in that plane, so the cut point slides along it).
+/// segment is then computed as in Möller 1997 (the interval-overlap method): each triangle
+/// meets the other's plane in an interval of the common line `L` (its edges that cross the
+/// plane, chosen by the exact signs, cut at the linearly interpolated point), and the answer is
+/// the overlap of the two intervals along `L = n_p × n_q`. The end points are floating point,
+/// accurate to rounding relative to the triangles' size, except where the problem is
+/// ill-conditioned: nearly parallel planes or slivers (`L` itself is noise), or a vertex off
+/// the other plane by a rounding-sized distance (its edge nearly lies in that plane, so the cut
+/// point slides along it).
 pub fn intersection(p: &Triangle, q: &Triangle) -> Intersection {
     if !tri_tri_exact::intersects(p, q) {
         return Intersection::Disjoint;
