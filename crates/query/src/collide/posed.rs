@@ -69,7 +69,8 @@ pub struct PlacedObb {
     slack: f64,
 }
 
-/// Gottschalk's OBB–OBB test (its six face axes, seed 000 §9.2.6) on the pair's relative pose:
+/// Gottschalk's OBB–OBB test (its six face axes; Gottschalk, Lin & Manocha 1996; Ericson,
+/// *Real-Time Collision Detection* §4.4.1) on the pair's relative pose:
 /// with B's box placed in A's frame once per node of B, each pair costs `t = Aᵀ (c'_B - c_A)`
 /// and as many rows of `R = Aᵀ (R_ab B)` as the test needs ([`obb_obb::overlaps_lazy`]).
 impl PosedOverlap for Obb {

@@ -1,5 +1,5 @@
-//! View-frustum culling of a tree (seed 004, "视域四棱锥的相交测试" / "平头锥体" culling): the
-//! frustum is walked down the hierarchy; a node outside is dropped with its whole subtree, a
+//! View-frustum culling of a tree (*Real-Time Rendering*, 3rd ed. 2008, §16.14; Assarsson &
+//! Möller 2000): the frustum is walked down the hierarchy; a node outside is dropped with its whole subtree, a
 //! node inside is accepted with its whole subtree without further tests, and only the leaves
 //! that straddle the frustum's boundary have their triangles classified one by one.
 

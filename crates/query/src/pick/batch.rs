@@ -1,13 +1,19 @@
 //! Many rays at once, in parallel on rayon's thread pool.
 
-use super::{cast_ray, RayHit, RayVolume};
-use crate::error::{check_each, check_max_t, check_ray, BatchError};
+use super::closest::cast_prepared;
+use super::{MeshRay, RayHit, RayVolume};
+use crate::error::{check_each, check_max_t, check_ray, check_translation, BatchError};
 use crate::Model;
 use obbtree_bv::{Pose, Ray};
 use rayon::prelude::*;
 
-/// [`cast_ray`] for every ray of `rays`, in parallel (rayon), results in the order of `rays`.
-/// Every ray is checked before any is cast: the first invalid one (lowest index) is the error.
+/// Rays per rayon task: enough that splitting costs nothing next to the casts (a ray takes
+/// a fraction of a microsecond), few enough that the threads stay balanced.
+const RAYS_PER_TASK: usize = 1024;
+
+/// [`cast_ray`](super::cast_ray) for every ray of `rays`, in parallel (rayon), results in the
+/// order of `rays`. Every ray is checked before any is cast: the first invalid one (lowest
+/// index) is the error. On one thread the rays are cast in a plain loop.
 pub fn cast_rays<V: RayVolume>(
     model: &Model<V>,
     pose: &Pose,
@@ -16,13 +22,17 @@ pub fn cast_rays<V: RayVolume>(
 ) -> Result<Vec<Option<RayHit>>, BatchError> {
     check_each(rays, |ray| {
         check_ray(ray)?;
-        check_max_t(max_t)
+        check_max_t(max_t)?;
+        check_translation(pose)
     })?;
     model.prepare_rays();
-    rays.par_iter()
-        .enumerate()
-        .map(|(index, ray)| {
-            cast_ray(model, pose, ray, max_t).map_err(|source| BatchError { index, source })
-        })
-        .collect()
+    let cast = |ray: &Ray| cast_prepared(model, pose, ray, &MeshRay::new(pose, ray), max_t);
+    Ok(if rayon::current_num_threads() == 1 {
+        rays.iter().map(cast).collect()
+    } else {
+        rays.par_iter()
+            .with_min_len(RAYS_PER_TASK)
+            .map(cast)
+            .collect()
+    })
 }

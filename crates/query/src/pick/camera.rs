@@ -95,8 +95,8 @@ impl Camera {
 
     /// The ray through the centre of pixel `(x, y)` (column, row from the top): from the point
     /// on the near plane to the point on the far plane, both found by inverting
-    /// `projection · view` (seed 004's picking ray: unproject the pixel at the near and far
-    /// depths). The direction has unit length, so `t` is a distance from the near plane.
+    /// `projection · view` (the picking ray of Akenine-Möller, Haines & Hoffman, *Real-Time
+    /// Rendering*, 3rd ed. 2008, §16.1: unproject the pixel at the near and far depths). The direction has unit length, so `t` is a distance from the near plane.
     pub fn pixel_ray(&self, x: u32, y: u32) -> Result<Ray, CameraError> {
         if x >= self.width || y >= self.height {
             return Err(CameraError::PixelOutside {

@@ -1,7 +1,7 @@
 //! The first hit along a ray.
 
 use super::traverse::Visitor;
-use super::{prepare, walk, RayHit, RayVolume};
+use super::{prepare, walk, MeshRay, RayHit, RayVolume};
 use crate::{Model, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
 use obbtree_bv::{Pose, Ray, Triangle};
@@ -17,14 +17,26 @@ pub fn cast_ray<V: RayVolume>(
     max_t: f64,
 ) -> Result<Option<RayHit>, QueryError> {
     let local = prepare(pose, ray, max_t)?;
+    Ok(cast_prepared(model, pose, ray, &local, max_t))
+}
+
+/// [`cast_ray`] on checked input: `local` is `ray` moved into the mesh frame.
+#[inline]
+pub(crate) fn cast_prepared<V: RayVolume>(
+    model: &Model<V>,
+    pose: &Pose,
+    ray: &Ray,
+    local: &MeshRay,
+    max_t: f64,
+) -> Option<RayHit> {
     let mut closest = Closest {
         bound: max_t,
         best: None,
     };
-    walk(model, &local, &mut closest);
-    Ok(closest
+    walk(model, local, &mut closest);
+    closest
         .best
-        .map(|(triangle, tri, hit)| RayHit::new(&tri, pose, triangle, &hit, &ray.origin, &ray.dir)))
+        .map(|(triangle, tri, hit)| RayHit::new(&tri, pose, triangle, &hit, &ray.origin, &ray.dir))
 }
 
 /// Keeps the hit with the smallest `(t, triangle)`.

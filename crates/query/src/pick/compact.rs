@@ -67,7 +67,8 @@ fn f32_up(x: f64) -> f32 {
 /// Same answers as walking the [`Bvh`] it was made from (the same leaves and triangle tests;
 /// the slightly larger boxes only cost a few more box tests). The collapse follows Wald et al.,
 /// "Getting rid of packets: efficient SIMD single-ray traversal using multi-branching BVHs"
-/// (IEEE RT 2008), and Áfra et al., "Embree" (SIGGRAPH 2014), whose 4-wide nodes this mirrors.
+/// (IEEE RT 2008), and Wald, Woop, Benthin, Johnson & Ernst, "Embree: a kernel framework for efficient CPU
+/// ray tracing" (SIGGRAPH 2014), whose 4-wide nodes this mirrors.
 ///
 /// Memory: 128 bytes per node (about a third of the binary tree's internal nodes) and 40 bytes
 /// per triangle (80 when the mesh's coordinates are not all `f32` values) ([`PickTree::memory_bytes`]); built in one pass over the source tree.

@@ -1,4 +1,5 @@
-//! Ray picking through a bounding-volume hierarchy (seed 004, "基于层次包围盒的拾取方法").
+//! Ray picking through a bounding-volume hierarchy (Akenine-Möller, Haines & Hoffman, *Real-Time
+//! Rendering*, 3rd ed. 2008, §16.1).
 //!
 //! * [`cast_ray`]: the first hit (triangle, `t`, point, barycentrics, normal, front/back face).
 //! * [`cast_ray_all`]: every hit, sorted by `t` (then by triangle index).

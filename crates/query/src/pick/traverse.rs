@@ -33,8 +33,8 @@ impl<V: RayVolume> RayTree for Bvh<V> {
     }
 }
 
-/// Walks `tree` (built over `mesh`) along `ray` (seed 004, "基于层次包围盒的拾取方法", made
-/// ordered as in Smits, "Efficiency issues for ray tracing", JGT 1998): of two children the
+/// Walks `tree` (built over `mesh`) along `ray` (picking through a hierarchy, *Real-Time
+/// Rendering*, 3rd ed. 2008, §16.1, made ordered as in Smits, "Efficiency issues for ray tracing", JGT 1998): of two children the
 /// one the ray enters first is visited first and the other is kept on a stack with its entry
 /// parameter, and a node is skipped when that parameter exceeds the visitor's bound (for the
 /// closest hit: the best `t` so far). Nodes entered exactly at the bound are still visited, so
