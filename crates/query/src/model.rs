@@ -225,15 +225,15 @@ impl<V> Model<V> {
     /// Bytes held by the model: mesh, tree, precomputed triangles and boxes, and the picking
     /// index if built.
     pub fn memory_bytes(&self) -> usize {
-        use std::mem::size_of;
+        use std::mem::size_of_val;
         let inner = &self.inner;
-        inner.mesh.vertices().len() * size_of::<obbtree_bv::Point>()
-            + inner.mesh.triangles().len() * size_of::<[u32; 3]>()
-            + inner.tree.nodes().len() * size_of::<obbtree_tree::Node<V>>()
-            + inner.tree.triangle_order().len() * size_of::<u32>()
-            + inner.boxed.len() * size_of::<Boxed>()
-            + inner.node_bounds.len() * size_of::<Aabb>()
-            + inner.component_seeds.len() * size_of::<u32>()
+        size_of_val(inner.mesh.vertices())
+            + size_of_val(inner.mesh.triangles())
+            + size_of_val(inner.tree.nodes())
+            + size_of_val(inner.tree.triangle_order())
+            + size_of_val(&inner.boxed[..])
+            + size_of_val(&inner.node_bounds[..])
+            + size_of_val(&inner.component_seeds[..])
             + inner.pick_tree.get().map_or(0, PickTree::memory_bytes)
     }
 

@@ -3,6 +3,7 @@
 
 use super::ray::MeshRay;
 use super::volume::RayVolume;
+use arrayvec::ArrayVec;
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
 use obbtree_bv::{TriMesh, Triangle};
 use obbtree_tree::{Bvh, MAX_DEPTH};
@@ -29,69 +30,150 @@ pub(crate) trait RayTree {
 
 impl<V: RayVolume> RayTree for Bvh<V> {
     fn walk(&self, mesh: &TriMesh, ray: &MeshRay, visitor: &mut impl Visitor) {
-        walk(mesh, self, ray, visitor);
+        walk_ordered(&Binary { mesh, tree: self }, ray, visitor);
     }
 }
 
-/// Walks `tree` (built over `mesh`) along `ray` (picking through a hierarchy, *Real-Time
-/// Rendering*, 3rd ed. 2008, §16.1, made ordered as in Smits, "Efficiency issues for ray tracing", JGT 1998): of two children the
-/// one the ray enters first is visited first and the other is kept on a stack with its entry
-/// parameter, and a node is skipped when that parameter exceeds the visitor's bound (for the
-/// closest hit: the best `t` so far). Nodes entered exactly at the bound are still visited, so
-/// the visitor sees every triangle hit at `t <= bound` and can break ties itself.
+/// Most children a node of any hierarchy the walk serves can have.
+const MAX_CHILDREN: usize = 4;
+
+/// The walk's pending children with their entry parameters: each step leaves at most
+/// `MAX_CHILDREN - 1` children pending, on at most [`MAX_DEPTH`] levels. A fixed,
+/// uninitialised buffer (a zeroed array of that size cost 4% of a query; a `SmallVec`, which
+/// checks for its heap form on each push and pop, 2%).
+pub(crate) type Pending<R> = ArrayVec<(R, f64), { (MAX_CHILDREN - 1) * MAX_DEPTH }>;
+
+/// A hierarchy as the ordered walk sees it: nodes that are leaves or have up to
+/// [`MAX_CHILDREN`] children, and a test telling which children a ray enters, and where.
+pub(crate) trait OrderedTree {
+    /// A node.
+    type Ref: Copy;
+
+    /// The root, if the ray enters it within `bound`.
+    fn root(&self, ray: &MeshRay, bound: f64) -> Option<Self::Ref>;
+
+    /// Visits `node`. A leaf: its triangles are tested and hits reported to `visitor`,
+    /// `Break` when the visitor ended the walk. An internal node: of its children that `ray`
+    /// enters within the visitor's bound, all but the nearest are pushed on `pending`
+    /// (farthest first, so the nearer are popped first) and the nearest is returned to visit
+    /// next. Conservative: a child the exact ray enters within the bound is never left out.
+    fn visit(
+        &self,
+        node: Self::Ref,
+        ray: &MeshRay,
+        visitor: &mut impl Visitor,
+        pending: &mut Pending<Self::Ref>,
+    ) -> ControlFlow<(), Option<Self::Ref>>;
+}
+
+/// Walks `tree` along `ray` (picking through a hierarchy, Akenine-Möller, Haines & Hoffman,
+/// *Real-Time Rendering*, 3rd ed. 2008, §16.1, made ordered as in Smits, "Efficiency issues
+/// for ray tracing", JGT 1998): of the children a ray meets, the nearest is visited next and
+/// the others wait on a stack, nearer on top, with their entry parameters; a pending child is
+/// skipped when its entry exceeds the visitor's bound (for the closest hit: the best `t` so
+/// far). Children entered exactly at the bound are still visited, so the visitor sees every
+/// triangle hit at `t <= bound` and can break ties itself. Since the volume tests are
+/// conservative, a triangle hit is never lost to rounding in an ancestor's test.
 ///
-/// Leaves test their triangles with the watertight test
-/// ([`cast_watertight`](obbtree_bv::intersect::ray_triangle::cast_watertight)); volume tests are conservative ([`RayVolume`]), so a triangle hit is
-/// never lost to rounding in an ancestor's test. The stack holds at most one pending node per
-/// level: [`MAX_DEPTH`] entries.
-fn walk<V: RayVolume>(mesh: &TriMesh, tree: &Bvh<V>, ray: &MeshRay, visitor: &mut impl Visitor) {
-    let nodes = tree.nodes();
-    let Some(root_entry) = nodes[0].bv().entry(ray, visitor.bound()) else {
+#[inline(always)]
+pub(crate) fn walk_ordered<T: OrderedTree>(tree: &T, ray: &MeshRay, visitor: &mut impl Visitor) {
+    let Some(mut node) = tree.root(ray, visitor.bound()) else {
         return;
     };
-    let mut stack = [(0usize, 0.0f64); MAX_DEPTH + 1];
-    let mut pending = 0;
-    let mut current = (0usize, root_entry);
+    let mut stack = Pending::new();
     loop {
-        let (index, entry) = current;
-        if entry <= visitor.bound() {
-            match nodes[index].children() {
-                None => {
-                    for &triangle in tree.leaf_triangles(index) {
-                        let tri = mesh.triangle(triangle as usize);
-                        let Some(hit) = ray.watertight.cast(&tri) else {
-                            continue;
-                        };
-                        if hit.t <= visitor.bound() && visitor.hit(triangle, &tri, hit).is_break() {
-                            return;
-                        }
-                    }
+        match tree.visit(node, ray, visitor, &mut stack) {
+            ControlFlow::Break(()) => return,
+            ControlFlow::Continue(Some(nearest)) => {
+                node = nearest;
+                continue;
+            }
+            ControlFlow::Continue(None) => {}
+        }
+        loop {
+            match stack.pop() {
+                Some((next, entry)) if entry <= visitor.bound() => {
+                    node = next;
+                    break;
                 }
-                Some([left, right]) => {
-                    let bound = visitor.bound();
-                    let l = nodes[left].bv().entry(ray, bound).map(|t| (left, t));
-                    let r = nodes[right].bv().entry(ray, bound).map(|t| (right, t));
-                    match (l, r) {
-                        (Some(l), Some(r)) => {
-                            let (near, far) = if r.1 < l.1 { (r, l) } else { (l, r) };
-                            stack[pending] = far;
-                            pending += 1;
-                            current = near;
-                            continue;
-                        }
-                        (Some(only), None) | (None, Some(only)) => {
-                            current = only;
-                            continue;
-                        }
-                        (None, None) => {}
-                    }
-                }
+                Some(_) => {}
+                None => return,
             }
         }
-        if pending == 0 {
-            return;
+    }
+}
+
+/// A binary [`Bvh`] of any [`RayVolume`] as the ordered walk sees it: its leaves' triangles
+/// read from the mesh and tested with the watertight test
+/// ([`cast_watertight`](obbtree_bv::intersect::ray_triangle::cast_watertight)).
+struct Binary<'t, V> {
+    mesh: &'t TriMesh,
+    tree: &'t Bvh<V>,
+}
+
+impl<V: RayVolume> OrderedTree for Binary<'_, V> {
+    type Ref = usize;
+
+    #[inline(always)]
+    fn root(&self, ray: &MeshRay, bound: f64) -> Option<usize> {
+        self.tree.root().bv().entry(ray, bound).map(|_| 0)
+    }
+
+    #[inline(always)]
+    fn visit(
+        &self,
+        node: usize,
+        ray: &MeshRay,
+        visitor: &mut impl Visitor,
+        pending: &mut Pending<usize>,
+    ) -> ControlFlow<(), Option<usize>> {
+        match self.tree.node(node).children() {
+            None => self.test_leaf(node, ray, visitor).map_continue(|()| None),
+            Some(children) => ControlFlow::Continue(self.nearest(children, ray, visitor, pending)),
         }
-        pending -= 1;
-        current = stack[pending];
+    }
+}
+
+impl<V: RayVolume> Binary<'_, V> {
+    /// The leaf's triangles through the watertight test.
+    #[inline(always)]
+    fn test_leaf(&self, node: usize, ray: &MeshRay, visitor: &mut impl Visitor) -> ControlFlow<()> {
+        for &triangle in self.tree.leaf_triangles(node) {
+            let tri = self.mesh.triangle(triangle as usize);
+            let Some(hit) = ray.watertight.cast(&tri) else {
+                continue;
+            };
+            if hit.t <= visitor.bound() {
+                visitor.hit(triangle, &tri, hit)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The nearer of the two children the ray enters within the bound, the other pushed.
+    #[inline(always)]
+    fn nearest(
+        &self,
+        [left, right]: [usize; 2],
+        ray: &MeshRay,
+        visitor: &impl Visitor,
+        pending: &mut Pending<usize>,
+    ) -> Option<usize> {
+        let bound = visitor.bound();
+        let entry = |child: usize| self.tree.node(child).bv().entry(ray, bound);
+        match (entry(left), entry(right)) {
+            (Some(l), Some(r)) => {
+                let ((near, _), far) = if r < l {
+                    ((right, r), (left, l))
+                } else {
+                    ((left, l), (right, r))
+                };
+                pending.push(far);
+                Some(near)
+            }
+            (Some(_), None) => Some(left),
+            (None, Some(_)) => Some(right),
+            (None, None) => None,
+        }
     }
 }
