@@ -213,6 +213,154 @@ fn resolve(urdf: &Path, filename: &str) -> PathBuf {
         .unwrap_or_else(|| dir.join(name))
 }
 
+/// A `BadNumber` error of the URDF file `path`.
+fn bad_number(path: &Path, what: String) -> UrdfError {
+    UrdfError::BadNumber {
+        path: path.to_path_buf(),
+        what,
+    }
+}
+
+/// A link with its visual meshes loaded.
+fn read_link(path: &Path, link: &urdf_rs::Link) -> Result<Link, UrdfError> {
+    Ok(Link {
+        name: link.name.clone(),
+        visuals: link
+            .visual
+            .iter()
+            .map(|visual| read_visual(path, &link.name, visual))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// A visual of link `link`: its mesh file resolved and loaded, the `scale` applied to the
+/// vertices, its origin as a pose.
+fn read_visual(path: &Path, link: &str, v: &urdf_rs::Visual) -> Result<Visual, UrdfError> {
+    let urdf_rs::Geometry::Mesh { filename, scale } = &v.geometry else {
+        return Err(UrdfError::NotAMesh {
+            path: path.to_path_buf(),
+            link: link.to_string(),
+        });
+    };
+    let scale = scale.map_or([1.0; 3], |s| s.0);
+    if !finite(&scale) || scale.contains(&0.0) {
+        return Err(bad_number(path, format!("link {link:?}: a visual's scale")));
+    }
+    let origin = origin_pose(&v.origin)
+        .map_err(|e| bad_number(path, format!("link {link:?}: visual origin: {e}")))?;
+    let file = resolve(path, filename);
+    let raw = load_mesh(&file).map_err(|source| UrdfError::Mesh {
+        path: path.to_path_buf(),
+        link: link.to_string(),
+        source: Box::new(source),
+    })?;
+    let vertices = raw
+        .vertices()
+        .iter()
+        .map(|p| p.coords.component_mul(&Vector3::from(scale)).into())
+        .collect();
+    let mesh =
+        TriMesh::new(vertices, raw.triangles().to_vec()).map_err(|e| UrdfError::BadScale {
+            path: path.to_path_buf(),
+            link: link.to_string(),
+            message: e.to_string(),
+        })?;
+    Ok(Visual { file, mesh, origin })
+}
+
+/// A joint, its links looked up by name in `links`.
+fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, UrdfError> {
+    let kind = match j.joint_type {
+        urdf_rs::JointType::Fixed => JointKind::Fixed,
+        urdf_rs::JointType::Revolute => JointKind::Revolute,
+        urdf_rs::JointType::Continuous => JointKind::Continuous,
+        urdf_rs::JointType::Prismatic => JointKind::Prismatic,
+        ref other => {
+            return Err(UrdfError::UnsupportedJoint {
+                path: path.to_path_buf(),
+                joint: j.name.clone(),
+                kind: format!("{other:?}").to_lowercase(),
+            })
+        }
+    };
+    let axis = Vector3::from(j.axis.xyz.0);
+    let axis = match Unit::try_new(axis, 0.0) {
+        Some(a) if finite(axis.as_slice()) => a,
+        _ if kind == JointKind::Fixed => Vector3::x_axis(),
+        _ => return Err(bad_number(path, format!("joint {:?}: axis", j.name))),
+    };
+    let index = |link: &str| {
+        links
+            .iter()
+            .position(|l| l.name == link)
+            .ok_or_else(|| UrdfError::UnknownLink {
+                path: path.to_path_buf(),
+                joint: j.name.clone(),
+                link: link.to_string(),
+            })
+    };
+    Ok(Joint {
+        name: j.name.clone(),
+        kind,
+        parent: index(&j.parent.link)?,
+        child: index(&j.child.link)?,
+        origin: origin_pose(&j.origin)
+            .map_err(|e| bad_number(path, format!("joint {:?}: origin: {e}", j.name)))?,
+        axis,
+        limits: matches!(kind, JointKind::Revolute | JointKind::Prismatic)
+            .then_some((j.limit.lower, j.limit.upper)),
+    })
+}
+
+/// The one link no joint has as its child; an error when a link has two parents or when there
+/// is not exactly one root.
+fn single_root(path: &Path, links: &[Link], joints: &[Joint]) -> Result<usize, UrdfError> {
+    let not_tree = |reason: String| UrdfError::NotATree {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut has_parent = vec![false; links.len()];
+    for j in joints {
+        if std::mem::replace(&mut has_parent[j.child], true) {
+            return Err(not_tree(format!(
+                "link {:?} has two parents",
+                links[j.child].name
+            )));
+        }
+    }
+    let roots: Vec<usize> = (0..links.len()).filter(|&l| !has_parent[l]).collect();
+    match roots[..] {
+        [root] => Ok(root),
+        _ => Err(not_tree(format!(
+            "{} root links (need exactly one)",
+            roots.len()
+        ))),
+    }
+}
+
+/// `joints` ordered parent before child: depth-first from `root`, siblings in file order; a
+/// joint left over is in a cycle.
+fn parent_before_child(
+    path: &Path,
+    root: usize,
+    joints: Vec<Joint>,
+) -> Result<Vec<Joint>, UrdfError> {
+    let mut sorted = Vec::with_capacity(joints.len());
+    let mut frontier = vec![root];
+    while let Some(link) = frontier.pop() {
+        let start = sorted.len();
+        sorted.extend(joints.iter().filter(|j| j.parent == link).cloned());
+        frontier.extend(sorted[start..].iter().rev().map(|j| j.child));
+    }
+    if sorted.len() != joints.len() {
+        return Err(UrdfError::NotATree {
+            path: path.to_path_buf(),
+            reason: "the joints form a cycle".to_string(),
+        });
+    }
+    Ok(sorted)
+}
+
 impl Robot {
     /// Reads a URDF file and loads every visual mesh it names.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Robot, UrdfError> {
@@ -225,144 +373,23 @@ impl Robot {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        let bad = |what: String| UrdfError::BadNumber {
-            path: path.clone(),
-            what,
-        };
-        let mut links = Vec::with_capacity(parsed.links.len());
-        for link in &parsed.links {
-            let mut visuals = Vec::new();
-            for v in &link.visual {
-                let urdf_rs::Geometry::Mesh { filename, scale } = &v.geometry else {
-                    return Err(UrdfError::NotAMesh {
-                        path,
-                        link: link.name.clone(),
-                    });
-                };
-                let scale = scale.map_or([1.0; 3], |s| s.0);
-                if !finite(&scale)
-                    || scale.contains(&0.0)
-                    || !finite(&v.origin.xyz.0)
-                    || !finite(&v.origin.rpy.0)
-                {
-                    return Err(bad(format!(
-                        "link {:?}: a visual's scale or origin",
-                        link.name
-                    )));
-                }
-                let file = resolve(&path, filename);
-                let raw = load_mesh(&file).map_err(|source| UrdfError::Mesh {
-                    path: path.clone(),
-                    link: link.name.clone(),
-                    source: Box::new(source),
-                })?;
-                let vertices = raw
-                    .vertices()
-                    .iter()
-                    .map(|p| p.coords.component_mul(&Vector3::from(scale)).into())
-                    .collect();
-                let mesh = TriMesh::new(vertices, raw.triangles().to_vec()).map_err(|e| {
-                    UrdfError::BadScale {
-                        path: path.clone(),
-                        link: link.name.clone(),
-                        message: e.to_string(),
-                    }
-                })?;
-                visuals.push(Visual {
-                    file,
-                    mesh,
-                    origin: origin_pose(&v.origin)
-                        .map_err(|e| bad(format!("link {:?}: visual origin: {e}", link.name)))?,
-                });
-            }
-            links.push(Link {
-                name: link.name.clone(),
-                visuals,
-            });
-        }
-        let index = |joint: &str, link: &str| {
-            links
-                .iter()
-                .position(|l| l.name == link)
-                .ok_or_else(|| UrdfError::UnknownLink {
-                    path: path.clone(),
-                    joint: joint.to_string(),
-                    link: link.to_string(),
-                })
-        };
-        let mut joints = Vec::with_capacity(parsed.joints.len());
-        for j in &parsed.joints {
-            let kind = match j.joint_type {
-                urdf_rs::JointType::Fixed => JointKind::Fixed,
-                urdf_rs::JointType::Revolute => JointKind::Revolute,
-                urdf_rs::JointType::Continuous => JointKind::Continuous,
-                urdf_rs::JointType::Prismatic => JointKind::Prismatic,
-                ref other => {
-                    return Err(UrdfError::UnsupportedJoint {
-                        path,
-                        joint: j.name.clone(),
-                        kind: format!("{other:?}").to_lowercase(),
-                    })
-                }
-            };
-            if !finite(&j.origin.xyz.0) || !finite(&j.origin.rpy.0) {
-                return Err(bad(format!("joint {:?}: origin", j.name)));
-            }
-            let axis = Vector3::from(j.axis.xyz.0);
-            let axis = match Unit::try_new(axis, 0.0) {
-                Some(a) if finite(axis.as_slice()) => a,
-                _ if kind == JointKind::Fixed => Vector3::x_axis(),
-                _ => return Err(bad(format!("joint {:?}: axis", j.name))),
-            };
-            let limits = matches!(kind, JointKind::Revolute | JointKind::Prismatic)
-                .then_some((j.limit.lower, j.limit.upper));
-            joints.push(Joint {
-                name: j.name.clone(),
-                kind,
-                parent: index(&j.name, &j.parent.link)?,
-                child: index(&j.name, &j.child.link)?,
-                origin: origin_pose(&j.origin)
-                    .map_err(|e| bad(format!("joint {:?}: origin: {e}", j.name)))?,
-                axis,
-                limits,
-            });
-        }
-        let not_tree = |reason: String| UrdfError::NotATree {
-            path: path.clone(),
-            reason,
-        };
-        let mut has_parent = vec![false; links.len()];
-        for j in &joints {
-            if std::mem::replace(&mut has_parent[j.child], true) {
-                return Err(not_tree(format!(
-                    "link {:?} has two parents",
-                    links[j.child].name
-                )));
-            }
-        }
-        let roots: Vec<usize> = (0..links.len()).filter(|&l| !has_parent[l]).collect();
-        let [root] = roots[..] else {
-            return Err(not_tree(format!(
-                "{} root links (need exactly one)",
-                roots.len()
-            )));
-        };
-        // Parent before child: breadth-first from the root; a joint left over is in a cycle.
-        let mut sorted = Vec::with_capacity(joints.len());
-        let mut frontier = vec![root];
-        while let Some(link) = frontier.pop() {
-            let start = sorted.len();
-            sorted.extend(joints.iter().filter(|j| j.parent == link).cloned());
-            frontier.extend(sorted[start..].iter().rev().map(|j| j.child));
-        }
-        if sorted.len() != joints.len() {
-            return Err(not_tree("the joints form a cycle".to_string()));
-        }
+        let links = parsed
+            .links
+            .iter()
+            .map(|link| read_link(&path, link))
+            .collect::<Result<Vec<_>, _>>()?;
+        let joints = parsed
+            .joints
+            .iter()
+            .map(|joint| read_joint(&path, joint, &links))
+            .collect::<Result<Vec<_>, _>>()?;
+        let root = single_root(&path, &links, &joints)?;
+        let joints = parent_before_child(&path, root, joints)?;
         Ok(Robot {
             path,
             name: parsed.name,
             links,
-            joints: sorted,
+            joints,
             root,
         })
     }

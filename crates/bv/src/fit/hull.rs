@@ -116,120 +116,179 @@ pub fn convex_hull(points: &[Point]) -> Option<ConvexHull> {
     {
         return None;
     }
-    let simplex = initial_simplex(points)?;
-    let mut faces: Vec<Face> = Vec::new();
-    // The four faces of the tetrahedron, each oriented so that the fourth vertex is inside.
-    let tets = [[0, 1, 2, 3], [0, 3, 1, 2], [1, 3, 2, 0], [2, 3, 0, 1]];
-    for t in tets {
-        let [a, b, c, d] = t.map(|i| simplex[i]);
-        let v = if exactly_sees(points, [a, b, c], &points[d as usize]) {
-            [a, c, b]
-        } else {
-            [a, b, c]
-        };
-        faces.push(Face::new(points, v, [usize::MAX; 3]));
+    let mut hull = Quickhull::new(points, initial_simplex(points)?);
+    while let Some(face) = hull.pending.pop() {
+        if hull.faces[face].alive && !hull.faces[face].outside.is_empty() {
+            hull.add_furthest_point_of(face);
+        }
     }
-    link_all(&mut faces);
-    // Repeated points (a triangle soup repeats each vertex about six times) would be carried
-    // through every conflict list: keep one of each.
-    let mut unique: Vec<u32> = (0..points.len() as u32).collect();
-    let key = |i: &u32| points[*i as usize].coords.map(f64::to_bits);
-    unique.sort_unstable_by_key(|i| (key(i).x, key(i).y, key(i).z));
-    unique.dedup_by_key(|i| key(i));
-    for i in unique {
-        if let Some(f) = faces
-            .iter_mut()
-            .find(|f| f.sees(points, &points[i as usize]))
-        {
-            f.outside.push(i);
+    Some(hull.into_hull())
+}
+
+/// The hull under construction: its faces (dead ones kept, so indices stay valid), the faces
+/// whose outside points are still to be added, and the marks of the visibility flood.
+struct Quickhull<'p> {
+    points: &'p [Point],
+    faces: Vec<Face>,
+    pending: Vec<usize>,
+    /// The round in which each face's visibility was last decided, and that decision.
+    stamp: Vec<u32>,
+    visible_flag: Vec<bool>,
+    round: u32,
+}
+
+impl<'p> Quickhull<'p> {
+    /// The tetrahedron `simplex`, each face oriented so that the fourth vertex is inside, with
+    /// every distinct point outside it assigned to one face that sees it.
+    fn new(points: &'p [Point], simplex: [u32; 4]) -> Self {
+        let tets = [[0, 1, 2, 3], [0, 3, 1, 2], [1, 3, 2, 0], [2, 3, 0, 1]];
+        let mut faces: Vec<Face> = tets
+            .iter()
+            .map(|t| {
+                let [a, b, c, d] = t.map(|i| simplex[i]);
+                let v = if exactly_sees(points, [a, b, c], &points[d as usize]) {
+                    [a, c, b]
+                } else {
+                    [a, b, c]
+                };
+                Face::new(points, v, [usize::MAX; 3])
+            })
+            .collect();
+        link_all(&mut faces);
+        for i in distinct_points(points) {
+            if let Some(f) = faces
+                .iter_mut()
+                .find(|f| f.sees(points, &points[i as usize]))
+            {
+                f.outside.push(i);
+            }
+        }
+        Self {
+            points,
+            faces,
+            pending: (0..4).collect(),
+            stamp: vec![0; 4],
+            visible_flag: vec![false; 4],
+            round: 0,
         }
     }
 
-    let mut pending: Vec<usize> = (0..4).collect();
-    let mut stamp = vec![0u32; 4];
-    let mut visible_flag = vec![false; 4];
-    let mut round = 0u32;
-    let mut starts: HashMap<u32, usize> = HashMap::new();
-    while let Some(fi) = pending.pop() {
-        if !faces[fi].alive || faces[fi].outside.is_empty() {
-            continue;
-        }
-        round += 1;
-        let eye_index = furthest(points, &faces[fi]);
-        let eye = points[eye_index as usize];
+    /// Adds the outside point of `face` furthest from its plane: the faces that see it are
+    /// replaced by a cone from their horizon to it, and their outside points handed on.
+    fn add_furthest_point_of(&mut self, face: usize) {
+        let eye = furthest(self.points, &self.faces[face]);
+        let (visible, horizon) = self.visible_from(face, eye);
+        let first_new = self.add_cone(&horizon, eye);
+        self.hand_on_outside_points(&visible, first_new, eye);
+        self.pending.extend(first_new..self.faces.len());
+    }
 
-        // Flood the faces that see the eye (a disk, since visibility is exact).
-        let mut visible = vec![fi];
-        stamp[fi] = round;
-        visible_flag[fi] = true;
+    /// The faces that see point `eye`, flooded from `start` (a disk, since visibility is
+    /// exact), and the horizon: the edges `(a, b)` between a visible face and the face
+    /// `outer` across them that does not see it.
+    fn visible_from(&mut self, start: usize, eye: u32) -> (Vec<usize>, Vec<(u32, u32, usize)>) {
+        self.round += 1;
+        let round = self.round;
+        let eye = self.points[eye as usize];
+        let mut visible = vec![start];
+        self.stamp[start] = round;
+        self.visible_flag[start] = true;
         let mut horizon = Vec::new();
         let mut k = 0;
         while k < visible.len() {
             let f = visible[k];
             k += 1;
             for e in 0..3 {
-                let n = faces[f].adj[e];
-                if stamp[n] != round {
-                    stamp[n] = round;
-                    visible_flag[n] = faces[n].sees(points, &eye);
-                    if visible_flag[n] {
+                let n = self.faces[f].adj[e];
+                if self.stamp[n] != round {
+                    self.stamp[n] = round;
+                    self.visible_flag[n] = self.faces[n].sees(self.points, &eye);
+                    if self.visible_flag[n] {
                         visible.push(n);
                     }
                 }
-                if !visible_flag[n] {
-                    horizon.push((faces[f].v[e], faces[f].v[(e + 1) % 3], n));
+                if !self.visible_flag[n] {
+                    let v = self.faces[f].v;
+                    horizon.push((v[e], v[(e + 1) % 3], n));
                 }
             }
         }
-
-        // Cone from the horizon to the eye.
-        starts.clear();
-        let first_new = faces.len();
-        for &(a, b, outer) in &horizon {
-            let id = faces.len();
-            faces.push(Face::new(
-                points,
-                [a, b, eye_index],
-                [outer, usize::MAX, usize::MAX],
-            ));
-            let slot = (0..3)
-                .find(|&e| faces[outer].v[e] == b && faces[outer].v[(e + 1) % 3] == a)
-                .expect("twin edge");
-            faces[outer].adj[slot] = id;
-            starts.insert(a, id);
-        }
-        for id in first_new..faces.len() {
-            let next = starts[&faces[id].v[1]];
-            faces[id].adj[1] = next;
-            faces[next].adj[2] = id;
-        }
-        stamp.resize(faces.len(), 0);
-        visible_flag.resize(faces.len(), false);
-
-        // Hand the orphaned outside points to the new faces that see them.
-        for &f in &visible {
-            faces[f].alive = false;
-            for q in std::mem::take(&mut faces[f].outside) {
-                if q == eye_index {
-                    continue;
-                }
-                let p = &points[q as usize];
-                if let Some(nf) = (first_new..faces.len()).find(|&nf| faces[nf].sees(points, p)) {
-                    faces[nf].outside.push(q);
-                }
-            }
-        }
-        pending.extend(first_new..faces.len());
+        (visible, horizon)
     }
 
-    let triangles: Vec<[u32; 3]> = faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
-    let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
-    vertices.sort_unstable();
-    vertices.dedup();
-    Some(ConvexHull {
-        vertices,
-        triangles,
-    })
+    /// One new face `(a, b, eye)` per horizon edge, linked to the face across the edge and to
+    /// its neighbours in the cone; the index of the first new face.
+    fn add_cone(&mut self, horizon: &[(u32, u32, usize)], eye: u32) -> usize {
+        let first_new = self.faces.len();
+        let mut starts: HashMap<u32, usize> = HashMap::with_capacity(horizon.len());
+        for &(a, b, outer) in horizon {
+            let id = self.faces.len();
+            self.faces.push(Face::new(
+                self.points,
+                [a, b, eye],
+                [outer, usize::MAX, usize::MAX],
+            ));
+            // The outer face has the edge b → a (consistent orientation), across from `id`.
+            if let Some(slot) = (0..3)
+                .find(|&e| self.faces[outer].v[e] == b && self.faces[outer].v[(e + 1) % 3] == a)
+            {
+                self.faces[outer].adj[slot] = id;
+            }
+            starts.insert(a, id);
+        }
+        for id in first_new..self.faces.len() {
+            let next = starts[&self.faces[id].v[1]];
+            self.faces[id].adj[1] = next;
+            self.faces[next].adj[2] = id;
+        }
+        self.stamp.resize(self.faces.len(), 0);
+        self.visible_flag.resize(self.faces.len(), false);
+        first_new
+    }
+
+    /// Retires the `visible` faces and gives each of their outside points (but `eye`) to a new
+    /// face (from `first_new` on) that sees it; points no new face sees are inside the hull.
+    fn hand_on_outside_points(&mut self, visible: &[usize], first_new: usize, eye: u32) {
+        for &f in visible {
+            self.faces[f].alive = false;
+            for q in std::mem::take(&mut self.faces[f].outside) {
+                if q == eye {
+                    continue;
+                }
+                let p = &self.points[q as usize];
+                let new_faces = first_new..self.faces.len();
+                if let Some(nf) = new_faces
+                    .into_iter()
+                    .find(|&nf| self.faces[nf].sees(self.points, p))
+                {
+                    self.faces[nf].outside.push(q);
+                }
+            }
+        }
+    }
+
+    /// The live faces and the vertices they use.
+    fn into_hull(self) -> ConvexHull {
+        let triangles: Vec<[u32; 3]> = self.faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
+        let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        ConvexHull {
+            vertices,
+            triangles,
+        }
+    }
+}
+
+/// One index of each distinct point, in increasing order of coordinates' bits: a triangle soup
+/// repeats each vertex about six times, and repeats would be carried through every conflict
+/// list.
+fn distinct_points(points: &[Point]) -> Vec<u32> {
+    let mut unique: Vec<u32> = (0..points.len() as u32).collect();
+    let key = |i: &u32| points[*i as usize].coords.map(f64::to_bits);
+    unique.sort_unstable_by_key(|i| (key(i).x, key(i).y, key(i).z));
+    unique.dedup_by_key(|i| key(i));
+    unique
 }
 
 /// Four affinely independent points (checked exactly): the farthest pair among the axis
