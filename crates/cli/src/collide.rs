@@ -1,5 +1,6 @@
 //! `obbtree collide A B --poses POSES.json | --pose "tx ty tz rx ry rz"`: which triangle pairs of
-//! two meshes intersect, for each pose of B in A's frame.
+//! two meshes intersect, for each pose of B in A's frame; `obbtree collide A --self`: which
+//! triangles of one mesh intersect others they share no vertex with.
 
 use super::tree::Kind as Volume;
 use super::{Error, ModeArg};
@@ -9,8 +10,8 @@ use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::tree::TreeVolume;
 use obbtree::{
-    collide_many, BuildOptions, CollisionRequest, CollisionResult, Containment, Mode, Model,
-    ModelOptions, Pose, PosedOverlap,
+    collide_many, self_collide, BuildOptions, CollisionRequest, CollisionResult, Containment, Mode,
+    Model, ModelOptions, Pose, PosedOverlap,
 };
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
@@ -23,22 +24,24 @@ use std::time::Instant;
 /// angle, radians). Answers are exact; touching counts as intersecting.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree collide assets/bunny.obj assets/bunny.obj --pose \"0.05 0 0 0 0 0.3\"\n  obbtree collide A.obj B.obj --poses poses.json --mode first --json\n  obbtree collide assets/duck/duck.obj assets/bunny.obj --pose \"0 0 0 0 0 0\" --containment"
+    after_help = "Examples:\n  obbtree collide assets/bunny.obj assets/bunny.obj --pose \"0.05 0 0 0 0 0.3\"\n  obbtree collide A.obj B.obj --poses poses.json --mode first --json\n  obbtree collide assets/duck/duck.obj assets/bunny.obj --pose \"0 0 0 0 0 0\" --containment\n  obbtree collide assets/kuka_iiwa/link_3.obj --self"
 )]
 pub struct Args {
     /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz).
     #[arg(value_name = "A")]
     a: PathBuf,
-    /// Mesh B.
-    #[arg(value_name = "B")]
-    b: PathBuf,
-    /// JSON file {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]}.
+    /// Mesh B (not with --self).
+    #[arg(value_name = "B", required_unless_present = "self_collision")]
+    b: Option<PathBuf>,
+    /// Collide A with itself: pairs of triangles that intersect and share no vertex.
     #[arg(
-        long,
-        value_name = "POSES.json",
-        required_unless_present = "pose",
-        conflicts_with = "pose"
+        long = "self",
+        id = "self_collision",
+        conflicts_with_all = ["b", "poses", "pose", "containment"]
     )]
+    self_collision: bool,
+    /// JSON file {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]}.
+    #[arg(long, value_name = "POSES.json", conflicts_with = "pose")]
     poses: Option<PathBuf>,
     /// One pose "tx ty tz rx ry rz" instead of a file.
     #[arg(long, value_name = "\"tx ty tz rx ry rz\"", allow_hyphen_values = true)]
@@ -107,46 +110,46 @@ struct PoseResult {
 /// Poses per progress-bar step (each step runs in parallel).
 const CHUNK: usize = 64;
 
+/// What the trees are queried with: B at every pose, or A against itself.
+enum Query {
+    Poses(TriMesh, Vec<Pose>),
+    SelfCollision,
+}
+
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
-    let poses = match (&args.poses, &args.pose) {
-        (Some(path), _) => load_poses(path),
-        // clap requires one of the two; an absent --pose reads as an empty, malformed one.
-        (None, s) => PoseEntry::parse(s.as_deref().unwrap_or(""))
-            .and_then(|p| p.to_pose(0))
-            .map(|p| vec![p]),
+    let query = read_query(args)?;
+    let a = load_mesh(&args.a)?;
+    if let Query::Poses(b, _) = &query {
+        check_containment(
+            args,
+            [(&a, &args.a), (b, args.b.as_deref().unwrap_or(&args.a))],
+        )?;
     }
-    .map_err(|e| Error::Message(e.to_string()))?;
-    let (a, b) = (load_mesh(&args.a)?, load_mesh(&args.b)?);
-    if args.containment {
-        for (mesh, path) in [(&a, &args.a), (&b, &args.b)] {
-            if !mesh.is_closed() {
-                return Err(Error::Message(format!(
-                    "--containment needs closed meshes, and {} is not closed (some edge is not shared by exactly two triangles)",
-                    path.display()
-                )));
-            }
-        }
+    if args.fit != FitArg::Covariance && args.bv != Volume::Obb {
+        return Err(Error::Message(
+            "--fit chooses how OBBs are fitted: it needs --bv obb".into(),
+        ));
     }
     let request = CollisionRequest::new(match args.mode {
         ModeArg::First => Mode::First,
         ModeArg::All => Mode::All,
     })
     .with_containment(args.containment);
-    if args.fit != FitArg::Covariance && args.bv != Volume::Obb {
-        return Err(Error::Message(
-            "--fit chooses how OBBs are fitted: it needs --bv obb".into(),
-        ));
-    }
     let obb = BuildOptions {
         method: args.fit.into(),
         ..Default::default()
     };
-    let (tris_a, tris_b) = (a.triangles().len(), b.triangles().len());
+    let tris_a = a.triangles().len();
+    let tris_b = match &query {
+        Query::Poses(b, _) => b.triangles().len(),
+        Query::SelfCollision => tris_a,
+    };
+    let quiet = args.json;
     let (build_ms, query_total_ms, results) = match args.bv {
-        Volume::Obb => query::<Obb>(a, b, &obb, &poses, &request, args.json),
-        Volume::Aabb => query::<Aabb>(a, b, &Default::default(), &poses, &request, args.json),
-        Volume::Kdop18 => query::<Kdop18>(a, b, &Default::default(), &poses, &request, args.json),
-        Volume::Sphere => query::<Sphere>(a, b, &Default::default(), &poses, &request, args.json),
+        Volume::Obb => run_query::<Obb>(a, query, &obb, &request, quiet),
+        Volume::Aabb => run_query::<Aabb>(a, query, &Default::default(), &request, quiet),
+        Volume::Kdop18 => run_query::<Kdop18>(a, query, &Default::default(), &request, quiet),
+        Volume::Sphere => run_query::<Sphere>(a, query, &Default::default(), &request, quiet),
     }?;
     let report = Report {
         bv: args.bv,
@@ -177,6 +180,43 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     Ok(())
 }
 
+/// Mesh B and its poses, or self-collision, from the arguments.
+fn read_query(args: &Args) -> Result<Query, Error> {
+    if args.self_collision {
+        return Ok(Query::SelfCollision);
+    }
+    let b = args
+        .b
+        .as_deref()
+        .ok_or_else(|| Error::Message("give mesh B, or --self to collide A with itself".into()))?;
+    let poses = match (&args.poses, &args.pose) {
+        (Some(path), _) => load_poses(path),
+        (None, Some(text)) => PoseEntry::parse(text)
+            .and_then(|p| p.to_pose(0))
+            .map(|p| vec![p]),
+        (None, None) => return Err(Error::Message(
+            "give the pose of B in A's frame: --pose \"tx ty tz rx ry rz\" or --poses POSES.json"
+                .into(),
+        )),
+    }
+    .map_err(|e| Error::Message(e.to_string()))?;
+    Ok(Query::Poses(load_mesh(b)?, poses))
+}
+
+/// With `--containment`, an error naming the first mesh that is not closed.
+fn check_containment(args: &Args, meshes: [(&TriMesh, &Path); 2]) -> Result<(), Error> {
+    if !args.containment {
+        return Ok(());
+    }
+    match meshes.iter().find(|(mesh, _)| !mesh.is_closed()) {
+        Some((_, path)) => Err(Error::Message(format!(
+            "--containment needs closed meshes, and {} is not closed (some edge is not shared by exactly two triangles)",
+            path.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
     let fail =
         |e: &dyn std::fmt::Display| Error::Message(format!("cannot write {}: {e}", path.display()));
@@ -186,33 +226,59 @@ fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
     writeln!(w).and_then(|()| w.flush()).map_err(|e| fail(&e))
 }
 
-/// Builds both trees by `options` and runs every pose; returns build and query times (ms) and
-/// the results.
-fn query<V: PosedOverlap + TreeVolume>(
+/// A spinner on standard error while `what` runs (hidden when quiet or not on a terminal).
+fn spinner(quiet: bool, message: &'static str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let spinner = ProgressBar::new_spinner().with_message(message);
+    spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+    spinner
+}
+
+/// Builds the trees by `options` and runs the query; returns build and query times (ms) and
+/// the results (one per pose, or one for self-collision).
+fn run_query<V: PosedOverlap + TreeVolume>(
     a: TriMesh,
-    b: TriMesh,
+    query: Query,
     options: &BuildOptions<V>,
-    poses: &[Pose],
     request: &CollisionRequest,
     quiet: bool,
 ) -> Result<(f64, f64, Vec<CollisionResult>), Error> {
     let start = Instant::now();
-    let building = if !quiet && std::io::stderr().is_terminal() {
-        let spinner = ProgressBar::new_spinner().with_message("building the trees");
-        spinner.enable_steady_tick(std::time::Duration::from_millis(100));
-        spinner
-    } else {
-        ProgressBar::hidden()
-    };
+    let building = spinner(quiet, "building the trees");
     let options = ModelOptions::from(*options);
     let build = |m: TriMesh| {
         Model::<V>::build(m, &options)
             .map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
     };
-    let built = build(a).and_then(|ma| Ok((ma, build(b)?)));
+    let models = build(a).and_then(|ma| match query {
+        Query::Poses(b, poses) => Ok((ma, Some((build(b)?, poses)))),
+        Query::SelfCollision => Ok((ma, None)),
+    });
     building.finish_and_clear();
-    let (ma, mb) = built?;
+    let (ma, rest) = models?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (query_ms, results) = match rest {
+        Some((mb, poses)) => collide_poses(&ma, &mb, &poses, request, quiet)?,
+        None => {
+            let start = Instant::now();
+            let result = self_collide(&ma, request);
+            (start.elapsed().as_secs_f64() * 1e3, vec![result])
+        }
+    };
+    Ok((build_ms, query_ms, results))
+}
+
+/// Every pose of B, after [`super::WARM_UP_QUERIES`] untimed ones, in chunks that advance a
+/// progress bar; the query time (ms) and the results.
+fn collide_poses<V: PosedOverlap>(
+    ma: &Model<V>,
+    mb: &Model<V>,
+    poses: &[Pose],
+    request: &CollisionRequest,
+    quiet: bool,
+) -> Result<(f64, Vec<CollisionResult>), Error> {
     let progress = if !quiet && poses.len() > CHUNK && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(poses.len() as u64);
         bar.set_style(
@@ -223,25 +289,24 @@ fn query<V: PosedOverlap + TreeVolume>(
     } else {
         ProgressBar::hidden()
     };
+    let refused = |offset: usize| {
+        move |e: obbtree::BatchError| {
+            Error::Message(format!("pose {}: {}", offset + e.index, e.source))
+        }
+    };
     let warm_up = &poses[..poses.len().min(super::WARM_UP_QUERIES)];
-    let refused =
-        |e: obbtree::BatchError| Error::Message(format!("pose {}: {}", e.index, e.source));
-    collide_many(&ma, &Pose::identity(), &mb, warm_up, request).map_err(refused)?;
+    collide_many(ma, &Pose::identity(), mb, warm_up, request).map_err(refused(0))?;
     let start = Instant::now();
     let mut results = Vec::with_capacity(poses.len());
     for (k, chunk) in poses.chunks(CHUNK).enumerate() {
-        let chunk_results = collide_many(&ma, &Pose::identity(), &mb, chunk, request)
-            .map_err(|e| obbtree::BatchError {
-                index: k * CHUNK + e.index,
-                ..e
-            })
-            .map_err(refused)?;
-        results.extend(chunk_results);
+        results.extend(
+            collide_many(ma, &Pose::identity(), mb, chunk, request).map_err(refused(k * CHUNK))?,
+        );
         progress.inc(chunk.len() as u64);
     }
     let query_ms = start.elapsed().as_secs_f64() * 1e3;
     progress.finish_and_clear();
-    Ok((build_ms, query_ms, results))
+    Ok((query_ms, results))
 }
 
 /// Poses listed one per line when there are at most this many.
@@ -252,24 +317,47 @@ fn summary(args: &Args, r: &Report, out: &mut impl Write) -> Result<(), Error> {
     let pairs: usize = r.results.iter().map(|x| x.pairs.len()).sum();
     let n = r.results.len();
     writeln!(out, "A  {} ({} triangles)", args.a.display(), r.tris_a)?;
-    writeln!(out, "B  {} ({} triangles)", args.b.display(), r.tris_b)?;
+    if args.self_collision {
+        writeln!(out, "tree ({:?}) built in {:.1} ms", args.bv, r.build_ms)?;
+        let x = &r.results[0];
+        let example = x
+            .pairs
+            .first()
+            .map_or(String::new(), |p| format!(", e.g. {p:?}"));
+        writeln!(
+            out,
+            "self-collision in {:.2} ms, mode {:?}: {}{example}",
+            r.query_total_ms,
+            args.mode,
+            counted(x.pairs.len(), "intersecting pair", "intersecting pairs"),
+        )?;
+        return Ok(());
+    }
+    if let Some(b) = &args.b {
+        writeln!(out, "B  {} ({} triangles)", b.display(), r.tris_b)?;
+    }
     writeln!(out, "trees ({:?}) built in {:.1} ms", args.bv, r.build_ms)?;
     writeln!(
         out,
-        "{n} pose{} in {:.2} ms ({:.1} µs per pose), mode {:?}",
-        if n == 1 { "" } else { "s" },
+        "{} in {:.2} ms ({:.1} µs per pose), mode {:?}",
+        counted(n, "pose", "poses"),
         r.query_total_ms,
         r.query_total_ms * 1e3 / n.max(1) as f64,
         args.mode
     )?;
     writeln!(
         out,
-        "intersecting poses: {hits} of {n}; triangle pairs: {pairs}"
+        "intersecting poses: {hits} of {n}; {}",
+        counted(pairs, "triangle pair", "triangle pairs")
     )?;
     if n <= LIST_MAX {
         for (i, x) in r.results.iter().enumerate() {
             let state = match (x.intersects, x.contained) {
-                (true, _) => format!("intersect ({} pairs, e.g. {:?})", x.pairs.len(), x.pairs[0]),
+                (true, _) => format!(
+                    "intersect ({}, e.g. {:?})",
+                    counted(x.pairs.len(), "pair", "pairs"),
+                    x.pairs[0]
+                ),
                 (false, Some(Containment::AInB)) => "disjoint surfaces, A inside B".into(),
                 (false, Some(Containment::BInA)) => "disjoint surfaces, B inside A".into(),
                 (false, _) => "disjoint".into(),
@@ -278,4 +366,9 @@ fn summary(args: &Args, r: &Report, out: &mut impl Write) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// `n` followed by the singular or plural noun: "1 pair", "2 pairs", "0 pairs".
+pub(crate) fn counted(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
 }

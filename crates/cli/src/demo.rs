@@ -16,7 +16,8 @@ pub struct Args {
     /// Only the meshes under 1 MB on disk (skips the big dragon and the ring gear).
     #[arg(long)]
     quick: bool,
-    /// Directory of the bundled meshes (default: the repository's assets/).
+    /// Directory of the bundled meshes (default: assets/ beside the program, in the current
+    /// directory, or in the source tree the program was built from).
     #[arg(long, value_name = "DIR")]
     assets: Option<PathBuf>,
     /// Folder for the pictures (created if missing).
@@ -26,11 +27,51 @@ pub struct Args {
 
 const QUICK_BYTES: u64 = 1 << 20;
 
+/// A file every copy of the bundled assets has.
+const MARKER: &str = "bunny.obj";
+
+/// The folders where the bundled meshes are looked for when `--assets` is not given, in
+/// order: beside the program (an installed copy with its assets), two levels up from it (the
+/// program in `target/release/` of a clone), the current directory, and the source tree the
+/// program was built from.
+fn asset_candidates() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        dirs.push(exe_dir.join("assets"));
+        dirs.push(exe_dir.join("../../assets"));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        dirs.push(cwd.join("assets"));
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets"));
+    dirs
+}
+
+/// `--assets`, or the first candidate folder holding the bundled meshes; an error naming every
+/// folder looked at otherwise.
+fn find_assets(given: Option<&Path>) -> Result<PathBuf, Error> {
+    if let Some(dir) = given {
+        return Ok(dir.to_path_buf());
+    }
+    let candidates = asset_candidates();
+    candidates
+        .iter()
+        .find(|dir| dir.join(MARKER).is_file())
+        .cloned()
+        .ok_or_else(|| {
+            let looked: Vec<String> = candidates.iter().map(|d| d.display().to_string()).collect();
+            Error::Message(format!(
+                "cannot find the bundled meshes (a folder with {MARKER}); looked in {}; pass --assets DIR pointing at obbtree's assets/",
+                looked.join(", ")
+            ))
+        })
+}
+
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
-    let dir = args
-        .assets
-        .clone()
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets"));
+    let dir = find_assets(args.assets.as_deref())?;
     let mut files = mesh_files(&dir).map_err(|e| {
         Error::Message(format!(
             "cannot read {}: {e}; pass --assets DIR pointing at obbtree's assets/",

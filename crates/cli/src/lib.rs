@@ -1,6 +1,7 @@
 //! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
 //! `main` prints as one line before exiting with a non-zero status.
 
+mod json_shape;
 pub mod poses;
 pub mod rays;
 

@@ -7,8 +7,8 @@ use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere};
 use obbtree::load::load_mesh;
 use obbtree::tree::{SplitRule, TreeVolume};
 use obbtree::{
-    cast_ray, cast_rays, BuildOptions, Camera, Model, ModelOptions, Point, Pose, Ray, RayHit,
-    RayIndex, RayVolume, TriMesh, Vector,
+    cast_rays, BuildOptions, Camera, Model, ModelOptions, Point, Pose, Ray, RayHit, RayIndex,
+    RayVolume, TriMesh, Vector,
 };
 use serde::Serialize;
 use std::io::Write;
@@ -134,47 +134,22 @@ fn finish<V: RayVolume>(
     rays: Option<Vec<Ray>>,
 ) -> Result<(), Error> {
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    let mesh = model.mesh();
-    let pose = Pose::identity();
-    if let Some(rays) = &rays {
-        let warm_up = &rays[..rays.len().min(super::WARM_UP_QUERIES)];
-        // Errors are reported by the timed run below.
-        let _ = cast_rays(model, &pose, warm_up, f64::INFINITY);
-    }
-    let start = Instant::now();
-    let hits = match &rays {
-        Some(rays) => cast_rays(model, &pose, rays, f64::INFINITY).map_err(|e| {
-            Error::Message(format!("{}: {e}", args.rays.as_ref().unwrap().display()))
-        })?,
-        None => Vec::new(),
+    let (query_total_ms, hits) = match &rays {
+        Some(rays) => cast_batch(args, model, rays)?,
+        None => (0.0, Vec::new()),
     };
-    let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
-    let camera = camera(args, mesh)?;
+    let camera = camera(args, model.mesh())?;
     let pixel = match args.pixel.as_deref() {
-        Some(&[x, y]) => {
-            let ray = camera
-                .pixel_ray(x, y)
-                .map_err(|e| Error::Message(e.to_string()))?;
-            let hit = cast_ray(model, &pose, &ray, f64::INFINITY)
-                .map_err(|e| Error::Message(e.to_string()))?;
-            Some(PixelPick { x, y, hit })
-        }
+        Some(&[x, y]) => Some(pick_at(model, &camera, x, y)?),
         _ => None,
     };
     if let Some(path) = &args.image {
         let picked = pixel.as_ref().and_then(|p| p.hit.map(|h| h.triangle));
-        let shape = Shape {
-            model: model.clone(),
-            pose,
-            color: [0.8, 0.8, 0.85],
-            highlight: picked.into_iter().collect(),
-        };
-        let rgb = render::render(std::slice::from_ref(&shape), &camera)?;
-        render::write_png(path, camera.width, camera.height, &rgb)?;
+        write_image(path, model, &camera, picked, args.json)?;
     }
     let report = Report {
         bv: args.bv,
-        tris: mesh.triangles().len(),
+        tris: model.mesh().triangles().len(),
         build_ms,
         query_total_ms,
         hits: hits
@@ -197,19 +172,81 @@ fn finish<V: RayVolume>(
         writeln!(out)?;
         return Ok(());
     }
+    print_report(args, &report, rays.is_some(), out)
+}
+
+/// Every ray of the file, after [`super::WARM_UP_QUERIES`] untimed ones: the query time (ms)
+/// and the first hits.
+fn cast_batch<V: RayVolume>(
+    args: &Args,
+    model: &Model<V>,
+    rays: &[Ray],
+) -> Result<(f64, Vec<Option<RayHit>>), Error> {
+    let pose = Pose::identity();
+    let warm_up = &rays[..rays.len().min(super::WARM_UP_QUERIES)];
+    // Errors are reported by the timed run below.
+    let _ = cast_rays(model, &pose, warm_up, f64::INFINITY);
+    let start = Instant::now();
+    let hits = cast_rays(model, &pose, rays, f64::INFINITY).map_err(|e| {
+        let file = args
+            .rays
+            .as_deref()
+            .unwrap_or(std::path::Path::new("--rays"));
+        Error::Message(format!("{}: ray {}: {}", file.display(), e.index, e.source))
+    })?;
+    Ok((start.elapsed().as_secs_f64() * 1e3, hits))
+}
+
+/// The first hit under pixel `(x, y)` of `camera`.
+fn pick_at<V: RayVolume>(
+    model: &Model<V>,
+    camera: &Camera,
+    x: u32,
+    y: u32,
+) -> Result<PixelPick, Error> {
+    let hit = obbtree::pick_pixel(model, &Pose::identity(), camera, x, y)
+        .map_err(|e| Error::Message(format!("--pixel {x} {y}: {e}")))?;
+    Ok(PixelPick { x, y, hit })
+}
+
+/// Renders the mesh seen by `camera` into the PNG file `path`, `picked` in red, with a
+/// progress bar on a terminal.
+fn write_image<V: RayVolume>(
+    path: &std::path::Path,
+    model: &Model<V>,
+    camera: &Camera,
+    picked: Option<u32>,
+    quiet: bool,
+) -> Result<(), Error> {
+    let shape = Shape {
+        model: model.clone(),
+        pose: Pose::identity(),
+        color: [0.8, 0.8, 0.85],
+        highlight: picked.into_iter().collect(),
+    };
+    let progress = render::progress(camera.height, quiet);
+    let rgb = render::render(std::slice::from_ref(&shape), camera, &progress)?;
+    progress.finish_and_clear();
+    render::write_png(path, camera.width, camera.height, &rgb)
+}
+
+/// Rays listed one by one in the text report when there are at most this many.
+const RAYS_LISTED: usize = 20;
+
+/// The text report: the tree, the rays (each listed when there are few), the pixel, the image.
+fn print_report(
+    args: &Args,
+    report: &Report,
+    had_rays: bool,
+    out: &mut impl Write,
+) -> Result<(), Error> {
     writeln!(
         out,
-        "{} triangles, {:?} tree built in {build_ms:.1} ms",
-        report.tris, args.bv
+        "{} triangles, {:?} tree built in {:.1} ms",
+        report.tris, args.bv, report.build_ms
     )?;
-    if rays.is_some() {
-        let n = report.hits.len();
-        let hit = report.hits.iter().filter(|h| h.hit).count();
-        writeln!(
-            out,
-            "{n} rays, {hit} hits, {query_total_ms:.1} ms ({:.0} rays/s)",
-            n as f64 / (query_total_ms * 1e-3).max(1e-9)
-        )?;
+    if had_rays {
+        print_rays(&report.hits, report.query_total_ms, out)?;
     }
     if let Some(p) = &report.pixel {
         match &p.hit {
@@ -233,12 +270,60 @@ fn finish<V: RayVolume>(
     Ok(())
 }
 
+/// Each ray's triangle and `t` (the first [`RAYS_LISTED`]), then the totals.
+fn print_rays(hits: &[HitOut], query_total_ms: f64, out: &mut impl Write) -> Result<(), Error> {
+    for (i, h) in hits.iter().take(RAYS_LISTED).enumerate() {
+        match h.t {
+            Some(t) => writeln!(out, "  ray {i}: triangle {} at t = {t}", h.triangle)?,
+            None => writeln!(out, "  ray {i}: no hit")?,
+        }
+    }
+    if hits.len() > RAYS_LISTED {
+        writeln!(
+            out,
+            "  ... ({} more; --json lists every ray)",
+            hits.len() - RAYS_LISTED
+        )?;
+    }
+    let hit = hits.iter().filter(|h| h.hit).count();
+    writeln!(
+        out,
+        "{}, {}, {query_total_ms:.1} ms ({:.0} rays/s)",
+        super::collide::counted(hits.len(), "ray", "rays"),
+        super::collide::counted(hit, "hit", "hits"),
+        hits.len() as f64 / (query_total_ms * 1e-3).max(1e-9)
+    )?;
+    Ok(())
+}
+
+/// Most pixels an image may have (8192 × 8192): a picture's RGB bytes stay under 200 MB.
+const MAX_PIXELS: u64 = 1 << 26;
+
+/// `--size WxH`: two positive integers, at most [`MAX_PIXELS`] pixels in all.
 fn size(args: &Args) -> Result<(u32, u32), Error> {
-    let bad = || Error::Message(format!("--size {}: expected WxH, e.g. 640x480", args.size));
-    let (w, h) = args.size.split_once('x').ok_or_else(bad)?;
-    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
-    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > 1 << 26 {
-        return Err(bad());
+    let bad = |why: String| Error::Message(format!("--size {}: {why}", args.size));
+    let (w, h) = args
+        .size
+        .split_once(['x', 'X'])
+        .ok_or_else(|| bad("expected WxH, two whole numbers such as 640x480".into()))?;
+    let number = |s: &str| {
+        s.trim().parse::<u32>().map_err(|_| {
+            bad(format!(
+                "{s:?} is not a whole number of pixels (e.g. 640x480)"
+            ))
+        })
+    };
+    let (w, h) = (number(w)?, number(h)?);
+    if w == 0 || h == 0 {
+        return Err(bad(
+            "the width and the height must be at least 1 pixel".into()
+        ));
+    }
+    let pixels = u64::from(w) * u64::from(h);
+    if pixels > MAX_PIXELS {
+        return Err(bad(format!(
+            "{pixels} pixels is more than the {MAX_PIXELS} (8192x8192) an image may have"
+        )));
     }
     Ok((w, h))
 }

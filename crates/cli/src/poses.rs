@@ -40,12 +40,12 @@ pub enum PoseError {
         source: std::io::Error,
     },
     /// The file is not the expected JSON.
-    #[error("malformed poses file {path}: {source} (expected {{\"poses\":[{{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}}, ...]}})")]
+    #[error("malformed poses file {path}: {reason} (expected {{\"poses\":[{{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}}, ...]}})")]
     Json {
         /// The file.
         path: PathBuf,
-        /// What serde_json says, with line and column.
-        source: serde_json::Error,
+        /// What is wrong: the shape of the JSON, or what serde_json says, with line and column.
+        reason: String,
     },
     /// A number of a pose is NaN or infinite.
     #[error("pose {index}: {field}[{component}] is {value}, not a finite number")]
@@ -184,7 +184,8 @@ pub fn load_poses(path: &Path) -> Result<Vec<Pose>, PoseError> {
 pub fn poses_from_str(text: &str, path: &Path) -> Result<Vec<Pose>, PoseError> {
     let file: PosesFile = serde_json::from_str(text).map_err(|source| PoseError::Json {
         path: path.to_owned(),
-        source,
+        reason: crate::json_shape::explain(text, "poses", &["translation", "rotation"])
+            .unwrap_or_else(|| source.to_string()),
     })?;
     file.poses
         .iter()

@@ -1,7 +1,7 @@
 //! Ray files: `{"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, …]}`, rays in the mesh's frame
 //! (`dir` need not be unit length; hit parameters are in units of it). Other keys are ignored.
 //! Numbers are parsed exactly (serde_json's `float_roundtrip`); every ray is checked here, at the
-//! boundary, with the same rule as the pick queries ([`obbtree::query::pick::PickError`]): finite
+//! boundary, with the same rule as the pick queries ([`obbtree::QueryError::InvalidRay`]): finite
 //! origin and direction, non-zero direction.
 
 use obbtree::bv::{Point, Ray, Vector};
@@ -31,12 +31,12 @@ pub enum RaysError {
         source: std::io::Error,
     },
     /// The file is not the expected JSON.
-    #[error("{path}: not a rays file: {source} (expected {{\"rays\":[{{\"origin\":[x,y,z],\"dir\":[dx,dy,dz]}}, ...]}})")]
+    #[error("{path}: not a rays file: {reason} (expected {{\"rays\":[{{\"origin\":[x,y,z],\"dir\":[dx,dy,dz]}}, ...]}})")]
     Json {
         /// The file.
         path: PathBuf,
-        /// What serde_json says, with line and column.
-        source: serde_json::Error,
+        /// What is wrong: the shape of the JSON, or what serde_json says, with line and column.
+        reason: String,
     },
     /// A ray has a non-finite number or a zero direction.
     #[error("{path}: ray {index}: {problem}")]
@@ -54,7 +54,8 @@ pub enum RaysError {
 pub fn rays_from_str(text: &str, path: &Path) -> Result<Vec<Ray>, RaysError> {
     let file: RaysFile = serde_json::from_str(text).map_err(|source| RaysError::Json {
         path: path.to_owned(),
-        source,
+        reason: crate::json_shape::explain(text, "rays", &["origin", "dir"])
+            .unwrap_or_else(|| source.to_string()),
     })?;
     file.rays
         .iter()

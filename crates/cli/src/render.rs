@@ -3,10 +3,12 @@
 //! shaded by the angle between the ray and the triangle's normal. No GPU, no window.
 
 use super::Error;
+use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Aabb;
 use obbtree::{cast_ray, Camera, Model, Point, Pose, Ray, RayHit, RayVolume};
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::io::IsTerminal;
 use std::path::Path;
 
 /// One model of a scene placed at `pose`, painted `color`, its `highlight` triangles in red.
@@ -35,10 +37,25 @@ pub fn world_bounds<V>(shapes: &[Shape<V>]) -> Aabb {
     Aabb::from_points(&placed)
 }
 
-/// RGB pixels (row-major, top row first) of `shapes` seen by `camera`.
+/// A bar counting rendered rows on standard error (hidden when quiet or not on a terminal).
+pub fn progress(rows: u32, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(u64::from(rows));
+    bar.set_style(
+        ProgressStyle::with_template("rendering {bar:30} {pos}/{len} rows {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// RGB pixels (row-major, top row first) of `shapes` seen by `camera`; `progress` advances by
+/// one per row.
 pub fn render<V: RayVolume + Send + Sync>(
     shapes: &[Shape<V>],
     camera: &Camera,
+    progress: &ProgressBar,
 ) -> Result<Vec<u8>, Error> {
     let fail = |e: &dyn std::fmt::Display| Error::Message(format!("cannot render: {e}"));
     let rows: Vec<Vec<u8>> = (0..camera.height)
@@ -53,6 +70,7 @@ pub fn render<V: RayVolume + Send + Sync>(
                 };
                 row.extend(pixel);
             }
+            progress.inc(1);
             Ok(row)
         })
         .collect::<Result<_, Error>>()?;

@@ -227,7 +227,7 @@ fn write_scene(
     shapes: &[Shape<Obb>],
     camera: &Camera,
 ) -> Result<std::path::PathBuf, Error> {
-    let rgb = render::render(shapes, camera)?;
+    let rgb = render::render(shapes, camera, &indicatif::ProgressBar::hidden())?;
     render::write_png(path, camera.width, camera.height, &rgb)?;
     Ok(path.to_path_buf())
 }
