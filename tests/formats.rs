@@ -200,3 +200,33 @@ fn every_loader_on_every_bundled_mesh() {
         );
     }
 }
+
+#[test]
+fn obj_keeps_every_vertex_in_file_order() {
+    // Vertex 1 is referenced by no face, and the face uses the others out of order.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.obj");
+    std::fs::write(&path, "v 9 9 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 4 2 3\n").unwrap();
+    let mesh = load_mesh(&path).unwrap();
+    let vertices: Vec<[f64; 3]> = mesh.vertices().iter().map(|p| [p.x, p.y, p.z]).collect();
+    assert_eq!(
+        vertices,
+        [[9., 9., 9.], [0., 0., 0.], [1., 0., 0.], [0., 1., 0.]]
+    );
+    assert_eq!(mesh.triangles(), [[3, 1, 2]]);
+}
+
+#[test]
+fn obj_faces_with_two_vertices_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.obj");
+    std::fs::write(
+        &path,
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 4\n",
+    )
+    .unwrap();
+    assert!(
+        load_mesh(&path).is_err(),
+        "a face with two vertices is not skipped"
+    );
+}
