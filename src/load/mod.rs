@@ -150,8 +150,11 @@ pub enum LoadError {
         /// What the format needs, e.g. "no faces: an OBJ mesh needs at least one `f` line".
         message: String,
     },
-    /// The file parsed, but its vertices and triangles do not form a valid mesh (non-finite
-    /// coordinate, index out of range, no triangle). Triangle numbers are in file face order.
+    /// The file parsed, but its vertices and triangles do not form a valid mesh: a coordinate
+    /// outside the supported range, or more vertices than `u32` indices reach (the loaders
+    /// report bad indices, non-finite coordinates and missing faces themselves, with the line).
+    /// Vertex numbers are as loaded (see the order guarantees above), triangle numbers in file
+    /// face order.
     #[error("{}: {source}", path.display())]
     Invalid {
         /// The file.
