@@ -11,12 +11,20 @@ fn load(c: &mut Criterion) {
     group.sample_size(10);
     for name in [
         "bunny.obj",
+        "duck/duck.obj",
         "differential/diff_ring.stl",
         "dragon_res3.ply.gz",
     ] {
         let path = assets.join(name);
         group.bench_function(name, |b| b.iter(|| load_mesh(&path).unwrap()));
     }
+    // The eight links of the KUKA arm, as a URDF load reads them.
+    let links: Vec<_> = (0..8)
+        .map(|i| assets.join(format!("kuka_iiwa/link_{i}.obj")))
+        .collect();
+    group.bench_function("kuka_iiwa/link_*.obj", |b| {
+        b.iter(|| links.iter().map(|p| load_mesh(p).unwrap()).collect::<Vec<_>>())
+    });
     group.finish();
 }
 

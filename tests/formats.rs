@@ -10,6 +10,7 @@ use obbtree::bv::TriMesh;
 use obbtree::load::load_mesh;
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::path::PathBuf;
 
 fn write_off(m: &TriMesh) -> Vec<u8> {
     let mut s = format!("OFF\n{} {} 0\n", m.vertices().len(), m.triangles().len());
@@ -199,4 +200,209 @@ fn every_loader_on_every_bundled_mesh() {
             Same::CornersF32,
         );
     }
+}
+
+// ---- the loaders against an independent reader ----
+
+/// A mesh as `assets/count.py --dump` reads it.
+struct Dumped {
+    vertices: Vec<[f64; 3]>,
+    triangles: Vec<[u32; 3]>,
+}
+
+/// Reads `files` with `assets/count.py` (standard-library Python, no code shared with the
+/// loaders), or `None` with a loud message if `python3` is missing.
+fn independent_reader(files: &[PathBuf]) -> Option<Vec<Dumped>> {
+    let run = std::process::Command::new("python3")
+        .arg(asset("count.py"))
+        .arg("--dump")
+        .args(files)
+        .output();
+    let output = match run {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!(
+                "\n\n*** SKIPPED: python3 is not installed, so the loaders are NOT compared \
+                 with the independent reader assets/count.py ***\n\n"
+            );
+            return None;
+        }
+        run => run.unwrap(),
+    };
+    assert!(
+        output.status.success(),
+        "count.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut lines = text.lines();
+    let dumped = files
+        .iter()
+        .map(|file| {
+            let head: Vec<&str> = lines.next().unwrap().split(' ').collect();
+            assert_eq!(head[..2], ["mesh", file.to_str().unwrap()]);
+            let (v, t): (usize, usize) = (head[2].parse().unwrap(), head[3].parse().unwrap());
+            Dumped {
+                vertices: lines.by_ref().take(v).map(row).collect(),
+                triangles: lines.by_ref().take(t).map(row).collect(),
+            }
+        })
+        .collect();
+    Some(dumped)
+}
+
+/// A line of three numbers.
+fn row<T: std::str::FromStr>(line: &str) -> [T; 3]
+where
+    T::Err: std::fmt::Debug,
+{
+    let columns: Vec<T> = line.split(' ').map(|c| c.parse().unwrap()).collect();
+    <[T; 3]>::try_from(columns).unwrap_or_else(|_| panic!("not three numbers: {line}"))
+}
+
+/// Loads each of `files` and compares it with the independent reader: the same vertices in the
+/// same order (bit for bit) and the same triangles.
+fn assert_loaders_agree_with_independent_reader(files: &[PathBuf]) {
+    let Some(dumped) = independent_reader(files) else {
+        return;
+    };
+    for (file, expected) in files.iter().zip(dumped) {
+        let name = file.display();
+        let mesh = load_mesh(file).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            mesh.vertices().len(),
+            expected.vertices.len(),
+            "{name}: vertex count"
+        );
+        for (i, (p, q)) in mesh.vertices().iter().zip(&expected.vertices).enumerate() {
+            assert_eq!(
+                [p.x, p.y, p.z].map(f64::to_bits),
+                q.map(f64::to_bits),
+                "{name}: vertex {i}: {p:?} vs {q:?}"
+            );
+        }
+        assert_eq!(mesh.triangles(), expected.triangles, "{name}: triangles");
+    }
+}
+
+#[test]
+fn bundled_meshes_match_the_independent_reader() {
+    let files: Vec<PathBuf> = BUNDLED.iter().map(|m| asset(m.name)).collect();
+    assert_loaders_agree_with_independent_reader(&files);
+}
+
+/// Small files using what the bundled meshes do not: unreferenced vertices, polygons, negative
+/// and forward OBJ indices, `a/t/n` corners, continued lines, CRLF, comments, ignored OBJ
+/// statements, extra PLY properties and elements, big-endian PLY, OFF colours, ascii STL with
+/// shared and `-0` corners and a decimal that rounds to a different `f32` through `f64`
+/// (`1 + 2^-24 + 2^-60`: correctly rounded it is `1 + 2^-23`, via the double `1 + 2^-24` it
+/// ties to `1`), gzip.
+fn hand_made_files() -> Vec<(&'static str, Vec<u8>)> {
+    let obj = b"# hand-made\r\nmtllib x.mtl\no W\xfcrfel\nv 9 9 9\nv 0 0 0 1\nv 1 0 0\nv 0 1 0\nv 1 1 0\n\
+vt 0 0\nvn 0 0 1\ng side\ns off\nusemtl red\nf 4/1/1 2/1/1 3/1/1\nf 2//1 3//1 5//1 4//1\nf -1 -4 \\\n -3\n\
+l 1 2\np 1\nf 7 2 3\nv 2 2 2\r\nv -0.0 0.1 1e-7 # comment\n"
+        .to_vec();
+    let stl =
+        b"solid a\n  facet normal 0 0 -1\n    outer loop\n      vertex 0 0 0\n      vertex 0 1 0\n\
+      vertex 1 0 0\n    endloop\n  endfacet\n  facet normal NaN nan -nan\n    outer loop\n\
+      vertex -0 0 0\n      vertex 1 0 0\n      vertex 0.1 0.2 0.30000001\n    endloop\n  endfacet\n\
+endsolid a\nsolid b\nfacet normal 0 0 1\nouter loop\nvertex 0.1 0.2 0.30000001\nvertex 1 0 0\n\
+vertex 3.4028235e38 -1e-30 1.00000005960464477539062586736\nendloop\nendfacet\nendsolid\n"
+            .to_vec();
+    let mut stl_binary = b"solid but binary".to_vec();
+    stl_binary.resize(80, b' ');
+    stl_binary.extend(3u32.to_le_bytes());
+    let corners: [[f32; 9]; 3] = [
+        [0., 0., 0., 1., 0., 0., 0., 1., 0.],
+        [-0., 0., 0., 0., 1., 0., 0., 0., 1.],
+        [0.1, 0.2, 0.3, 1., 0., 0., 0., 0., 1.],
+    ];
+    for facet in corners {
+        stl_binary.extend([0u8; 12]);
+        facet
+            .iter()
+            .for_each(|c| stl_binary.extend(c.to_le_bytes()));
+        stl_binary.extend([0u8; 2]);
+    }
+    let ply_ascii =
+        b"ply\nformat ascii 1.0\ncomment unreferenced vertex 0, a quad\nelement vertex 5\n\
+property float x\nproperty float y\nproperty float z\nproperty uchar red\nelement face 2\n\
+property list uchar int vertex_indices\nproperty float quality\nend_header\n\
+9 9 9 255\n0 0 0 0\n1 0 0 0\n1.1 1.3 0.7 0\n0.1 1 0 0\n4 1 2 3 4 0.5\n3 4 3 0 1\n"
+            .to_vec();
+    let mut ply_big = b"ply\nformat binary_big_endian 1.0\nelement material 1\nproperty uchar id\n\
+element vertex 4\nproperty double x\nproperty double y\nproperty double z\nelement face 2\n\
+property list uchar uint vertex_index\nend_header\n"
+        .to_vec();
+    ply_big.push(7);
+    for p in [[0.1, 0.2, 0.3], [1., 0., 0.], [0., 1., 0.], [5., 5., 5.]] {
+        p.iter().for_each(|c: &f64| ply_big.extend(c.to_be_bytes()));
+    }
+    for face in [[0u32, 1, 2], [2, 1, 0]] {
+        ply_big.push(3);
+        face.iter().for_each(|i| ply_big.extend(i.to_be_bytes()));
+    }
+    let off = b"COFF 6 2 0\n# x y z r g b a\n0 0 0 1 0 0 1\n1 0 0 1 0 0 1\n\n1 1 0 1 0 0 1\n\
+0 1 0 1 0 0 1\n7 7 7 0 0 0 1\n0.5 0.5 1e-3 0 0 0 1\n5 0 1 2 5 3 0.2 0.2 0.2\n3 5 2 1\n"
+        .to_vec();
+    let plain = [
+        ("hand.obj", obj),
+        ("hand.stl", stl),
+        ("hand_binary.stl", stl_binary),
+        ("hand.ply", ply_ascii),
+        ("hand_big.ply", ply_big),
+        ("hand.off", off),
+    ];
+    let gzipped: Vec<_> = plain
+        .iter()
+        .map(|(name, bytes)| (name, gzip(bytes)))
+        .collect();
+    let mut files: Vec<(&str, Vec<u8>)> = plain.to_vec();
+    for ((name, _), gz) in plain.iter().zip(gzipped) {
+        files.push((Box::leak(format!("{name}.GZ").into_boxed_str()), gz.1));
+    }
+    files
+}
+
+#[test]
+fn hand_made_files_match_the_independent_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<PathBuf> = hand_made_files()
+        .into_iter()
+        .map(|(name, bytes)| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    assert_loaders_agree_with_independent_reader(&files);
+}
+
+#[test]
+fn obj_keeps_every_vertex_in_file_order() {
+    // Vertex 1 is referenced by no face, and the face uses the others out of order.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.obj");
+    std::fs::write(&path, "v 9 9 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 4 2 3\n").unwrap();
+    let mesh = load_mesh(&path).unwrap();
+    let vertices: Vec<[f64; 3]> = mesh.vertices().iter().map(|p| [p.x, p.y, p.z]).collect();
+    assert_eq!(
+        vertices,
+        [[9., 9., 9.], [0., 0., 0.], [1., 0., 0.], [0., 1., 0.]]
+    );
+    assert_eq!(mesh.triangles(), [[3, 1, 2]]);
+}
+
+#[test]
+fn obj_faces_with_two_vertices_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.obj");
+    std::fs::write(
+        &path,
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 4\n",
+    )
+    .unwrap();
+    assert!(
+        load_mesh(&path).is_err(),
+        "a face with two vertices is not skipped"
+    );
 }

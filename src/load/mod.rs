@@ -3,14 +3,25 @@
 //!
 //! [`load_mesh`] picks the format from the file name, reads the whole file, and either returns a
 //! validated [`TriMesh`] or a [`LoadError`] naming the file and, where it applies, the line or
-//! element at fault. A malformed file never panics and never yields a partial mesh.
+//! element at fault, and saying what is wrong and what would be right. A malformed file never
+//! panics and never yields a partial mesh: a face with fewer than three corners, a vertex index
+//! that is out of range, negative (OFF, PLY), zero (OBJ), too large for `u32` or not an integer,
+//! and a NaN or infinite coordinate are errors, never skipped.
 //!
-//! Order guarantee: triangle `t` of the result comes from the file's faces in file order.
-//! Polygons are triangulated by fan, `(v0, v1, v2), (v0, v2, v3), ...`, so a face with `n`
-//! corners becomes `n - 2` consecutive triangles; with triangle-only files (every bundled mesh)
-//! triangle `t` *is* face `t`. Vertex order follows the file for OFF and PLY; OBJ vertices are
-//! renumbered by tobj in first-use order, and STL vertices are merged when bit-identical (STL
-//! stores no shared vertices). Degenerate triangles are kept (see [`TriMesh::degenerate_triangles`]).
+//! Order guarantees, so that vertex and triangle ids match what other tools report:
+//!
+//! - **Triangles**: triangle `t` comes from the file's faces in file order. Polygons are
+//!   triangulated by fan, `(v0, v1, v2), (v0, v2, v3), ...`, so a face with `n` corners becomes
+//!   `n - 2` consecutive triangles; with triangle-only files (every bundled mesh) triangle `t`
+//!   *is* face `t`.
+//! - **Vertices of OBJ, PLY and OFF**: exactly the file's vertices, in file order, unreferenced
+//!   ones included: vertex `i` is the `i`-th `v` line of an OBJ file (OBJ index `i + 1`) and
+//!   the `i`-th vertex element of a PLY or OFF file.
+//! - **Vertices of STL**: STL stores no shared vertices, only three corners per facet; corners
+//!   with bit-identical coordinates (after `-0.0 == 0.0`) become one vertex, numbered in order of
+//!   first appearance (facet 0's corners first). Vertex `i` is the `i`-th distinct corner.
+//!
+//! Degenerate triangles are kept (see [`TriMesh::degenerate_triangles`]).
 
 mod obj;
 mod off;
@@ -21,6 +32,7 @@ use obbtree_bv::{MeshError, Point, TriMesh};
 use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 /// Where in a file a problem is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +68,12 @@ pub enum LoadError {
         /// The operating system's reason.
         source: io::Error,
     },
+    /// The path names a directory.
+    #[error("{}: is a directory, not a mesh file", path.display())]
+    IsDirectory {
+        /// The directory.
+        path: PathBuf,
+    },
     /// The file name does not end in a known extension.
     #[error("{}: unknown mesh format; use a file ending in .obj, .stl, .ply or .off (optionally followed by .gz)", path.display())]
     UnknownFormat {
@@ -77,7 +95,7 @@ pub enum LoadError {
         path: PathBuf,
     },
     /// The file does not start with its format's magic word.
-    #[error("{}: not a {format} file (it does not start with {magic:?})", path.display())]
+    #[error("{}: it does not start with {magic:?}, as every {format} file does (is the file name's extension right?)", path.display())]
     BadMagic {
         /// The file.
         path: PathBuf,
@@ -105,7 +123,7 @@ pub enum LoadError {
         message: String,
     },
     /// The file ends before all declared elements were read.
-    #[error("{}: the file ends at {element} {index}, but its header declares {expected}", path.display())]
+    #[error("{}: the file ends before {element} {index}, but its header declares {expected} of them (is it cut short?)", path.display())]
     Truncated {
         /// The file.
         path: PathBuf,
@@ -124,8 +142,19 @@ pub enum LoadError {
         /// Where the unexpected data starts.
         at: Location,
     },
-    /// The file parsed, but its vertices and triangles do not form a valid mesh (non-finite
-    /// coordinate, index out of range, no triangle). Triangle numbers are in file face order.
+    /// The file is well formed but holds no face, so there is no surface to query.
+    #[error("{}: {message}", path.display())]
+    NoFaces {
+        /// The file.
+        path: PathBuf,
+        /// What the format needs, e.g. "no faces: an OBJ mesh needs at least one `f` line".
+        message: String,
+    },
+    /// The file parsed, but its vertices and triangles do not form a valid mesh: a coordinate
+    /// outside the supported range, or more vertices than `u32` indices reach (the loaders
+    /// report bad indices, non-finite coordinates and missing faces themselves, with the line).
+    /// Vertex numbers are as loaded (see the order guarantees above), triangle numbers in file
+    /// face order.
     #[error("{}: {source}", path.display())]
     Invalid {
         /// The file.
@@ -151,7 +180,10 @@ enum Format {
 ///
 /// Triangles come in file face order, polygons fan-triangulated (see the [module docs](self)).
 pub fn load_mesh(path: &Path) -> Result<TriMesh, LoadError> {
-    // An unknown extension is reported without touching the file system.
+    if path.is_dir() {
+        return Err(LoadError::IsDirectory { path: path.into() });
+    }
+    // An unknown extension is reported without reading the file.
     if format_of(path).is_none() {
         return Err(LoadError::UnknownFormat { path: path.into() });
     }
@@ -219,6 +251,84 @@ fn fan(polygon: &[u32], out: &mut Vec<[u32; 3]>) {
     out.extend(polygon.windows(2).skip(1).map(|w| [polygon[0], w[0], w[1]]));
 }
 
+/// A vertex coordinate written as `token` in a text file, as `T` (`f64`, or `f32` for STL):
+/// an error saying what is wrong if it is not a number or not finite (`coordinate ...`).
+fn coordinate<T: FromStr + Into<f64> + Copy>(token: &[u8]) -> Result<T, String> {
+    let text = std::str::from_utf8(token).unwrap_or_default();
+    let value: T = text
+        .parse()
+        .map_err(|_| format!("coordinate {} is not a number", quoted(token)))?;
+    let wide: f64 = value.into();
+    if wide.is_finite() {
+        return Ok(value);
+    }
+    let what = if wide.is_nan() {
+        "is NaN".to_string()
+    } else if text.to_ascii_lowercase().contains("inf") {
+        "is infinite".to_string()
+    } else {
+        let (size, why) = match size_of::<T>() {
+            4 => ("f32", " (the precision of STL)"),
+            _ => ("f64", ""),
+        };
+        format!("{text} is too large for {size}{why}")
+    };
+    Err(format!(
+        "coordinate {what}; coordinates must be finite numbers"
+    ))
+}
+
+/// A vertex index as written, `[+-]digits`: whether it is negative and its magnitude (saturated
+/// at `u64::MAX`), or `None` if `token` is not an integer.
+fn integer(token: &[u8]) -> Option<(bool, u64)> {
+    let (negative, digits) = match token.split_first()? {
+        (b'-', rest) => (true, rest),
+        (b'+', rest) => (false, rest),
+        _ => (false, token),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let magnitude = digits.iter().fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    });
+    Some((negative, magnitude))
+}
+
+/// The message for a vertex index `token` (called `what`) that does not fit a `u32` mesh index.
+fn too_large(what: &str, token: &[u8]) -> String {
+    format!(
+        "{what} {} is too large (at most {})",
+        String::from_utf8_lossy(token),
+        u32::MAX
+    )
+}
+
+/// The message for a face corner `index` (as the file numbers vertices) with `count` vertices,
+/// in the words of [`MeshError::IndexOutOfRange`].
+fn refers_past_the_end(index: impl fmt::Display, count: usize) -> String {
+    format!("refers to vertex {index}, but there are only {count} vertices")
+}
+
+/// `bytes` as a quoted string for a message, invalid UTF-8 and control characters escaped,
+/// cut to 40 characters.
+fn quoted(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut shown: String = text.chars().take(40).collect();
+    if shown.len() < text.len() {
+        shown.push_str("...");
+    }
+    format!("{shown:?}")
+}
+
+/// The error for a file with no face at all; `message` says what its format needs.
+fn no_faces(path: &Path, message: &str) -> LoadError {
+    LoadError::NoFaces {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
 /// 1-based number of the line that contains byte `offset` of `text`.
 fn line_at(text: &[u8], offset: usize) -> usize {
     1 + text[..offset.min(text.len())]
@@ -249,6 +359,17 @@ mod tests {
         assert_eq!(f("x.gz"), None);
         assert_eq!(f("x.dae"), None);
         assert_eq!(f("obj"), None);
+    }
+
+    #[test]
+    fn integers_keep_sign_and_saturate() {
+        assert_eq!(integer(b"42"), Some((false, 42)));
+        assert_eq!(integer(b"+7"), Some((false, 7)));
+        assert_eq!(integer(b"-3"), Some((true, 3)));
+        assert_eq!(integer(b"99999999999999999999999"), Some((false, u64::MAX)));
+        for junk in [&b""[..], b"-", b"+", b"1.0", b"1e3", b"x", b"--1", b" 1"] {
+            assert_eq!(integer(junk), None, "{junk:?}");
+        }
     }
 
     #[test]

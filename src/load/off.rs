@@ -8,9 +8,15 @@
 //! ```
 //!
 //! `#` starts a comment; blank lines are skipped. The keyword may carry the `ST`, `C` and `N`
-//! prefixes (texture, colour, normal columns). Binary OFF and 4D/nD OFF are refused.
+//! prefixes (texture, colour, normal columns). Binary OFF and 4D/nD OFF are refused. Vertices
+//! are the file's, in file order; a face with fewer than three corners, an index that is
+//! negative, past the vertex count or not an integer, and a NaN or infinite coordinate are errors
+//! naming the line.
 
-use super::{fan, LoadError, Location, Parsed};
+use super::{
+    coordinate, fan, integer, no_faces, quoted, refers_past_the_end, too_large, LoadError,
+    Location, Parsed,
+};
 use obbtree_bv::Point;
 use std::path::Path;
 use std::str::{FromStr, SplitWhitespace};
@@ -24,7 +30,7 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         syntax(
             super::line_at(bytes, e.valid_up_to()),
-            "not valid UTF-8 text".into(),
+            "not valid UTF-8 text (is this a text OFF file?)".into(),
         )
     })?;
     let mut lines = text
@@ -83,19 +89,18 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
             .next()
             .ok_or_else(|| truncated("vertex", index, vertex_count))?;
         let mut columns = text.split_whitespace();
-        match (
-            number(&mut columns),
-            number(&mut columns),
-            number(&mut columns),
-        ) {
-            (Some(x), Some(y), Some(z)) => vertices.push(Point::new(x, y, z)),
-            _ => {
-                return Err(syntax(
+        let mut xyz = [0.0; 3];
+        for c in &mut xyz {
+            let column = columns.next().ok_or_else(|| {
+                syntax(
                     line,
                     format!("vertex {index}: expected three coordinates, found \"{text}\""),
-                ))
-            }
+                )
+            })?;
+            *c = coordinate(column.as_bytes())
+                .map_err(|message| syntax(line, format!("vertex {index}: {message}")))?;
         }
+        vertices.push(Point::from(xyz));
     }
     let mut triangles = Vec::with_capacity(face_count.min(bytes.len() / 8));
     let mut corners = Vec::new();
@@ -118,11 +123,21 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
         }
         corners.clear();
         for _ in 0..arity {
-            corners.push(number::<u32>(&mut columns).ok_or_else(|| {
-                syntax(line, format!("face {index}: expected {arity} vertex indices (0-based, non-negative), found \"{text}\""))
-            })?);
+            let column = columns.next().ok_or_else(|| {
+                syntax(
+                    line,
+                    format!("face {index}: expected {arity} vertex indices, found \"{text}\""),
+                )
+            })?;
+            corners.push(
+                vertex_index(index, column.as_bytes(), vertex_count)
+                    .map_err(|message| syntax(line, message))?,
+            );
         }
         fan(&corners, &mut triangles);
+    }
+    if triangles.is_empty() {
+        return Err(no_faces(path, "no faces: the header declares 0 faces"));
     }
     if let Some((line, _)) = lines.next() {
         return Err(LoadError::TrailingData {
@@ -131,6 +146,27 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
         });
     }
     Ok((vertices, triangles))
+}
+
+/// Face `face`'s 0-based vertex index `token`, checked against the `count` vertices.
+fn vertex_index(face: usize, token: &[u8], count: usize) -> Result<u32, String> {
+    match integer(token) {
+        None => Err(format!(
+            "face {face}: vertex index {} is not a whole number",
+            quoted(token)
+        )),
+        Some((true, _)) => Err(format!(
+            "face {face}: vertex index {} is negative; OFF indices count from 0",
+            String::from_utf8_lossy(token)
+        )),
+        Some((false, i)) if i > u64::from(u32::MAX) => {
+            Err(format!("face {face}: {}", too_large("vertex index", token)))
+        }
+        Some((false, i)) if i >= count as u64 => {
+            Err(format!("face {face} {}", refers_past_the_end(i, count)))
+        }
+        Some((false, i)) => Ok(i as u32),
+    }
 }
 
 fn number<T: FromStr>(columns: &mut SplitWhitespace) -> Option<T> {

@@ -2,9 +2,12 @@
 //! `float` or `double` properties `x`, `y`, `z`, and a `face` element with an integer list
 //! property `vertex_indices` (or `vertex_index`); other elements and properties are read past
 //! and ignored. The whole payload must match the header's counts exactly: a file that ends early
-//! is [`LoadError::Truncated`], one with data left over is [`LoadError::TrailingData`].
+//! is [`LoadError::Truncated`], one with data left over is [`LoadError::TrailingData`]. Vertices
+//! are the `vertex` elements in file order; a face with fewer than three corners, a negative
+//! index or one past the declared vertex count, and a NaN or infinite coordinate are errors
+//! naming the line (ascii) or the element (binary).
 
-use super::{fan, line_at, LoadError, Location, Parsed};
+use super::{fan, line_at, no_faces, refers_past_the_end, LoadError, Location, Parsed};
 use obbtree_bv::Point;
 use ply_rs_bw::parser::{Parser, Reader};
 use ply_rs_bw::ply::{
@@ -81,6 +84,7 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
     let header_lines = line_at(bytes, bytes.len() - payload.len()) - 1;
     check_header(header.elements.get("vertex"), header.elements.get("face"))
         .map_err(header_error)?;
+    let vertex_count = header.elements.get("vertex").map_or(0, |v| v.count);
 
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
@@ -142,7 +146,7 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
                     line = at;
                     parser
                         .read_ascii_element(text, element)
-                        .map_err(|e| syntax(line, &e))?
+                        .map_err(|_| syntax(line, &ascii_fault(text, element)))?
                 }
                 (encoding, _) => {
                     let read = if encoding == Encoding::BinaryBigEndian {
@@ -160,19 +164,20 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
                 }
             };
             match element.name.as_str() {
-                "vertex" => vertices.push(Point::from(record.xyz)),
-                "face" if record.negative_index => {
-                    return Err(syntax(line, &"negative vertex index"))
+                "vertex" => {
+                    check_finite(&record.xyz).map_err(|message| syntax(line, &message))?;
+                    vertices.push(Point::from(record.xyz));
                 }
-                "face" if record.corners.len() < 3 => {
-                    let message =
-                        format!("{} corners; a face needs at least 3", record.corners.len());
-                    return Err(syntax(line, &message));
+                "face" => {
+                    check_face(&record, vertex_count).map_err(|message| syntax(line, &message))?;
+                    fan(&record.corners, &mut triangles);
                 }
-                "face" => fan(&record.corners, &mut triangles),
                 _ => {}
             }
         }
+    }
+    if triangles.is_empty() {
+        return Err(no_faces(path, "no faces: the header declares 0 faces"));
     }
     let trailing = match header.encoding {
         Encoding::Ascii => lines
@@ -192,6 +197,87 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
     }
 }
 
+/// An error naming a NaN or infinite coordinate of a vertex.
+fn check_finite(xyz: &[f64; 3]) -> Result<(), String> {
+    match xyz.iter().find(|c| !c.is_finite()) {
+        Some(c) => Err(format!(
+            "a coordinate is {}; coordinates must be finite numbers",
+            if c.is_nan() { "NaN" } else { "infinite" }
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An error naming what is wrong with a face of a mesh of `vertex_count` vertices (the messages
+/// follow the face's name, `face 3: ...`).
+fn check_face(face: &Record, vertex_count: usize) -> Result<(), String> {
+    if face.negative_index {
+        return Err("a vertex index is negative; PLY indices count from 0".into());
+    }
+    if face.corners.len() < 3 {
+        return Err(format!(
+            "{} corners, but a face needs at least 3",
+            face.corners.len()
+        ));
+    }
+    match face
+        .corners
+        .iter()
+        .enumerate()
+        .find(|(_, &i)| i as usize >= vertex_count)
+    {
+        Some((k, &i)) => Err(format!(
+            "corner {k} {}",
+            refers_past_the_end(i, vertex_count)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Why the ascii line `text` is not an `element` (ply-rs's parse error names grammar rules):
+/// a value that is not a finite number, or values that do not match the header's properties.
+fn ascii_fault(text: &str, element: &ElementDef) -> String {
+    for word in text.split_whitespace() {
+        match word.parse::<f64>() {
+            Ok(value) if value.is_finite() => {}
+            Ok(_) => {
+                return format!(
+                    "{word:?}: ascii PLY has no NaN or infinity; values must be finite numbers"
+                )
+            }
+            Err(_) => return format!("{word:?} is not a number"),
+        }
+    }
+    let properties: Vec<String> = element
+        .properties
+        .iter()
+        .map(|(name, p)| format!("{name} ({})", type_name(&p.data_type)))
+        .collect();
+    format!(
+        "{:?} does not match the header's properties: {}",
+        text.trim(),
+        properties.join(", ")
+    )
+}
+
+/// A property type as the PLY header writes it: `float`, `list uchar int`.
+fn type_name(data_type: &PropertyType) -> String {
+    let scalar = |t: &ScalarType| match t {
+        ScalarType::Char => "char",
+        ScalarType::UChar => "uchar",
+        ScalarType::Short => "short",
+        ScalarType::UShort => "ushort",
+        ScalarType::Int => "int",
+        ScalarType::UInt => "uint",
+        ScalarType::Float => "float",
+        ScalarType::Double => "double",
+    };
+    match data_type {
+        PropertyType::Scalar(t) => scalar(t).into(),
+        PropertyType::List(count, item) => format!("list {} {}", scalar(count), scalar(item)),
+    }
+}
+
 /// Checks that the header declares what a mesh needs, in types [`Record`] reads.
 fn check_header(vertex: Option<&ElementDef>, face: Option<&ElementDef>) -> Result<(), String> {
     let vertex = vertex.ok_or("the header declares no \"vertex\" element")?;
@@ -200,10 +286,15 @@ fn check_header(vertex: Option<&ElementDef>, face: Option<&ElementDef>) -> Resul
             Some(PropertyType::Scalar(ScalarType::Float | ScalarType::Double)) => {}
             Some(other) => {
                 return Err(format!(
-                    "vertex property \"{axis}\" is {other:?}; obbtree reads float or double"
+                    "vertex property \"{axis}\" is {}; obbtree reads float or double",
+                    type_name(other)
                 ))
             }
-            None => return Err(format!("the vertex element has no \"{axis}\" property")),
+            None => {
+                return Err(format!(
+                    "the vertex element has no \"{axis}\" property; obbtree reads x, y and z"
+                ))
+            }
         }
     }
     let face = face.ok_or("the header declares no \"face\" element")?;
@@ -216,6 +307,8 @@ fn check_header(vertex: Option<&ElementDef>, face: Option<&ElementDef>) -> Resul
             Err("the face's vertex_indices property must be a list of integers".into())
         }
         Some(PropertyType::List(..)) => Ok(()),
-        None => Err("the face element has no \"vertex_indices\" list".into()),
+        None => Err(
+            "the face element has no \"vertex_indices\" (or \"vertex_index\") list property".into(),
+        ),
     }
 }

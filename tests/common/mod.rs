@@ -31,7 +31,7 @@ pub fn cases(default: u32) -> u32 {
 pub struct Bundled {
     /// Path under `assets/`.
     pub name: &'static str,
-    /// Vertices as loaded (OBJ: referenced `v` entries; STL: distinct corners; PLY: all).
+    /// Vertices as loaded (OBJ: every `v` entry; STL: distinct corners; PLY: all).
     pub vertices: usize,
     /// Triangles (every bundled file holds triangles only).
     pub triangles: usize,
@@ -58,7 +58,7 @@ const fn b(
 }
 
 /// Every bundled mesh, counted independently by `assets/count.py` (Python, exact rationals for
-/// degeneracy) and by the file headers / `f` lines.
+/// degeneracy; its output, `python3 assets/count.py`, is this table).
 pub const BUNDLED: [Bundled; 26] = [
     b("bunny.obj", 1839, 3674, true, 0),
     b("teapot.obj", 792, 992, false, 0),
