@@ -801,6 +801,9 @@ fn unit_box_at(x: f64, y: f64, z: f64) -> Aabb {
     Aabb::new(Point::new(x, y, z), Point::new(x + 1.0, y + 1.0, z + 1.0))
 }
 
+/// The `i`-th box of a sequence.
+type Layout = Box<dyn Fn(usize, &mut Pcg64) -> Aabb>;
+
 /// Boxes inserted in sorted order along a line (the worst order for unbalanced insertion),
 /// identical boxes and random ones stay AVL-balanced through insertions and removals.
 #[test]
@@ -811,7 +814,7 @@ fn height_stays_within_the_avl_bound() {
         displacement_scale: 0.0,
     };
     let mut rng = Pcg64::seed_from_u64(7);
-    let layouts: [Box<dyn Fn(usize, &mut Pcg64) -> Aabb>; 3] = [
+    let layouts: [Layout; 3] = [
         Box::new(|i, _| unit_box_at(i as f64 * 2.0, 0.0, 0.0)),
         Box::new(|_, _| unit_box_at(0.0, 0.0, 0.0)),
         Box::new(|_, rng| unit_box_at(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), 0.0)),

@@ -71,12 +71,15 @@ impl<T> DynamicTree<T> {
             enqueue(&mut queue, self.root, limit);
         }
         while let Some(Candidate { key, node, .. }) = queue.pop() {
-            if !(key <= limit) {
+            if key > limit {
                 break;
             }
             let node = &self.nodes[node];
             if node.is_leaf() {
                 limit = visit(node.proxy(), key);
+                if limit.is_nan() {
+                    break;
+                }
             } else {
                 for child in node.children() {
                     enqueue(&mut queue, child, limit);

@@ -48,8 +48,9 @@
 //!   tree of `n` leaves has height `h` with `F(h + 2) <= n` (`F` the Fibonacci numbers), i.e.
 //!   `h < 1.4405 log2(n + 2)`: at most 19 for 10,000 objects, 44 for 2^32.
 //! * **Rebuild** (`rebuild.rs`): [`rebuild`](DynamicTree::rebuild) and
-//!   [`from_boxes`](DynamicTree::from_boxes) build top down by binned SAH (Wald, "On fast
-//!   construction of SAH-based bounding volume hierarchies", 2007), choosing among the splits
+//!   [`from_boxes`](DynamicTree::from_boxes) build top down by binned SAH across the
+//!   centroids' longest axis (Wald, "On fast construction of SAH-based bounding volume
+//!   hierarchies", 2007), choosing among the splits
 //!   that an AVL-balanced tree of the target height admits, so the result satisfies the same
 //!   invariants and the incremental operations may follow it.
 //! * **Queries**: boxes (`query.rs`, an iterator), all pairs within a tree and between two trees

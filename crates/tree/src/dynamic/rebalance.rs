@@ -53,7 +53,7 @@ impl<T> DynamicTree<T> {
         let union_area =
             |i: u32, j: u32| self.nodes[i].aabb.merge(&self.nodes[j].aabb).surface_area();
         let [b, c] = self.nodes[a].children();
-        let height_limit = 1 + height(b).max(height(c));
+        let tallest_child = height(b).max(height(c));
         let mut best = None;
         let mut best_change = if balanced(height(b), height(c)) {
             0.0
@@ -77,7 +77,7 @@ impl<T> DynamicTree<T> {
                 let s_height = 1 + height(x).max(height(z));
                 if balanced(height(x), height(z))
                     && balanced(height(y), s_height)
-                    && 1 + height(y).max(s_height) <= height_limit
+                    && height(y).max(s_height) <= tallest_child
                 {
                     consider(x, y, union_area(x, z) - area(s));
                 }
@@ -94,7 +94,7 @@ impl<T> DynamicTree<T> {
                 if balanced(height(y), height(e))
                     && balanced(height(d), height(z))
                     && balanced(b_height, c_height)
-                    && 1 + b_height.max(c_height) <= height_limit
+                    && b_height.max(c_height) <= tallest_child
                 {
                     consider(
                         d,
