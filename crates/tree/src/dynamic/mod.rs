@@ -19,7 +19,7 @@
 //! assert_eq!(tree.moved_pairs(), [(a, b)]); // new proxies count as moved
 //! tree.clear_moved();
 //! assert!(!tree.update(c, cube(5.01)).unwrap()); // within the margin: tree untouched
-//! assert!(tree.update(c, cube(1.5)).unwrap());
+//! assert!(tree.update(c, cube(0.5)).unwrap());
 //! assert_eq!(tree.moved_pairs().len(), 2); // (c, a) and (c, b)
 //! assert!(tree.insert(Aabb::new(Point::origin(), Point::new(f64::NAN, 0.0, 0.0)), "d").is_err());
 //! ```
