@@ -647,12 +647,12 @@ fn rays() -> impl Strategy<Value = Vec<Ray>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn operations_match_brute_force(
         options in options(),
-        ops in prop::collection::vec(op(), 1..80),
+        ops in prop::collection::vec(op(), 1..120),
         queries in query_boxes(),
         rays in rays(),
     ) {
@@ -734,7 +734,7 @@ fn exact_ray_entry(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn rays_on_a_grid_match_exact_slabs(

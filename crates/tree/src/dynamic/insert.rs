@@ -34,7 +34,7 @@ impl<T> DynamicTree<T> {
 
     /// The node of height at most 1 beside which a leaf with box `aabb` adds the least surface
     /// area: the new parent's area plus the growth of every ancestor's. Branch and bound of
-    /// Bittner, Hapala & Havran (2013), §3.1: nodes are expanded in order of the growth their
+    /// Bittner, Hapala & Havran (2013): nodes are expanded in order of the growth their
     /// ancestors already incur, and a subtree is skipped once that growth plus the leaf's own
     /// area (the least any new parent can cost) reaches the best cost found. Siblings of height
     /// 0 or 1 keep the new parent AVL-balanced. Among equal costs, lower nodes are expanded

@@ -32,7 +32,7 @@
 //!
 //! * **Insertion** (`insert.rs`) puts the new leaf beside the sibling that minimises the total
 //!   surface area of the tree, found by the branch-and-bound search of Bittner, Hapala & Havran,
-//!   "Fast insertion-based optimization of bounding volume hierarchies" (2013), §3.1, among
+//!   "Fast insertion-based optimization of bounding volume hierarchies" (2013), among
 //!   siblings of height at most 1 (what keeps the tree AVL-balanced, below).
 //! * **Removal** (`remove.rs`) replaces the leaf's parent by its sibling (Box2D's
 //!   `b2DynamicTree::RemoveLeaf`).
