@@ -1,9 +1,9 @@
 //! The dynamic tree against brute force over its live proxies, after random sequences of
 //! insertions, removals and updates (touching, identical, zero-size, huge and tiny boxes):
 //! pairs, moved pairs, box queries, pairs between two trees, ray queries (also against exact
-//! rational slabs on a dyadic grid) and nearest queries; and its structure read through the
-//! public node accessors: boxes are the unions of their children's, parent links, heights and
-//! the AVL balance of every node, the Fibonacci height bound, the free list.
+//! rational slabs on a dyadic grid), nearest proxies and nearest pairs; and its structure read
+//! through the public node accessors: boxes are the unions of their children's, parent links,
+//! heights and the AVL balance of every node, the Fibonacci height bound, the free list.
 //!
 //! Every oracle here is written for the test and shares no code with the tree.
 
@@ -521,6 +521,11 @@ fn check_queries(tree: &DynamicTree<usize>, model: &Model, queries: &[Aabb], ray
     for q in queries.iter().chain(fat.values().take(3)) {
         check_nearest(tree, &fat, q);
     }
+    check_nearest_pairs(
+        &|limit, visit| tree.nearest_pairs(limit, visit),
+        &brute_pair_distances(&fat, &fat, true),
+        true,
+    );
 }
 
 /// Visits everything within `max_t`, in order, with the oracle's entry parameters; then the
@@ -610,8 +615,66 @@ fn check_nearest(tree: &DynamicTree<usize>, fat: &BTreeMap<ProxyId, Aabb>, q: &A
     check_best_first_order(&from_point, &expected);
 }
 
-/// `visited` holds each expected proxy once with its expected key, keys never decreasing.
-fn check_best_first_order(visited: &[(ProxyId, f64)], expected: &BTreeMap<ProxyId, f64>) {
+/// Pairs by increasing box distance, within one tree (`second` is `None`) or between two:
+/// everything, within the median distance, and shrinking to the first distance.
+fn check_nearest_pairs(
+    visit_all: &dyn Fn(f64, &mut dyn FnMut(ProxyId, ProxyId, f64) -> f64),
+    expected: &BTreeMap<(ProxyId, ProxyId), f64>,
+    unordered: bool,
+) {
+    let key = |a, b| if unordered { ordered(a, b) } else { (a, b) };
+    let mut visited = Vec::new();
+    visit_all(f64::INFINITY, &mut |a, b, d| {
+        visited.push((key(a, b), d));
+        f64::INFINITY
+    });
+    check_best_first_order(&visited, expected);
+    let mut sorted: Vec<f64> = expected.values().copied().collect();
+    sorted.sort_by(f64::total_cmp);
+    let Some(&limit) = sorted.get(sorted.len() / 2) else {
+        return;
+    };
+    let within: BTreeMap<_, _> = expected
+        .iter()
+        .filter(|&(_, &d)| d <= limit)
+        .map(|(k, v)| (*k, *v))
+        .collect();
+    let mut visited = Vec::new();
+    visit_all(limit, &mut |a, b, d| {
+        visited.push((key(a, b), d));
+        limit
+    });
+    check_best_first_order(&visited, &within);
+    let mut shrunk = 0;
+    visit_all(f64::INFINITY, &mut |_, _, d| {
+        shrunk += 1;
+        d
+    });
+    assert_eq!(shrunk, sorted.iter().filter(|&&d| d == sorted[0]).count());
+}
+
+fn brute_pair_distances(
+    first: &BTreeMap<ProxyId, Aabb>,
+    second: &BTreeMap<ProxyId, Aabb>,
+    unordered: bool,
+) -> BTreeMap<(ProxyId, ProxyId), f64> {
+    let mut distances = BTreeMap::new();
+    for (a, box_a) in first {
+        for (b, box_b) in second {
+            if !unordered || a < b {
+                distances.insert((*a, *b), brute_distance(box_a, box_b));
+            }
+        }
+    }
+    distances
+}
+
+/// `visited` holds each expected proxy (or pair) once with its expected key, keys never
+/// decreasing.
+fn check_best_first_order<K: Ord + std::fmt::Debug>(
+    visited: &[(K, f64)],
+    expected: &BTreeMap<K, f64>,
+) {
     assert_eq!(
         visited.len(),
         expected.len(),
@@ -621,7 +684,7 @@ fn check_best_first_order(visited: &[(ProxyId, f64)], expected: &BTreeMap<ProxyI
         assert!(window[0].1 <= window[1].1, "out of order: {visited:?}");
     }
     for (id, key) in visited {
-        assert_eq!(expected.get(id), Some(key), "proxy {id:?}");
+        assert_eq!(expected.get(id), Some(key), "{id:?}");
     }
 }
 
@@ -699,6 +762,11 @@ proptest! {
         prop_assert_eq!(a.pairs_with(&b), brute_pairs_between(&fat_a, &fat_b));
         let swapped: Vec<_> = brute_pairs_between(&fat_b, &fat_a);
         prop_assert_eq!(b.pairs_with(&a), swapped);
+        check_nearest_pairs(
+            &|limit, visit| a.nearest_pairs_with(&b, limit, visit),
+            &brute_pair_distances(&fat_a, &fat_b, false),
+            false,
+        );
     }
 }
 

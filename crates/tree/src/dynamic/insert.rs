@@ -1,7 +1,7 @@
 //! Insertion of a leaf: the sibling that adds the least surface area to the tree, then a new
 //! parent for the two and the rebalancing walk to the root.
 
-use super::best_first::Candidate;
+use super::best_first::Queued;
 use super::{DynamicTree, Node, NULL};
 use obbtree_bv::{Aabb, BoundingVolume};
 
@@ -43,15 +43,13 @@ impl<T> DynamicTree<T> {
         let leaf_area = aabb.surface_area();
         let (mut best_cost, mut best) = (f64::INFINITY, NULL);
         self.search.clear();
-        self.search.push(Candidate {
+        self.search.push(Queued {
             key: 0.0,
-            tiebreak: self.nodes[self.root].height,
-            node: self.root,
+            item: (self.nodes[self.root].height, self.root),
         });
-        while let Some(Candidate {
+        while let Some(Queued {
             key: growth,
-            node: index,
-            ..
+            item: (_, index),
         }) = self.search.pop()
         {
             if growth + leaf_area >= best_cost {
@@ -69,10 +67,9 @@ impl<T> DynamicTree<T> {
             let below = growth + merged_area - node.aabb.surface_area();
             if below + leaf_area < best_cost {
                 for child in node.children() {
-                    self.search.push(Candidate {
+                    self.search.push(Queued {
                         key: below,
-                        tiebreak: self.nodes[child].height,
-                        node: child,
+                        item: (self.nodes[child].height, child),
                     });
                 }
             }

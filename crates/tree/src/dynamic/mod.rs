@@ -55,9 +55,10 @@
 //!   invariants and the incremental operations may follow it.
 //! * **Queries**: boxes (`query.rs`, an iterator), all pairs within a tree and between two trees
 //!   (`pairs.rs`, simultaneous descent), the pairs of moved proxies (`moved.rs`), rays nearest
-//!   first and proxies by increasing distance from a point or box (`best_first.rs`,
-//!   `ray.rs`, `nearest.rs`: best-first search on a lower bound, with a bound the callback may
-//!   shrink). Touching boxes overlap (closed sets).
+//!   first, proxies by increasing distance from a point or box, and proxy pairs by increasing
+//!   distance within a tree or between two (`best_first.rs`, `ray.rs`, `nearest.rs`: best-first
+//!   search on a lower bound, with a limit the callback may lower). Touching boxes overlap
+//!   (closed sets).
 //! * **Inspection** (`inspect.rs`): read-only access to the nodes and the free list, height and
 //!   surface-area cost, for tests and tuning.
 //!
@@ -130,7 +131,8 @@ pub struct DynamicTree<T> {
     moved: Vec<ProxyId>,
     options: DynamicOptions,
     /// The insertion search's queue, kept to avoid an allocation per insertion.
-    search: BinaryHeap<best_first::Candidate>,
+    /// Items: (height, node), so that among equal costs lower nodes come first.
+    search: BinaryHeap<best_first::Queued<(u32, u32)>>,
 }
 
 impl<T> Default for DynamicTree<T> {

@@ -1,6 +1,7 @@
-//! Proxies by increasing distance: for "the closest object" and, one object's box against the
-//! tree at a time, "the closest pair".
+//! Proxies and proxy pairs by increasing distance between fat boxes: for "the closest object"
+//! and "the closest pair of objects".
 
+use super::best_first::best_first_pairs;
 use super::{DynamicTree, ProxyId};
 use obbtree_bv::{Aabb, Point};
 
@@ -29,6 +30,50 @@ impl<T> DynamicTree<T> {
         visit: impl FnMut(ProxyId, f64) -> f64,
     ) {
         self.nearest_by(|node| Some(aabb_distance(aabb, node)), max_distance, visit);
+    }
+}
+
+impl<T> DynamicTree<T> {
+    /// Visits the unordered pairs of distinct proxies whose fat boxes are within
+    /// `max_distance` of each other, each once, nearest first (distance 0 for overlapping
+    /// boxes). `visit(a, b, distance)` returns the new limit: `max_distance` to go on, the
+    /// exact distance of the closest objects found so far to see only pairs that could be
+    /// nearer, a negative value to stop.
+    pub fn nearest_pairs(
+        &self,
+        max_distance: f64,
+        visit: impl FnMut(ProxyId, ProxyId, f64) -> f64,
+    ) {
+        let root = (self.root, self.root);
+        best_first_pairs(
+            &self.nodes,
+            &self.nodes,
+            root,
+            true,
+            aabb_distance,
+            max_distance,
+            visit,
+        );
+    }
+
+    /// [`nearest_pairs`](Self::nearest_pairs) between the proxies of this tree (first in each
+    /// pair) and those of `other`.
+    pub fn nearest_pairs_with<U>(
+        &self,
+        other: &DynamicTree<U>,
+        max_distance: f64,
+        visit: impl FnMut(ProxyId, ProxyId, f64) -> f64,
+    ) {
+        let roots = (self.root, other.root);
+        best_first_pairs(
+            &self.nodes,
+            &other.nodes,
+            roots,
+            false,
+            aabb_distance,
+            max_distance,
+            visit,
+        );
     }
 }
 

@@ -4,7 +4,7 @@
 //! child with itself and the two children with each other, as Bullet's
 //! `btDbvt::collideTT(root, root)` does).
 
-use super::node::NodePool;
+use super::node::{Node, NodePool};
 use super::{DynamicTree, ProxyId, NULL};
 use obbtree_bv::intersect::aabb_aabb;
 use obbtree_bv::BoundingVolume;
@@ -96,26 +96,21 @@ fn descend_pairs(
         if !aabb_aabb::overlaps(&node_a.aabb, &node_b.aabb) {
             continue;
         }
-        match (node_a.is_leaf(), node_b.is_leaf()) {
-            (true, true) => report(node_a.proxy(), node_b.proxy())?,
-            (false, true) => push_children_of_first(&mut stack, node_a.children(), b),
-            (true, false) => push_children_of_second(&mut stack, a, node_b.children()),
-            (false, false) => {
-                if node_a.aabb.surface_area() >= node_b.aabb.surface_area() {
-                    push_children_of_first(&mut stack, node_a.children(), b);
-                } else {
-                    push_children_of_second(&mut stack, a, node_b.children());
-                }
-            }
+        if node_a.is_leaf() && node_b.is_leaf() {
+            report(node_a.proxy(), node_b.proxy())?;
+        } else if descend_first(node_a, node_b) {
+            let [l, r] = node_a.children();
+            stack.extend([(r, b), (l, b)]);
+        } else {
+            let [l, r] = node_b.children();
+            stack.extend([(a, r), (a, l)]);
         }
     }
     ControlFlow::Continue(())
 }
 
-fn push_children_of_first(stack: &mut Vec<(u32, u32)>, [l, r]: [u32; 2], b: u32) {
-    stack.extend([(r, b), (l, b)]);
-}
-
-fn push_children_of_second(stack: &mut Vec<(u32, u32)>, a: u32, [l, r]: [u32; 2]) {
-    stack.extend([(a, r), (a, l)]);
+/// Whether a descent of the node pair (`a`, `b`), not both leaves, splits `a`: the internal
+/// one, or the larger by surface area.
+pub(super) fn descend_first(a: &Node, b: &Node) -> bool {
+    !a.is_leaf() && (b.is_leaf() || a.aabb.surface_area() >= b.aabb.surface_area())
 }
