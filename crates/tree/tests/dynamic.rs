@@ -615,10 +615,13 @@ fn check_nearest(tree: &DynamicTree<usize>, fat: &BTreeMap<ProxyId, Aabb>, q: &A
     check_best_first_order(&from_point, &expected);
 }
 
+/// The callback of a nearest-pairs query.
+type PairVisitor<'a> = dyn FnMut(ProxyId, ProxyId, f64) -> f64 + 'a;
+
 /// Pairs by increasing box distance, within one tree (`second` is `None`) or between two:
 /// everything, within the median distance, and shrinking to the first distance.
 fn check_nearest_pairs(
-    visit_all: &dyn Fn(f64, &mut dyn FnMut(ProxyId, ProxyId, f64) -> f64),
+    visit_all: &dyn Fn(f64, &mut PairVisitor),
     expected: &BTreeMap<(ProxyId, ProxyId), f64>,
     unordered: bool,
 ) {
