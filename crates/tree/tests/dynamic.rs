@@ -618,8 +618,8 @@ fn check_nearest(tree: &DynamicTree<usize>, fat: &BTreeMap<ProxyId, Aabb>, q: &A
 /// The callback of a nearest-pairs query.
 type PairVisitor<'a> = dyn FnMut(ProxyId, ProxyId, f64) -> f64 + 'a;
 
-/// Pairs by increasing box distance, within one tree (`second` is `None`) or between two:
-/// everything, within the median distance, and shrinking to the first distance.
+/// Pairs by increasing box distance, within one tree (`unordered`: keyed by smaller, larger id)
+/// or between two: everything, within the median distance, and shrinking to the first distance.
 fn check_nearest_pairs(
     visit_all: &dyn Fn(f64, &mut PairVisitor),
     expected: &BTreeMap<(ProxyId, ProxyId), f64>,
