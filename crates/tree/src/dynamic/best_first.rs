@@ -44,8 +44,8 @@ impl<I: Ord> Eq for Queued<I> {}
 
 impl<T> DynamicTree<T> {
     /// Visits proxies in increasing order of `lower_bound` of their fat boxes, skipping every
-    /// subtree whose box has no bound (`None`) or a bound above the current limit (first
-    /// `limit`). `visit(proxy, bound)` returns the new limit: `limit` to go on, a smaller value
+    /// subtree whose box has no bound (`None`) or a bound above the limit, which starts at
+    /// `limit`. `visit(proxy, bound)` returns the new limit: `limit` to go on, a smaller value
     /// to visit only proxies at most that far, a negative value (or NaN) to stop.
     ///
     /// `lower_bound` must not decrease from a box to any box inside it (a box's bound is a

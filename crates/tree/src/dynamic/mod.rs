@@ -46,13 +46,13 @@
 //!   the shorter child swapped with the taller grandchild), because in a bounding-volume tree,
 //!   unlike a search tree, any two subtrees may swap. So every node stays AVL-balanced, and a
 //!   tree of `n` leaves has height `h` with `F(h + 2) <= n` (`F` the Fibonacci numbers), i.e.
-//!   `h < 1.4405 log2(n + 2)`: at most 19 for 10,000 objects, 44 for 2^32.
+//!   `h < 1.4405 log2(n + 2)`: at most 18 for 10,000 objects, 45 for 2^32.
 //! * **Rebuild** (`rebuild.rs`): [`rebuild`](DynamicTree::rebuild) and
 //!   [`from_boxes`](DynamicTree::from_boxes) build top down by binned SAH across the
 //!   centroids' longest axis (Wald, "On fast construction of SAH-based bounding volume
-//!   hierarchies", 2007), choosing among the splits
-//!   that an AVL-balanced tree of the target height admits, so the result satisfies the same
-//!   invariants and the incremental operations may follow it.
+//!   hierarchies", 2007), choosing among the splits that an AVL-balanced tree of the target
+//!   height admits, so the result satisfies the same invariants and the incremental operations
+//!   may follow it.
 //! * **Queries**: boxes (`query.rs`, an iterator), all pairs within a tree and between two trees
 //!   (`pairs.rs`, simultaneous descent), the pairs of moved proxies (`moved.rs`), rays nearest
 //!   first, proxies by increasing distance from a point or box, and proxy pairs by increasing
