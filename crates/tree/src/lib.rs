@@ -30,6 +30,8 @@
 //! * [`Bvh::refit`]: new volumes after the vertices move ([`Refit::Merge`] bottom up, or
 //!   [`Refit::Fit`] every node from its triangles).
 //! * [`Bvh::stats`]: node count, depth, leaf-size histogram, bytes per triangle, per-level sums.
+//! * [`DynamicTree`] ([`dynamic`]): a dynamic AABB tree over moving objects, the broad phase
+//!   of scenes.
 //! * [`serialize`]: `to_bytes`/`from_bytes`/`save`/`load`, versioned and checksummed, tied to
 //!   the mesh by a [`MeshFingerprint`].
 //!
@@ -50,6 +52,7 @@
 
 mod build;
 mod bvh;
+pub mod dynamic;
 mod fingerprint;
 mod node;
 mod refit;
@@ -61,6 +64,7 @@ mod volume;
 
 pub use build::{BuildBuffers, BuildError, BuildOptions, DEFAULT_LEAF_SIZE};
 pub use bvh::{Bvh, MAX_DEPTH};
+pub use dynamic::{DynamicOptions, DynamicTree, ProxyError, ProxyId};
 pub use fingerprint::{MeshFingerprint, MeshMismatch};
 pub use node::{Node, NodeKind};
 pub use refit::Refit;
