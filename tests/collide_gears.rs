@@ -6,11 +6,9 @@
 mod common;
 
 use common::asset;
-use obbtree::bv::{Obb, TriMesh};
-use obbtree::query::collide::{brute_force, collide, place, Pose};
-use obbtree::query::{CollisionRequest, Mode, Model};
-use obbtree::tree::Bvh;
+use obbtree::bv::{Obb, Pose, TriMesh};
 use obbtree::urdf::Robot;
+use obbtree::{brute_force, collide, CollisionRequest, Mode, Model};
 use obbtree_compare as parry;
 
 /// Largest gap (metres; the gears are about 0.1 m across) at which a pair parry and obbtree
@@ -24,8 +22,7 @@ fn verbose() -> bool {
 
 struct Part {
     name: String,
-    mesh: TriMesh,
-    tree: Bvh<Obb>,
+    model: Model<Obb>,
 }
 
 fn parts(robot: &Robot) -> Vec<Part> {
@@ -39,8 +36,7 @@ fn parts(robot: &Robot) -> Vec<Part> {
                 l.name,
                 v.file.file_stem().unwrap().to_string_lossy()
             ),
-            mesh: v.mesh.clone(),
-            tree: Bvh::build(&v.mesh, &Default::default()).unwrap(),
+            model: Model::new(v.mesh.clone()).unwrap(),
         })
         .collect()
 }
@@ -48,29 +44,26 @@ fn parts(robot: &Robot) -> Vec<Part> {
 /// One pair at one pose: obbtree (`All` and `First`) against the oracle, parry's pair set against
 /// obbtree's with every difference a near-touching pair. Returns whether the pair touches.
 fn check(a: &Part, pa: &Pose, b: &Part, pb: &Pose, label: &str) -> bool {
-    let (ma, mb) = (
-        Model::new(&a.mesh, &a.tree).unwrap(),
-        Model::new(&b.mesh, &b.tree).unwrap(),
-    );
-    let want = common::sweep::sweep_pair(&a.mesh, pa, &b.mesh, pb);
-    let all = collide(&ma, pa, &mb, pb, &CollisionRequest::new(Mode::All));
+    let (ma, mb) = (&a.model, &b.model);
+    let want = common::sweep::sweep_pair(ma.mesh(), pa, mb.mesh(), pb);
+    let all = collide(ma, pa, mb, pb, &CollisionRequest::new(Mode::All)).unwrap();
     assert_eq!(all.pairs, want, "{label}: {} × {}", a.name, b.name);
-    let first = collide(&ma, pa, &mb, pb, &CollisionRequest::new(Mode::First));
+    let first = collide(ma, pa, mb, pb, &CollisionRequest::new(Mode::First)).unwrap();
     assert_eq!(first.intersects, !want.is_empty(), "{label}");
     assert!(first.pairs.iter().all(|p| want.contains(p)));
     // parry sees B placed in A's frame by obbtree's own placement, A at the identity.
     let b_in_a = pa.inv_mul(pb);
     let placed = TriMesh::new(
-        b.mesh
+        mb.mesh()
             .vertices()
             .iter()
-            .map(|p| place(&b_in_a, p))
+            .map(|p| b_in_a.transform_point(p))
             .collect(),
-        b.mesh.triangles().to_vec(),
+        mb.mesh().triangles().to_vec(),
     )
     .unwrap();
     let (qa, qb) = (
-        parry::trimesh(&a.mesh).unwrap(),
+        parry::trimesh(ma.mesh()).unwrap(),
         parry::trimesh(&placed).unwrap(),
     );
     let id = parry3d_f64::math::Pose::IDENTITY;

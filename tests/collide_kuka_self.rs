@@ -9,10 +9,8 @@ mod common;
 
 use common::{asset, cases};
 use obbtree::bv::{Kdop18, Obb, Point, Sphere, TriMesh};
-use obbtree::query::collide::self_collide;
-use obbtree::query::{CollisionRequest, Mode, Model, PosedOverlap};
-use obbtree::tree::Bvh;
 use obbtree::urdf::Robot;
+use obbtree::{self_collide, CollisionRequest, Mode, Model, PosedOverlap};
 use rand::{Rng, SeedableRng};
 
 /// The arm's eight link meshes posed by the URDF at joint values `q`, in one mesh (vertex
@@ -22,15 +20,14 @@ fn arm(robot: &Robot, q: &[f64]) -> TriMesh {
     for (link, k, pose) in robot.visual_poses(q).unwrap() {
         let mesh = &robot.links[link].visuals[k].mesh;
         let offset = vertices.len() as u32;
-        vertices.extend(mesh.vertices().iter().map(|p| pose * p));
+        vertices.extend(mesh.vertices().iter().map(|p| pose.transform_point(p)));
         triangles.extend(mesh.triangles().iter().map(|t| t.map(|i| i + offset)));
     }
     TriMesh::new(vertices, triangles).unwrap()
 }
 
 fn check<V: PosedOverlap>(mesh: &TriMesh, want: &[[u32; 2]]) {
-    let tree = Bvh::<V>::build(mesh, &Default::default()).unwrap();
-    let model = Model::new(mesh, &tree).unwrap();
+    let model = Model::<V>::new(mesh.clone()).unwrap();
     let all = self_collide(&model, &CollisionRequest::new(Mode::All));
     assert_eq!(all.pairs, want, "{}", std::any::type_name::<V>());
     let first = self_collide(&model, &CollisionRequest::new(Mode::First));

@@ -14,13 +14,11 @@ mod common;
 use obbtree_compare as parry;
 
 use common::asset;
-use nalgebra::{Rotation3, Translation3, Vector3};
+use nalgebra::{Rotation3, Vector3};
 use obbtree::bv::intersect::tri_tri_exact;
-use obbtree::bv::{Obb, Point, TriMesh};
+use obbtree::bv::{Obb, Point, Pose, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::query::collide::{collide, place, Pose};
-use obbtree::query::{CollisionRequest, Mode, Model};
-use obbtree::tree::Bvh;
+use obbtree::{collide, CollisionRequest, Mode, Model};
 use rand::{Rng, SeedableRng};
 
 fn centroid_radius(m: &TriMesh) -> (Point, f64) {
@@ -53,7 +51,7 @@ fn poses(a: &TriMesh, b: &TriMesh, n: usize, seed: u64) -> Vec<Pose> {
             } else {
                 ca + ball(ra + rb, &mut r)
             };
-            Pose::from_parts(Translation3::from(target - rot * cb), rot)
+            Pose::from_parts(target - rot * cb, *rot.matrix()).unwrap()
         })
         .collect()
 }
@@ -63,11 +61,10 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
         load_mesh(&asset(a_name)).unwrap(),
         load_mesh(&asset(b_name)).unwrap(),
     );
-    let (ta, tb) = (
-        Bvh::<Obb>::build(&a, &Default::default()).unwrap(),
-        Bvh::<Obb>::build(&b, &Default::default()).unwrap(),
+    let (ma, mb): (Model<Obb>, Model<Obb>) = (
+        Model::new(a.clone()).unwrap(),
+        Model::new(b.clone()).unwrap(),
     );
-    let (ma, mb) = (Model::new(&a, &ta).unwrap(), Model::new(&b, &tb).unwrap());
     let pa = parry::trimesh(&a).unwrap();
     let identity = parry3d_f64::math::Pose::IDENTITY;
     let (mut hits, mut explained) = (0, 0);
@@ -79,9 +76,13 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
             pose,
             &CollisionRequest::new(Mode::All),
         )
+        .unwrap()
         .pairs;
         let placed = TriMesh::new(
-            b.vertices().iter().map(|p| place(pose, p)).collect(),
+            b.vertices()
+                .iter()
+                .map(|p| pose.transform_point(p))
+                .collect(),
             b.triangles().to_vec(),
         )
         .unwrap();
@@ -196,8 +197,7 @@ fn benchmark_near_misses_are_disjoint_for_both() {
 
 fn near_misses_are_disjoint(dragon: &str) {
     let mesh = load_mesh(&asset(&format!("{dragon}.ply.gz"))).unwrap();
-    let tree = Bvh::<Obb>::build(&mesh, &Default::default()).unwrap();
-    let model = Model::new(&mesh, &tree).unwrap();
+    let model: Model<Obb> = Model::new(mesh.clone()).unwrap();
     let p = parry::trimesh(&mesh).unwrap();
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("benches/data/poses_{dragon}_near_100.json"));
@@ -210,7 +210,8 @@ fn near_misses_are_disjoint(dragon: &str) {
             &model,
             pose,
             &CollisionRequest::new(Mode::First),
-        );
+        )
+        .unwrap();
         assert!(!ours.intersects, "pose {k}: obbtree reports contact");
         let theirs = parry::pairs(&p, &p, &parry::pose(pose), true);
         assert!(

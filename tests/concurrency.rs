@@ -1,21 +1,20 @@
 //! Trees, models and meshes are shared between threads: `Send + Sync` is asserted at compile
 //! time for every tree, model, query and error type, and the real queries (collide `All` and
 //! `First`, containment, `cast_ray`, `cast_ray_all`, `any_hit`, `cull`) run from many threads on
-//! one shared set of trees give exactly the single-threaded results.
+//! one shared set of models (clones of one `Arc`) give exactly the single-threaded results,
+//! including a compact picking index first built by racing threads.
 
 use obbtree::bv::intersect::frustum::Frustum;
 use obbtree::bv::intersect::{ray_obb, ray_triangle};
 use obbtree::bv::{
-    Aabb, Isometry, Kdop14, Kdop18, Kdop26, Kdop6, Obb, Point, Ray, Sphere, TriMesh, Vector,
+    Aabb, Kdop14, Kdop18, Kdop26, Kdop6, Obb, Point, Pose, Ray, Sphere, TriMesh, Vector,
 };
-use obbtree::query::collide::{
-    containment::contains_point, pose_from_rotation_vector, CollisionRequest, CollisionResult,
-    Mode, Model, Pose, PosedOverlap,
-};
-use obbtree::query::cull::{cull, Culled, FrustumVolume};
-use obbtree::query::pick::camera::Camera;
-use obbtree::query::pick::{any_hit, cast_ray, cast_ray_all, PickTree, RayHit, RayTree, RayVolume};
 use obbtree::tree::{BuildOptions, Bvh, Refit, TreeVolume};
+use obbtree::{
+    any_hit, cast_ray, cast_ray_all, contains_point, cull, Camera, CollisionRequest,
+    CollisionResult, Culled, FrustumVolume, Mode, Model, ModelOptions, PosedOverlap, RayHit,
+    RayIndex, RayVolume,
+};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -30,14 +29,15 @@ const _: fn() = || {
     shared::<Bvh<Kdop14>>();
     shared::<Bvh<Kdop18>>();
     shared::<Bvh<Kdop26>>();
-    shared::<PickTree>();
-    shared::<Model<'static, Aabb>>();
-    shared::<Model<'static, Obb>>();
-    shared::<Model<'static, Sphere>>();
-    shared::<Model<'static, Kdop6>>();
-    shared::<Model<'static, Kdop14>>();
-    shared::<Model<'static, Kdop18>>();
-    shared::<Model<'static, Kdop26>>();
+    shared::<Model<Aabb>>();
+    shared::<Model<Obb>>();
+    shared::<Model<Sphere>>();
+    shared::<Model<Kdop6>>();
+    shared::<Model<Kdop14>>();
+    shared::<Model<Kdop18>>();
+    shared::<Model<Kdop26>>();
+    shared::<ModelOptions<Obb>>();
+    shared::<Pose>();
     shared::<CollisionRequest>();
     shared::<CollisionResult>();
     shared::<RayHit>();
@@ -48,8 +48,11 @@ const _: fn() = || {
     shared::<obbtree::tree::MeshFingerprint>();
     shared::<obbtree::tree::LoadError>();
     shared::<obbtree::bv::MeshError>();
-    shared::<obbtree::query::pick::PickError>();
-    shared::<obbtree::query::pick::batch::BatchError>();
+    shared::<obbtree::PoseError>();
+    shared::<obbtree::QueryError>();
+    shared::<obbtree::BatchError>();
+    shared::<obbtree::CameraError>();
+    shared::<obbtree::tree::MeshMismatch>();
     shared::<obbtree::load::LoadError>();
     shared::<obbtree_cli::poses::PoseError>();
     shared::<obbtree_cli::rays::RaysError>();
@@ -231,7 +234,7 @@ fn inputs() -> Inputs {
         .map(|_| {
             let t = [0; 3].map(|_| rng.gen_range(-1.5..1.5));
             let r = [0; 3].map(|_| rng.gen_range(-3.0..3.0));
-            pose_from_rotation_vector(t, r)
+            Pose::new(t, r).unwrap()
         })
         .collect();
     let points = (0..200)
@@ -268,41 +271,40 @@ fn bits(h: &RayHit) -> (u32, u64) {
     (h.triangle, h.t.to_bits())
 }
 
-/// Runs every query of one volume type on shared trees.
-fn answers<V>(inputs: &Inputs, soup: &Bvh<V>, solid: &Bvh<V>, pick: &impl RayTree) -> Answers
+/// Runs every query of one volume type on shared models: collision of the soup `a` with the
+/// closed box `b`, containment in `b`, and rays and frusta on `a` (through its ray index).
+fn answers<V>(inputs: &Inputs, a: &Model<V>, b: &Model<V>) -> Answers
 where
     V: PosedOverlap + FrustumVolume + RayVolume,
 {
-    let (a, b) = (
-        Model::new(&inputs.soup, soup).unwrap(),
-        Model::new(&inputs.solid, solid).unwrap(),
-    );
     let id = Pose::identity();
     let all_request = CollisionRequest::new(Mode::All).with_containment(true);
     let first_request = CollisionRequest::new(Mode::First);
-    let iso = Isometry::identity();
-    let mesh = &inputs.soup;
     Answers {
         all: inputs
             .poses
             .iter()
-            .map(|p| obbtree::query::collide(&a, &id, &b, p, &all_request))
+            .map(|p| obbtree::collide(a, &id, b, p, &all_request).unwrap())
             .collect(),
         first: inputs
             .poses
             .iter()
-            .map(|p| obbtree::query::collide(&a, &id, &a, p, &first_request).intersects)
+            .map(|p| {
+                obbtree::collide(a, &id, a, p, &first_request)
+                    .unwrap()
+                    .intersects
+            })
             .collect(),
         contained: inputs
             .points
             .iter()
-            .map(|q| contains_point(&b, &inputs.poses[0], q))
+            .map(|q| contains_point(b, &inputs.poses[0], q).unwrap())
             .collect(),
         first_hits: inputs
             .rays
             .iter()
             .map(|r| {
-                cast_ray(mesh, pick, &iso, r, f64::INFINITY)
+                cast_ray(a, &id, r, f64::INFINITY)
                     .unwrap()
                     .as_ref()
                     .map(bits)
@@ -312,7 +314,7 @@ where
             .rays
             .iter()
             .map(|r| {
-                cast_ray_all(mesh, pick, &iso, r, f64::INFINITY)
+                cast_ray_all(a, &id, r, f64::INFINITY)
                     .unwrap()
                     .iter()
                     .map(bits)
@@ -322,34 +324,56 @@ where
         any_hits: inputs
             .rays
             .iter()
-            .map(|r| any_hit(mesh, pick, &iso, r, 2.0).unwrap())
+            .map(|r| any_hit(a, &id, r, 2.0).unwrap())
             .collect(),
         culled: inputs
             .frusta
             .iter()
-            .map(|f| cull(mesh, soup, &iso, f).unwrap())
+            .map(|f| cull(a, &id, f).unwrap())
             .collect(),
     }
 }
 
+/// Models of the soup (rays through `rays`) and of the closed box, default trees.
+fn models<V: TreeVolume>(inputs: &Inputs, rays: RayIndex) -> (Model<V>, Model<V>) {
+    let options = ModelOptions {
+        tree: BuildOptions::default(),
+        rays,
+    };
+    (
+        Model::build(inputs.soup.clone(), &options).unwrap(),
+        Model::build(inputs.solid.clone(), &options).unwrap(),
+    )
+}
+
+/// Four threads, each with its own clone of the shared models, answer like `expected`.
+fn threads_agree<V>(inputs: &Inputs, soup: &Model<V>, solid: &Model<V>, expected: &Answers)
+where
+    V: PosedOverlap + FrustumVolume + RayVolume,
+{
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                let (soup, solid) = (soup.clone(), solid.clone());
+                s.spawn(move || answers(inputs, &soup, &solid))
+            })
+            .collect();
+        for w in workers {
+            assert!(w.join().unwrap() == *expected, "{}", V::NAME);
+        }
+    });
+}
+
 fn shared_queries<V>(inputs: &Inputs)
 where
-    V: PosedOverlap + FrustumVolume + RayVolume + TreeVolume,
+    V: PosedOverlap + FrustumVolume + RayVolume,
 {
-    let soup = Bvh::<V>::build(&inputs.soup, &BuildOptions::default()).unwrap();
-    let solid = Bvh::<V>::build(&inputs.solid, &BuildOptions::default()).unwrap();
-    let expected = answers(inputs, &soup, &solid, &soup);
+    let (soup, solid) = models::<V>(inputs, RayIndex::ModelTree);
+    let expected = answers(inputs, &soup, &solid);
     assert!(expected.all.iter().any(|r| r.intersects));
     assert!(expected.contained.iter().any(|&c| c) && !expected.contained.iter().all(|&c| c));
     assert!(expected.first_hits.iter().filter(|h| h.is_some()).count() > 50);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..4)
-            .map(|_| s.spawn(|| answers(inputs, &soup, &solid, &soup)))
-            .collect();
-        for w in workers {
-            assert!(w.join().unwrap() == expected, "{}", V::NAME);
-        }
-    });
+    threads_agree(inputs, &soup, &solid, &expected);
 }
 
 #[test]
@@ -359,17 +383,11 @@ fn real_queries_on_shared_trees_answer_like_a_single_thread() {
     shared_queries::<Obb>(&inputs);
     shared_queries::<Sphere>(&inputs);
     shared_queries::<Kdop18>(&inputs);
-    // The compact picking tree, shared the same way.
-    let aabb = Bvh::<Aabb>::build(&inputs.soup, &BuildOptions::default()).unwrap();
-    let solid = Bvh::<Aabb>::build(&inputs.solid, &BuildOptions::default()).unwrap();
-    let compact = PickTree::new(&inputs.soup, &aabb);
-    let expected = answers(&inputs, &aabb, &solid, &compact);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..4)
-            .map(|_| s.spawn(|| answers(&inputs, &aabb, &solid, &compact)))
-            .collect();
-        for w in workers {
-            assert!(w.join().unwrap() == expected, "PickTree");
-        }
-    });
+    // The compact picking index, shared the same way: once built by this thread, and once
+    // built on first use by whichever of the racing threads gets there first.
+    let (soup, solid) = models::<Aabb>(&inputs, RayIndex::Compact);
+    let expected = answers(&inputs, &soup, &solid);
+    threads_agree(&inputs, &soup, &solid, &expected);
+    let (unbuilt, solid) = models::<Aabb>(&inputs, RayIndex::Compact);
+    threads_agree(&inputs, &unbuilt, &solid, &expected);
 }

@@ -7,23 +7,20 @@ mod common;
 use common::{asset, cases};
 use obbtree::bv::intersect::containment::Containment;
 use obbtree::bv::intersect::frustum::Frustum;
-use obbtree::bv::{
-    Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Sphere, TriMesh, Triangle, Vector,
-};
-use obbtree::query::cull::{classify_triangle, cull, FrustumVolume};
-use obbtree::query::pick::camera::Camera;
-use obbtree::tree::{BuildOptions, Bvh, TreeVolume};
+use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Point, Pose, Sphere, Triangle, Vector};
+use obbtree::tree::TreeVolume;
+use obbtree::{classify_triangle, cull, Camera, FrustumVolume, Model};
 use rand::{Rng, SeedableRng};
 
 /// Compares `cull` with each triangle moved into the world and classified alone. A triangle may
 /// differ only when one of its vertices lies within rounding of a frustum plane.
 fn check<V: FrustumVolume + TreeVolume>(
-    mesh: &TriMesh,
-    pose: &Isometry,
+    model: &Model<V>,
+    pose: &Pose,
     frustum: &Frustum,
 ) -> (usize, usize) {
-    let tree: Bvh<V> = Bvh::build(mesh, &BuildOptions::default()).unwrap();
-    let culled = cull(mesh, &tree, pose, frustum).unwrap();
+    let mesh = model.mesh();
+    let culled = cull(model, pose, frustum).unwrap();
     let n = mesh.triangles().len();
     let mut seen = vec![None; n];
     for (list, what) in [
@@ -41,7 +38,11 @@ fn check<V: FrustumVolume + TreeVolume>(
     for (i, got) in seen.iter().enumerate() {
         let got = got.unwrap_or_else(|| panic!("triangle {i} not listed"));
         let t = mesh.triangle(i);
-        let world = Triangle::new(pose * t.a, pose * t.b, pose * t.c);
+        let world = Triangle::new(
+            pose.transform_point(&t.a),
+            pose.transform_point(&t.b),
+            pose.transform_point(&t.c),
+        );
         let alone = classify_triangle(frustum, &world);
         if got != alone {
             let scale = world
@@ -82,12 +83,18 @@ fn cull_equals_classifying_every_triangle() {
         let mesh = obbtree::load::load_mesh(&asset(name)).unwrap();
         let bounds = Aabb::from_points(mesh.vertices());
         let (c, r) = (bounds.center(), (bounds.maxs - bounds.mins).norm() * 0.5);
+        // The trees do not depend on the pose: one model per volume type.
+        let aabb = Model::<Aabb>::new(mesh.clone()).unwrap();
+        let obb = Model::<Obb>::new(mesh.clone()).unwrap();
+        let sphere = Model::<Sphere>::new(mesh.clone()).unwrap();
+        let kdop = Model::<Kdop18>::new(mesh).unwrap();
         for _ in 0..cases(24) {
-            let pose = Isometry::new(
+            let pose = Pose::new(
                 Vector::new(rng.gen(), rng.gen(), rng.gen()),
                 Vector::new(rng.gen(), rng.gen(), rng.gen()) * 3.0,
-            );
-            let center = pose * c;
+            )
+            .unwrap();
+            let center = pose.transform_point(&c);
             let eye = center
                 + Vector::new(rng.gen(), rng.gen(), rng.gen()).map(|x: f64| x - 0.5) * (6.0 * r);
             let target =
@@ -98,12 +105,11 @@ fn cull_equals_classifying_every_triangle() {
             let camera = Camera::look_at(&eye, &target, &Vector::y(), fov, near, far, 640, 480);
             let frustum =
                 Frustum::from_view_projection(&(camera.projection * camera.view)).unwrap();
-            check::<Aabb>(&mesh, &pose, &frustum);
-            check::<Obb>(&mesh, &pose, &frustum);
-            check::<Sphere>(&mesh, &pose, &frustum);
-            check::<Kdop18>(&mesh, &pose, &frustum);
-            let tree: Bvh<Aabb> = Bvh::build(&mesh, &BuildOptions::default()).unwrap();
-            let culled = cull(&mesh, &tree, &pose, &frustum).unwrap();
+            check(&aabb, &pose, &frustum);
+            check(&obb, &pose, &frustum);
+            check(&sphere, &pose, &frustum);
+            check(&kdop, &pose, &frustum);
+            let culled = cull(&aabb, &pose, &frustum).unwrap();
             kinds[0] += culled.inside.len();
             kinds[1] += culled.outside.len();
             kinds[2] += culled.intersecting.len();
@@ -124,14 +130,14 @@ fn whole_subtrees_are_accepted_or_rejected_at_once() {
     let camera = Camera::framing(&bounds, 100, 100);
     let frustum = Frustum::from_view_projection(&(camera.projection * camera.view)).unwrap();
     let n = mesh.triangles().len();
-    let tree: Bvh<Obb> = Bvh::build(&mesh, &BuildOptions::default()).unwrap();
-    let culled = cull(&mesh, &tree, &Isometry::identity(), &frustum).unwrap();
+    let model = Model::<Obb>::new(mesh).unwrap();
+    let culled = cull(&model, &Pose::identity(), &frustum).unwrap();
     assert!(
         culled.inside.len() == n || culled.nodes_tested < n,
         "{culled:?}"
     );
-    let far = Isometry::translation(0.0, 1e3 * bounds.maxs.coords.amax().max(1.0), 0.0);
-    let culled = cull(&mesh, &tree, &far, &frustum).unwrap();
+    let far = Pose::from_translation([0.0, 1e3 * bounds.maxs.coords.amax().max(1.0), 0.0]).unwrap();
+    let culled = cull(&model, &far, &frustum).unwrap();
     assert_eq!((culled.outside.len(), culled.nodes_tested), (n, 1));
     let _ = Point::origin();
 }

@@ -8,10 +8,11 @@
 //!   none; containment only when no pair intersects and both meshes are closed.
 //! * pick: `pick_oracle` (every triangle through the watertight test on the ray moved into the
 //!   mesh frame as the queries move it); through `pick_checked`, `cast_ray`, `cast_ray_all` and
-//!   `any_hit` on every volume's tree and the compact `PickTree` give exactly its hits, with
-//!   finite `t` and barycentrics.
+//!   `any_hit` on every volume's own tree (`RayIndex::ModelTree`) and the compact picking index
+//!   (`RayIndex::Compact`) give exactly its hits, with finite `t` and barycentrics.
 //!
-//! Input outside the supported range is refused with an error naming the element.
+//! Input outside the supported range is refused with an error naming the element: meshes by
+//! `TriMesh::new`, poses by `Pose`, placements beyond the exact range by the queries.
 
 mod common;
 #[path = "../fuzz/src/lib.rs"]
@@ -20,21 +21,28 @@ mod targets;
 use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 
 use obbtree::bv::{
-    Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, Point, Ray, Sphere, TriMesh, Vector,
+    Aabb, BoundingVolume, Kdop18, MeshError, Obb, Point, Pose, PoseError, Ray, Sphere, TriMesh,
+    Vector,
 };
-use obbtree::query::collide::{
-    brute_force, containment::contains_point, pose_from_rotation_vector, CollisionRequest,
-    Containment, Model, Pose,
+use obbtree::tree::BuildOptions;
+use obbtree::{
+    brute_force, collide, collide_many, collide_with, contains_point, BatchError, CollisionRequest,
+    CollisionResult, Containment, MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap,
+    QueryError, RayIndex,
 };
-use obbtree::query::pick::PickTree;
-use obbtree::tree::{BuildOptions, Bvh, TreeVolume};
 use obbtree_compare::rays::{crossing, Crossing};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use targets::{collide_checked, pick_checked, pick_oracle, ties_to_lowest_index};
+use targets::{
+    collide_checked, pick_checked, pick_model, pick_oracle, ties_to_lowest_index, PickModels,
+};
 
 fn translation(x: f64, y: f64, z: f64) -> Pose {
-    pose_from_rotation_vector([x, y, z], [0.0; 3])
+    Pose::from_translation([x, y, z]).unwrap()
+}
+
+fn rotation_vector_pose(t: [f64; 3], r: [f64; 3]) -> Pose {
+    Pose::new(t, r).unwrap()
 }
 
 /// A few poses of B: identity, small and exact motions, arbitrary rotations.
@@ -48,13 +56,13 @@ fn poses(scale: f64) -> Vec<Pose> {
     for _ in 0..3 {
         let t = [0; 3].map(|_| rng.gen_range(-0.5..0.5) * scale);
         let r = [0; 3].map(|_| rng.gen_range(-3.0..3.0));
-        poses.push(pose_from_rotation_vector(t, r));
+        poses.push(rotation_vector_pose(t, r));
     }
     poses
 }
 
-/// `collide` of `a` (identity) and `b` (at `pose_b`) equals the oracle for every volume type and
-/// two leaf sizes; returns the oracle's pairs.
+/// `collide` of `a` (identity) and `b` (at `pose_b`) answers (B placed within the exact range)
+/// and equals the oracle for every volume type and two leaf sizes; returns the oracle's pairs.
 fn collide_case(a: &TriMesh, b: &TriMesh, pose_b: &Pose) -> Vec<[u32; 2]> {
     collide_posed(a, &Pose::identity(), b, pose_b)
 }
@@ -64,38 +72,61 @@ fn collide_posed(a: &TriMesh, pose_a: &Pose, b: &TriMesh, pose_b: &Pose) -> Vec<
     let oracle = brute_force(a, pose_a, b, pose_b);
     for leaf_size in [1, 4] {
         let case = (a, pose_a, b, pose_b, leaf_size, Some(&oracle[..]));
-        collide_checked::<Aabb>(case);
-        collide_checked::<Obb>(case);
-        collide_checked::<Sphere>(case);
-        collide_checked::<Kdop18>(case);
+        let answered = |result: Result<(), QueryError>| {
+            if let Err(e) = result {
+                panic!("refused: {e} ({pose_a:?}, {pose_b:?})");
+            }
+        };
+        answered(collide_checked::<Aabb>(case));
+        answered(collide_checked::<Obb>(case));
+        answered(collide_checked::<Sphere>(case));
+        answered(collide_checked::<Kdop18>(case));
     }
     oracle
 }
 
-fn tree<V: TreeVolume>(mesh: &TriMesh, leaf_size: usize) -> Bvh<V> {
+/// `collide` of `a` (identity) and `b` (at `pose_b`) is refused for every volume type and two
+/// leaf sizes: B placed in A's frame leaves the exact range.
+fn collide_refused(a: &TriMesh, b: &TriMesh, pose_b: &Pose) {
+    let identity = Pose::identity();
+    for leaf_size in [1, 4] {
+        let case = (a, &identity, b, pose_b, leaf_size, None);
+        let refused = |result: Result<(), QueryError>| {
+            assert!(
+                matches!(
+                    result,
+                    Err(QueryError::OutOfRange {
+                        which: Operand::B,
+                        ..
+                    })
+                ),
+                "{result:?} for {pose_b:?}"
+            );
+        };
+        refused(collide_checked::<Aabb>(case));
+        refused(collide_checked::<Obb>(case));
+        refused(collide_checked::<Sphere>(case));
+        refused(collide_checked::<Kdop18>(case));
+    }
+}
+
+/// A model of `mesh` with volume `V` and leaf size `leaf_size`.
+fn model<V: PosedOverlap>(mesh: &TriMesh, leaf_size: usize) -> Model<V> {
     let options = BuildOptions {
         leaf_size,
         ..Default::default()
     };
-    Bvh::build(mesh, &options).unwrap()
+    Model::build(mesh.clone(), &ModelOptions::from(options)).unwrap()
 }
 
-/// Every pick query through every tree of `mesh` equals the oracle for each ray.
-fn pick_case(mesh: &TriMesh, pose: &Isometry, rays: &[Ray]) {
+/// Every pick query through every volume's tree of `mesh`, and the compact index, equals the
+/// oracle for each ray.
+fn pick_case(mesh: &TriMesh, pose: &Pose, rays: &[Ray]) {
     for leaf_size in [1, 4] {
-        let aabb = tree::<Aabb>(mesh, leaf_size);
-        let compact = PickTree::new(mesh, &aabb);
-        let obb = tree::<Obb>(mesh, leaf_size);
-        let sphere = tree::<Sphere>(mesh, leaf_size);
-        let kdop = tree::<Kdop18>(mesh, leaf_size);
+        let models = PickModels::new(mesh, leaf_size);
         for ray in rays {
             for max_t in [f64::INFINITY, 1.0] {
-                let case = (mesh, pose, ray, max_t);
-                pick_checked(&compact, case, true);
-                pick_checked(&aabb, case, true);
-                pick_checked(&obb, case, true);
-                pick_checked(&sphere, case, true);
-                pick_checked(&kdop, case, true);
+                models.check((mesh, pose, ray, max_t), true);
             }
         }
     }
@@ -186,7 +217,7 @@ fn one_triangle_against_one_triangle() {
         (translation(0.0, 0.0, 1e-300), false),
         (translation(0.25, 0.25, 0.0), true), // coplanar overlap
         (
-            pose_from_rotation_vector([0.25, 0.25, -0.5], [std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
+            rotation_vector_pose([0.25, 0.25, -0.5], [std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
             true,
         ),
         (translation(1.0 + 1e-15, 0.0, 0.0), false),
@@ -203,8 +234,8 @@ fn one_triangle_against_one_triangle() {
         Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., 0.)), // refused
         Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., f64::NAN, -1.)), // refused
     ];
-    pick_case(&a, &Isometry::identity(), &rays);
-    pick_case(&a, &Isometry::translation(0.0, 0.0, 0.5), &rays);
+    pick_case(&a, &Pose::identity(), &rays);
+    pick_case(&a, &translation(0.0, 0.0, 0.5), &rays);
 }
 
 /// 100,000 references to one triangle (the tree tests build 1,000,000): every query must report
@@ -229,7 +260,7 @@ fn a_hundred_thousand_copies_of_one_triangle() {
         Ray::new(p(0.0, 0.0, 5.0), Vector::new(0., 0., -1.)),
         Ray::new(p(5.0, 5.0, 5.0), Vector::new(0., 0., -1.)),
     ];
-    pick_case(&copies, &Isometry::identity(), &rays);
+    pick_case(&copies, &Pose::identity(), &rays);
 }
 
 #[test]
@@ -238,7 +269,7 @@ fn all_triangles_share_one_centroid() {
     for pose in poses(50.0).iter().take(4) {
         assert!(!collide_case(&shared, &shared, pose).is_empty());
     }
-    pick_case(&shared, &Isometry::identity(), &rays_at(&shared, 60, 2));
+    pick_case(&shared, &Pose::identity(), &rays_at(&shared, 60, 2));
 }
 
 #[test]
@@ -261,7 +292,7 @@ fn needles_and_slivers() {
     for pose in poses(10.0).iter().take(4) {
         collide_case(&spiky, &spiky, pose);
     }
-    pick_case(&spiky, &Isometry::identity(), &rays_at(&spiky, 60, 3));
+    pick_case(&spiky, &Pose::identity(), &rays_at(&spiky, 60, 3));
 }
 
 /// Coordinates at the ends of the accepted range (`1e-70` and `1e100`, see
@@ -286,14 +317,14 @@ fn coordinates_at_the_accepted_extremes() {
             ([s, 0.0, 0.0], true),
             ([s * 1.5, 0.0, 0.0], false),
         ] {
-            let pose = pose_from_rotation_vector(offset, [0.0; 3]);
+            let pose = rotation_vector_pose(offset, [0.0; 3]);
             assert_eq!(
                 !collide_case(&c, &c, &pose).is_empty(),
                 touching,
                 "{s:e} {offset:?}"
             );
         }
-        pick_case(&c, &Isometry::identity(), &rays_at(&c, 40, 4));
+        pick_case(&c, &Pose::identity(), &rays_at(&c, 40, 4));
     }
     // The ends themselves, mixed in one mesh.
     let edge = mesh(
@@ -305,14 +336,18 @@ fn coordinates_at_the_accepted_extremes() {
         ],
         vec![[0, 1, 2], [0, 1, 3], [1, 2, 3]],
     );
+    // B moved by 1e100 along z reaches the end of the range exactly (its z was 0 or 1e-70).
     for pose in [
         Pose::identity(),
         translation(0.0, 0.0, 1e-70),
-        translation(1e100, 0.0, 0.0),
+        translation(0.0, 0.0, 1e100),
     ] {
         collide_case(&edge, &edge, &pose);
     }
-    pick_case(&edge, &Isometry::identity(), &rays_at(&edge, 40, 5));
+    // Moved by 1e100 along x, its vertex at x = 1e100 would be placed at 2e100: refused (the
+    // exact predicates are only exact within the range).
+    collide_refused(&edge, &edge, &translation(1e100, 0.0, 0.0));
+    pick_case(&edge, &Pose::identity(), &rays_at(&edge, 40, 5));
 }
 
 /// Beyond the accepted range (`0 < |x| < 1e-70`, `|x| > 1e100`, e.g. 1e-300 and 1e300): meshes,
@@ -352,7 +387,7 @@ fn translated_by_1e9() {
         let about = translation(1e9, -1e9, 3e9) * pose * translation(-1e9, 1e9, -3e9);
         collide_case(&far, &far, &about);
     }
-    pick_case(&far, &Isometry::identity(), &rays_at(&far, 60, 6));
+    pick_case(&far, &Pose::identity(), &rays_at(&far, 60, 6));
 }
 
 /// A mesh against an exact copy of itself: every pair of triangles that share a point.
@@ -371,7 +406,7 @@ fn exactly_coincident_meshes() {
 #[test]
 fn touching_and_nested_cubes() {
     let c = cube(1.0);
-    let quarter = pose_from_rotation_vector([0.0; 3], [0.0, 0.0, std::f64::consts::FRAC_PI_2]);
+    let quarter = rotation_vector_pose([0.0; 3], [0.0, 0.0, std::f64::consts::FRAC_PI_2]);
     for (pose, pairs_expected) in [
         (translation(1.0, 1.0, 1.0), true),
         (translation(1.0, 1.0, 0.0), true),
@@ -389,25 +424,22 @@ fn touching_and_nested_cubes() {
     let small = cube(0.25);
     let inside = translation(0.5, 0.5, 0.5);
     assert!(collide_case(&c, &small, &inside).is_empty());
-    let (ta, tb) = (tree::<Obb>(&c, 4), tree::<Obb>(&small, 4));
-    let (a, b) = (
-        Model::new(&c, &ta).unwrap(),
-        Model::new(&small, &tb).unwrap(),
-    );
+    let (a, b) = (model::<Obb>(&c, 4), model::<Obb>(&small, 4));
     let request = CollisionRequest::default().with_containment(true);
-    let r = obbtree::query::collide(&a, &Pose::identity(), &b, &inside, &request);
-    assert_eq!(r.contained, Some(Containment::BInA));
-    let r = obbtree::query::collide(&b, &inside, &a, &Pose::identity(), &request);
-    assert_eq!(r.contained, Some(Containment::AInB));
-    let r = obbtree::query::collide(
+    let r = collide(&a, &Pose::identity(), &b, &inside, &request).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::BInA));
+    let r = collide(&b, &inside, &a, &Pose::identity(), &request).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::AInB));
+    let r = collide(
         &a,
         &Pose::identity(),
         &b,
         &translation(3.0, 0.0, 0.0),
         &request,
-    );
-    assert_eq!((r.intersects, r.contained), (false, None));
-    pick_case(&c, &Isometry::identity(), &rays_at(&c, 60, 7));
+    )
+    .unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
+    pick_case(&c, &Pose::identity(), &rays_at(&c, 60, 7));
 }
 
 /// Two coplanar grid sheets (z = 0) overlapping with an offset, and one sheet above the other.
@@ -433,10 +465,7 @@ fn coplanar_overlapping_sheets() {
         (translation(0.5, 0.25, 0.0), true),
         (translation(3.0, 3.0, 0.0), true),
         (translation(0.0, 0.0, 1e-9), false),
-        (
-            pose_from_rotation_vector([4.0, 4.0, 0.0], [0.0, 0.0, 0.3]),
-            true,
-        ),
+        (rotation_vector_pose([4.0, 4.0, 0.0], [0.0, 0.0, 0.3]), true),
     ] {
         assert_eq!(
             !collide_case(&sheet, &sheet, &pose).is_empty(),
@@ -444,11 +473,11 @@ fn coplanar_overlapping_sheets() {
             "{pose:?}"
         );
     }
-    pick_case(&sheet, &Isometry::identity(), &rays_at(&sheet, 60, 8));
+    pick_case(&sheet, &Pose::identity(), &rays_at(&sheet, 60, 8));
 }
 
 /// Non-manifold (four triangles on one edge) and open (a strip) meshes: queries answer like the
-/// oracle; containment does not apply (`contained` stays `None`) and `contains_point` answers
+/// oracle; containment does not apply (`contained` is `OpenMesh`) and `contains_point` answers
 /// without panicking.
 #[test]
 fn non_manifold_and_open_meshes() {
@@ -465,7 +494,7 @@ fn non_manifold_and_open_meshes() {
             collide_case(m, m, &pose);
             collide_case(m, &cube(0.05), &pose);
         }
-        pick_case(m, &Isometry::identity(), &rays_at(m, 40, 9));
+        pick_case(m, &Pose::identity(), &rays_at(m, 40, 9));
         containment_does_not_apply::<Aabb>(m);
         containment_does_not_apply::<Obb>(m);
         containment_does_not_apply::<Sphere>(m);
@@ -473,21 +502,18 @@ fn non_manifold_and_open_meshes() {
     }
 }
 
-fn containment_does_not_apply<V: obbtree::query::collide::PosedOverlap + TreeVolume>(m: &TriMesh) {
-    let tree = Bvh::<V>::build(m, &BuildOptions::default()).unwrap();
-    let model = Model::new(m, &tree).unwrap();
+fn containment_does_not_apply<V: PosedOverlap>(m: &TriMesh) {
+    let model = Model::<V>::new(m.clone()).unwrap();
     assert!(!model.is_closed());
-    let big = cube(100.0);
-    let big_tree = Bvh::<V>::build(&big, &BuildOptions::default()).unwrap();
-    let closed = Model::new(&big, &big_tree).unwrap();
+    let closed = Model::<V>::new(cube(100.0)).unwrap();
     let request = CollisionRequest::default().with_containment(true);
     let inside = translation(-50.0, -50.0, -50.0);
     // The open mesh lies inside the closed cube without touching it: not reported, since
     // containment needs both meshes closed.
-    let r = obbtree::query::collide(&model, &Pose::identity(), &closed, &inside, &request);
-    assert_eq!((r.intersects, r.contained), (false, None));
+    let r = collide(&model, &Pose::identity(), &closed, &inside, &request).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::OpenMesh));
     for q in [p(0.1, 0.1, 0.1), p(5.0, 5.0, 5.0), p(0.0, 0.0, 0.0)] {
-        let _ = contains_point(&model, &Pose::identity(), &q);
+        contains_point(&model, &Pose::identity(), &q).expect("a point within the range");
     }
 }
 
@@ -513,14 +539,14 @@ fn cast_ray_first_hit_and_ties_through_a_shared_vertex() {
             Vector::new(-2.32343592219193, 3.8175169029954095, 1.0475528897604054),
         ),
     ];
-    let aabb = tree::<Aabb>(&fin, 1);
+    let obb = pick_model::<Obb>(&fin, 1, RayIndex::ModelTree);
+    let aabb = pick_model::<Aabb>(&fin, 1, RayIndex::ModelTree);
+    // The compact index of an AABB model is the copy of its own tree.
+    let compact = pick_model::<Aabb>(&fin, 1, RayIndex::Compact);
     for ray in &rays {
-        assert!(ties_to_lowest_index(&tree::<Obb>(&fin, 1), &fin, ray));
-        assert!(ties_to_lowest_index(&aabb, &fin, ray), "aabb {ray:?}");
-        assert!(
-            ties_to_lowest_index(&PickTree::new(&fin, &aabb), &fin, ray),
-            "PickTree {ray:?}"
-        );
+        assert!(ties_to_lowest_index(&obb, ray));
+        assert!(ties_to_lowest_index(&aabb, ray), "aabb {ray:?}");
+        assert!(ties_to_lowest_index(&compact, ray), "compact {ray:?}");
     }
 }
 
@@ -534,10 +560,10 @@ fn sphere_tree_with_a_tiny_direction() {
     let one = one_triangle();
     let ray = Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., -1e-300));
     assert_eq!(
-        pick_oracle(&one, &Isometry::identity(), &ray, f64::INFINITY).len(),
+        pick_oracle(&one, &Pose::identity(), &ray, f64::INFINITY).len(),
         1
     );
-    pick_case(&one, &Isometry::identity(), &[ray]);
+    pick_case(&one, &Pose::identity(), &[ray]);
 }
 
 /// Found by the `collide` fuzz target (`fuzz/corpus/collide/crash-3acf…`; fixed: the posed k-DOP
@@ -563,7 +589,7 @@ fn kdop_single_point_contact() {
 /// Every tree and the brute force now agree on the miss.
 #[test]
 fn aabb_pick_on_a_huge_needle() {
-    use obbtree::bv::nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    use obbtree::bv::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
     let needle = mesh(
         vec![
             p(1.9036917412555824e86, -4.25, -3.0),
@@ -572,7 +598,7 @@ fn aabb_pick_on_a_huge_needle() {
         ],
         vec![[0, 1, 2]],
     );
-    let pose = Isometry::from_parts(
+    let pose = Pose::try_from(Isometry3::from_parts(
         Translation3::new(-2.0, -0.75, -0.5),
         UnitQuaternion::new_unchecked(Quaternion::new(
             0.9001450589024809,
@@ -580,12 +606,13 @@ fn aabb_pick_on_a_huge_needle() {
             -0.36243300244544324,
             -0.2416220016302955,
         )),
-    );
+    ))
+    .unwrap();
     let ray = Ray::new(
         p(0.75, -2.0, 1.75),
         Vector::new(-1.5, 0.42857142857142855, -0.75),
     );
-    let local = obbtree::query::pick::MeshRay::new(&pose, &ray).ray;
+    let local = MeshRay::new(&pose, &ray).ray;
     assert_eq!(crossing(&local, &needle.triangle(0)), Crossing::Misses);
     assert!(pick_oracle(&needle, &pose, &ray, f64::INFINITY).is_empty());
     pick_case(&needle, &pose, &[ray]);
@@ -600,7 +627,7 @@ fn aabb_pick_on_a_huge_needle() {
 /// and missed the pairs the oracle reports. The sphere trees find them.
 #[test]
 fn rotated_needle_of_1e40() {
-    use obbtree::bv::nalgebra::{Matrix3, Rotation3};
+    use obbtree::bv::nalgebra::Matrix3;
     let a = mesh(
         vec![
             p(1.25, 1e-70, 2.0),
@@ -631,10 +658,7 @@ fn rotated_needle_of_1e40() {
         Vector::new(0.7192455307567039, 0.22168796191423057, 0.6584377829596522),
         Vector::new(-0.466820004891049, 0.8561153722342776, 0.22168796191423057),
     ]);
-    let pose_a = Pose::from_parts(
-        Vector::new(-2.0, -1.25, -1.0).into(),
-        Rotation3::from_matrix_unchecked(r),
-    );
+    let pose_a = Pose::from_parts(Vector::new(-2.0, -1.25, -1.0), r).unwrap();
     let pose_b = translation(-2.0, -2.0, -2.0);
     assert_eq!(
         collide_posed(&a, &pose_a, &needle, &pose_b),
@@ -675,13 +699,13 @@ fn obb_pick_with_a_huge_direction() {
             [0, 0, 0],
         ],
     );
-    let pose = Isometry::translation(1.25, 1.25, 1.25);
+    let pose = translation(1.25, 1.25, 1.25);
     let ray = Ray::new(
         p(1.25, 1.25, 1.25),
         Vector::new(1.25, 1.25, -1.0802496466013001e207),
     );
     // Exactly: triangle 1 is crossed through its interior at t ≈ 3.47e-268, no other triangle.
-    let local = obbtree::query::pick::MeshRay::new(&pose, &ray).ray;
+    let local = MeshRay::new(&pose, &ray).ray;
     let crossed: Vec<usize> = (0..tiny.triangles().len())
         .filter(|&t| {
             matches!(
@@ -700,10 +724,223 @@ fn obb_pick_with_a_huge_direction() {
     for leaf_size in 1..=3 {
         for max_t in [0.0, f64::INFINITY] {
             pick_checked(
-                &tree::<Obb>(&tiny, leaf_size),
+                &pick_model::<Obb>(&tiny, leaf_size, RayIndex::ModelTree),
                 (&tiny, &pose, &ray, max_t),
                 true,
             );
         }
+    }
+}
+
+/// The bunny (closed, 3,674 triangles) as a model with the default options.
+fn bunny() -> Model {
+    let mesh = obbtree::load::load_mesh(&common::asset("bunny.obj")).unwrap();
+    Model::new(mesh).unwrap()
+}
+
+/// Found here (fixed: poses are checked when made, placements by the queries): on the bunny
+/// against itself, where the identity finds 50,606 intersecting pairs, a rotation vector with a
+/// NaN on both models (so that the relative pose is "on paper" the identity) gave `intersects =
+/// false` with no pair, and so did a translation of B by +∞. Both poses are now refused by
+/// `Pose` itself, naming the part and the value.
+#[test]
+fn non_finite_poses_are_refused_when_made() {
+    let bunny = bunny();
+    let all = CollisionRequest::new(Mode::All);
+    let identity = collide(&bunny, &Pose::identity(), &bunny, &Pose::identity(), &all).unwrap();
+    assert_eq!((identity.intersects, identity.pairs.len()), (true, 50_606));
+    assert!(!identity.truncated);
+    let nan_rotation = Pose::new([0.0; 3], [f64::NAN, 0.0, 0.0]);
+    assert!(
+        matches!(
+            nan_rotation,
+            Err(PoseError::NonFinite { part: "rotation", value }) if value.is_nan()
+        ),
+        "{nan_rotation:?}"
+    );
+    assert_eq!(
+        Pose::new([f64::INFINITY, 0.0, 0.0], [0.0; 3]),
+        Err(PoseError::NonFinite {
+            part: "translation",
+            value: f64::INFINITY
+        })
+    );
+    assert_eq!(
+        Pose::from_translation([0.0, f64::NEG_INFINITY, 0.0]),
+        Err(PoseError::NonFinite {
+            part: "translation",
+            value: f64::NEG_INFINITY
+        })
+    );
+    let nan_matrix = Pose::from_parts(
+        Vector::zeros(),
+        obbtree::bv::nalgebra::Matrix3::from_diagonal_element(f64::NAN),
+    );
+    assert!(
+        matches!(nan_matrix, Err(PoseError::NonFinite { part: "rotation", value }) if value.is_nan()),
+        "{nan_matrix:?}"
+    );
+}
+
+/// Found here (fixed: every collision path checks that B, placed in A's frame, stays within
+/// `MAX_COORDINATE`): a finite translation of B by 1e300 was accepted and answered `false`,
+/// though the placed bunny's coordinates are far beyond the range in which the exact predicates
+/// are exact. `collide`, `collide_with` and `collide_many` (naming the first bad pose) refuse it,
+/// and `contains_point` refuses a model placed there. Moving both bunnies by the same 1e300 is
+/// answered, and exactly: only the relative pose matters, and it is the identity.
+#[test]
+fn placements_beyond_the_range_are_refused_by_every_collision_path() {
+    let bunny = bunny();
+    let all = CollisionRequest::new(Mode::All);
+    let identity = Pose::identity();
+    let far = translation(1e300, 0.0, 0.0);
+    let expected = collide(&bunny, &identity, &bunny, &identity, &all).unwrap();
+    assert_eq!(expected.pairs.len(), 50_606);
+    let out_of_range_b = |e: &QueryError| matches!(e, QueryError::OutOfRange { which: Operand::B, magnitude } if *magnitude > 1e299);
+
+    let refused = collide(&bunny, &identity, &bunny, &far, &all).unwrap_err();
+    assert!(out_of_range_b(&refused), "{refused}");
+    // A far, B at the origin: B is 1e300 away in A's frame.
+    let refused = collide(&bunny, &far, &bunny, &identity, &all).unwrap_err();
+    assert!(out_of_range_b(&refused), "{refused}");
+    let both_far = collide(&bunny, &far, &bunny, &far, &all).unwrap();
+    assert_eq!(both_far.pairs, expected.pairs);
+    assert!(both_far.intersects);
+
+    let mut result = CollisionResult::default();
+    let refused = collide_with(&bunny, &identity, &bunny, &far, &all, &mut result).unwrap_err();
+    assert!(out_of_range_b(&refused), "{refused}");
+    collide_with(&bunny, &far, &bunny, &far, &all, &mut result).unwrap();
+    assert_eq!(result.pairs, expected.pairs);
+
+    let poses_b = [
+        identity,
+        translation(0.5, 0.0, 0.0),
+        far,
+        translation(-1e300, 0.0, 0.0),
+    ];
+    let BatchError { index, source } =
+        collide_many(&bunny, &identity, &bunny, &poses_b, &all).unwrap_err();
+    assert_eq!(index, 2);
+    assert!(out_of_range_b(&source), "{source}");
+    let answered = collide_many(&bunny, &far, &bunny, &[far, far], &all).unwrap();
+    assert!(answered.iter().all(|r| r.pairs == expected.pairs));
+
+    // A point inside the bunny (the middle of a segment through the solid: the first two hits
+    // of a ray through its centre), with the bunny at the origin, then the bunny moved by 1e300
+    // (the point, moved with it, would be refused as a point beyond the range).
+    let inside = point_inside(&bunny);
+    assert_eq!(contains_point(&bunny, &identity, &inside), Ok(true));
+    let refused = contains_point(&bunny, &far, &inside).unwrap_err();
+    assert!(
+        matches!(refused, QueryError::OutOfRange { which: Operand::Model, magnitude } if magnitude > 1e299),
+        "{refused}"
+    );
+    let beyond = p(1e300, 0.0, 0.0);
+    assert_eq!(
+        contains_point(&bunny, &identity, &beyond),
+        Err(QueryError::InvalidPoint([1e300, 0.0, 0.0]))
+    );
+    let nan = contains_point(&bunny, &identity, &p(0.0, f64::NAN, 0.0)).unwrap_err();
+    assert!(
+        matches!(nan, QueryError::InvalidPoint([x, y, z]) if x == 0.0 && y.is_nan() && z == 0.0),
+        "{nan}"
+    );
+}
+
+/// A point inside a closed model: the midpoint of the first two hits of a ray through the
+/// centre of its bounds (entering, then leaving the solid), checked by the exact oracle.
+fn point_inside(model: &Model) -> Point {
+    let bounds = model.bounds();
+    let center = bounds.center();
+    let from = Point::new(center.x, center.y, bounds.maxs.z + 1.0);
+    let ray = Ray::new(from, Vector::new(0.0, 0.0, -1.0));
+    let hits = pick_oracle(model.mesh(), &Pose::identity(), &ray, f64::INFINITY);
+    assert!(hits.len() >= 2 && hits[0].0 != hits[1].0, "{hits:?}");
+    let t = (f64::from_bits(hits[0].0) + f64::from_bits(hits[1].0)) / 2.0;
+    from + ray.dir * t
+}
+
+/// Poses that are each valid but whose relative pose overflows: A and B translated by ±1.5e308
+/// (B is 3e308 away from A, beyond `f64`), with and without a rotation of A. The relative pose
+/// then holds infinities (and NaN, where a zero entry of the rotation meets them): refused as
+/// out of range, never answered.
+#[test]
+fn relative_pose_overflowing_f64_is_refused() {
+    let bunny = bunny();
+    let all = CollisionRequest::new(Mode::All);
+    for rotation in [
+        [0.0; 3],
+        [0.0, 0.0, std::f64::consts::FRAC_PI_2],
+        [0.3, -0.2, 0.1],
+    ] {
+        let pose_a = rotation_vector_pose([-1.5e308, 0.0, 0.0], rotation);
+        let pose_b = translation(1.5e308, 0.0, 0.0);
+        let refused = collide(&bunny, &pose_a, &bunny, &pose_b, &all);
+        assert!(
+            matches!(
+                refused,
+                Err(QueryError::OutOfRange {
+                    which: Operand::B,
+                    ..
+                })
+            ),
+            "{rotation:?}: {refused:?}"
+        );
+        let many = collide_many(&bunny, &pose_a, &bunny, &[pose_b], &all);
+        assert!(
+            matches!(
+                many,
+                Err(BatchError {
+                    index: 0,
+                    source: QueryError::OutOfRange {
+                        which: Operand::B,
+                        ..
+                    }
+                })
+            ),
+            "{rotation:?}: {many:?}"
+        );
+    }
+}
+
+/// A product of valid poses whose translation overflows `f64` (1e308 + 1e308; turned a quarter,
+/// so that NaN appears where the rotation's zeros meet the infinity): every query refuses it.
+#[test]
+fn composed_poses_overflowing_f64_are_refused() {
+    let bunny = bunny();
+    let all = CollisionRequest::new(Mode::All);
+    let identity = Pose::identity();
+    let huge = translation(1e308, 0.0, 0.0);
+    let quarter = rotation_vector_pose([0.0; 3], [0.0, 0.0, std::f64::consts::FRAC_PI_2]);
+    for pose in [huge * huge, quarter * (huge * huge)] {
+        let refused = collide(&bunny, &identity, &bunny, &pose, &all);
+        assert!(
+            matches!(
+                refused,
+                Err(QueryError::OutOfRange {
+                    which: Operand::B,
+                    ..
+                })
+            ),
+            "{pose:?}: {refused:?}"
+        );
+        let inside = contains_point(&bunny, &pose, &p(0.0, 0.0, 0.0));
+        assert!(
+            matches!(
+                inside,
+                Err(QueryError::OutOfRange {
+                    which: Operand::Model,
+                    ..
+                })
+            ),
+            "{pose:?}: {inside:?}"
+        );
+        let ray = Ray::new(p(0.0, 0.0, 1.0), Vector::new(0.0, 0.0, -1.0));
+        let cast = obbtree::cast_ray(&bunny, &pose, &ray, f64::INFINITY);
+        assert!(
+            matches!(cast, Err(QueryError::TranslationOutOfRange { .. })),
+            "{pose:?}: {cast:?}"
+        );
     }
 }

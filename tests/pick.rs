@@ -1,7 +1,8 @@
 //! Ray picking against independent oracles:
 //! * brute force over every triangle with exact orientation tests (`robust::orient3d`) on rays
 //!   whose direction and far point are exactly representable, for every bundled mesh and every
-//!   volume type (and the compact `PickTree`);
+//!   volume type (each model's own tree, `RayIndex::ModelTree`, and the compact picking index,
+//!   `RayIndex::Compact`);
 //! * parry3d-f64's `cast_ray_and_get_normal` on the same rays (every disagreement is checked
 //!   against the exact oracle and listed);
 //! * watertightness: rays aimed exactly at shared vertices and edge points of the closed bunny;
@@ -14,12 +15,13 @@ mod common;
 
 use common::{asset, cases, BUNDLED};
 use obbtree::bv::{
-    Aabb, BoundingVolume, Isometry, Kdop18, Obb, Point, Ray, Sphere, TriMesh, Vector,
+    Aabb, BoundingVolume, Kdop18, Obb, Point, Pose, PoseError, Ray, Sphere, TriMesh, Vector,
 };
-use obbtree::query::pick::{
-    self, any_hit, batch, camera::Camera, cast_ray, cast_ray_all, PickError, PickTree, RayTree,
+use obbtree::tree::{BuildOptions, SplitRule, TreeVolume};
+use obbtree::{
+    any_hit, cast_ray, cast_ray_all, cast_rays, pick_pixel, BatchError, Camera, Model,
+    ModelOptions, QueryError, RayIndex, RayVolume,
 };
-use obbtree::tree::{BuildOptions, Bvh, SplitRule, TreeVolume};
 use parry3d_f64::query::RayCast;
 use rand::{Rng, SeedableRng};
 use robust::{orient3d, Coord3D};
@@ -127,23 +129,23 @@ struct Tally {
     ties: usize,
 }
 
-/// Checks `cast_ray`, `any_hit` and `cast_ray_all` through `tree` against the exact hits.
-fn check_tree(
+/// Checks `cast_ray`, `any_hit` and `cast_ray_all` through `model`'s ray index against the
+/// exact hits.
+fn check_tree<V: RayVolume>(
     what: &str,
-    mesh: &TriMesh,
-    tree: &impl RayTree,
+    model: &Model<V>,
     r: &ExactRay,
     exact: &[(u32, f64)],
     tally: &mut Tally,
 ) {
-    let pose = Isometry::identity();
-    let got = cast_ray(mesh, tree, &pose, &r.ray, f64::INFINITY).unwrap();
+    let pose = Pose::identity();
+    let got = cast_ray(model, &pose, &r.ray, f64::INFINITY).unwrap();
     tally.rays += 1;
     let first = exact
         .iter()
         .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     assert_eq!(
-        any_hit(mesh, tree, &pose, &r.ray, f64::INFINITY).unwrap(),
+        any_hit(model, &pose, &r.ray, f64::INFINITY).unwrap(),
         got.is_some(),
         "{what}: any_hit differs from cast_ray on {:?}",
         r.ray
@@ -178,7 +180,7 @@ fn check_tree(
             r.ray
         ),
     }
-    let mut all: Vec<u32> = cast_ray_all(mesh, tree, &pose, &r.ray, f64::INFINITY)
+    let mut all: Vec<u32> = cast_ray_all(model, &pose, &r.ray, f64::INFINITY)
         .unwrap()
         .iter()
         .map(|h| h.triangle)
@@ -189,12 +191,18 @@ fn check_tree(
     assert_eq!(all, expected, "{what}: cast_ray_all on {:?}", r.ray);
 }
 
-fn build<V: TreeVolume>(mesh: &TriMesh) -> Bvh<V> {
-    let options = BuildOptions {
+/// The SAH build options of these tests.
+fn sah<V: TreeVolume>() -> BuildOptions<V> {
+    BuildOptions {
         split: SplitRule::Sah,
         ..Default::default()
-    };
-    Bvh::build(mesh, &options).unwrap()
+    }
+}
+
+/// A model of `mesh` over an SAH tree, whose rays walk `rays`.
+fn build<V: TreeVolume>(mesh: &TriMesh, rays: RayIndex) -> Model<V> {
+    let options = ModelOptions { tree: sah(), rays };
+    Model::build(mesh.clone(), &options).unwrap()
 }
 
 fn parry_mesh(mesh: &TriMesh) -> parry3d_f64::shape::TriMesh {
@@ -215,7 +223,7 @@ fn parry_cast(mesh: &parry3d_f64::shape::TriMesh, ray: &Ray, max_t: f64) -> Opti
         .map(|h| (h.subshape, h.time_of_impact))
 }
 
-/// Every bundled mesh, every volume type and the compact tree, against the exact brute force;
+/// Every bundled mesh, every volume type and the compact index, against the exact brute force;
 /// parry3d on the same rays, each disagreement checked against the exact hits and listed.
 #[test]
 fn every_mesh_every_volume_matches_exact_brute_force_and_parry() {
@@ -228,35 +236,24 @@ fn every_mesh_every_volume_matches_exact_brute_force_and_parry() {
         let count = (n * 20_000 / mesh.triangles().len().max(20_000)).max(4);
         let rays = exact_rays(&mesh, count, m as u64);
         let exact: Vec<_> = rays.iter().map(|r| exact_hits(&mesh, r)).collect();
-        let aabb: Bvh<Aabb> = build(&mesh);
-        let compact = PickTree::build(&mesh).unwrap();
-        let obb: Bvh<Obb> = build(&mesh);
-        let kdop: Bvh<Kdop18> = build(&mesh);
-        let sphere: Bvh<Sphere> = build(&mesh);
+        let aabb: Model<Aabb> = build(&mesh, RayIndex::ModelTree);
+        // The compact index over the default (median-split) AABB tree.
+        let compact: Model<Aabb> = Model::new(mesh.clone()).unwrap();
+        assert_eq!(compact.ray_index(), RayIndex::Compact);
+        let obb: Model<Obb> = build(&mesh, RayIndex::ModelTree);
+        let kdop: Model<Kdop18> = build(&mesh, RayIndex::ModelTree);
+        let sphere: Model<Sphere> = build(&mesh, RayIndex::ModelTree);
         let parry = parry_mesh(&mesh);
         for (r, e) in rays.iter().zip(&exact) {
             let name = bundled.name;
-            check_tree(&format!("{name} aabb"), &mesh, &aabb, r, e, &mut tally);
-            check_tree(
-                &format!("{name} picktree"),
-                &mesh,
-                &compact,
-                r,
-                e,
-                &mut tally,
-            );
-            check_tree(&format!("{name} obb"), &mesh, &obb, r, e, &mut tally);
-            check_tree(&format!("{name} kdop18"), &mesh, &kdop, r, e, &mut tally);
-            check_tree(&format!("{name} sphere"), &mesh, &sphere, r, e, &mut tally);
-            let ours = cast_ray(
-                &mesh,
-                &compact,
-                &Isometry::identity(),
-                &r.ray,
-                f64::INFINITY,
-            )
-            .unwrap()
-            .map(|h| (h.triangle, h.t));
+            check_tree(&format!("{name} aabb"), &aabb, r, e, &mut tally);
+            check_tree(&format!("{name} compact"), &compact, r, e, &mut tally);
+            check_tree(&format!("{name} obb"), &obb, r, e, &mut tally);
+            check_tree(&format!("{name} kdop18"), &kdop, r, e, &mut tally);
+            check_tree(&format!("{name} sphere"), &sphere, r, e, &mut tally);
+            let ours = cast_ray(&compact, &Pose::identity(), &r.ray, f64::INFINITY)
+                .unwrap()
+                .map(|h| (h.triangle, h.t));
             let theirs = parry_cast(&parry, &r.ray, f64::MAX);
             let agree = match (ours, theirs) {
                 (None, None) => true,
@@ -286,7 +283,7 @@ fn every_mesh_every_volume_matches_exact_brute_force_and_parry() {
     );
 }
 
-/// The compact tree keeps a mesh whose coordinates are all `f32` values in single precision
+/// The compact index keeps a mesh whose coordinates are all `f32` values in single precision
 /// (half the leaf memory) and any other mesh in double precision: both layouts give the exact
 /// hits (the bunny's decimal coordinates are not `f32` values; its copy rounded to `f32` is).
 #[test]
@@ -306,17 +303,25 @@ fn picktree_single_and_double_storage_match_exact_hits() {
         bunny.triangles().to_vec(),
     )
     .unwrap();
-    let double = PickTree::new(&bunny, &build(&bunny));
-    let single = PickTree::new(&rounded, &build(&rounded));
+    // Each the compact copy of the model's own SAH AABB tree; its bytes are what building it
+    // adds to the model's.
+    let index_bytes = |model: &Model<Aabb>| {
+        let before = model.memory_bytes();
+        model.prepare_rays();
+        model.memory_bytes() - before
+    };
+    let double: Model<Aabb> = build(&bunny, RayIndex::Compact);
+    let single: Model<Aabb> = build(&rounded, RayIndex::Compact);
     // 80 and 40 bytes per leaf triangle; the nodes (128 bytes per ~2 triangles) are alike.
-    let saved = double.memory_bytes() as f64 - single.memory_bytes() as f64;
+    let saved = index_bytes(&double) as f64 - index_bytes(&single) as f64;
     let per_triangle = saved / bunny.triangles().len() as f64;
     assert!((30.0..50.0).contains(&per_triangle), "{per_triangle} bytes");
     let mut tally = Tally::default();
-    for (name, mesh, tree) in [("double", &bunny, &double), ("single", &rounded, &single)] {
+    for (name, model) in [("double", &double), ("single", &single)] {
+        let mesh = model.mesh();
         for r in exact_rays(mesh, cases(200) as usize, 5) {
             let exact = exact_hits(mesh, &r);
-            check_tree(name, mesh, tree, &r, &exact, &mut tally);
+            check_tree(name, model, &r, &exact, &mut tally);
         }
     }
     assert!(tally.hits > tally.rays / 4, "{tally:?}");
@@ -349,8 +354,9 @@ fn exactly_on_segment(a: &Point, b: &Point, m: &Point) -> bool {
 fn watertight_on_the_closed_bunny() {
     let mesh = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
     assert!(mesh.is_closed());
-    let tree: Bvh<Aabb> = build(&mesh);
-    let compact = PickTree::new(&mesh, &tree);
+    // The SAH AABB tree, walked itself and through its compact copy.
+    let tree: Model<Aabb> = build(&mesh, RayIndex::ModelTree);
+    let compact: Model<Aabb> = build(&mesh, RayIndex::Compact);
     let parry = parry_mesh(&mesh);
     let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
     let verts = mesh.vertices();
@@ -395,11 +401,11 @@ fn watertight_on_the_closed_bunny() {
             for (name, hit) in [
                 (
                     "aabb",
-                    cast_ray(&mesh, &tree, &Isometry::identity(), &ray, 1.0 + 1e-9).unwrap(),
+                    cast_ray(&tree, &Pose::identity(), &ray, 1.0 + 1e-9).unwrap(),
                 ),
                 (
-                    "picktree",
-                    cast_ray(&mesh, &compact, &Isometry::identity(), &ray, 1.0 + 1e-9).unwrap(),
+                    "compact",
+                    cast_ray(&compact, &Pose::identity(), &ray, 1.0 + 1e-9).unwrap(),
                 ),
             ] {
                 assert!(hit.is_some(), "{name} leaked: {ray:?} at {target:?}");
@@ -425,31 +431,27 @@ fn watertight_on_the_closed_bunny() {
 #[test]
 fn pose_moves_the_ray_not_the_mesh() {
     let mesh = obbtree::load::load_mesh(&asset("duck/duck.obj")).unwrap();
-    let tree: Bvh<Aabb> = build(&mesh);
-    let compact = PickTree::new(&mesh, &tree);
+    let compact: Model<Aabb> = build(&mesh, RayIndex::Compact);
     let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
     let mut compared = 0;
     for _ in 0..cases(24) {
-        let pose = Isometry::new(
+        let pose = Pose::new(
             Vector::new(rng.gen(), rng.gen(), rng.gen()) * 100.0,
             Vector::new(rng.gen(), rng.gen(), rng.gen()) * 3.0,
-        );
+        )
+        .unwrap();
         let moved = TriMesh::new(
-            mesh.vertices().iter().map(|p| pose * p).collect(),
+            mesh.vertices()
+                .iter()
+                .map(|p| pose.transform_point(p))
+                .collect(),
             mesh.triangles().to_vec(),
         )
         .unwrap();
-        let moved_tree: Bvh<Aabb> = build(&moved);
+        let moved_tree: Model<Aabb> = build(&moved, RayIndex::ModelTree);
         for r in exact_rays(&moved, 16, rng.gen()) {
-            let a = cast_ray(&mesh, &compact, &pose, &r.ray, f64::INFINITY).unwrap();
-            let b = cast_ray(
-                &moved,
-                &moved_tree,
-                &Isometry::identity(),
-                &r.ray,
-                f64::INFINITY,
-            )
-            .unwrap();
+            let a = cast_ray(&compact, &pose, &r.ray, f64::INFINITY).unwrap();
+            let b = cast_ray(&moved_tree, &Pose::identity(), &r.ray, f64::INFINITY).unwrap();
             match (a, b) {
                 (None, None) => {}
                 (Some(a), Some(b)) => {
@@ -472,20 +474,18 @@ fn pose_moves_the_ray_not_the_mesh() {
 #[test]
 fn max_t_is_a_closed_limit() {
     let mesh = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
-    let compact = PickTree::new(&mesh, &build(&mesh));
+    let compact: Model<Aabb> = build(&mesh, RayIndex::Compact);
     for r in exact_rays(&mesh, 64, 9) {
-        let pose = Isometry::identity();
-        let Some(hit) = cast_ray(&mesh, &compact, &pose, &r.ray, f64::INFINITY).unwrap() else {
+        let pose = Pose::identity();
+        let Some(hit) = cast_ray(&compact, &pose, &r.ray, f64::INFINITY).unwrap() else {
             continue;
         };
-        let at = cast_ray(&mesh, &compact, &pose, &r.ray, hit.t).unwrap();
+        let at = cast_ray(&compact, &pose, &r.ray, hit.t).unwrap();
         assert_eq!(at.map(|h| h.triangle), Some(hit.triangle));
         let before = hit.t * (1.0 - 1e-9);
-        assert!(cast_ray(&mesh, &compact, &pose, &r.ray, before)
-            .unwrap()
-            .is_none());
-        assert!(!any_hit(&mesh, &compact, &pose, &r.ray, before).unwrap());
-        let all = cast_ray_all(&mesh, &compact, &pose, &r.ray, f64::INFINITY).unwrap();
+        assert!(cast_ray(&compact, &pose, &r.ray, before).unwrap().is_none());
+        assert!(!any_hit(&compact, &pose, &r.ray, before).unwrap());
+        let all = cast_ray_all(&compact, &pose, &r.ray, f64::INFINITY).unwrap();
         assert!(all.windows(2).all(|w| w[0].t <= w[1].t));
         assert_eq!(all[0].triangle, hit.triangle);
     }
@@ -495,8 +495,8 @@ fn max_t_is_a_closed_limit() {
 #[test]
 fn bad_input_is_an_error() {
     let mesh = obbtree::load::load_mesh(&asset("teapot.obj")).unwrap();
-    let tree: Bvh<Aabb> = build(&mesh);
-    let pose = Isometry::identity();
+    let model: Model<Aabb> = build(&mesh, RayIndex::ModelTree);
+    let pose = Pose::identity();
     let good = Ray::new(Point::origin(), Vector::x());
     for bad in [
         Ray::new(Point::new(f64::NAN, 0.0, 0.0), Vector::x()),
@@ -505,59 +505,83 @@ fn bad_input_is_an_error() {
         Ray::new(Point::new(0.0, -1.1e100, 0.0), Vector::x()),
     ] {
         assert!(matches!(
-            cast_ray(&mesh, &tree, &pose, &bad, 1.0),
-            Err(PickError::InvalidRay { .. })
+            cast_ray(&model, &pose, &bad, 1.0),
+            Err(QueryError::InvalidRay { .. })
         ));
-        let err = batch::cast_rays(&mesh, &tree, &pose, &[good, good, bad], 1.0).unwrap_err();
-        assert_eq!(err.index, 2);
-        assert!(err.to_string().starts_with("ray 2:"));
+        let err = cast_rays(&model, &pose, &[good, good, bad], 1.0).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BatchError {
+                    index: 2,
+                    source: QueryError::InvalidRay { .. }
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("item 2 of the batch: "),
+            "{err}"
+        );
     }
     for max_t in [f64::NAN, -1.0] {
         assert!(matches!(
-            any_hit(&mesh, &tree, &pose, &good, max_t),
-            Err(PickError::InvalidMaxT(_))
+            any_hit(&model, &pose, &good, max_t),
+            Err(QueryError::InvalidMaxT(_))
         ));
     }
     // The ray moved into the mesh frame must stay in the exact predicates' range.
-    for translation in [1.1e100, f64::NAN] {
-        let far = Isometry::translation(0.0, 0.0, translation);
-        assert!(matches!(
-            cast_ray(&mesh, &tree, &far, &good, 1.0),
-            Err(PickError::InvalidPose { .. })
-        ));
-    }
+    let far = Pose::from_translation([0.0, 0.0, 1.1e100]).unwrap();
+    assert_eq!(
+        cast_ray(&model, &far, &good, 1.0),
+        Err(QueryError::TranslationOutOfRange {
+            translation: [0.0, 0.0, 1.1e100]
+        })
+    );
+    // A pose that is not finite cannot be made.
+    let nan = Pose::from_translation([0.0, 0.0, f64::NAN]);
+    assert!(
+        matches!(nan, Err(PoseError::NonFinite { part: "translation", value }) if value.is_nan()),
+        "{nan:?}"
+    );
     let edge = Ray::new(
         Point::new(1e100, -1e100, 0.0),
         Vector::new(1e300, 1e-300, 0.0),
     );
-    assert!(cast_ray(
-        &mesh,
-        &tree,
-        &Isometry::translation(1e100, 0.0, 0.0),
-        &edge,
-        1.0
-    )
-    .is_ok());
+    let at_the_end = Pose::from_translation([1e100, 0.0, 0.0]).unwrap();
+    assert!(cast_ray(&model, &at_the_end, &edge, 1.0).is_ok());
+    // A model cannot pair a mesh with a tree built for another (the old query-time check of
+    // the tree's triangle count is gone: a model's tree always belongs to its mesh).
     let other = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
-    assert!(matches!(
-        cast_ray_all(&other, &tree, &pose, &good, 1.0),
-        Err(PickError::TreeMismatch { .. })
-    ));
+    let mismatch = Model::from_tree(other.clone(), model.tree().clone()).unwrap_err();
+    assert_eq!(
+        (mismatch.expected_triangles, mismatch.found_triangles),
+        (
+            mesh.triangles().len() as u64,
+            other.triangles().len() as u64
+        )
+    );
+    assert_eq!(
+        (mismatch.expected_vertices, mismatch.found_vertices),
+        (mesh.vertices().len() as u64, other.vertices().len() as u64)
+    );
+    assert!(Model::from_tree(mesh.clone(), model.tree().clone()).is_ok());
 }
 
 /// The batch equals one-by-one casting.
 #[test]
 fn batch_equals_single_rays() {
     let mesh = obbtree::load::load_mesh(&asset("dragon_res4.ply.gz")).unwrap();
-    let tree: Bvh<Obb> = build(&mesh);
+    let model: Model<Obb> = build(&mesh, RayIndex::ModelTree);
     let rays: Vec<Ray> = exact_rays(&mesh, 500, 5)
         .into_iter()
         .map(|r| r.ray)
         .collect();
-    let pose = Isometry::translation(1.0, 2.0, 3.0);
-    let batch = batch::cast_rays(&mesh, &tree, &pose, &rays, f64::INFINITY).unwrap();
+    let pose = Pose::from_translation([1.0, 2.0, 3.0]).unwrap();
+    let batch = cast_rays(&model, &pose, &rays, f64::INFINITY).unwrap();
+    assert_eq!(batch.len(), rays.len());
     for (r, b) in rays.iter().zip(batch) {
-        assert_eq!(cast_ray(&mesh, &tree, &pose, r, f64::INFINITY).unwrap(), b);
+        assert_eq!(cast_ray(&model, &pose, r, f64::INFINITY).unwrap(), b);
     }
 }
 
@@ -566,7 +590,7 @@ fn batch_equals_single_rays() {
 #[test]
 fn camera_rays_go_through_their_pixels() {
     let mesh = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
-    let tree: Bvh<Aabb> = build(&mesh);
+    let model: Model<Aabb> = build(&mesh, RayIndex::ModelTree);
     let bounds = Aabb::from_points(mesh.vertices());
     let camera = Camera::framing(&bounds, 320, 200);
     let vp = camera.projection * camera.view;
@@ -586,8 +610,7 @@ fn camera_rays_go_through_their_pixels() {
             assert!((py - (f64::from(y) + 0.5)).abs() < 1e-6, "{py} vs {y}");
         }
     }
-    let center =
-        pick::camera::pick(&mesh, &tree, &Isometry::identity(), &camera, 160, 100).unwrap();
+    let center = pick_pixel(&model, &Pose::identity(), &camera, 160, 100).unwrap();
     assert!(
         center.is_some(),
         "the framed bunny is not at the image centre"

@@ -79,7 +79,7 @@ fn kuka_forward_kinematics_matches_matrices() {
         }
         if case == 0 {
             // The arm stands straight up at zero: the flange is 1.261 m above the base.
-            let flange = poses[7].translation.vector;
+            let flange = *poses[7].translation();
             assert!(
                 (flange - Vector3::new(0.0, 0.0, 1.261)).norm() < 1e-9,
                 "{flange}"
@@ -118,14 +118,14 @@ fn gear_set_scale_and_poses() {
     assert_eq!(visuals.len(), 6);
     let at = Vector3::new(0.256, 0.2854, 0.03282);
     for (_, _, pose) in &visuals {
-        assert!((pose.translation.vector - at).norm() < 1e-15);
+        assert!((pose.translation() - at).norm() < 1e-15);
     }
     // Turning the ring joint turns every gear about the world y axis through the ring centre.
     let turned = robot.visual_poses(&[0.3, 0.0, 0.0, 0.0, 0.0]).unwrap();
     let about_y = rodrigues(Vector3::y(), 0.3);
     for ((_, _, p0), (_, _, p1)) in visuals.iter().zip(&turned) {
-        let want = about_y * p0.rotation.matrix();
-        assert!((p1.rotation.matrix() - want).abs().max() < 1e-12);
+        let want = about_y * p0.rotation();
+        assert!((p1.rotation() - want).abs().max() < 1e-12);
     }
 }
 

@@ -20,16 +20,14 @@ use obbtree::bv::intersect::{
 };
 use obbtree::bv::nalgebra::{Matrix4, Point2, Rotation3, Vector2};
 use obbtree::bv::{
-    Aabb, BoundingVolume, Isometry, Kdop18, MeshError, Obb, ObbFit, Point, Ray, Sphere, SphereFit,
-    TriMesh, Triangle, Vector, MAX_COORDINATE,
-};
-use obbtree::query::collide::{
-    brute_force, pose_from_rotation_vector, CollisionRequest, Mode, Model, Pose, PosedOverlap,
-};
-use obbtree::query::pick::{
-    any_hit, cast_ray, cast_ray_all, MeshRay, PickError, PickTree, RayHit, RayTree,
+    Aabb, BoundingVolume, Kdop18, MeshError, Obb, ObbFit, Point, Pose, PoseError, Ray, Sphere,
+    SphereFit, TriMesh, Triangle, Vector, MAX_COORDINATE,
 };
 use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, MAX_DEPTH};
+use obbtree::{
+    any_hit, brute_force, cast_ray, cast_ray_all, CollisionRequest, Containment, MeshRay, Mode,
+    Model, ModelOptions, Operand, PosedOverlap, QueryError, RayHit, RayIndex, RayVolume,
+};
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -678,14 +676,14 @@ pub fn poses_json(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let path = Path::new("fuzz.json");
     let checked = |pose: &Pose| {
-        let r = pose.rotation.matrix();
+        let r = pose.rotation();
         assert!(
             r.iter()
-                .chain(pose.translation.vector.iter())
+                .chain(pose.translation().iter())
                 .all(|x| x.is_finite()),
             "accepted pose with a non-finite matrix: {pose:?}"
         );
-        assert!(pose.translation.vector.amax() <= MAX_COORDINATE);
+        assert!(pose.translation().amax() <= MAX_COORDINATE);
         let error = (r.transpose() * r - obbtree::bv::nalgebra::Matrix3::identity()).amax();
         assert!(
             error <= 1e-12,
@@ -766,8 +764,10 @@ fn query_mesh(u: &mut Unstructured) -> Result<Option<TriMesh>> {
 }
 
 /// An arbitrary rigid motion: identity, an exact axis permutation with signs (keeps grid points
-/// on the grid), or a rotation vector; any of its numbers may be non-finite or huge.
-fn query_pose(u: &mut Unstructured) -> Result<Pose> {
+/// on the grid), or a rotation vector; any of its numbers may be non-finite or huge. `None` when
+/// [`Pose`] refuses it, which it must do exactly for a non-finite number or a rotation vector
+/// whose length overflows (its rotation matrix is then NaN).
+fn query_pose(u: &mut Unstructured) -> Result<Option<Pose>> {
     let c = |u: &mut Unstructured| -> Result<f64> {
         Ok(if u.ratio(1u8, 8)? {
             any_coord(u)?
@@ -775,9 +775,13 @@ fn query_pose(u: &mut Unstructured) -> Result<Pose> {
             query_coord(u)?
         })
     };
-    let translation = [c(u)?, c(u)?, c(u)?];
-    Ok(match u.int_in_range(0u8..=2)? {
-        0 => pose_from_rotation_vector(translation, [0.0; 3]),
+    let translation = Vector::new(c(u)?, c(u)?, c(u)?);
+    let all_finite = |v: &Vector| v.iter().all(|x| x.is_finite());
+    let (pose, acceptable) = match u.int_in_range(0u8..=2)? {
+        0 => (
+            Pose::from_translation(translation),
+            all_finite(&translation),
+        ),
         1 => {
             let perm = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [1, 0, 2]][u.choose_index(4)?];
             let mut m = obbtree::bv::nalgebra::Matrix3::zeros();
@@ -787,30 +791,37 @@ fn query_pose(u: &mut Unstructured) -> Result<Pose> {
             if m.determinant() < 0.0 {
                 m.column_mut(0).neg_mut();
             }
-            Pose::from_parts(
-                Vector::from(translation).into(),
-                Rotation3::from_matrix_unchecked(m),
+            (Pose::from_parts(translation, m), all_finite(&translation))
+        }
+        _ => {
+            let rotation = Vector::new(c(u)?, c(u)?, c(u)?);
+            let length = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
+            (
+                Pose::new(translation, rotation),
+                all_finite(&translation) && length.is_finite(),
             )
         }
-        _ => pose_from_rotation_vector(translation, [c(u)?, c(u)?, c(u)?]),
+    };
+    Ok(match pose {
+        Ok(pose) => {
+            assert!(acceptable, "accepted {pose:?}");
+            Some(pose)
+        }
+        Err(e) => {
+            assert!(
+                !acceptable && matches!(e, PoseError::NonFinite { .. }),
+                "refused {translation:?}: {e}"
+            );
+            None
+        }
     })
 }
 
-/// Within the query boundary's policy (what `PoseEntry::to_pose` accepts): finite, translation
-/// at most [`MAX_COORDINATE`].
-fn pose_in_policy(pose: &Pose) -> bool {
-    pose.rotation.matrix().iter().all(|x| x.is_finite())
-        && pose
-            .translation
-            .vector
-            .iter()
-            .all(|x| x.is_finite() && x.abs() <= MAX_COORDINATE)
-}
-
 /// `collide` on two small arbitrary meshes under arbitrary poses, every volume type, `First`
-/// and `All` (with and without containment and contacts): never a panic, and for poses within the
-/// boundary's policy exactly the brute-force oracle's pairs (`All`), a witness among them
-/// (`First`), `contained` only when no pair intersects and both meshes are closed.
+/// and `All` (with and without containment and contacts): never a panic; a refusal only for B
+/// placed beyond the exact range (see [`collide_checked`]); otherwise exactly the brute-force
+/// oracle's pairs (`All`), a witness among them (`First`), containment decided only when no
+/// pair intersects and both meshes are closed.
 pub fn collide(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let _ = collide_from(&mut u);
@@ -821,24 +832,67 @@ fn collide_from(u: &mut Unstructured) -> Result<()> {
         return Ok(());
     };
     let pose_a = if u.arbitrary()? {
-        Pose::identity()
+        Some(Pose::identity())
     } else {
         query_pose(u)?
     };
-    let pose_b = query_pose(u)?;
+    let (Some(pose_a), Some(pose_b)) = (pose_a, query_pose(u)?) else {
+        return Ok(());
+    };
     let leaf_size = u.int_in_range(1..=3)?;
-    let checked = pose_in_policy(&pose_a) && pose_in_policy(&pose_b);
-    let oracle = checked.then(|| brute_force(&a, &pose_a, &b, &pose_b));
+    // The oracle places B's vertices itself: only meaningful within the exact range.
+    let oracle = (placed_reach(&b, &pose_a, &pose_b) <= MAX_COORDINATE)
+        .then(|| brute_force(&a, &pose_a, &b, &pose_b));
     let case = (&a, &pose_a, &b, &pose_b, leaf_size, oracle.as_deref());
-    collide_checked::<Aabb>(case);
-    collide_checked::<Obb>(case);
-    collide_checked::<Sphere>(case);
-    collide_checked::<Kdop18>(case);
+    let _ = collide_checked::<Aabb>(case);
+    let _ = collide_checked::<Obb>(case);
+    let _ = collide_checked::<Sphere>(case);
+    let _ = collide_checked::<Kdop18>(case);
     Ok(())
 }
 
+/// The largest coordinate magnitude of `b`'s vertices placed in A's frame as the queries place
+/// them (`pose_a⁻¹ · pose_b`).
+pub fn placed_reach(b: &TriMesh, pose_a: &Pose, pose_b: &Pose) -> f64 {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    b.vertices()
+        .iter()
+        .map(|p| reach(&b_in_a.transform_point(p)))
+        .fold(0.0, f64::max)
+}
+
+/// The largest coordinate magnitude of `p`, infinite if a coordinate is NaN.
+fn reach(p: &Point) -> f64 {
+    p.iter()
+        .map(|c| if c.is_nan() { f64::INFINITY } else { c.abs() })
+        .fold(0.0, f64::max)
+}
+
+/// The largest coordinate magnitude of the 8 corners of `b`'s bounding box (min and max of its
+/// coordinates, each axis) placed in A's frame: what may justify refusing a placement.
+fn placed_box_reach(b: &TriMesh, pose_a: &Pose, pose_b: &Pose) -> f64 {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    let extreme = |axis: usize, pick: fn(f64, f64) -> f64, start: f64| {
+        b.vertices().iter().map(|p| p[axis]).fold(start, pick)
+    };
+    let lo = [0, 1, 2].map(|axis| extreme(axis, f64::min, f64::INFINITY));
+    let hi = [0, 1, 2].map(|axis| extreme(axis, f64::max, f64::NEG_INFINITY));
+    (0..8)
+        .map(|corner: usize| {
+            let at = |axis: usize| {
+                if corner >> axis & 1 == 0 {
+                    lo[axis]
+                } else {
+                    hi[axis]
+                }
+            };
+            reach(&b_in_a.transform_point(&Point::new(at(0), at(1), at(2))))
+        })
+        .fold(0.0, f64::max)
+}
+
 /// One collide case: mesh A, pose A, mesh B, pose B, the trees' leaf size, and the oracle's
-/// pairs (`None`: only check that nothing panics).
+/// pairs (`None` when B placed in A's frame leaves the exact range, where the query must refuse).
 pub type CollideCase<'a> = (
     &'a TriMesh,
     &'a Pose,
@@ -848,43 +902,87 @@ pub type CollideCase<'a> = (
     Option<&'a [[u32; 2]]>,
 );
 
-/// Builds both trees of volume `V` and checks `collide` (All with containment and contacts,
-/// First) against the oracle's pairs.
-pub fn collide_checked<V: PosedOverlap>((a, pose_a, b, pose_b, leaf_size, oracle): CollideCase) {
+/// Builds both models of volume `V` and checks `collide` (All with containment and contacts,
+/// First) against the oracle's pairs. Returns the query's refusal, which must be
+/// [`QueryError::OutOfRange`] for B with a magnitude that bounds B's placed vertices and exceeds
+/// [`MAX_COORDINATE`], justified by B's placed bounding box reaching beyond it; a placement whose
+/// vertices leave the range must be refused.
+pub fn collide_checked<V: PosedOverlap>(
+    (a, pose_a, b, pose_b, leaf_size, oracle): CollideCase,
+) -> std::result::Result<(), QueryError> {
     let options = BuildOptions::<V> {
         leaf_size,
         parallel: false,
         ..Default::default()
     };
-    let (ta, tb) = (
-        Bvh::<V>::build(a, &options).unwrap(),
-        Bvh::<V>::build(b, &options).unwrap(),
+    let options = ModelOptions::from(options);
+    let (ma, mb) = (
+        Model::<V>::build(a.clone(), &options).unwrap(),
+        Model::<V>::build(b.clone(), &options).unwrap(),
     );
-    let (ma, mb) = (Model::new(a, &ta).unwrap(), Model::new(b, &tb).unwrap());
     let all = CollisionRequest::new(Mode::All)
         .with_containment(true)
         .with_contacts(true);
     let first = CollisionRequest::new(Mode::First);
-    let r_all = obbtree::query::collide(&ma, pose_a, &mb, pose_b, &all);
-    let r_first = obbtree::query::collide(&ma, pose_a, &mb, pose_b, &first);
-    let Some(oracle) = oracle else { return };
     let what = || format!("{} {a:?} {pose_a:?} {b:?} {pose_b:?}", V::NAME);
+    let (r_all, r_first) = match (
+        obbtree::collide(&ma, pose_a, &mb, pose_b, &all),
+        obbtree::collide(&ma, pose_a, &mb, pose_b, &first),
+    ) {
+        (Ok(r_all), Ok(r_first)) => (r_all, r_first),
+        (Err(e), Err(e_first)) => {
+            assert_eq!(e, e_first, "{}", what());
+            let QueryError::OutOfRange {
+                which: Operand::B,
+                magnitude,
+            } = e
+            else {
+                panic!("refused with {e}: {}", what());
+            };
+            let reach = placed_reach(b, pose_a, pose_b);
+            assert!(
+                magnitude > MAX_COORDINATE && magnitude >= reach,
+                "refused with {e}, vertices reach {reach:e}: {}",
+                what()
+            );
+            let box_reach = placed_box_reach(b, pose_a, pose_b);
+            assert!(
+                box_reach > MAX_COORDINATE * (1.0 - 1e-12),
+                "refused with {e}, B's box reaches {box_reach:e}: {}",
+                what()
+            );
+            return Err(e);
+        }
+        (all, first) => panic!("All {all:?}, First {first:?}: {}", what()),
+    };
+    let reach = placed_reach(b, pose_a, pose_b);
+    assert!(
+        reach <= MAX_COORDINATE,
+        "answered for B placed up to {reach:e}: {}",
+        what()
+    );
+    let oracle = oracle.expect("an oracle for a placement within the range");
     assert_eq!(r_all.pairs, oracle, "All: {}", what());
     assert_eq!(r_all.intersects, !oracle.is_empty(), "{}", what());
     assert!(!r_all.truncated);
     assert_eq!(r_all.contacts.len(), oracle.len());
-    if r_all.contained.is_some() {
-        assert!(
-            oracle.is_empty() && a.is_closed() && b.is_closed(),
-            "{}",
-            what()
-        );
-    }
+    let closed = a.is_closed() && b.is_closed();
+    let contained_fits = match r_all.contained {
+        Containment::NotChecked => false,
+        Containment::SurfacesIntersect => !oracle.is_empty(),
+        Containment::OpenMesh => oracle.is_empty() && !closed,
+        Containment::Disjoint | Containment::AInB | Containment::BInA => {
+            oracle.is_empty() && closed
+        }
+    };
+    assert!(contained_fits, "{:?}: {}", r_all.contained, what());
     assert_eq!(r_first.intersects, !oracle.is_empty(), "First: {}", what());
+    assert_eq!(r_first.contained, Containment::NotChecked, "{}", what());
     assert!(r_first.pairs.len() <= 1);
     if let Some(pair) = r_first.pairs.first() {
         assert!(oracle.contains(pair), "First witness {pair:?}: {}", what());
     }
+    Ok(())
 }
 
 /// An arbitrary ray: origin and direction from [`query_coord`] or, sometimes, anything
@@ -909,7 +1007,7 @@ fn query_ray(u: &mut Unstructured) -> Result<Ray> {
 /// The brute-force pick oracle: every triangle through the watertight test on the ray moved into
 /// the mesh frame exactly as the queries move it ([`MeshRay::new`]), hits with `t <= max_t`
 /// as `(t bits, triangle)`, sorted by `(t, triangle)`.
-pub fn pick_oracle(mesh: &TriMesh, pose: &Isometry, ray: &Ray, max_t: f64) -> Vec<(u64, u32)> {
+pub fn pick_oracle(mesh: &TriMesh, pose: &Pose, ray: &Ray, max_t: f64) -> Vec<(u64, u32)> {
     let local = MeshRay::new(pose, ray);
     let mut hits: Vec<(f64, u32)> = (0..mesh.triangles().len())
         .filter_map(|t| {
@@ -922,12 +1020,52 @@ pub fn pick_oracle(mesh: &TriMesh, pose: &Isometry, ray: &Ray, max_t: f64) -> Ve
     hits.into_iter().map(|(t, i)| (t.to_bits(), i)).collect()
 }
 
+/// The models every pick check walks, for one mesh and leaf size: the compact AABB index
+/// ([`RayIndex::Compact`] over an AABB tree, whose copy it is) and each volume type's own tree
+/// ([`RayIndex::ModelTree`]).
+pub struct PickModels {
+    pub compact: Model<Aabb>,
+    pub aabb: Model<Aabb>,
+    pub obb: Model<Obb>,
+    pub sphere: Model<Sphere>,
+    pub kdop: Model<Kdop18>,
+}
+
+impl PickModels {
+    pub fn new(mesh: &TriMesh, leaf_size: usize) -> Self {
+        Self {
+            compact: pick_model(mesh, leaf_size, RayIndex::Compact),
+            aabb: pick_model(mesh, leaf_size, RayIndex::ModelTree),
+            obb: pick_model(mesh, leaf_size, RayIndex::ModelTree),
+            sphere: pick_model(mesh, leaf_size, RayIndex::ModelTree),
+            kdop: pick_model(mesh, leaf_size, RayIndex::ModelTree),
+        }
+    }
+
+    /// [`pick_checked`] through every model.
+    pub fn check(&self, case: PickCase, exact: bool) {
+        pick_checked(&self.compact, case, exact);
+        pick_checked(&self.aabb, case, exact);
+        pick_checked(&self.obb, case, exact);
+        pick_checked(&self.sphere, case, exact);
+        pick_checked(&self.kdop, case, exact);
+    }
+}
+
+/// A model of `mesh` for the pick checks: leaf size `leaf_size`, rays through `rays`.
+pub fn pick_model<V: TreeVolume>(mesh: &TriMesh, leaf_size: usize, rays: RayIndex) -> Model<V> {
+    let options = ModelOptions {
+        tree: tree_options(leaf_size),
+        rays,
+    };
+    Model::build(mesh.clone(), &options).unwrap()
+}
+
 /// `cast_ray`, `cast_ray_all` and `any_hit` on a small arbitrary mesh and arbitrary rays
 /// (zero, NaN, infinite directions included), poses and `max_t`, through every volume type's
-/// tree and the compact [`PickTree`]: a ray or `max_t` outside the contract is refused with
-/// [`PickError`] exactly when the contract says; otherwise, for a finite pose, the answers are
-/// exactly the brute-force oracle's (first hit = lowest `(t, triangle)`), with finite `t` and
-/// barycentrics.
+/// tree and the compact picking index: a ray, `max_t` or pose outside the contract is refused
+/// with [`QueryError`] exactly when the contract says; otherwise the answers are exactly the
+/// brute-force oracle's (first hit = lowest `(t, triangle)`), with finite `t` and barycentrics.
 pub fn pick(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let _ = pick_from(&mut u);
@@ -939,19 +1077,14 @@ fn pick_from(u: &mut Unstructured) -> Result<()> {
     };
     let leaf_size = u.int_in_range(1..=3)?;
     let pose = if u.arbitrary()? {
-        Isometry::identity()
+        Pose::identity()
     } else {
-        let p = query_pose(u)?;
-        Isometry::from_parts(
-            p.translation,
-            obbtree::bv::nalgebra::UnitQuaternion::from_rotation_matrix(&p.rotation),
-        )
+        let Some(pose) = query_pose(u)? else {
+            return Ok(());
+        };
+        pose
     };
-    let aabb = Bvh::<Aabb>::build(&mesh, &tree_options(leaf_size)).unwrap();
-    let compact = PickTree::new(&mesh, &aabb);
-    let obb = Bvh::<Obb>::build(&mesh, &tree_options(leaf_size)).unwrap();
-    let sphere = Bvh::<Sphere>::build(&mesh, &tree_options(leaf_size)).unwrap();
-    let kdop = Bvh::<Kdop18>::build(&mesh, &tree_options(leaf_size)).unwrap();
+    let models = PickModels::new(&mesh, leaf_size);
     for _ in 0..u.int_in_range(1..=4)? {
         let ray = query_ray(u)?;
         let max_t = match u.int_in_range(0u8..=7)? {
@@ -961,12 +1094,7 @@ fn pick_from(u: &mut Unstructured) -> Result<()> {
             3 => 1.5,
             _ => f64::INFINITY,
         };
-        let case = (&mesh, &pose, &ray, max_t);
-        pick_checked(&compact, case, true);
-        pick_checked(&aabb, case, true);
-        pick_checked(&obb, case, true);
-        pick_checked(&sphere, case, true);
-        pick_checked(&kdop, case, true);
+        models.check((&mesh, &pose, &ray, max_t), true);
     }
     Ok(())
 }
@@ -979,35 +1107,34 @@ fn tree_options<V: TreeVolume>(leaf_size: usize) -> BuildOptions<V> {
     }
 }
 
-/// Checks `cast_ray`, `cast_ray_all` and `any_hit` through `tree`: the contract's errors, and,
-/// when `exact` and the pose is finite, exactly [`pick_oracle`]'s hits for `cast_ray_all` and
-/// `any_hit`, and for `cast_ray` one of its hits within a few ulps of the first (two triangles
-/// hit at one point, e.g. through a shared vertex, get their `t` each rounded on its own; the
-/// lowest-index rule for equal `t` is checked by [`ties_to_lowest_index`]).
-pub fn pick_checked(
-    tree: &impl RayTree,
-    (mesh, pose, ray, max_t): (&TriMesh, &Isometry, &Ray, f64),
+/// One pick case: the mesh (the model's), its pose, the ray and `max_t`.
+pub type PickCase<'a> = (&'a TriMesh, &'a Pose, &'a Ray, f64);
+
+/// Checks `cast_ray`, `cast_ray_all` and `any_hit` through `model`'s ray index: the contract's
+/// errors, and, when `exact`, exactly [`pick_oracle`]'s hits for `cast_ray_all` and `any_hit`,
+/// and for `cast_ray` one of its hits within a few ulps of the first (two triangles hit at one
+/// point, e.g. through a shared vertex, get their `t` each rounded on its own; the lowest-index
+/// rule for equal `t` is checked by [`ties_to_lowest_index`]).
+pub fn pick_checked<V: RayVolume + TreeVolume>(
+    model: &Model<V>,
+    (mesh, pose, ray, max_t): PickCase,
     exact: bool,
 ) {
-    let first = cast_ray(mesh, tree, pose, ray, max_t);
-    let all = cast_ray_all(mesh, tree, pose, ray, max_t);
-    let any = any_hit(mesh, tree, pose, ray, max_t);
+    assert_eq!(model.mesh(), mesh, "the model's mesh");
+    let first = cast_ray(model, pose, ray, max_t);
+    let all = cast_ray_all(model, pose, ray, max_t);
+    let any = any_hit(model, pose, ray, max_t);
+    let translation = pose.translation();
     let expected_error = if !valid_ray(ray) {
-        Some(PickError::InvalidRay {
+        Some(QueryError::InvalidRay {
             origin: ray.origin.coords.into(),
             dir: ray.dir.into(),
         })
     } else if max_t.is_nan() || max_t < 0.0 {
-        Some(PickError::InvalidMaxT(max_t))
-    } else if !(pose.rotation.coords.iter().all(|x| x.is_finite())
-        && pose
-            .translation
-            .vector
-            .iter()
-            .all(|x| x.abs() <= MAX_COORDINATE))
-    {
-        Some(PickError::InvalidPose {
-            translation: pose.translation.vector.into(),
+        Some(QueryError::InvalidMaxT(max_t))
+    } else if !translation.iter().all(|x| x.abs() <= MAX_COORDINATE) {
+        Some(QueryError::TranslationOutOfRange {
+            translation: (*translation).into(),
         })
     } else {
         None
@@ -1026,8 +1153,8 @@ pub fn pick_checked(
     let oracle = pick_oracle(mesh, pose, ray, max_t);
     let key = |h: &RayHit| (h.t.to_bits(), h.triangle);
     let what = || {
-        let tree = std::any::type_name_of_val(tree);
-        format!("{tree} {mesh:?} {pose:?} {ray:?} max_t {max_t}")
+        let index = format!("{} {:?}", V::NAME, model.ray_index());
+        format!("{index} {mesh:?} {pose:?} {ray:?} max_t {max_t}")
     };
     match (&first, oracle.first()) {
         (None, None) => {}
@@ -1056,9 +1183,9 @@ pub fn pick_checked(
 }
 
 /// The documented tie rule of `cast_ray`: among hits at the same `t`, the lowest triangle index.
-pub fn ties_to_lowest_index(tree: &impl RayTree, mesh: &TriMesh, ray: &Ray) -> bool {
-    let pose = Isometry::identity();
-    let first = cast_ray(mesh, tree, &pose, ray, f64::INFINITY).unwrap();
-    let oracle = pick_oracle(mesh, &pose, ray, f64::INFINITY);
+pub fn ties_to_lowest_index<V: RayVolume>(model: &Model<V>, ray: &Ray) -> bool {
+    let pose = Pose::identity();
+    let first = cast_ray(model, &pose, ray, f64::INFINITY).unwrap();
+    let oracle = pick_oracle(model.mesh(), &pose, ray, f64::INFINITY);
     first.map(|h| (h.t.to_bits(), h.triangle)) == oracle.first().copied()
 }

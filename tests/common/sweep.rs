@@ -4,8 +4,7 @@
 //! predicate.
 
 use obbtree::bv::intersect::tri_tri_exact;
-use obbtree::bv::{Aabb, TriMesh, Triangle};
-use obbtree::query::collide::{place, Pose};
+use obbtree::bv::{Aabb, Pose, TriMesh, Triangle};
 
 /// Pairs `[i, j]`, `i < j`, of `tris` that `keep(i, j)` accepts and the exact predicate says
 /// intersect, sorted.
@@ -46,7 +45,7 @@ pub fn sweep_self(mesh: &TriMesh) -> Vec<[u32; 2]> {
 }
 
 /// Two-mesh oracle: pairs `[triangle of a, triangle of b]`, B placed in A's frame exactly as
-/// `collide` places it (`pose_a⁻¹ · pose_b`, then `place`).
+/// `collide` places it (`pose_a⁻¹ · pose_b`, then `Pose::transform_point`).
 pub fn sweep_pair(a: &TriMesh, pose_a: &Pose, b: &TriMesh, pose_b: &Pose) -> Vec<[u32; 2]> {
     let b_in_a = pose_a.inv_mul(pose_b);
     let na = a.triangles().len();
@@ -55,9 +54,9 @@ pub fn sweep_pair(a: &TriMesh, pose_a: &Pose, b: &TriMesh, pose_b: &Pose) -> Vec
         .chain((0..b.triangles().len()).map(|t| {
             let t = b.triangle(t);
             Triangle::new(
-                place(&b_in_a, &t.a),
-                place(&b_in_a, &t.b),
-                place(&b_in_a, &t.c),
+                b_in_a.transform_point(&t.a),
+                b_in_a.transform_point(&t.b),
+                b_in_a.transform_point(&t.c),
             )
         }))
         .collect();

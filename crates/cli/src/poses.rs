@@ -228,7 +228,7 @@ mod tests {
             rotation: [1e100, -1e100, 1e100],
         };
         let pose = limit.to_pose(0).unwrap();
-        assert!(pose.rotation.matrix().iter().all(|x| x.is_finite()));
+        assert!(pose.rotation().iter().all(|x| x.is_finite()));
     }
 
     /// Translations follow the mesh rule: 0 or at least `MIN_NONZERO_COORDINATE` in magnitude.

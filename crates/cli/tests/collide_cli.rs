@@ -49,8 +49,10 @@ fn pose_string_and_pose_file_agree() {
             two["results"][0]["pairs"], one["results"][0]["pairs"],
             "{bv}"
         );
+        assert_eq!(two["results"][0]["contained"], "surfaces_intersect", "{bv}");
+        // Two closed bunnies 10 apart: checked, neither inside the other.
         assert_eq!(two["results"][1]["intersects"], false);
-        assert_eq!(two["results"][1]["contained"], serde_json::Value::Null);
+        assert_eq!(two["results"][1]["contained"], "disjoint", "{bv}");
         let written: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
         assert_eq!(written["results"], two["results"]);
@@ -152,5 +154,64 @@ fn bad_input_is_one_line_and_non_zero() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(expect), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
+    }
+}
+
+/// A closed cube `[0, s]³` as an OBJ file (12 triangles, outward winding).
+fn cube_obj(dir: &std::path::Path, name: &str, s: f64) -> std::path::PathBuf {
+    let mut text = String::new();
+    for i in 0..8 {
+        let c = |bit: u32| f64::from(i >> bit & 1) * s;
+        text += &format!("v {} {} {}\n", c(0), c(1), c(2));
+    }
+    for [a, b, c] in [
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ] {
+        text += &format!("f {} {} {}\n", a + 1, b + 1, c + 1);
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `--containment` names each answer: B inside A, A inside B, apart, surfaces meeting.
+#[test]
+fn containment_is_named_in_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = cube_obj(dir.path(), "big.obj", 1.0);
+    let small = cube_obj(dir.path(), "small.obj", 0.25);
+    let (big, small) = (big.to_str().unwrap(), small.to_str().unwrap());
+    for (a, b, pose, want) in [
+        (big, small, "0.5 0.5 0.5 0 0 0", "b_in_a"),
+        (small, big, "-0.375 -0.375 -0.375 0 0 0", "a_in_b"),
+        (big, small, "3 0 0 0 0 0", "disjoint"),
+        (big, small, "0.9 0.5 0.5 0 0 0", "surfaces_intersect"),
+    ] {
+        let out = json(&obbtree(&[
+            "collide",
+            a,
+            b,
+            "--pose",
+            pose,
+            "--containment",
+            "--json",
+        ]));
+        assert_eq!(out["results"][0]["contained"], want, "{pose}");
+        assert_eq!(
+            out["results"][0]["intersects"],
+            want == "surfaces_intersect",
+            "{pose}"
+        );
     }
 }

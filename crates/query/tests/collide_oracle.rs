@@ -6,11 +6,10 @@
 mod common;
 
 use common::*;
-use nalgebra::{Matrix3, Rotation3, Translation3, Vector3};
+use nalgebra::{Matrix3, Vector3};
 use obbtree_bv::intersect::tri_tri_segment::Intersection;
-use obbtree_bv::TriMesh;
-use obbtree_query::collide::{brute_force, collide, collide_many, release_caches, Pose};
-use obbtree_query::{CollisionRequest, Mode};
+use obbtree_bv::{Pose, TriMesh};
+use obbtree_query::{brute_force, collide, collide_many, release_caches, CollisionRequest, Mode};
 use proptest::prelude::*;
 
 /// Checks `All`, `First` and a pair limit against the oracle for every volume type.
@@ -21,18 +20,19 @@ fn check(a: &TriMesh, pose_a: &Pose, b: &TriMesh, poses: &[Pose]) -> usize {
     for_each_volume(a, b, |name, models| {
         with_models!(models, |ma, mb| {
             for (k, (pose, want)) in poses.iter().zip(&oracle).enumerate() {
-                let all = collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::All));
+                let all = collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::All)).unwrap();
                 assert_eq!(&all.pairs, want, "{name}: pose {k} {pose:?}");
                 assert_eq!(all.intersects, !want.is_empty());
                 assert!(!all.truncated);
                 if name == "obb" {
                     let req = CollisionRequest::new(Mode::All).with_contacts(true);
-                    let with = collide(ma, pose_a, mb, pose, &req);
+                    let with = collide(ma, pose_a, mb, pose, &req).unwrap();
                     assert_eq!(with.pairs, all.pairs);
                     assert_eq!(with.contacts.len(), with.pairs.len());
                     assert!(with.contacts.iter().all(|c| *c != Intersection::Disjoint));
                 }
-                let first = collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::First));
+                let first =
+                    collide(ma, pose_a, mb, pose, &CollisionRequest::new(Mode::First)).unwrap();
                 assert_eq!(
                     first.intersects,
                     !want.is_empty(),
@@ -50,13 +50,16 @@ fn check(a: &TriMesh, pose_a: &Pose, b: &TriMesh, poses: &[Pose]) -> usize {
                         mb,
                         pose,
                         &CollisionRequest::new(Mode::All).with_max_pairs(2),
-                    );
+                    )
+                    .unwrap();
                     assert_eq!(some.pairs.len(), 2);
                     assert!(some.truncated);
                     assert!(some.pairs.iter().all(|p| want.contains(p)));
                 }
             }
-            let many = collide_many(ma, pose_a, mb, poses, &CollisionRequest::new(Mode::All));
+            let many =
+                collide_many(ma, pose_a, mb, poses, &CollisionRequest::new(Mode::All)).unwrap();
+            assert_eq!(many.len(), poses.len());
             for (m, want) in many.iter().zip(&oracle) {
                 assert_eq!(&m.pairs, want, "{name}: collide_many");
             }
@@ -77,7 +80,7 @@ proptest! {
         let mut r = rng(seed);
         let poses: Vec<Pose> = (0..6).map(|_| random_pose(&mut r, 1.6)).collect();
         let pose_a = if seed % 4 == 0 { random_pose(&mut r, 5.0) } else { Pose::identity() };
-        let pose_b: Vec<Pose> = poses.iter().map(|p| pose_a * p).collect();
+        let pose_b: Vec<Pose> = poses.iter().map(|p| pose_a * *p).collect();
         check(&a, &pose_a, &b, &pose_b);
     }
 
@@ -88,7 +91,7 @@ proptest! {
         let b = blob(seed ^ 2, 4, 7, 1.0, 0.2);
         let mut r = rng(seed);
         let poses: Vec<Pose> = (0..4)
-            .map(|_| Translation3::new(3.0, 3.0, 0.8) * random_pose(&mut r, 2.0))
+            .map(|_| Pose::from_translation([3.0, 3.0, 0.8]).unwrap() * random_pose(&mut r, 2.0))
             .collect();
         check(&a, &Pose::identity(), &b, &poses);
     }
@@ -118,7 +121,7 @@ fn caches_across_meshes_and_release() {
 }
 
 /// Exact 90° rotations (signed permutation matrices), so placed coordinates stay exact.
-fn right_angle_rotations() -> Vec<Rotation3<f64>> {
+fn right_angle_rotations() -> Vec<Matrix3<f64>> {
     let mut out = Vec::new();
     for perm in [
         [0, 1, 2],
@@ -134,7 +137,7 @@ fn right_angle_rotations() -> Vec<Rotation3<f64>> {
                 m[(row, col)] = if signs >> row & 1 == 1 { -1.0 } else { 1.0 };
             }
             if m.determinant() > 0.0 {
-                out.push(Rotation3::from_matrix_unchecked(m));
+                out.push(m);
             }
         }
     }
@@ -170,7 +173,7 @@ fn touching_cubes_at_every_scale() {
             // A rotation about the cube's centre keeps it in place: R·p + (c - R·c) + t.
             let rot = &rotations[k * 3 % 24];
             let c = Vector3::repeat(scale);
-            poses.push(Pose::from_parts(Translation3::from(c - rot * c + t), *rot));
+            poses.push(Pose::from_parts(c - rot * c + t, *rot).unwrap());
             touching.push(true);
             // Just apart: the next float beyond the touching offset along the first axis used.
             let axis = offset.iter().position(|&o| o != 0).unwrap();
@@ -181,10 +184,7 @@ fn touching_cubes_at_every_scale() {
                 -f64::from_bits((2.0 * scale).to_bits() + 1)
             };
             if offset[axis].abs() == 2 {
-                poses.push(Pose::from_parts(
-                    Translation3::from(apart),
-                    Rotation3::identity(),
-                ));
+                poses.push(Pose::from_translation(apart).unwrap());
                 touching.push(false);
             }
         }
@@ -211,7 +211,7 @@ fn coplanar_sheets() {
         ([2.0, 2.0, 1e-300], [0.0, 0.0, 0.0]),
     ]
     .iter()
-    .map(|&(t, r)| obbtree_query::collide::pose_from_rotation_vector(t, r))
+    .map(|&(t, r)| Pose::new(t, r).unwrap())
     .collect();
     assert!(check(&a, &Pose::identity(), &b, &poses) >= 4);
 }
@@ -222,22 +222,20 @@ fn coplanar_sheets() {
 #[test]
 fn leaves_beyond_64_triangles_match_brute_force() {
     use obbtree_bv::Obb;
-    use obbtree_query::collide::brute::brute_force_self;
-    use obbtree_query::collide::self_collide;
-    use obbtree_query::Model;
-    use obbtree_tree::{BuildOptions, Bvh};
+    use obbtree_query::{brute_force_self, self_collide, Model, ModelOptions};
+    use obbtree_tree::BuildOptions;
     let a = blob(3, 20, 30, 1.0, 0.3);
     let b = blob(4, 22, 24, 0.8, 0.3);
     let options = BuildOptions::<Obb> {
         leaf_size: 200,
         ..BuildOptions::default()
     };
-    let (ta, tb) = (
-        Bvh::build(&a, &options).unwrap(),
-        Bvh::build(&b, &options).unwrap(),
+    let options = ModelOptions::from(options);
+    let (ma, mb): (Model<Obb>, Model<Obb>) = (
+        Model::build(a.clone(), &options).unwrap(),
+        Model::build(b.clone(), &options).unwrap(),
     );
-    assert!(ta.stats().leaf_sizes.iter().skip(65).any(|&n| n > 0));
-    let (ma, mb) = (Model::new(&a, &ta).unwrap(), Model::new(&b, &tb).unwrap());
+    assert!(ma.tree().stats().leaf_sizes.iter().skip(65).any(|&n| n > 0));
     let mut r = rng(5);
     let mut contacts = 0;
     for k in 0..20 {
@@ -250,7 +248,8 @@ fn leaves_beyond_64_triangles_match_brute_force() {
             &mb,
             &pose,
             &CollisionRequest::new(Mode::All),
-        );
+        )
+        .unwrap();
         assert_eq!(got.pairs, want, "pose {k}");
     }
     assert!(contacts >= 5, "only {contacts} of 20 poses in contact");

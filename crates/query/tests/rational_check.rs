@@ -9,8 +9,8 @@ use common::*;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
-use obbtree_bv::{Point, TriMesh, Triangle};
-use obbtree_query::collide::{brute_force, place, Pose};
+use obbtree_bv::{Point, Pose, TriMesh, Triangle};
+use obbtree_query::brute_force;
 use proptest::prelude::*;
 
 type Q3 = [BigRational; 3];
@@ -84,7 +84,11 @@ fn candidates(
     let bt: Vec<Triangle> = (0..b.triangles().len())
         .map(|j| {
             let t = b.triangle(j);
-            Triangle::new(place(pose, &t.a), place(pose, &t.b), place(pose, &t.c))
+            Triangle::new(
+                pose.transform_point(&t.a),
+                pose.transform_point(&t.b),
+                pose.transform_point(&t.c),
+            )
         })
         .collect();
     let bounds = |t: &Triangle| obbtree_bv::Aabb::from_points(&t.vertices());
@@ -131,7 +135,7 @@ fn touching_cubes_agree_with_rational_sat() {
         [0.1, 0.1, 0.2],
         [0.05, 0.05, 0.05],
     ] {
-        let pose = obbtree_query::collide::pose_from_rotation_vector(t, [0.0; 3]);
+        let pose = Pose::new(t, [0.0; 3]).unwrap();
         let want = brute_force(&a, &Pose::identity(), &b, &pose);
         assert!(!want.is_empty());
         for (i, j, ta, tb) in candidates(&a, &b, &pose, 0.01) {

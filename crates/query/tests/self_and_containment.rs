@@ -4,12 +4,11 @@
 mod common;
 
 use common::*;
-use nalgebra::Translation3;
-use obbtree_bv::{Aabb, Kdop18, Obb, Point, Sphere, TriMesh};
-use obbtree_query::collide::brute::brute_force_self;
-use obbtree_query::collide::containment::contains_point;
-use obbtree_query::collide::{collide, self_collide, Pose};
-use obbtree_query::{CollisionRequest, Containment, Mode, Model, PosedOverlap};
+use obbtree_bv::{Aabb, Kdop18, Obb, Point, Pose, Sphere, TriMesh};
+use obbtree_query::{
+    brute_force_self, collide, contains_point, self_collide, CollisionRequest, Containment, Mode,
+    Model, PosedOverlap,
+};
 use proptest::prelude::*;
 use rand::Rng;
 
@@ -20,7 +19,7 @@ fn merged(a: &TriMesh, b: &TriMesh, pose: &Pose) -> TriMesh {
         .vertices()
         .iter()
         .copied()
-        .chain(b.vertices().iter().map(|p| pose * p))
+        .chain(b.vertices().iter().map(|p| pose.transform_point(p)))
         .collect();
     let t = a
         .triangles()
@@ -32,8 +31,7 @@ fn merged(a: &TriMesh, b: &TriMesh, pose: &Pose) -> TriMesh {
 }
 
 fn self_check<V: PosedOverlap>(mesh: &TriMesh, want: &[[u32; 2]]) {
-    let tree = tree::<V>(mesh);
-    let model = Model::new(mesh, &tree).unwrap();
+    let model = model::<V>(mesh);
     let all = self_collide(&model, &CollisionRequest::new(Mode::All));
     assert_eq!(all.pairs, want);
     let first = self_collide(&model, &CollisionRequest::new(Mode::First));
@@ -62,16 +60,15 @@ proptest! {
     #[test]
     fn point_in_blob_matches_winding_number(seed in any::<u64>()) {
         let mesh = blob(seed, 6, 10, 1.0, 0.35);
-        let tree = tree::<Obb>(&mesh);
-        let model = Model::new(&mesh, &tree).unwrap();
+        let model = model::<Obb>(&mesh);
         let mut r = rng(seed);
         let pose = random_pose(&mut r, 3.0);
         for _ in 0..20 {
             let local = Point::new(r.gen_range(-1.4..1.4), r.gen_range(-1.4..1.4), r.gen_range(-1.4..1.4));
             let w = winding(&mesh, &local);
             prop_assume!((w - w.round()).abs() < 1e-6);
-            let p = pose * local;
-            prop_assert_eq!(contains_point(&model, &pose, &p), w.round() == 1.0, "w = {}", w);
+            let p = pose.transform_point(&local);
+            prop_assert_eq!(contains_point(&model, &pose, &p).unwrap(), w.round() == 1.0, "w = {}", w);
         }
     }
 }
@@ -97,8 +94,7 @@ fn winding(mesh: &TriMesh, p: &Point) -> f64 {
 fn point_in_box_on_the_boundary() {
     let mesh = cube(2, 1.0);
     fn run<V: PosedOverlap>(mesh: &TriMesh) {
-        let tree = tree::<V>(mesh);
-        let model = Model::new(mesh, &tree).unwrap();
+        let model = model::<V>(mesh);
         let id = Pose::identity();
         let out = f64::from_bits(2f64.to_bits() + 1);
         for p in [
@@ -109,7 +105,10 @@ fn point_in_box_on_the_boundary() {
             [1.0, 1.0, 0.0],
             [0.5, 0.25, 2.0],
         ] {
-            assert!(contains_point(&model, &id, &Point::from(p)), "{p:?}");
+            assert!(
+                contains_point(&model, &id, &Point::from(p)).unwrap(),
+                "{p:?}"
+            );
         }
         for p in [
             [out, 1.0, 1.0],
@@ -118,7 +117,10 @@ fn point_in_box_on_the_boundary() {
             [3.0, 1.0, 1.0],
             [1.0, 1.0, -5.0],
         ] {
-            assert!(!contains_point(&model, &id, &Point::from(p)), "{p:?}");
+            assert!(
+                !contains_point(&model, &id, &Point::from(p)).unwrap(),
+                "{p:?}"
+            );
         }
     }
     run::<Obb>(&mesh);
@@ -133,67 +135,47 @@ fn point_in_box_on_the_boundary() {
 fn containment_of_blobs() {
     let big = blob(7, 8, 12, 2.0, 0.1);
     let small = blob(8, 5, 8, 0.5, 0.1);
-    let (tb, ts) = (tree::<Obb>(&big), tree::<Obb>(&small));
-    let (mb, ms) = (
-        Model::new(&big, &tb).unwrap(),
-        Model::new(&small, &ts).unwrap(),
-    );
+    let (mb, ms): (Model<Obb>, Model<Obb>) = (model(&big), model(&small));
     let req = CollisionRequest::new(Mode::All).with_containment(true);
     let id = Pose::identity();
-    let at = |x: f64| {
-        Pose::from_parts(
-            Translation3::new(x, 0.1, -0.2),
-            nalgebra::Rotation3::new(nalgebra::Vector3::new(0.3, 0.2, 0.1)),
-        )
-    };
-    let r = collide(&mb, &id, &ms, &at(0.3), &req);
+    let at = |x: f64| Pose::new([x, 0.1, -0.2], [0.3, 0.2, 0.1]).unwrap();
+    let r = collide(&mb, &id, &ms, &at(0.3), &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::BInA));
+    let r = collide(&ms, &at(0.3), &mb, &id, &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::AInB));
+    let r = collide(&mb, &id, &ms, &at(5.0), &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
+    let r = collide(&mb, &id, &ms, &at(2.0), &req).unwrap();
     assert_eq!(
         (r.intersects, r.contained),
-        (false, Some(Containment::BInA))
+        (true, Containment::SurfacesIntersect)
     );
-    let r = collide(&ms, &at(0.3), &mb, &id, &req);
-    assert_eq!(
-        (r.intersects, r.contained),
-        (false, Some(Containment::AInB))
-    );
-    let r = collide(&mb, &id, &ms, &at(5.0), &req);
-    assert_eq!((r.intersects, r.contained), (false, None));
-    let r = collide(&mb, &id, &ms, &at(2.0), &req);
-    assert!(r.intersects && r.contained.is_none());
-    let r = collide(&mb, &id, &ms, &at(0.3), &CollisionRequest::new(Mode::All));
-    assert_eq!(r.contained, None, "only on request");
+    let r = collide(&mb, &id, &ms, &at(0.3), &CollisionRequest::new(Mode::All)).unwrap();
+    assert_eq!(r.contained, Containment::NotChecked, "only on request");
     // Two components: one inside the big blob, one outside: neither contains the other.
     let pair = merged(&small, &small, &at(4.0));
-    let tp = tree::<Obb>(&pair);
-    let mp = Model::new(&pair, &tp).unwrap();
+    let mp: Model<Obb> = model(&pair);
     assert_eq!(mp.component_seeds().len(), 2);
-    let r = collide(&mb, &id, &mp, &at(0.0), &req);
-    assert_eq!((r.intersects, r.contained), (false, None));
-    let r = collide(&mb, &id, &mp, &at(-10.0), &req);
-    assert_eq!((r.intersects, r.contained), (false, None));
+    let r = collide(&mb, &id, &mp, &at(0.0), &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
+    let r = collide(&mb, &id, &mp, &at(-10.0), &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
     // Both components inside.
     let pair = merged(&small, &small, &at(0.6));
-    let tp = tree::<Obb>(&pair);
-    let mp = Model::new(&pair, &tp).unwrap();
+    let mp: Model<Obb> = model(&pair);
     let r = collide(
         &mb,
         &id,
         &mp,
-        &Pose::from_parts(
-            Translation3::new(-0.6, 0.0, 0.0),
-            nalgebra::Rotation3::identity(),
-        ),
+        &Pose::from_translation([-0.6, 0.0, 0.0]).unwrap(),
         &req,
-    );
-    assert_eq!(
-        (r.intersects, r.contained),
-        (false, Some(Containment::BInA))
-    );
+    )
+    .unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::BInA));
     // An open mesh never contains.
     let open = terrain(3, 2, 0.0);
-    let to = tree::<Obb>(&open);
-    let mo = Model::new(&open, &to).unwrap();
+    let mo: Model<Obb> = model(&open);
     assert!(!mo.is_closed());
-    let r = collide(&mo, &id, &ms, &at(50.0), &req);
-    assert_eq!(r.contained, None);
+    let r = collide(&mo, &id, &ms, &at(50.0), &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::OpenMesh));
 }

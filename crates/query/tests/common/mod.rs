@@ -2,10 +2,9 @@
 //! runner over every volume type.
 #![allow(dead_code)] // each test binary uses a subset
 
-use obbtree_bv::{Aabb, Kdop18, Obb, ObbFit, Point, Sphere, TriMesh};
-use obbtree_query::collide::{pose_from_rotation_vector, Pose};
-use obbtree_query::{Model, PosedOverlap};
-use obbtree_tree::{BuildOptions, Bvh};
+use obbtree_bv::{Aabb, Kdop18, Obb, ObbFit, Point, Pose, Sphere, TriMesh};
+use obbtree_query::{Model, ModelOptions, PosedOverlap};
+use obbtree_tree::BuildOptions;
 use rand::{Rng, SeedableRng};
 
 /// Property-test case count: `OBBTREE_PROPTEST_CASES`, default `default`.
@@ -123,56 +122,46 @@ pub fn random_pose(r: &mut impl Rng, reach: f64) -> Pose {
             break v.map(|x| x * std::f64::consts::PI);
         }
     };
-    pose_from_rotation_vector([0; 3].map(|_| r.gen_range(-reach..reach)), rot)
+    Pose::new([0; 3].map(|_| r.gen_range(-reach..reach)), rot).expect("finite pose")
 }
 
-/// Builds a tree of volume `V` over `mesh` with default options and a small leaf size (so the
-/// small test meshes still have deep trees).
-pub fn tree<V: PosedOverlap>(mesh: &TriMesh) -> Bvh<V> {
-    fitted_tree(mesh, Default::default())
+/// Builds a model of volume `V` over `mesh` with default options and a small leaf size (so
+/// the small test meshes still have deep trees).
+pub fn model<V: PosedOverlap>(mesh: &TriMesh) -> Model<V> {
+    fitted_model(mesh, Default::default())
 }
 
-/// [`tree`] with the volumes fitted by `method`.
-pub fn fitted_tree<V: PosedOverlap>(mesh: &TriMesh, method: V::Method) -> Bvh<V> {
+/// [`model`] with the volumes fitted by `method`.
+pub fn fitted_model<V: PosedOverlap>(mesh: &TriMesh, method: V::Method) -> Model<V> {
     let options = BuildOptions::<V> {
         leaf_size: 2,
         method,
         ..BuildOptions::default()
     };
-    Bvh::build(mesh, &options).expect("tree")
+    Model::build(mesh.clone(), &ModelOptions::from(options)).expect("model")
 }
 
 /// Runs `f` with models of `a` and `b` for every volume type, and for OBBs fitted by minimum
 /// volume, naming each.
 pub fn for_each_volume(a: &TriMesh, b: &TriMesh, mut f: impl FnMut(&str, Models)) {
-    fn models<'m, V: PosedOverlap>(
-        a: &'m TriMesh,
-        ta: &'m Bvh<V>,
-        b: &'m TriMesh,
-        tb: &'m Bvh<V>,
-    ) -> (Model<'m, V>, Model<'m, V>) {
-        (Model::new(a, ta).unwrap(), Model::new(b, tb).unwrap())
+    fn models<V: PosedOverlap>(a: &TriMesh, b: &TriMesh) -> (Model<V>, Model<V>) {
+        (model(a), model(b))
     }
-    let (oa, ob) = (tree::<Obb>(a), tree::<Obb>(b));
-    f("obb", Models::Obb(models(a, &oa, b, &ob)));
+    f("obb", Models::Obb(models(a, b)));
     // Minimum-volume boxes: the same partition (split along the covariance axes), other boxes.
-    let fit = |m: &TriMesh| fitted_tree::<Obb>(m, ObbFit::MinVolume);
-    let (ma, mb) = (fit(a), fit(b));
-    f("obb_minvol", Models::Obb(models(a, &ma, b, &mb)));
-    let (aa, ab) = (tree::<Aabb>(a), tree::<Aabb>(b));
-    f("aabb", Models::Aabb(models(a, &aa, b, &ab)));
-    let (ka, kb) = (tree::<Kdop18>(a), tree::<Kdop18>(b));
-    f("kdop18", Models::Kdop(models(a, &ka, b, &kb)));
-    let (sa, sb) = (tree::<Sphere>(a), tree::<Sphere>(b));
-    f("sphere", Models::Sphere(models(a, &sa, b, &sb)));
+    let fit = |m: &TriMesh| fitted_model::<Obb>(m, ObbFit::MinVolume);
+    f("obb_minvol", Models::Obb((fit(a), fit(b))));
+    f("aabb", Models::Aabb(models(a, b)));
+    f("kdop18", Models::Kdop(models(a, b)));
+    f("sphere", Models::Sphere(models(a, b)));
 }
 
 /// A pair of models of one volume type.
-pub enum Models<'m> {
-    Obb((Model<'m, Obb>, Model<'m, Obb>)),
-    Aabb((Model<'m, Aabb>, Model<'m, Aabb>)),
-    Kdop((Model<'m, Kdop18>, Model<'m, Kdop18>)),
-    Sphere((Model<'m, Sphere>, Model<'m, Sphere>)),
+pub enum Models {
+    Obb((Model<Obb>, Model<Obb>)),
+    Aabb((Model<Aabb>, Model<Aabb>)),
+    Kdop((Model<Kdop18>, Model<Kdop18>)),
+    Sphere((Model<Sphere>, Model<Sphere>)),
 }
 
 /// Calls a generic expression on the models, whatever their volume type.
