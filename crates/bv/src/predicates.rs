@@ -1,7 +1,8 @@
 //! Exact signs of Shewchuk's adaptive orientation predicates (the `robust` crate) on this
-//! crate's types: the one place the workspace's exact decisions go through. Exact as long as no
-//! intermediate overflows or underflows, which [`TriMesh`](crate::TriMesh)'s coordinate range
-//! guarantees (see [`MAX_COORDINATE`](crate::MAX_COORDINATE)).
+//! crate's types: the one place the workspace's exact decisions go through. The `robust` crate
+//! is exact as long as no intermediate overflows or underflows, which the exact range of
+//! [`range`](crate::range) guarantees (it contains [`TriMesh`](crate::TriMesh)'s coordinate
+//! range).
 
 use crate::{Point, Vector};
 use num_bigint::{BigInt, Sign};

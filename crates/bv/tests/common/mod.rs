@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod exact;
+pub mod sat;
 
 use nalgebra::{Matrix3, Rotation3, Unit};
 use obbtree_bv::{Aabb, Obb, Point, Ray, Sphere, Vector};
