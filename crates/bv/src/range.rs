@@ -5,9 +5,10 @@
 //!
 //! Shewchuk's adaptive predicates (J. R. Shewchuk, "Adaptive precision floating-point
 //! arithmetic and fast robust geometric predicates", 1997, §2 and §4, as implemented by the
-//! `robust` crate) and the float filters in front of them ([`predicates::orient3d`],
-//! [`tri_tri_exact`]) are exact under one assumption: no operation overflows or underflows.
-//! Both hold when every input coordinate
+//! `robust` crate) and the float filters in front of them
+//! ([`predicates::orient3d`](crate::predicates::orient3d),
+//! [`tri_tri_exact`](crate::intersect::tri_tri_exact)) are exact under one assumption: no
+//! operation overflows or underflows. Neither happens when every input coordinate
 //!
 //! * is an integer multiple of [`EXACT_GRANULARITY`] `= 2⁻³⁰⁶`, which every `f64` of magnitude
 //!   at least [`EXACT_MIN_NONZERO`] `= 2⁻²⁵⁴` (≈ 3.5e-77) is, its ulp being at least `2⁻³⁰⁶`,
