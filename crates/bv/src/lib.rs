@@ -7,6 +7,8 @@
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
 //! * [`trimesh`]: the validated triangle mesh everything is built over.
+//! * [`range`]: the coordinates on which the exact predicates are exact, and the check that a
+//!   pose keeps a mesh's placed coordinates among them.
 //!
 //! Closed-set policy: every volume and primitive is a closed set, so touching counts as
 //! intersecting.
@@ -46,6 +48,7 @@ pub mod kdop;
 pub mod obb;
 pub mod pose;
 pub mod predicates;
+pub mod range;
 pub mod ray;
 pub mod sphere;
 pub mod triangle;

@@ -1,8 +1,10 @@
 //! Exact signs of Shewchuk's adaptive orientation predicates (the `robust` crate) on this
-//! crate's types: the one place the workspace's exact decisions go through. Exact as long as no
-//! intermediate overflows or underflows, which [`TriMesh`](crate::TriMesh)'s coordinate range
-//! guarantees (see [`MAX_COORDINATE`](crate::MAX_COORDINATE)).
+//! crate's types: the one place the workspace's exact decisions go through. The `robust` crate
+//! is exact as long as no intermediate overflows or underflows, which the exact range of
+//! [`range`](crate::range) guarantees (it contains [`TriMesh`](crate::TriMesh)'s coordinate
+//! range).
 
+use crate::range::in_exact_range;
 use crate::{Point, Vector};
 use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
@@ -15,7 +17,8 @@ pub fn sign(x: f64) -> i8 {
 }
 
 /// Exact sign of `orient3d(a, b, c, d)` in Shewchuk's convention: positive when `d` lies below
-/// the plane through `a, b, c`, which appear counter-clockwise seen from above.
+/// the plane through `a, b, c`, which appear counter-clockwise seen from above. Exact for all
+/// finite coordinates.
 ///
 /// The first, floating-point stage of Shewchuk's adaptive predicate is inlined here (the same
 /// determinant of the differences `a - d`, `b - d`, `c - d` and the same permanent bound, with
@@ -23,6 +26,14 @@ pub fn sign(x: f64) -> i8 {
 /// cannot decide does the adaptive predicate (the `robust` crate) run, out of line. The
 /// collision query on dragon_res2 (`All`) takes 1.6% fewer instructions, ray picking there
 /// about 10% less time (the watertight test's `t` sign goes through it).
+///
+/// Shewchuk's bound assumes no underflow. A product that lands among the subnormals errs by up
+/// to `2⁻¹⁰⁷⁵` absolutely, which the relative bound misses and the `z` differences then
+/// multiply, so the float stage's bound also carries [`UNDERFLOW_ERROR`] `· (Σ|z| + 1)`, at
+/// least `(2 Σ|z| + 3) · 2⁻¹⁰⁷⁵` with room for its own rounding (inputs far below the exact
+/// range, e.g. a ray origin `2⁻¹⁰⁰⁰` off a triangle with coordinates near `1e-160`, made the
+/// float stage return a wrong sign). Likewise the adaptive predicate runs only on coordinates
+/// in the exact range of [`range`](crate::range); others are decided in integers.
 #[inline]
 pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
     let (ad, bd, cd) = (a - d, b - d, c - d);
@@ -33,7 +44,8 @@ pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
     let permanent = (bdxcdy.abs() + cdxbdy.abs()) * ad.z.abs()
         + (cdxady.abs() + adxcdy.abs()) * bd.z.abs()
         + (adxbdy.abs() + bdxady.abs()) * cd.z.abs();
-    let bound = TRIPLE_ERROR * permanent;
+    let bound =
+        TRIPLE_ERROR * permanent + UNDERFLOW_ERROR * (ad.z.abs() + bd.z.abs() + cd.z.abs() + 1.0);
     if det > bound {
         1
     } else if det < -bound {
@@ -43,16 +55,33 @@ pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
     }
 }
 
-/// [`orient3d`] by the adaptive predicate, where its float stage cannot decide.
+/// [`orient3d`] where its float stage cannot decide: by the adaptive predicate on coordinates
+/// in the exact range, where it is exact, else in integers.
 #[cold]
 #[inline(never)]
 fn orient3d_adaptive(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
+    let points = [a, b, c, d];
+    if !points.iter().all(|p| p.iter().all(|&x| in_exact_range(x))) {
+        return orient3d_integers(points);
+    }
     let c3 = |p: &Point| Coord3D {
         x: p.x,
         y: p.y,
         z: p.z,
     };
     sign(robust::orient3d(c3(a), c3(b), c3(c), c3(d)))
+}
+
+/// [`orient3d`] in exact integer arithmetic: `(a - d)·((b - d)×(c - d))` (0 if a coordinate is
+/// not finite).
+fn orient3d_integers([a, b, c, d]: [&Point; 4]) -> i8 {
+    let Some(([a, b, c, d], _)) = exact::integers([a.coords, b.coords, c.coords, d.coords]) else {
+        return 0;
+    };
+    exact::sign(&exact::dot(
+        &exact::sub(&a, &d),
+        &exact::cross(&exact::sub(&b, &d), &exact::sub(&c, &d)),
+    ))
 }
 
 /// Exact sign of the 2D orientation of `a, b, c`: positive when counter-clockwise.
@@ -67,6 +96,11 @@ pub fn orient2d(a: &Coord<f64>, b: &Coord<f64>, c: &Coord<f64>) -> i8 {
 /// `d·(u×v)` larger than that has the exact sign.
 pub const TRIPLE_ERROR: f64 = (7.0 + 56.0 * f64::EPSILON) * f64::EPSILON;
 
+/// `2⁻¹⁰⁷²`, four times the smallest subnormal: the absolute error of a product that
+/// underflows is at most half of `2⁻¹⁰⁷⁴`, and [`orient3d`]'s float stage adds this, times one
+/// plus the sum of its `|z|` differences, to its error bound (see there).
+pub const UNDERFLOW_ERROR: f64 = f64::from_bits(4);
+
 /// Below this scale the float terms of a triple product may be subnormal and lose the relative
 /// accuracy the bound assumes; the exact evaluation decides there.
 pub const TRIPLE_UNDERFLOW: f64 = 1e-250;
@@ -79,11 +113,7 @@ pub fn ray_edge_side(o: &Point, d: &Vector, p: &Point, q: &Point) -> Option<i8> 
     let ([o, p, q], _) = exact::integers([o.coords, p.coords, q.coords])?;
     let ([d], _) = exact::integers([*d])?;
     let e = exact::dot(&d, &exact::cross(&exact::sub(&p, &o), &exact::sub(&q, &o)));
-    Some(match e.sign() {
-        Sign::Minus => -1,
-        Sign::NoSign => 0,
-        Sign::Plus => 1,
-    })
+    Some(exact::sign(&e))
 }
 
 /// The exact parameter `t = [a-o, b-o, c-o] / (n·d)` at which the line `o + t d` meets the plane
@@ -143,6 +173,15 @@ mod exact {
             }
         };
         Some((parts.map(|p| p.each_ref().map(int)), lowest))
+    }
+
+    /// `1`, `0` or `-1`.
+    pub fn sign(x: &BigInt) -> i8 {
+        match x.sign() {
+            Sign::Minus => -1,
+            Sign::NoSign => 0,
+            Sign::Plus => 1,
+        }
     }
 
     pub fn sub(x: &Z3, y: &Z3) -> Z3 {

@@ -50,17 +50,20 @@ pub enum MeshError {
     TooManyVertices(usize),
 }
 
-/// Largest coordinate magnitude a mesh may have. The exact orientation predicates (Shewchuk's
-/// `orient3d`) multiply three coordinate differences and then split those products further; with
-/// `|x| <= 1e100` (about `2^332`) every intermediate stays far below `f64::MAX` (`2^1024`), so
-/// no predicate can overflow and silently return a wrong sign.
+/// Largest coordinate magnitude a mesh may have: inside the range on which the exact
+/// predicates are exact, up to [`EXACT_MAX_COORDINATE`](crate::range::EXACT_MAX_COORDINATE)
+/// `= 2³³⁹ ≈ 1.1e102` (see [`range`](crate::range) for the overflow argument), with a factor of
+/// 11 to spare for placement: a vertex of a mesh within `1e100` placed by a rotation and a
+/// translation within `1e100` stays below `(√3 + 1)·1e100`.
 pub const MAX_COORDINATE: f64 = 1e100;
 
-/// Smallest non-zero coordinate magnitude a mesh may have. A non-zero difference of coordinates
-/// of magnitude `>= 1e-70` (about `2^-232`) is at least one ulp of it (`2^-284`); the product of
-/// three such differences and the error terms the adaptive stages derive from it (down to
-/// `2^-160` of it) stay above the smallest normal `f64` (`2^-1022`), so no predicate underflows.
-/// Exact zeros are always allowed.
+/// Smallest non-zero coordinate magnitude a mesh may have: inside the range on which the exact
+/// predicates are exact, down to [`EXACT_MIN_NONZERO`](crate::range::EXACT_MIN_NONZERO) `=
+/// 2⁻²⁵⁴ ≈ 3.5e-77` (every `f64` that large is a multiple of `2⁻³⁰⁶`, which keeps every product
+/// the predicates form above the smallest normal `f64`; see [`range`](crate::range)). The
+/// factor of about `3e6` to spare lets a rotation scale a coordinate down before it leaves the
+/// range ([`range::placed_in_exact_range`](crate::range::placed_in_exact_range)). Exact zeros
+/// are always allowed.
 pub const MIN_NONZERO_COORDINATE: f64 = 1e-70;
 
 /// Vertex positions and triangles as index triples, validated on construction: every coordinate
@@ -137,6 +140,17 @@ impl TriMesh {
             self.vertices[b as usize],
             self.vertices[c as usize],
         )
+    }
+
+    /// The smallest nonzero absolute value among the vertex coordinates (`None` if every
+    /// coordinate is 0): what [`placed_in_exact_range`](crate::range::placed_in_exact_range)
+    /// needs besides the bounds and the pose. One pass over the vertices; callers cache it.
+    pub fn smallest_nonzero_coordinate(&self) -> Option<f64> {
+        self.vertices
+            .iter()
+            .flat_map(|p| p.iter().map(|c| c.abs()))
+            .filter(|&c| c > 0.0)
+            .min_by(f64::total_cmp)
     }
 
     /// Indices of triangles whose area is exactly zero (collinear or repeated vertices), decided

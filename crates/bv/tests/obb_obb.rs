@@ -3,13 +3,13 @@
 
 mod common;
 
-use common::config_with;
 use common::exact::*;
+use common::{config_with, runner_with};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use obbtree_bv::intersect::obb_obb::{self, RelativePose};
 use obbtree_bv::{Obb, Point, Vector};
 use proptest::prelude::*;
-use proptest::test_runner::{TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 
 /// The box as an exact body: centre plus the three half-axis generators `h_i u_i`.
 fn body(b: &Obb) -> ExactBody {
@@ -134,7 +134,7 @@ fn box_pair() -> impl Strategy<Value = (Obb, Obb)> {
 fn count_box_pairs(
     check: impl Fn(&Obb, &Obb, &mut [usize; 3]) -> Result<(), TestCaseError>,
 ) -> [usize; 3] {
-    let mut runner = TestRunner::new(config_with(5000));
+    let mut runner = runner_with(5000, file!());
     let counts = std::cell::RefCell::new([0usize; 3]);
     runner
         .run(&box_pair(), |(a, b)| {
@@ -215,7 +215,7 @@ fn lazy_face_axes_conservative_and_tight() {
 /// the moved box's own rounding.
 #[test]
 fn posed_form_under_motion() {
-    let mut runner = TestRunner::new(config_with(5000));
+    let mut runner = runner_with(5000, file!());
     let quat = [-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64];
     let strategy = (box_pair(), quat, [-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64]);
     runner

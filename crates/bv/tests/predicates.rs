@@ -110,3 +110,60 @@ fn decides_the_near_plane_cases_it_is_given() {
         assert_eq!(orient3d(&a, &b, &c, &d), 0);
     }
 }
+
+/// Coordinates far outside the exact range, where products fall among the subnormals. Found
+/// wrong before the float stage's bound carried an underflow term and the adaptive predicate was
+/// kept to the exact range: the float stage returned -1 here (products of `2⁻⁵³⁷`-sized
+/// differences rounded on the subnormal grid, multiplied by `2³⁰`), and the adaptive predicate
+/// returned 0 for a point `2⁻¹⁰⁰⁰` off the plane of a triangle with coordinates near `1e-30`.
+#[test]
+fn exact_far_below_the_exact_range() {
+    let u = 2f64.powi(-537);
+    let (a, b, c) = (
+        Point::new(u, 0.65 * u, 1.0),
+        Point::new(u, u, 2f64.powi(30)),
+        Point::new(2.0 * u, u, 0.0),
+    );
+    let o = Point::origin();
+    assert_eq!(exact_sign(&a, &b, &c, &o), 1);
+    assert_eq!(orient3d(&a, &b, &c, &o), 1);
+    for s in [1.0, 1e-30, 1e-70, 1e-150] {
+        let (a, b, c) = (
+            Point::new(-s, -s, 0.0),
+            Point::new(s, -s, 0.0),
+            Point::new(0.0, s, 0.0),
+        );
+        let above = Point::new(0.0, 0.0, 2f64.powi(-1000));
+        assert_eq!(exact_sign(&a, &b, &c, &above), -1, "{s:e}");
+        assert_eq!(orient3d(&a, &b, &c, &above), -1, "{s:e}");
+    }
+}
+
+/// A coordinate `±m · 2^e` with `e` anywhere from the smallest subnormal to `2¹⁰⁰⁰`, or 0.
+fn any_magnitude() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        1 => Just(0.0),
+        6 => (-2.0..2.0f64, -1074i32..1000).prop_map(|(m, e)| m * 2f64.powi(e / 2) * 2f64.powi(e - e / 2)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Exact for all finite coordinates: points of wildly mixed magnitudes (tiny ones whose
+    /// products underflow, huge ones whose differences overflow), and points near the plane of
+    /// three others at a tiny or huge common scale.
+    #[test]
+    fn matches_exact_sign_at_any_magnitude(
+        p in prop::array::uniform4([any_magnitude(), any_magnitude(), any_magnitude()]),
+        near in (point(), point(), point(), -2.0..2.0f64, -2.0..2.0f64, -1074i32..=1000),
+    ) {
+        let [a, b, c, d] = p.map(Point::from);
+        prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+        let (a, b, c, u, v, e) = near;
+        let s = |p: Point| p * 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
+        let (a, b, c) = (s(a), s(b), s(c));
+        let d = a + (b - a) * u + (c - a) * v;
+        prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+    }
+}

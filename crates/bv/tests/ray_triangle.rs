@@ -532,3 +532,57 @@ fn miss_filter_rejects_most_misses() {
         "{rejected} of {misses} misses rejected"
     );
 }
+
+/// Rays and triangles far below the exact range, where the edge functions' and `orient3d`'s
+/// products fall among the subnormals. Found wrong before both float bounds carried an
+/// underflow term and `orient3d`'s adaptive stage was kept to the exact range: a ray from
+/// `2⁻¹⁰⁰⁰` above a triangle of size `1e-30`, pointing away, hit it at `t = 0`; a direction
+/// near `1e88` at a triangle of size `1e-162` took the wrong side of an edge.
+#[test]
+fn exact_far_below_the_exact_range() {
+    for s in [1.0, 1e-30, 1e-70] {
+        let tri = Triangle::new(
+            Point::new(-s, -s, 0.0),
+            Point::new(s, -s, 0.0),
+            Point::new(0.0, s, 0.0),
+        );
+        let origin = Point::new(0.0, 0.0, 2f64.powi(-1000));
+        let away = Ray::new(origin, Vector::z());
+        assert_eq!(cast_watertight(&away, &tri), None, "{s:e}");
+        let toward = Ray::new(origin, -Vector::z());
+        assert!(cast_watertight(&toward, &tri).is_some(), "{s:e}");
+    }
+    let u = 2f64.powi(-537);
+    let tri = Triangle::new(
+        Point::new(-0.6 * u, 0.0, -u),
+        Point::new(u, u, 2.0 * u),
+        Point::new(0.65 * u, u, u),
+    );
+    for d in [1e80, 1e88, 1e100, 1e150] {
+        let ray = Ray::new(Point::origin(), Vector::new(d, 1024.0 * d, 0.0));
+        assert!(exact_rational(&ray, &tri).is_some(), "{d:e}");
+        assert!(cast_watertight(&ray, &tri).is_some(), "{d:e}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config_with(300))]
+
+    /// Tiny triangles (coordinates near `2⁻⁵³⁰`, some 0), tiny origins and directions up to
+    /// `2³⁰⁰`: the hit decision equals the exact rational one.
+    #[test]
+    fn tiny_triangles_and_huge_directions_match_exact_arithmetic(
+        m in prop::array::uniform9(prop_oneof![Just(0.0), -3.0..3.0f64]),
+        e in -560i32..-500,
+        dir in [-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64],
+        de in 0i32..300,
+        o in [-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64],
+        oe in -1074i32..-500,
+    ) {
+        let at = |i: usize| Point::new(m[i], m[i + 1], m[i + 2]) * 2f64.powi(e);
+        let tri = Triangle::new(at(0), at(3), at(6));
+        let origin = Point::from(o) * 2f64.powi(oe / 2) * 2f64.powi(oe - oe / 2);
+        let ray = Ray::new(origin, Vector::from(dir) * 2f64.powi(de));
+        prop_assert_eq!(cast_watertight(&ray, &tri).is_some(), exact_rational(&ray, &tri).is_some(), "{:?} {:?}", ray, tri);
+    }
+}

@@ -4,15 +4,14 @@
 
 mod common;
 
-use common::config_with;
 use common::exact::*;
+use common::{config_with, runner_with};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use obbtree_bv::intersect::tri_tri_segment::{self, Intersection};
 use obbtree_bv::intersect::{tri_tri_erit, tri_tri_exact, tri_tri_moller};
 use obbtree_bv::{Point, Triangle, Vector};
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
 
 fn oracle(p: &Triangle, q: &Triangle) -> bool {
     hulls_meet_exact(&p.vertices(), &q.vertices())
@@ -201,7 +200,7 @@ fn near_touching_tolerance(p: &Triangle, q: &Triangle) -> f64 {
 /// distance of touching ([`near_touching_tolerance`]); the disagreements are counted and reported.
 #[test]
 fn float_methods_disagree_only_near_touching() {
-    let mut runner = TestRunner::new(config_with(20000));
+    let mut runner = runner_with(5000, file!());
     let strategy = prop_oneof![
         (grid_pair(), grid_scale()).prop_map(|((p, q, _), s)| (place(&p, s), place(&q, s))),
         (float_triangle(), float_triangle(), grid_scale())

@@ -86,6 +86,9 @@ pub struct WatertightRay {
     dir: Vector,
     /// `max |dᵢ|`, the direction's part of the edge functions' error bound.
     dir_scale: f64,
+    /// `UNDERFLOW_ERROR · (Σ|dᵢ| + 1)`: the edge functions' error from products that underflow
+    /// (see [`predicates::orient3d`], whose float stage has the same structure).
+    underflow: f64,
 }
 
 impl WatertightRay {
@@ -95,6 +98,7 @@ impl WatertightRay {
             origin: ray.origin,
             dir: ray.dir,
             dir_scale: ray.dir.amax(),
+            underflow: predicates::UNDERFLOW_ERROR * (ray.dir.lp_norm(1) + 1.0),
         }
     }
 
@@ -192,16 +196,20 @@ impl WatertightRay {
 
     /// The edge function `d·(u×v)` in floating point (the terms in nalgebra's `cross` and `dot`
     /// order) for vertices `u`, `v` relative to the origin, with 1-norms `nu`, `nv`, and its
-    /// error bound `TRIPLE_ERROR · max|dᵢ| · nu · nv`: its sign is certain when its magnitude
-    /// exceeds a finite bound above `TRIPLE_UNDERFLOW`. One lane ([`f64`]) or two
-    /// ([`f64x2`]): the same operations in the same order, so the same bound holds.
+    /// error bound `TRIPLE_ERROR · max|dᵢ| · nu · nv` plus the underflow term `UNDERFLOW_ERROR ·
+    /// (Σ|dᵢ| + 1)`: its sign is certain when its magnitude exceeds a finite bound above
+    /// `TRIPLE_UNDERFLOW`. Without the underflow term, a direction near `1e88` and vertices
+    /// near `1e-162` (products among the subnormals) passed both tests with the wrong sign.
+    /// One lane ([`f64`]) or two ([`f64x2`]): the same operations in the same order, so the
+    /// same bound holds.
     #[inline(always)]
     fn edge_function<T: Lanes>(&self, u: &[T; 3], v: &[T; 3], nu: T, nv: T) -> (T, T) {
         let [dx, dy, dz] = [self.dir.x, self.dir.y, self.dir.z].map(T::splat);
         let e = dx * (u[1] * v[2] - u[2] * v[1])
             + dy * (u[2] * v[0] - u[0] * v[2])
             + dz * (u[0] * v[1] - u[1] * v[0]);
-        let bound = T::splat(predicates::TRIPLE_ERROR * self.dir_scale) * nu * nv;
+        let bound = T::splat(predicates::TRIPLE_ERROR * self.dir_scale) * nu * nv
+            + T::splat(self.underflow);
         (e, bound)
     }
 

@@ -4,8 +4,17 @@
 //! touching at a vertex or along an edge counts, coplanar triangles are decided exactly in 2D, and
 //! zero-area triangles are treated as the segment or point they are. Only signs of Shewchuk's
 //! adaptive `orient3d` / `orient2d` (the `robust` crate) decide; no tolerance is involved.
-//! Exactness holds as long as no intermediate product under- or overflows, i.e. for coordinates
-//! and coordinate differences that are 0 or of magnitude within about `[1e-50, 1e50]`.
+//!
+//! Exactness needs that no operation over- or underflows, which holds on the exact range of
+//! [`range`](crate::range): every coordinate a multiple of `2⁻³⁰⁶` (every `f64` of magnitude at
+//! least `2⁻²⁵⁴ ≈ 3.5e-77` is) and at most `2³³⁹ ≈ 1.1e102` in magnitude, which contains
+//! [`TriMesh`](crate::TriMesh)'s range `1e-70 ..= 1e100`. In short: every quantity formed below
+//! is a polynomial of degree at most 3 in the coordinates, so its nonzero values are multiples
+//! of `2⁻⁹¹⁸` (far above the smallest normal `f64` even after the adaptive stages' error
+//! factors of `2⁻¹⁰²`) and its magnitudes stay below `3 · 2 · (2³⁴⁰)³ = 1.5 · 2¹⁰²²`. Placed
+//! coordinates (mesh B moved into A's frame) are checked by
+//! [`range::placed_in_exact_range`](crate::range::placed_in_exact_range). Outside the range the
+//! answer can be wrong (the filter's bound and the adaptive stages' products underflow).
 //!
 //! # Method (Guigue & Devillers 2003, "Fast and robust triangle-triangle overlap test using
 //! orientation predicates")
