@@ -23,7 +23,12 @@ fn load(c: &mut Criterion) {
         .map(|i| assets.join(format!("kuka_iiwa/link_{i}.obj")))
         .collect();
     group.bench_function("kuka_iiwa/link_*.obj", |b| {
-        b.iter(|| links.iter().map(|p| load_mesh(p).unwrap()).collect::<Vec<_>>())
+        b.iter(|| {
+            links
+                .iter()
+                .map(|p| load_mesh(p).unwrap())
+                .collect::<Vec<_>>()
+        })
     });
     group.finish();
 }

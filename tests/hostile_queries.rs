@@ -20,6 +20,7 @@ mod targets;
 
 use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 
+use obbtree::bv::range::RangeError;
 use obbtree::bv::{
     Aabb, BoundingVolume, Kdop18, MeshError, Obb, Point, Pose, PoseError, Ray, Sphere, TriMesh,
     Vector,
@@ -214,7 +215,7 @@ fn one_triangle_against_one_triangle() {
         (translation(0.0, 0.0, 0.0), true), // coincident
         (translation(1.0, 0.0, 0.0), true), // touching at a vertex
         (translation(0.5, 0.5, 0.0), true), // vertex on the hypotenuse
-        (translation(0.0, 0.0, 1e-300), false),
+        (translation(0.0, 0.0, 1e-70), false),
         (translation(0.25, 0.25, 0.0), true), // coplanar overlap
         (
             rotation_vector_pose([0.25, 0.25, -0.5], [std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
@@ -225,6 +226,9 @@ fn one_triangle_against_one_triangle() {
     for (pose, touches) in cases {
         assert_eq!(!collide_case(&a, &a, &pose).is_empty(), touches, "{pose:?}");
     }
+    // A translation finer than the exact range (placed coordinates of 1e-300, which the exact
+    // predicates cannot take): refused, not answered.
+    collide_refused(&a, &a, &translation(0.0, 0.0, 1e-300));
     let rays = [
         Ray::new(p(0.25, 0.25, 1.0), Vector::new(0., 0., -1.)),
         Ray::new(p(0.0, 0.0, 1.0), Vector::new(0., 0., -1.)), // through a vertex
@@ -344,9 +348,11 @@ fn coordinates_at_the_accepted_extremes() {
     ] {
         collide_case(&edge, &edge, &pose);
     }
-    // Moved by 1e100 along x, its vertex at x = 1e100 would be placed at 2e100: refused (the
-    // exact predicates are only exact within the range).
-    collide_refused(&edge, &edge, &translation(1e100, 0.0, 0.0));
+    // Moved by 1e100 along x, its vertex at x = 1e100 is placed at 2e100: still inside the
+    // exact range (up to 2^339, about 1.1e102), so answered exactly; moved by 2e102, beyond it:
+    // refused (the exact predicates are only exact within the range).
+    collide_case(&edge, &edge, &translation(1e100, 0.0, 0.0));
+    collide_refused(&edge, &edge, &translation(2e102, 0.0, 0.0));
     pick_case(&edge, &Pose::identity(), &rays_at(&edge, 40, 5));
 }
 
@@ -796,7 +802,7 @@ fn placements_beyond_the_range_are_refused_by_every_collision_path() {
     let far = translation(1e300, 0.0, 0.0);
     let expected = collide(&bunny, &identity, &bunny, &identity, &all).unwrap();
     assert_eq!(expected.pairs.len(), 50_606);
-    let out_of_range_b = |e: &QueryError| matches!(e, QueryError::OutOfRange { which: Operand::B, magnitude } if *magnitude > 1e299);
+    let out_of_range_b = |e: &QueryError| matches!(e, QueryError::OutOfRange { which: Operand::B, reason: RangeError::TooLarge { reach, .. } } if *reach > 1e299);
 
     let refused = collide(&bunny, &identity, &bunny, &far, &all).unwrap_err();
     assert!(out_of_range_b(&refused), "{refused}");
@@ -833,7 +839,7 @@ fn placements_beyond_the_range_are_refused_by_every_collision_path() {
     assert_eq!(contains_point(&bunny, &identity, &inside), Ok(true));
     let refused = contains_point(&bunny, &far, &inside).unwrap_err();
     assert!(
-        matches!(refused, QueryError::OutOfRange { which: Operand::Model, magnitude } if magnitude > 1e299),
+        matches!(refused, QueryError::OutOfRange { which: Operand::Model, reason: RangeError::TooLarge { reach, .. } } if reach > 1e299),
         "{refused}"
     );
     let beyond = p(1e300, 0.0, 0.0);

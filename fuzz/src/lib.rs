@@ -19,6 +19,7 @@ use obbtree::bv::intersect::{
     segment_aabb, segment_obb, shaft, three_planes,
 };
 use obbtree::bv::nalgebra::{Matrix4, Point2, Rotation3, Vector2};
+use obbtree::bv::range::{RangeError, EXACT_MAX_COORDINATE};
 use obbtree::bv::{
     Aabb, BoundingVolume, Kdop18, MeshError, Obb, ObbFit, Point, Pose, PoseError, Ray, Sphere,
     SphereFit, TriMesh, Triangle, Vector, MAX_COORDINATE,
@@ -841,8 +842,8 @@ fn collide_from(u: &mut Unstructured) -> Result<()> {
     };
     let leaf_size = u.int_in_range(1..=3)?;
     // The oracle places B's vertices itself: only meaningful within the exact range.
-    let oracle = (placed_reach(&b, &pose_a, &pose_b) <= MAX_COORDINATE)
-        .then(|| brute_force(&a, &pose_a, &b, &pose_b));
+    let oracle =
+        placed_in_exact_range(&b, &pose_a, &pose_b).then(|| brute_force(&a, &pose_a, &b, &pose_b));
     let case = (&a, &pose_a, &b, &pose_b, leaf_size, oracle.as_deref());
     let _ = collide_checked::<Aabb>(case);
     let _ = collide_checked::<Obb>(case);
@@ -859,6 +860,19 @@ pub fn placed_reach(b: &TriMesh, pose_a: &Pose, pose_b: &Pose) -> f64 {
         .iter()
         .map(|p| reach(&b_in_a.transform_point(p)))
         .fold(0.0, f64::max)
+}
+
+/// Whether every vertex of `b` placed in A's frame as the queries place it has coordinates in
+/// the exact range ([`obbtree::bv::range::in_exact_range`]: within `2³³⁹`, multiples of
+/// `2⁻³⁰⁶`): where the oracle's answer is exact.
+pub fn placed_in_exact_range(b: &TriMesh, pose_a: &Pose, pose_b: &Pose) -> bool {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    b.vertices().iter().all(|p| {
+        b_in_a
+            .transform_point(p)
+            .iter()
+            .all(|&c| obbtree::bv::range::in_exact_range(c))
+    })
 }
 
 /// The largest coordinate magnitude of `p`, infinite if a coordinate is NaN.
@@ -904,9 +918,10 @@ pub type CollideCase<'a> = (
 
 /// Builds both models of volume `V` and checks `collide` (All with containment and contacts,
 /// First) against the oracle's pairs. Returns the query's refusal, which must be
-/// [`QueryError::OutOfRange`] for B with a magnitude that bounds B's placed vertices and exceeds
-/// [`MAX_COORDINATE`], justified by B's placed bounding box reaching beyond it; a placement whose
-/// vertices leave the range must be refused.
+/// [`QueryError::OutOfRange`] for B with a reason that holds: a magnitude bound beyond the
+/// exact range that bounds B's placed vertices, a pose that is not finite, or too fine a
+/// placement. A placement whose vertices leave the exact range must be refused; one that is
+/// answered has every placed vertex in the exact range, and the oracle's pairs.
 pub fn collide_checked<V: PosedOverlap>(
     (a, pose_a, b, pose_b, leaf_size, oracle): CollideCase,
 ) -> std::result::Result<(), QueryError> {
@@ -934,31 +949,20 @@ pub fn collide_checked<V: PosedOverlap>(
             assert_eq!(e, e_first, "{}", what());
             let QueryError::OutOfRange {
                 which: Operand::B,
-                magnitude,
-            } = e
+                reason,
+            } = &e
             else {
                 panic!("refused with {e}: {}", what());
             };
-            let reach = placed_reach(b, pose_a, pose_b);
-            assert!(
-                magnitude > MAX_COORDINATE && magnitude >= reach,
-                "refused with {e}, vertices reach {reach:e}: {}",
-                what()
-            );
-            let box_reach = placed_box_reach(b, pose_a, pose_b);
-            assert!(
-                box_reach > MAX_COORDINATE * (1.0 - 1e-12),
-                "refused with {e}, B's box reaches {box_reach:e}: {}",
-                what()
-            );
+            check_refusal(reason, b, pose_a, pose_b);
             return Err(e);
         }
         (all, first) => panic!("All {all:?}, First {first:?}: {}", what()),
     };
-    let reach = placed_reach(b, pose_a, pose_b);
     assert!(
-        reach <= MAX_COORDINATE,
-        "answered for B placed up to {reach:e}: {}",
+        placed_in_exact_range(b, pose_a, pose_b),
+        "answered for B placed outside the exact range (up to {:e}): {}",
+        placed_reach(b, pose_a, pose_b),
         what()
     );
     let oracle = oracle.expect("an oracle for a placement within the range");
@@ -971,9 +975,10 @@ pub fn collide_checked<V: PosedOverlap>(
         Containment::NotChecked => false,
         Containment::SurfacesIntersect => !oracle.is_empty(),
         Containment::OpenMesh => oracle.is_empty() && !closed,
-        Containment::Disjoint | Containment::AInB | Containment::BInA => {
-            oracle.is_empty() && closed
-        }
+        Containment::Disjoint
+        | Containment::Overlapping
+        | Containment::AInB
+        | Containment::BInA => oracle.is_empty() && closed,
     };
     assert!(contained_fits, "{:?}: {}", r_all.contained, what());
     assert_eq!(r_first.intersects, !oracle.is_empty(), "First: {}", what());
@@ -983,6 +988,29 @@ pub fn collide_checked<V: PosedOverlap>(
         assert!(oracle.contains(pair), "First witness {pair:?}: {}", what());
     }
     Ok(())
+}
+
+/// That a refusal's reason holds for B placed in A's frame: a magnitude bound beyond the exact
+/// range is at least the placed vertices' reach, and a non-finite pose is not finite.
+fn check_refusal(reason: &RangeError, b: &TriMesh, pose_a: &Pose, pose_b: &Pose) {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    match reason {
+        RangeError::TooLarge { reach: bound, .. } => {
+            let reach = placed_reach(b, pose_a, pose_b);
+            assert!(
+                *bound > EXACT_MAX_COORDINATE && *bound >= reach,
+                "refused with {reason}, vertices reach {reach:e}"
+            );
+        }
+        RangeError::NotFinite => {
+            let finite = b_in_a.rotation().iter().chain(b_in_a.translation().iter());
+            assert!(
+                !finite.clone().all(|x| x.is_finite()),
+                "refused with {reason}"
+            );
+        }
+        RangeError::TooFine { .. } | RangeError::TranslationTooFine { .. } => {}
+    }
 }
 
 /// An arbitrary ray: origin and direction from [`query_coord`] or, sometimes, anything

@@ -207,8 +207,10 @@ impl Pose {
     }
 }
 
-/// Composition: `(a * b)·p = a·(b·p)`. The product of two poses is a pose (its rotation is
-/// orthonormal to within the rounding of one matrix product).
+/// Composition: `(a * b)·p = a·(b·p)`. The product's rotation is orthonormal to within the
+/// rounding of one matrix product. Translations add up: composing translations near `f64::MAX`
+/// can overflow to a non-finite translation, which every query then refuses
+/// ([`QueryError::OutOfRange`](../obbtree_query/enum.QueryError.html)) rather than answers.
 impl std::ops::Mul for Pose {
     type Output = Pose;
 
@@ -216,6 +218,22 @@ impl std::ops::Mul for Pose {
         Pose {
             isometry: self.isometry * rhs.isometry,
         }
+    }
+}
+
+impl std::ops::Mul<&Pose> for Pose {
+    type Output = Pose;
+
+    fn mul(self, rhs: &Pose) -> Pose {
+        self * *rhs
+    }
+}
+
+impl std::ops::Mul<Pose> for &Pose {
+    type Output = Pose;
+
+    fn mul(self, rhs: Pose) -> Pose {
+        *self * rhs
     }
 }
 

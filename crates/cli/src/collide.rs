@@ -360,6 +360,9 @@ fn summary(args: &Args, r: &Report, out: &mut impl Write) -> Result<(), Error> {
                 ),
                 (false, Some(Containment::AInB)) => "disjoint surfaces, A inside B".into(),
                 (false, Some(Containment::BInA)) => "disjoint surfaces, B inside A".into(),
+                (false, Some(Containment::Overlapping)) => {
+                    "disjoint surfaces, the solids overlap (part of one inside the other)".into()
+                }
                 (false, _) => "disjoint".into(),
             };
             writeln!(out, "  pose {i}: {state}")?;

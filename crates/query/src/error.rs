@@ -7,6 +7,7 @@
 
 use crate::Model;
 use obbtree_bv::intersect::frustum::FrustumError;
+use obbtree_bv::range::{placed_in_exact_range, RangeError};
 use obbtree_bv::{Point, Pose, Ray, Vector, MAX_COORDINATE};
 use std::fmt;
 
@@ -34,18 +35,15 @@ impl fmt::Display for Operand {
 /// Why a query could not be answered.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum QueryError {
-    /// A mesh placed by the query's poses would have a coordinate beyond
-    /// [`MAX_COORDINATE`], outside the range in which the exact tests cannot overflow.
-    #[error(
-        "{which} placed at its pose reaches coordinate {magnitude:e}, beyond ±{MAX_COORDINATE:e} \
-         (the range in which answers are exact); bring the meshes closer to the origin or \
-         rescale them"
-    )]
+    /// A mesh placed by the query's poses could have coordinates outside the range in which
+    /// the exact tests are exact ([`obbtree_bv::range`]): too large, too fine, or not finite
+    /// (a composed pose that overflowed).
+    #[error("{which} placed at its pose: {reason}")]
     OutOfRange {
         /// The mesh.
         which: Operand,
-        /// The largest coordinate magnitude it would reach (a bound).
-        magnitude: f64,
+        /// Which condition of the exact range fails.
+        reason: RangeError,
     },
     /// The pose of a ray query translates beyond [`MAX_COORDINATE`]: the ray, moved into the
     /// mesh's frame, could leave the range in which the exact tests cannot overflow.
@@ -101,34 +99,21 @@ pub(crate) fn check_each<T>(
     Ok(())
 }
 
-/// `Ok` when every vertex of `model`'s mesh placed by `pose` stays within [`MAX_COORDINATE`]:
-/// a bound from the 8 corners of the mesh's box (a placed vertex lies in the convex hull of the
-/// placed corners), padded for the rounding of the placement.
+/// `Ok` when every vertex of `model`'s mesh placed by `pose` (`R·p + t` in `f64`) certainly
+/// stays in the exact range: [`placed_in_exact_range`], O(1) from the mesh's bounds and its
+/// smallest nonzero coordinate.
 pub(crate) fn check_placed<V>(
     model: &Model<V>,
     pose: &Pose,
     which: Operand,
 ) -> Result<(), QueryError> {
-    let bounds = model.bounds();
-    let largest = (0..8)
-        .map(|corner| {
-            let pick = |axis: usize| {
-                if corner >> axis & 1 == 0 {
-                    bounds.mins[axis]
-                } else {
-                    bounds.maxs[axis]
-                }
-            };
-            let p = Point::new(pick(0), pick(1), pick(2));
-            pose.transform_point(&p).coords.amax()
-        })
-        .fold(0.0, f64::max);
-    let magnitude = largest * (1.0 + 8.0 * f64::EPSILON);
-    if magnitude.is_finite() && magnitude <= MAX_COORDINATE {
-        Ok(())
-    } else {
-        Err(QueryError::OutOfRange { which, magnitude })
-    }
+    placed_in_exact_range(
+        model.bounds(),
+        model.smallest_nonzero_coordinate(),
+        pose.rotation(),
+        pose.translation(),
+    )
+    .map_err(|reason| QueryError::OutOfRange { which, reason })
 }
 
 /// `Ok` when `pose` translates by at most [`MAX_COORDINATE`] on each axis.
@@ -169,7 +154,9 @@ pub(crate) fn check_max_t(max_t: f64) -> Result<(), QueryError> {
     }
 }
 
-/// `Ok` for a point within [`MAX_COORDINATE`] (NaN fails).
+/// `Ok` for a point within [`MAX_COORDINATE`] (NaN fails). Any finite coordinate of that size
+/// will do: the orientation predicates the point goes through are exact for all finite input
+/// ([`obbtree_bv::predicates::orient3d`]).
 pub(crate) fn check_point(p: &Point) -> Result<(), QueryError> {
     if p.iter().all(|c| c.abs() <= MAX_COORDINATE) {
         Ok(())

@@ -72,17 +72,18 @@ impl<V: BoundingVolume> From<BuildOptions<V>> for ModelOptions<V> {
 /// ```
 pub struct Model<V = Obb> {
     inner: Arc<Inner<V>>,
+    rays: RayIndex,
 }
 
 struct Inner<V> {
-    mesh: TriMesh,
+    mesh: Arc<TriMesh>,
     tree: Bvh<V>,
     closed: bool,
     component_seeds: Vec<u32>,
     bounds: Aabb,
+    smallest_nonzero_coordinate: Option<f64>,
     boxed: Vec<Boxed>,
     node_bounds: Vec<Aabb>,
-    rays: RayIndex,
     pick_tree: OnceLock<PickTree>,
 }
 
@@ -90,6 +91,7 @@ impl<V> Clone for Model<V> {
     fn clone(&self) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
+            rays: self.rays,
         }
     }
 }
@@ -100,45 +102,53 @@ impl<V> std::fmt::Debug for Model<V> {
             .field("vertices", &self.mesh().vertices().len())
             .field("triangles", &self.mesh().triangles().len())
             .field("nodes", &self.tree().nodes().len())
-            .field("rays", &self.inner.rays)
+            .field("rays", &self.rays)
             .finish()
     }
 }
 
 impl<V: TreeVolume> Model<V> {
-    /// Builds the hierarchy over `mesh` with the default options.
-    pub fn new(mesh: TriMesh) -> Result<Self, BuildError> {
+    /// Builds the hierarchy over `mesh` with the default options. The mesh may be shared
+    /// with other models: pass an `Arc<TriMesh>` (a `TriMesh` is wrapped in one).
+    pub fn new(mesh: impl Into<Arc<TriMesh>>) -> Result<Self, BuildError> {
         Self::build(mesh, &ModelOptions::default())
     }
 
     /// Builds the hierarchy over `mesh` as `options` say.
-    pub fn build(mesh: TriMesh, options: &ModelOptions<V>) -> Result<Self, BuildError> {
+    pub fn build(
+        mesh: impl Into<Arc<TriMesh>>,
+        options: &ModelOptions<V>,
+    ) -> Result<Self, BuildError> {
+        let mesh = mesh.into();
         let tree = Bvh::build(&mesh, &options.tree)?;
-        Ok(Self::assemble(mesh, tree, options.rays))
+        Ok(Self::assemble(mesh, tree).with_ray_index(options.rays))
     }
 
     /// A model from a hierarchy built earlier (e.g. read from a file); an error if `tree` was
-    /// built (or last refitted) for another mesh.
-    pub fn from_tree(mesh: TriMesh, tree: Bvh<V>) -> Result<Self, MeshMismatch> {
+    /// built (or last refitted) for another mesh. Rays walk the compact index
+    /// ([`Model::with_ray_index`] chooses another).
+    pub fn from_tree(mesh: impl Into<Arc<TriMesh>>, tree: Bvh<V>) -> Result<Self, MeshMismatch> {
+        let mesh = mesh.into();
         tree.check_mesh(&mesh)?;
-        Ok(Self::assemble(mesh, tree, RayIndex::default()))
+        Ok(Self::assemble(mesh, tree))
     }
 
-    fn assemble(mesh: TriMesh, tree: Bvh<V>, rays: RayIndex) -> Self {
+    fn assemble(mesh: Arc<TriMesh>, tree: Bvh<V>) -> Self {
         let boxed = boxed_in_tree_order(&mesh, &tree);
         let inner = Inner {
             closed: mesh.is_closed(),
             component_seeds: crate::collide::containment::component_seeds(&mesh),
             bounds: Aabb::from_points(mesh.vertices()),
+            smallest_nonzero_coordinate: mesh.smallest_nonzero_coordinate(),
             node_bounds: node_bounds(&boxed, &tree),
             boxed,
             mesh,
             tree,
-            rays,
             pick_tree: OnceLock::new(),
         };
         Self {
             inner: Arc::new(inner),
+            rays: RayIndex::default(),
         }
     }
 }
@@ -148,10 +158,11 @@ impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> Model<V> {
     /// checksum, volume type and mesh fingerprint are checked).
     pub fn load_tree(
         path: impl AsRef<Path>,
-        mesh: TriMesh,
+        mesh: impl Into<Arc<TriMesh>>,
     ) -> Result<Self, obbtree_tree::LoadError> {
+        let mesh = mesh.into();
         let tree = Bvh::load(path, &mesh)?;
-        Ok(Self::assemble(mesh, tree, RayIndex::default()))
+        Ok(Self::assemble(mesh, tree))
     }
 
     /// Writes the hierarchy to `path`, to be read back by [`Model::load_tree`].
@@ -165,6 +176,26 @@ impl<V> Model<V> {
     #[inline]
     pub fn mesh(&self) -> &TriMesh {
         &self.inner.mesh
+    }
+
+    /// The mesh, shared: to build another model (of another volume type) over it without a
+    /// copy.
+    pub fn shared_mesh(&self) -> Arc<TriMesh> {
+        Arc::clone(&self.inner.mesh)
+    }
+
+    /// The same model (sharing everything) with its rays walking `index`.
+    pub fn with_ray_index(self, index: RayIndex) -> Self {
+        Self {
+            rays: index,
+            ..self
+        }
+    }
+
+    /// The smallest nonzero absolute coordinate of the mesh (`None` if every coordinate is 0):
+    /// what the exact-range check of a placement needs.
+    pub(crate) fn smallest_nonzero_coordinate(&self) -> Option<f64> {
+        self.inner.smallest_nonzero_coordinate
     }
 
     /// The hierarchy.
@@ -191,7 +222,7 @@ impl<V> Model<V> {
 
     /// Which hierarchy ray queries walk.
     pub fn ray_index(&self) -> RayIndex {
-        self.inner.rays
+        self.rays
     }
 
     /// Builds the picking index now rather than on the first ray query (with
@@ -200,7 +231,7 @@ impl<V> Model<V> {
     where
         V: 'static,
     {
-        if self.inner.rays == RayIndex::Compact {
+        if self.rays == RayIndex::Compact {
             self.pick_tree();
         }
     }

@@ -152,12 +152,16 @@ fn containment_of_blobs() {
     );
     let r = collide(&mb, &id, &ms, &at(0.3), &CollisionRequest::new(Mode::All)).unwrap();
     assert_eq!(r.contained, Containment::NotChecked, "only on request");
-    // Two components: one inside the big blob, one outside: neither contains the other.
+    // Two components: one inside the big blob, one outside: the solids overlap, neither
+    // contains the other.
     let pair = merged(&small, &small, &at(4.0));
     let mp: Model<Obb> = model(&pair);
     assert_eq!(mp.component_seeds().len(), 2);
     let r = collide(&mb, &id, &mp, &at(0.0), &req).unwrap();
-    assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
+    assert_eq!(
+        (r.intersects, r.contained),
+        (false, Containment::Overlapping)
+    );
     let r = collide(&mb, &id, &mp, &at(-10.0), &req).unwrap();
     assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
     // Both components inside.
@@ -178,4 +182,40 @@ fn containment_of_blobs() {
     assert!(!mo.is_closed());
     let r = collide(&mo, &id, &ms, &at(50.0), &req).unwrap();
     assert_eq!((r.intersects, r.contained), (false, Containment::OpenMesh));
+}
+
+/// A hollow solid (a shell with a cavity: two nested components, the inner one reversed) and a
+/// shell inside its wall that encloses the cavity: every component of the inner mesh lies in
+/// the hollow solid, yet its solid holds the cavity, which the hollow one does not. The solids
+/// overlap; neither contains the other. A shell in the cavity is outside the hollow solid.
+#[test]
+fn a_shell_around_a_cavity_is_not_contained() {
+    let outer = blob(11, 8, 12, 3.0, 0.0);
+    let inner = reversed(&blob(12, 8, 12, 1.0, 0.0));
+    let hollow = merged(&outer, &inner, &Pose::identity());
+    let around = blob(13, 8, 12, 2.0, 0.0);
+    let within = blob(14, 6, 8, 0.4, 0.0);
+    let (mh, ma, mw): (Model<Obb>, Model<Obb>, Model<Obb>) =
+        (model(&hollow), model(&around), model(&within));
+    let req = CollisionRequest::new(Mode::All).with_containment(true);
+    let id = Pose::identity();
+    let r = collide(&mh, &id, &ma, &id, &req).unwrap();
+    assert_eq!(
+        (r.intersects, r.contained),
+        (false, Containment::Overlapping)
+    );
+    let r = collide(&mh, &id, &mw, &id, &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
+    let r = collide(&ma, &id, &mw, &id, &req).unwrap();
+    assert_eq!((r.intersects, r.contained), (false, Containment::BInA));
+}
+
+/// `mesh` with every triangle's orientation reversed.
+fn reversed(mesh: &TriMesh) -> TriMesh {
+    let t = mesh
+        .triangles()
+        .iter()
+        .map(|&[a, b, c]| [a, c, b])
+        .collect();
+    TriMesh::new(mesh.vertices().to_vec(), t).unwrap()
 }

@@ -48,31 +48,39 @@ pub fn component_seeds(mesh: &TriMesh) -> Vec<u32> {
 
 /// For meshes whose surfaces do not meet (the caller has checked), whether one solid lies
 /// inside the other: [`Containment::OpenMesh`] when a mesh is not closed. B is placed in A's frame
-/// by `b_in_a`; every component of the inner mesh must be inside (one vertex each decides it,
-/// since a component whose surface meets no triangle of the other mesh is wholly in or out).
+/// by `b_in_a`. A component whose surface meets no triangle of the other mesh lies wholly inside
+/// or wholly outside the other solid, so one vertex of each decides it. B's solid lies inside
+/// A's exactly when every component of B does and no component of A lies inside B's solid (a
+/// shell of B inside the wall of a hollow A still encloses A's cavity); the solids overlap
+/// without containment when some component of either lies inside the other.
 pub(crate) fn between<V: PosedOverlap>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Containment {
     if !a.is_closed() || !b.is_closed() {
         return Containment::OpenMesh;
     }
     let identity = Pose::identity();
-    let seeds = |m: &Model<V>, pose: &Pose| -> Vec<Point> {
+    let inside = |m: &Model<V>, pose: &Pose, other: &Model<V>, other_pose: &Pose| -> Vec<bool> {
         m.component_seeds()
             .iter()
             .map(|&v| place(pose, &m.mesh().vertices()[v as usize]))
+            .map(|p| contains_local(other, other_pose, &p))
             .collect()
     };
-    if seeds(b, b_in_a)
-        .iter()
-        .all(|p| contains_local(a, &identity, p))
-    {
-        Containment::BInA
-    } else if seeds(a, &identity)
-        .iter()
-        .all(|p| contains_local(b, b_in_a, p))
-    {
-        Containment::AInB
-    } else {
-        Containment::Disjoint
+    let b_in_a_parts = inside(b, b_in_a, a, &identity);
+    let a_in_b_parts = inside(a, &identity, b, b_in_a);
+    let (all, any) = (
+        |v: &[bool]| v.iter().all(|&x| x),
+        |v: &[bool]| v.iter().any(|&x| x),
+    );
+    match (
+        any(&b_in_a_parts),
+        all(&b_in_a_parts),
+        any(&a_in_b_parts),
+        all(&a_in_b_parts),
+    ) {
+        (_, true, false, _) => Containment::BInA,
+        (false, _, _, true) => Containment::AInB,
+        (false, _, false, _) => Containment::Disjoint,
+        _ => Containment::Overlapping,
     }
 }
 
@@ -108,7 +116,7 @@ fn contains_local<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> 
     let mut parity = false;
     for _ in 0..MAX_RAYS {
         let far_local = local + dir.normalize() * reach;
-        let far = place(pose, &far_local);
+        let far = far_point(&place(pose, &far_local));
         match crossings(model, pose, p, &far, &local, &far_local) {
             Crossings::Count(n) => return n % 2 == 1,
             Crossings::OnSurface => return true,
@@ -122,6 +130,19 @@ fn contains_local<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> 
         };
     }
     parity
+}
+
+/// `q` with coordinates too small for the exact predicates set to 0: a far point moves by less
+/// than `1e-70`, and stays far beyond the mesh (at least 1 from its box), so the parity it gives
+/// is the same; every coordinate of the segment then lies in the exact range.
+fn far_point(q: &Point) -> Point {
+    q.map(|c| {
+        if c.abs() < obbtree_bv::MIN_NONZERO_COORDINATE {
+            0.0
+        } else {
+            c
+        }
+    })
 }
 
 enum Crossings {

@@ -89,6 +89,8 @@ pub fn collide_with<V: PosedOverlap>(
     request: &CollisionRequest,
     result: &mut CollisionResult,
 ) -> Result<(), QueryError> {
+    // Cleared first, so that a refused query leaves no earlier answer to be read by mistake.
+    result.clear();
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     run(a, b, &b_in_a, request, result);
     Ok(())

@@ -92,6 +92,9 @@ pub enum Containment {
     OpenMesh,
     /// Checked: the solids are disjoint.
     Disjoint,
+    /// Checked: the solids overlap but neither lies wholly inside the other (a mesh with
+    /// several components has some inside the other solid and some outside).
+    Overlapping,
     /// Every point of A's solid is inside B's solid.
     AInB,
     /// Every point of B's solid is inside A's solid.
