@@ -238,12 +238,12 @@ struct LoopTimes {
   }
 };
 
-// Runs `query(i)` for the first kWarmUpQueries queries untimed (results discarded), then for
-// every i in 0..n under the clock: the loop's total time, each query's time and the results.
+// Runs `query(i)` for the first `warm_up` queries untimed (results discarded), then for every i in
+// 0..n under the clock: the loop's total time, each query's time and the results.
 template <class Query>
-auto time_queries(std::size_t n, Query&& query) {
+auto time_queries(std::size_t n, Query&& query, std::size_t warm_up = kWarmUpQueries) {
   using Result = decltype(query(std::size_t{0}));
-  for (std::size_t i = 0; i < std::min(n, kWarmUpQueries); ++i) (void)query(i);
+  for (std::size_t i = 0; i < std::min(n, warm_up); ++i) (void)query(i);
   LoopTimes times;
   times.query_us.resize(n);
   std::vector<Result> results(n);

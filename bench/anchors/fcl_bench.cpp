@@ -8,59 +8,25 @@
 // intersecting triangle pair: `bool` stops at the first (num_max_contacts = 1), `all` collects
 // every one. FCL has no margin query: `--margin D` times the distance and compares it with D.
 // FCL 0.7 has no mesh distance for OBB and k-DOP trees (prints "supported":false, exits 3).
+#include "fcl_common.hpp"
 #include "mesh_bench.hpp"
-
-#include <fcl/fcl.h>
 
 namespace anchors {
 
 struct Fcl {
   static constexpr const char* name = "fcl";
-  using Geometry = std::shared_ptr<fcl::CollisionGeometryd>;
+  using Geometry = FclGeometry;
 
   static std::vector<std::string> collide_volumes() { return {"obb", "obbrss", "aabb", "kios", "kdop18"}; }
   static std::vector<std::string> distance_volumes() { return {"rss", "obbrss", "kios", "aabb"}; }
   static std::vector<std::string> missing_distance_volumes() { return {"obb", "kdop18"}; }
 
-  // FCL's tree of `mesh` with its default splitter and fit.
-  template <class BV>
-  static Geometry tree(const Mesh& mesh) {
-    std::vector<fcl::Vector3d> points;
-    points.reserve(mesh.vertices.size());
-    for (const Vec3& v : mesh.vertices) points.emplace_back(v[0], v[1], v[2]);
-    std::vector<fcl::Triangle> triangles;
-    triangles.reserve(mesh.triangles.size());
-    for (const auto& t : mesh.triangles) triangles.emplace_back(t[0], t[1], t[2]);
-    auto model = std::make_shared<fcl::BVHModel<BV>>();
-    model->beginModel(static_cast<int>(triangles.size()), static_cast<int>(points.size()));
-    model->addSubModel(points, triangles);
-    model->endModel();
-    return model;
-  }
-
-  static Geometry build(const std::string& bv, const Mesh& mesh) {
-    if (bv == "obb") return tree<fcl::OBBd>(mesh);
-    if (bv == "obbrss") return tree<fcl::OBBRSSd>(mesh);
-    if (bv == "rss") return tree<fcl::RSSd>(mesh);
-    if (bv == "aabb") return tree<fcl::AABBd>(mesh);
-    if (bv == "kios") return tree<fcl::kIOSd>(mesh);
-    if (bv == "kdop18") return tree<fcl::KDOP<double, 18>>(mesh);
-    fail("fcl_bench: no tree for --bv " + bv);
-  }
-
-  static fcl::Transform3d transform(const Pose& pose) {
-    fcl::Transform3d tf = fcl::Transform3d::Identity();
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) tf.linear()(i, j) = pose.rotation[i][j];
-      tf.translation()(i) = pose.translation[i];
-    }
-    return tf;
-  }
+  static Geometry build(const std::string& bv, const Mesh& mesh) { return fcl_tree(bv, mesh); }
 
   static std::vector<TrianglePair> collide(const Geometry& a, const Geometry& b, const Pose& pose, bool all) {
     const fcl::CollisionRequestd request(all ? std::numeric_limits<std::size_t>::max() : 1, false);
     fcl::CollisionResultd result;
-    fcl::collide(a.get(), fcl::Transform3d::Identity(), b.get(), transform(pose), request, result);
+    fcl::collide(a.get(), fcl::Transform3d::Identity(), b.get(), fcl_transform(pose), request, result);
     std::vector<TrianglePair> pairs(result.numContacts());
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const auto& c = result.getContact(k);
@@ -72,7 +38,7 @@ struct Fcl {
   static DistanceAnswer distance(const Geometry& a, const Geometry& b, const Pose& pose) {
     const fcl::DistanceRequestd request(true);
     fcl::DistanceResultd result;
-    fcl::distance(a.get(), fcl::Transform3d::Identity(), b.get(), transform(pose), request, result);
+    fcl::distance(a.get(), fcl::Transform3d::Identity(), b.get(), fcl_transform(pose), request, result);
     const auto& p = result.nearest_points;
     return DistanceAnswer{result.min_distance,
                           {static_cast<int>(result.b1), static_cast<int>(result.b2)},
