@@ -12,7 +12,10 @@ harness's ``--out`` (the same shapes); the kind is read from the keys:
 - distance ``{"results":[{"distance",...}]}`` (|d_A - d_B| <= T (1 + |d_A|), T default 1e-9) or
   margin ``{"results":[{"within"}]}``;
 - rays ``{"hits":[{"hit","triangle","t"}]}``: hit or miss and the triangle of every ray, and t
-  within T relative (default 1e-9; single-precision engines such as Embree need about 1e-5).
+  within T relative (default 1e-9; single-precision engines such as Embree need about 1e-5). A
+  different triangle at the same t (a ray through a shared edge or vertex, or a triangle the mesh
+  holds twice) is counted apart but
+  still a difference.
 
 Prints one summary line per check and up to N (default 5) differing queries; exits 0 when
 everything agrees, 1 otherwise.
@@ -72,8 +75,10 @@ def compare_hits(a, b, tol, show):
     both = [k for k, (x, y) in enumerate(zip(ha, hb)) if x['hit'] and y['hit']]
     triangle = [k for k in both if ha[k]['triangle'] != hb[k]['triangle']]
     t_off = [k for k in both if abs(ha[k]['t'] - hb[k]['t']) > tol * max(1.0, abs(ha[k]['t']))]
+    ties = [k for k in triangle if k not in t_off]
     print(f'rays: {len(ha)}; hits: {sum(x["hit"] for x in ha)} (A), {sum(y["hit"] for y in hb)} (B); '
-          f'hit/miss differs on {len(flag)}, triangle on {len(triangle)}, t beyond tolerance on {len(t_off)}')
+          f'hit/miss differs on {len(flag)}, triangle on {len(triangle)} ({len(ties)} of them at the same t '
+          f'within tolerance: a shared edge or vertex, or a duplicated triangle), t beyond tolerance on {len(t_off)}')
     for k in (flag + triangle + t_off)[:show]:
         print(f'  ray {k}: {ha[k]} (A) against {hb[k]} (B)')
     return not (flag or triangle or t_off)
