@@ -39,6 +39,7 @@ python3 "$here/poses.py" "$A" "$A" 20 1 "$out/poses20.json" # the first 20 of po
 python3 "$here/near_poses.py" "$A" "$A" "$out/poses20.json" "$out/near20.json" "$obbtree"
 python3 "$here/rays.py" "$out/dragon_res2.obj" 10000 7 "$out/rays10k.json"
 python3 "$here/scene.py" "$out/scene100" 100 10 0.2 1
+python3 "$here/scene.py" "$out/scene100_dense" 100 10 0.2 1 --touch 0.3
 
 echo "== collide: dragon_res3 against itself, 100 poses, one thread"
 for mode in all bool; do
@@ -77,12 +78,14 @@ EMBREE_ROBUST=1 report "$bin/embree_bench" ray "$out/dragon_res2.obj" "$out/rays
 compare "$out/obbtree_hits.json" "$out/embree_hits.json" --tol 1e-5
 compare "$out/obbtree_hits.json" "$out/embree_robust_hits.json" --tol 1e-5
 
-echo "== scene: 100 objects, 10 frames"
-scene=$out/scene100
-report "$bin/fcl_scene" "$scene/scene.json" --frames "$scene/frames.json" --out "$out/fcl_scene.json"
-report "$bin/fcl_scene" "$scene/scene.json" --frames "$scene/frames.json" --brute --out "$out/fcl_scene_brute.json"
-report "$bin/fcl_scene" "$scene/scene.json" --frames "$scene/frames.json" --mode all --out "$out/fcl_scene_all.json"
-echo "== fcl_scene.json against fcl_scene_brute.json"
-python3 "$here/scene_compare.py" "$out/fcl_scene.json" "$out/fcl_scene_brute.json" || true
-echo "== fcl_scene.json against fcl_scene_all.json"
-python3 "$here/scene_compare.py" "$out/fcl_scene.json" "$out/fcl_scene_all.json" || true
+for scene in scene100 scene100_dense; do
+  echo "== $scene: 100 objects, 10 frames"
+  dir=$out/$scene
+  report "$bin/fcl_scene" "$dir/scene.json" --frames "$dir/frames.json" --out "$out/fcl_$scene.json"
+  report "$bin/fcl_scene" "$dir/scene.json" --frames "$dir/frames.json" --brute --out "$out/fcl_${scene}_brute.json"
+  report "$bin/fcl_scene" "$dir/scene.json" --frames "$dir/frames.json" --mode all --out "$out/fcl_${scene}_all.json"
+  for other in brute all; do
+    echo "== fcl_$scene.json against fcl_${scene}_$other.json"
+    python3 "$here/scene_compare.py" "$out/fcl_$scene.json" "$out/fcl_${scene}_$other.json" || true
+  done
+done

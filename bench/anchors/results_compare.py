@@ -14,8 +14,7 @@ harness's ``--out`` (the same shapes); the kind is read from the keys:
 - rays ``{"hits":[{"hit","triangle","t"}]}``: hit or miss and the triangle of every ray, and t
   within T relative (default 1e-9; single-precision engines such as Embree need about 1e-5). A
   different triangle at the same t (a ray through a shared edge or vertex, or a triangle the mesh
-  holds twice) is counted apart but
-  still a difference.
+  holds twice) is counted apart, but still as a difference.
 
 Prints one summary line per check and up to N (default 5) differing queries; exits 0 when
 everything agrees, 1 otherwise.
