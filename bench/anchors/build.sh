@@ -64,7 +64,8 @@ build_coal() {
   apt_install g++ libeigen3-dev nlohmann-json3-dev
   local venv=$out/coal-venv
   if [ ! -x "$venv/bin/pip" ]; then "$(venv_python)" -m venv "$venv"; fi
-  "$venv/bin/pip" install -q "libcoal==$COAL_VERSION"
+  "$venv/bin/pip" install --disable-pip-version-check --progress-bar off "libcoal==$COAL_VERSION" ||
+    { echo "build.sh: pip could not install libcoal==$COAL_VERSION from PyPI (see pip's messages above)" >&2; exit 1; }
   local prefix
   prefix=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/cmeel.prefix
   [ -f "$prefix/include/coal/collision.h" ] || { echo "build.sh: no coal headers in $prefix" >&2; exit 1; }

@@ -15,6 +15,8 @@
 #include <coal/collision.h>
 #include <coal/distance.h>
 
+#include <memory>
+
 namespace anchors {
 
 struct Coal {

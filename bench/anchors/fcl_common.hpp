@@ -5,6 +5,8 @@
 
 #include <fcl/fcl.h>
 
+#include <memory>
+
 namespace anchors {
 
 using FclGeometry = std::shared_ptr<fcl::CollisionGeometryd>;

@@ -18,9 +18,11 @@
 // among them. `--brute` tests every pair of objects without a broad phase (the reference).
 #include "fcl_common.hpp"
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace anchors {

@@ -3,7 +3,8 @@
 //
 //   static constexpr const char* name;
 //   using Geometry = ...;                               // a built tree of one mesh
-//   static std::vector<std::string> collide_volumes, distance_volumes, missing_distance_volumes;
+//   static std::vector<std::string> collide_volumes(), distance_volumes(),
+//                                   missing_distance_volumes();  // --bv names
 //   static Geometry build(const std::string& bv, const Mesh& mesh);
 //   static std::vector<std::array<int, 2>> collide(const Geometry& a, const Geometry& b,
 //                                                   const Pose& pose, bool all);
@@ -43,14 +44,17 @@ struct Setup {
   std::string out;
 };
 
-inline const char* kUsage =
-    " collide A.obj B.obj poses.json --bv BV --mode bool|all [--out results.json]\n"
-    " distance A.obj B.obj poses.json --bv BV [--margin D] [--out results.json]";
+template <class Engine>
+[[noreturn]] void usage() {
+  const std::string program = std::string(Engine::name) + "_bench";
+  fail("usage: " + program + " collide A.obj B.obj poses.json --bv BV --mode bool|all [--out results.json]\n       " +
+       program + " distance A.obj B.obj poses.json --bv BV [--margin D] [--out results.json]");
+}
 
 template <class Engine>
 Setup read_setup(const Args& args) {
   const auto& p = args.positional();
-  if (p.size() != 4) fail(std::string("usage: ") + Engine::name + kUsage);
+  if (p.size() != 4) usage<Engine>();
   return Setup{args.get("--bv", ""), read_obj(p[1]), read_obj(p[2]), read_poses(p[3]),
                args.get("--out", "")};
 }
@@ -187,7 +191,7 @@ int run_mesh_bench(int argc, char** argv) {
   const std::string command = p.empty() ? "" : p[0];
   if (command == "collide") return run_collide<Engine>(args);
   if (command == "distance") return run_distance<Engine>(args);
-  fail(std::string("usage: ") + Engine::name + kUsage);
+  usage<Engine>();
 }
 
 }  // namespace anchors
