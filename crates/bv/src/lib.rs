@@ -6,6 +6,8 @@
 //! * [`aabb`], [`obb`], [`sphere`], [`kdop`]: the volumes.
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
+//! * [`distance`]: closest points and distances, and lower bounds between posed volumes, one
+//!   pair per file (`tri_tri.rs`, `rss_rss.rs`, ...).
 //! * [`trimesh`]: the validated triangle mesh everything is built over.
 //!
 //! Closed-set policy: every volume and primitive is a closed set, so touching counts as
@@ -15,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod aabb;
+pub mod distance;
 pub mod fit;
 pub mod intersect;
 pub mod kdop;
