@@ -3,7 +3,7 @@
 //! Every public geometric type uses nalgebra with `f64`.
 //!
 //! * [`volume`]: the [`BoundingVolume`] trait the hierarchies are generic over.
-//! * [`aabb`], [`obb`], [`sphere`], [`kdop`]: the volumes.
+//! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes.
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
 //! * [`distance`]: closest points and distances, and lower bounds between posed volumes, one
@@ -24,6 +24,7 @@ pub mod kdop;
 pub mod obb;
 pub mod predicates;
 pub mod ray;
+pub mod rss;
 pub mod sphere;
 pub mod triangle;
 pub mod trimesh;
@@ -34,6 +35,7 @@ pub use fit::{ObbFit, SphereFit};
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
 pub use obb::Obb;
 pub use ray::Ray;
+pub use rss::Rss;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
 pub use trimesh::{MeshError, TriMesh, MAX_COORDINATE, MIN_NONZERO_COORDINATE};

@@ -10,7 +10,7 @@
 //! is a pair of points of the hulls, so the least of them over all support pairs is the
 //! distance. Solved by Cramer's rule over the integers (coordinates scaled by one power of two).
 
-use super::exact::{dot, q3, sub, to_common_integers};
+use super::exact::{dot, q3, sub, to_common_integers, Q3};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -34,16 +34,43 @@ pub fn hull_distance_squared(a: &[Point], b: &[Point]) -> BigRational {
     let point = |i: usize| -> I3 { [0, 1, 2].map(|k| ints[3 * i + k].clone()) };
     let pa: Vec<I3> = (0..a.len()).map(point).collect();
     let pb: Vec<I3> = (a.len()..a.len() + b.len()).map(point).collect();
+    integer_hull_distance_squared(&pa, &pb) * &unit * &unit
+}
+
+/// [`hull_distance_squared`] for points with exact dyadic rational coordinates (such as
+/// `corner + l·axis` evaluated exactly).
+pub fn dyadic_hull_distance_squared(a: &[Q3], b: &[Q3]) -> BigRational {
+    let den = a
+        .iter()
+        .chain(b)
+        .flatten()
+        .map(|x| x.denom().clone())
+        .max()
+        .expect("points");
+    let int = |p: &Q3| -> I3 {
+        p.clone().map(|x| {
+            let n = x * BigRational::from_integer(den.clone());
+            assert!(n.is_integer(), "dyadic coordinates");
+            n.to_integer()
+        })
+    };
+    let pa: Vec<I3> = a.iter().map(int).collect();
+    let pb: Vec<I3> = b.iter().map(int).collect();
+    integer_hull_distance_squared(&pa, &pb) / BigRational::from_integer(&den * &den)
+}
+
+/// The exact squared distance between the hulls of integer points.
+fn integer_hull_distance_squared(pa: &[I3], pb: &[I3]) -> BigRational {
     let mut best: Option<(BigInt, BigInt)> = None;
-    for mask_a in 1..(1u32 << a.len()) {
-        for mask_b in 1..(1u32 << b.len()) {
+    for mask_a in 1..(1u32 << pa.len()) {
+        for mask_b in 1..(1u32 << pb.len()) {
             let pick = |pts: &[I3], mask: u32| -> Vec<I3> {
                 (0..pts.len())
                     .filter(|i| mask >> i & 1 == 1)
                     .map(|i| pts[i].clone())
                     .collect()
             };
-            if let Some((num, den)) = support_pair(&pick(&pa, mask_a), &pick(&pb, mask_b)) {
+            if let Some((num, den)) = support_pair(&pick(pa, mask_a), &pick(pb, mask_b)) {
                 if best.as_ref().is_none_or(|(bn, bd)| &num * bd < bn * &den) {
                     best = Some((num, den));
                 }
@@ -51,7 +78,7 @@ pub fn hull_distance_squared(a: &[Point], b: &[Point]) -> BigRational {
         }
     }
     let (num, den) = best.expect("the vertex pairs are always feasible");
-    BigRational::new(num, den) * &unit * &unit
+    BigRational::new(num, den)
 }
 
 fn isub(a: &I3, b: &I3) -> I3 {
