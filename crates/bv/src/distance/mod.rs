@@ -37,3 +37,30 @@ pub use crate::intersect::obb_obb::PARALLEL_EPS;
 /// Relative bound on the rounding of placing and measuring positions: many times the few ulps
 /// each step costs, applied to the magnitudes involved (as the posed overlap tests do).
 pub const SLACK: f64 = 64.0 * f64::EPSILON;
+
+/// The larger of `a` and `b`, for finite numbers: one instruction, where `f64::max`'s NaN
+/// handling costs several in the inner loops of these tests.
+#[inline(always)]
+pub(crate) fn larger(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The smaller of `a` and `b`, for finite numbers (see [`larger`]).
+#[inline(always)]
+pub(crate) fn smaller(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `x` clamped to `[low, high]` (`low <= high`); NaN gives `low`.
+#[inline(always)]
+pub(crate) fn clamped(x: f64, low: f64, high: f64) -> f64 {
+    smaller(larger(x, low), high)
+}

@@ -11,7 +11,7 @@
 //! ([`PARALLEL_EPS`]), which also keeps the nearly zero products of nearly parallel edges from
 //! producing a gap.
 
-use super::{PARALLEL_EPS, SLACK};
+use super::{larger, PARALLEL_EPS, SLACK};
 use crate::{Obb, Vector};
 use nalgebra::Matrix3;
 
@@ -94,38 +94,42 @@ pub(crate) fn boxes_gap(
     offset_error: f64,
 ) -> f64 {
     let fr = r.abs().add_scalar(PARALLEL_EPS);
-    let mut best = f64::NEG_INFINITY;
+    // The distance is never negative: start from 0.
+    let mut best = 0.0;
     for i in 0..3 {
         let rb = hb.x * fr[(i, 0)] + hb.y * fr[(i, 1)] + hb.z * fr[(i, 2)];
-        best = best.max(t[i].abs() - ha[i] - rb);
+        best = larger(best, t[i].abs() - ha[i] - rb);
     }
+    // B's axes are unit vectors to rounding (their departure is paid for below, with `1e-9`
+    // of the offset and sizes): no division by their lengths.
     let hb_sum = hb.sum();
     for j in 0..3 {
-        let column = r.column(j);
         let ra = ha.x * fr[(0, j)] + ha.y * fr[(1, j)] + ha.z * fr[(2, j)];
-        let gap = t.dot(&column).abs() - ra - hb[j] - PARALLEL_EPS * hb_sum;
-        best = best.max(gap / column.norm());
+        let gap = t.dot(&r.column(j)).abs() - ra - hb[j] - PARALLEL_EPS * hb_sum;
+        best = larger(best, gap);
     }
-    best = best.max(edge_axes_gap(ha, hb, t, r, &fr));
-    best = best.max(centre_line_gap(ha, hb, t, r));
+    best = larger(best, edge_axes_gap(ha, hb, t, r, &fr));
+    best = larger(best, centre_line_gap(ha, hb, t, r));
     best - 3f64.sqrt() * offset_error - PARALLEL_EPS * (t.abs().sum() + ha.sum() + hb_sum)
 }
 
-/// The largest gap over the nine axes `a_i × b_j` (in A's frame `e_i × R_j`, of length
+/// The largest gap (or 0) over the nine axes `a_i × b_j` (in A's frame `e_i × R_j`, of length
 /// `√(R[i1][j]² + R[i2][j]²)`), with the overlap test's projections (Gottschalk et al. 1996).
 #[inline]
 fn edge_axes_gap(ha: &Vector, hb: &Vector, t: &Vector, r: &Matrix3<f64>, fr: &Matrix3<f64>) -> f64 {
-    let mut best = f64::NEG_INFINITY;
+    let mut best = 0.0;
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let length = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
-            if length > 0.0 {
-                let s = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-                let ra = ha[i1] * fr[(i2, j)] + ha[i2] * fr[(i1, j)];
-                let rb = hb[j1] * fr[(i, j2)] + hb[j2] * fr[(i, j1)];
-                best = best.max((s.abs() - ra - rb) / length);
+            let s = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
+            let ra = ha[i1] * fr[(i2, j)] + ha[i2] * fr[(i1, j)];
+            let rb = hb[j1] * fr[(i, j2)] + hb[j2] * fr[(i, j1)];
+            let gap = s.abs() - ra - rb;
+            if gap > 0.0 {
+                // Positive only if the axis is not zero.
+                let length = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
+                best = larger(best, gap / length);
             }
         }
     }

@@ -5,6 +5,7 @@
 //! closest point along the segment, perpendicular to the distance vector, so the distance errs
 //! by a few ulps of the point's offset from the segment's start.
 
+use super::clamped;
 use super::exact::Fraction;
 use crate::predicates::exact::{dot, sub, Z3};
 use crate::{Point, Vector};
@@ -16,7 +17,7 @@ use num_bigint::Sign;
 #[inline]
 pub(crate) fn parameter(w: &Vector, d: &Vector, dd: f64) -> f64 {
     if dd > 0.0 {
-        (w.dot(d) / dd).clamp(0.0, 1.0)
+        clamped(w.dot(d) / dd, 0.0, 1.0)
     } else {
         0.0
     }

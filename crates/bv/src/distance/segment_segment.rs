@@ -21,6 +21,7 @@
 //! reported point is an actual point of its segment (parameters in `[0, 1]`), so the reported
 //! distance never falls below the true one by more than rounding.
 
+use super::clamped;
 use super::exact::{in_unit_interval, Fraction};
 use super::point_segment;
 use crate::predicates::exact::{cross, dot, sub, Z3};
@@ -50,7 +51,7 @@ pub(crate) fn parameters(
     if (0.0..=1.0).contains(&s) {
         return (s, t);
     }
-    let s = s.clamp(0.0, 1.0);
+    let s = clamped(s, 0.0, 1.0);
     (s, point_segment::parameter(&(d1 * s - r), d2, dd2))
 }
 
@@ -63,7 +64,7 @@ fn lateral_parameter(r: &Vector, d1: &Vector, dd1: f64, d2: &Vector) -> f64 {
     let r_across = r - d1 * (r.dot(d1) / dd1);
     let ee = d2_across.norm_squared();
     if ee > 0.0 {
-        (-r_across.dot(&d2_across) / ee).clamp(0.0, 1.0)
+        clamped(-r_across.dot(&d2_across) / ee, 0.0, 1.0)
     } else {
         0.0
     }
