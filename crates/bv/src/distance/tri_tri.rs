@@ -283,10 +283,10 @@ fn edge_crossings(t: &TriangleFrame, other: &TriangleFrame) -> [Option<Vector>; 
     })
 }
 
-/// Whether the closed triangles `p` and `q` are at most `d` apart, decided exactly (see the
-/// module docs), for finite `d` (negative `d`: `false`).
+/// Whether the closed triangles `p` and `q` (finite vertices) are at most `d` apart, decided
+/// exactly (see the module docs). Negative or NaN `d`: `false`; infinite `d`: `true`.
 pub fn within(p: &Triangle, q: &Triangle, d: f64) -> bool {
-    if d < 0.0 {
+    if d.is_nan() || d < 0.0 {
         return false;
     }
     let rel = Relative::new(p, q);
@@ -347,10 +347,10 @@ fn within_exact(p: &Triangle, q: &Triangle, d: f64) -> bool {
     least.scaled_at_most_squared(exponent, d)
 }
 
-/// The exact squared distance between the closed triangles `p` and `q`: 0 if they intersect,
-/// else the least of the fifteen vertex–triangle and edge–edge squared distances, each computed
-/// exactly (see [`within`]). For tests and for certifying a computed distance; costs tens of
-/// microseconds.
+/// The exact squared distance between the closed triangles `p` and `q` (finite vertices;
+/// panics otherwise): 0 if they intersect, else the least of the fifteen vertex–triangle and
+/// edge–edge squared distances, each computed exactly (see [`within`]). For tests and for
+/// certifying a computed distance; costs tens of microseconds.
 pub fn exact_distance_squared(p: &Triangle, q: &Triangle) -> BigRational {
     if tri_tri_exact::intersects(p, q) {
         return BigRational::zero();
