@@ -3,9 +3,11 @@
 //! Every public geometric type uses nalgebra with `f64`.
 //!
 //! * [`volume`]: the [`BoundingVolume`] trait the hierarchies are generic over.
-//! * [`aabb`], [`obb`], [`sphere`], [`kdop`]: the volumes.
+//! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes.
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
+//! * [`distance`]: closest points and distances, and lower bounds between posed volumes, one
+//!   pair per file (`tri_tri.rs`, `rss_rss.rs`, ...).
 //! * [`trimesh`]: the validated triangle mesh everything is built over.
 //! * [`range`]: the coordinates on which the exact predicates are exact, and the check that a
 //!   pose keeps a mesh's placed coordinates among them.
@@ -42,6 +44,7 @@
 #![forbid(unsafe_code)]
 
 pub mod aabb;
+pub mod distance;
 pub mod fit;
 pub mod intersect;
 pub mod kdop;
@@ -50,6 +53,7 @@ pub mod pose;
 pub mod predicates;
 pub mod range;
 pub mod ray;
+pub mod rss;
 pub mod sphere;
 pub mod triangle;
 pub mod trimesh;
@@ -61,6 +65,7 @@ pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
 pub use obb::Obb;
 pub use pose::{Pose, PoseError};
 pub use ray::Ray;
+pub use rss::Rss;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
 pub use trimesh::{MeshError, TriMesh, MAX_COORDINATE, MIN_NONZERO_COORDINATE};

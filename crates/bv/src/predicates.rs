@@ -141,7 +141,7 @@ pub fn ray_plane_parameter(o: &Point, d: &Vector, [a, b, c]: [&Point; 3]) -> Opt
 
 /// Vector arithmetic on exact integers, for the rare decisions the float filters leave open
 /// (no rational normalisation: a few big-integer products per call).
-mod exact {
+pub(crate) mod exact {
     use super::*;
 
     pub type Z3 = [BigInt; 3];

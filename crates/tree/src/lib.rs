@@ -1,5 +1,5 @@
 //! Bounding-volume hierarchies over a [`TriMesh`](obbtree_bv::TriMesh)'s triangles, generic over
-//! the volume: OBBTree (`Bvh<Obb>`), AABB tree, k-DOP tree, sphere tree.
+//! the volume: OBBTree (`Bvh<Obb>`), AABB tree, k-DOP tree, sphere tree, RSS tree (`Bvh<Rss>`).
 //!
 //! ```
 //! use obbtree_bv::{Obb, Point, TriMesh};

@@ -1,7 +1,7 @@
 //! What the hierarchies need to know about each volume type beyond [`BoundingVolume`].
 
 use obbtree_bv::fit::{ObbFit, SphereFit};
-use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Sphere};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Rss, Sphere};
 
 /// Per-volume-type settings of the hierarchies.
 pub trait TreeVolume: BoundingVolume {
@@ -51,5 +51,12 @@ impl<const A: usize> TreeVolume for Kdop<A> {
         13 => "kdop26",
         _ => "kdop",
     };
+    fn default_method() {}
+}
+
+/// Rectangle swept spheres (the distance queries' volume, as in PQP): one fit, along the
+/// triangle covariance frame.
+impl TreeVolume for Rss {
+    const NAME: &'static str = "rss";
     fn default_method() {}
 }

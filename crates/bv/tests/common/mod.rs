@@ -2,6 +2,7 @@
 //! slab oracle, and conversions to parry3d-f64 (glam) types.
 #![allow(dead_code)]
 
+pub mod distance;
 pub mod exact;
 pub mod sat;
 

@@ -41,6 +41,7 @@ macro_rules! for_each_volume {
         $tests!(obb, obbtree_bv::Obb);
         $tests!(sphere, obbtree_bv::Sphere);
         $tests!(kdop18, obbtree_bv::Kdop18);
+        $tests!(rss, obbtree_bv::Rss);
     };
 }
 #[allow(unused_imports)]
