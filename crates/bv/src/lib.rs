@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use obbtree_bv::intersect::obb_obb;
-//! use obbtree_bv::{BoundingVolume, Isometry, Obb, ObbFit, Point, TriMesh};
+//! use obbtree_bv::{BoundingVolume, Obb, ObbFit, Point, Pose, TriMesh};
 //!
 //! // Two triangles forming the unit square in the plane z = 0.
 //! let vertices = vec![
@@ -33,8 +33,8 @@
 //! assert!(mesh.vertices().iter().all(|p| square.contains_point(p, 0.0)));
 //!
 //! // The same box moved by less than its width still overlaps; moved by more, it does not.
-//! let near = square.transformed(&Isometry::translation(0.5, 0.5, 0.0));
-//! let far = square.transformed(&Isometry::translation(3.0, 0.0, 0.0));
+//! let near = square.transformed(&Pose::from_translation([0.5, 0.5, 0.0]).unwrap());
+//! let far = square.transformed(&Pose::from_translation([3.0, 0.0, 0.0]).unwrap());
 //! assert!(obb_obb::overlaps(&square, &near));
 //! assert!(!obb_obb::overlaps(&square, &far));
 //! ```

@@ -6,7 +6,7 @@
 
 use crate::fit::covariance::{self, TriangleMoments};
 use crate::fit::predicate_safe;
-use crate::{BoundingVolume, Isometry, Point, Vector};
+use crate::{BoundingVolume, Point, Pose, Vector};
 use nalgebra::Matrix3;
 use serde::{Deserialize, Serialize};
 
@@ -206,11 +206,9 @@ impl BoundingVolume for Rss {
 
     /// The moved RSS (an RSS stays one): axes re-orthonormalised after the rotation, radius
     /// padded by the move's rounding.
-    fn transformed(&self, motion: &Isometry) -> Self {
-        let axes = covariance::orthonormalize(
-            &(motion.rotation.to_rotation_matrix().into_inner() * self.axes),
-        );
-        let corner = motion * self.corner;
+    fn transformed(&self, motion: &Pose) -> Self {
+        let axes = covariance::orthonormalize(&(motion.rotation() * self.axes));
+        let corner = motion.transform_point(&self.corner);
         let pad = 64.0
             * f64::EPSILON
             * (corner.coords.abs().sum() + self.lengths[0] + self.lengths[1] + self.radius);

@@ -10,7 +10,7 @@ use common::distance::dyadic_hull_distance_squared;
 use common::exact::{q, Q3};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use num_rational::BigRational;
-use obbtree_bv::{BoundingVolume, Point, Rss, Vector};
+use obbtree_bv::{BoundingVolume, Point, Pose, Rss, Vector};
 use proptest::prelude::*;
 
 /// The exact value of `corner + s·lengths[0]·axes[0] + t·lengths[1]·axes[1]` for `s, t` in
@@ -121,10 +121,10 @@ proptest! {
         let rss = Rss::fit_points(&points, ());
         let rotation = UnitQuaternion::from_scaled_axis(Vector::from(axis).normalize() * angle);
         let size = points.iter().fold(0.0, |m: f64, p| m.max(p.coords.amax()));
-        let motion = Isometry3::from_parts(Translation3::from(Vector::from(shift) * size), rotation);
+        let motion = Pose::try_from(Isometry3::from_parts(Translation3::from(Vector::from(shift) * size), rotation)).unwrap();
         let moved = rss.transformed(&motion);
         for p in &points {
-            prop_assert!(moved.contains_point(&(motion * p), 0.0));
+            prop_assert!(moved.contains_point(&motion.transform_point(p), 0.0));
         }
     }
 }
