@@ -586,3 +586,113 @@ proptest! {
         prop_assert_eq!(cast_watertight(&ray, &tri).is_some(), exact_rational(&ray, &tri).is_some(), "{:?} {:?}", ray, tri);
     }
 }
+
+/// Whether `scaled` is exactly `2^k · dir` (no component overflowed or lost bits).
+fn exactly_scaled(dir: &Vector, scaled: &Vector, k: i32) -> bool {
+    scaled.iter().all(|x| x.is_finite())
+        && scaled * 2f64.powi(-k / 2) * 2f64.powi(-k + k / 2) == *dir
+}
+
+/// Scaling the direction by a power of two changes nothing but `t`: the same decision, the same
+/// barycentrics, and `t` divided by the same power (exactly, where representable). Found wrong
+/// before the edge functions used a direction scaled to unit size: with a direction of 1e200 a
+/// triangle near 1e100 was missed (its edge functions overflowed), and with 1e-200 the
+/// barycentrics came out as 1/3 each (underflowed edge functions, replaced by the smallest
+/// normal).
+#[test]
+fn direction_magnitude_changes_only_t() {
+    let check = |ray: &Ray, tri: &Triangle| {
+        let unit = cast_watertight(ray, tri);
+        for k in (-1070..=1020).step_by(7) {
+            let scaled = Ray::new(
+                ray.origin,
+                ray.dir * 2f64.powi(k / 2) * 2f64.powi(k - k / 2),
+            );
+            if !exactly_scaled(&ray.dir, &scaled.dir, k) {
+                continue;
+            }
+            let got = cast_watertight(&scaled, tri);
+            let want_t = unit.map(|h| h.t * 2f64.powi(-k / 2) * 2f64.powi(-k + k / 2));
+            match (unit, got) {
+                (Some(u), Some(g)) => {
+                    assert_eq!((g.u, g.v), (u.u, u.v), "2^{k}: {ray:?} {tri:?}");
+                    let want_t = want_t.unwrap();
+                    if want_t.is_normal() || want_t == 0.0 {
+                        assert_eq!(g.t, want_t, "2^{k}: {ray:?} {tri:?}");
+                    }
+                }
+                (Some(_), None) => {
+                    let want_t = want_t.unwrap();
+                    assert!(
+                        !want_t.is_finite(),
+                        "2^{k}: lost a hit at t = {want_t:e}: {ray:?} {tri:?}"
+                    );
+                }
+                (None, got) => assert_eq!(got, None, "2^{k}: {ray:?} {tri:?}"),
+            }
+        }
+    };
+    for s in [1e100, 1.0, 1e-70] {
+        let tri = Triangle::new(
+            Point::new(-s, -s, s),
+            Point::new(3.0 * s, -s, s),
+            Point::new(-s, 3.0 * s, s),
+        );
+        let ray = Ray::new(Point::origin(), Vector::z());
+        let hit = cast_watertight(&ray, &tri).unwrap();
+        assert!(
+            (hit.u - 0.25).abs() < 1e-15 && (hit.v - 0.25).abs() < 1e-15,
+            "{s:e}: {hit:?}"
+        );
+        check(&ray, &tri);
+        // Aimed at an edge and at a vertex, and pointing away.
+        check(&Ray::new(Point::origin(), Vector::new(s, 0.0, s)), &tri);
+        check(&Ray::new(Point::origin(), Vector::new(-s, -s, s)), &tri);
+        check(&Ray::new(Point::origin(), -Vector::z()), &tri);
+    }
+}
+
+proptest! {
+    #![proptest_config(config_with(500))]
+
+    /// The same on needles and rays aimed at their points, edges and vertices, at a random
+    /// power of two.
+    #[test]
+    fn direction_magnitude_changes_only_t_on_needles((ray, tri) in needle_case(), k in -1000i32..1000) {
+        let unit = cast_watertight(&ray, &tri);
+        let scaled = Ray::new(ray.origin, ray.dir * 2f64.powi(k / 2) * 2f64.powi(k - k / 2));
+        prop_assume!(exactly_scaled(&ray.dir, &scaled.dir, k));
+        let got = cast_watertight(&scaled, &tri);
+        match (unit, got) {
+            (Some(u), Some(g)) => prop_assert_eq!((g.u, g.v), (u.u, u.v)),
+            (Some(u), None) => prop_assert!(!(u.t * 2f64.powi(-k / 2) * 2f64.powi(-k + k / 2)).is_finite()),
+            (None, got) => prop_assert_eq!(got, None),
+        }
+    }
+}
+
+/// Beyond the exact range (coordinates near 1e200) an edge function can overflow: whatever is
+/// returned then has finite fields, and a triangle behind the origin is still a miss.
+#[test]
+fn overflowing_edge_functions_never_give_non_finite_hits() {
+    let (a, b, c) = (
+        Point::new(-1.0, -1.0, 1.0),
+        Point::new(1e200, 0.0, 1.0),
+        Point::new(0.0, 1e200, 1.0),
+    );
+    for tri in [
+        Triangle::new(a, b, c),
+        Triangle::new(b, c, a),
+        Triangle::new(c, a, b),
+    ] {
+        for dir in [Vector::z(), Vector::new(1e-3, 2e-3, 1.0)] {
+            let ahead = cast_watertight(&Ray::new(Point::origin(), dir), &tri);
+            assert!(
+                ahead.is_none_or(|h| h.t.is_finite() && h.u.is_finite() && h.v.is_finite()),
+                "{ahead:?}"
+            );
+            let behind = cast_watertight(&Ray::new(Point::new(0.0, 0.0, 2.0), dir), &tri);
+            assert_eq!(behind, None);
+        }
+    }
+}
