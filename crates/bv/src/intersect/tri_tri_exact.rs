@@ -379,3 +379,75 @@ fn segments_meet_2d(e: &[Coord<f64>; 2], f: &[Coord<f64>; 2]) -> bool {
         || (o3 == 0 && within(&e[0], f))
         || (o4 == 0 && within(&e[1], f))
 }
+
+#[cfg(test)]
+mod tests {
+    //! White-box checks of the filter's soundness condition, which end-to-end tests against an
+    //! oracle cannot reach: a bound too small by a factor of two fails only on inputs whose
+    //! rounding errors come within a factor of two of the worst case.
+
+    use super::*;
+    use num_rational::BigRational;
+    use num_traits::Signed;
+    use rand::{Rng, SeedableRng};
+
+    fn q(x: f64) -> BigRational {
+        BigRational::from_float(x).expect("finite")
+    }
+
+    /// A vector of magnitude about `m`: components of equal size with random signs (where the
+    /// permanent comes closest to `|w|₁ · scale`), or random ones.
+    fn vector(rng: &mut impl Rng, m: f64) -> Vector {
+        let mut c = || {
+            let x = if rng.gen_bool(0.5) {
+                1.0 + rng.gen_range(0.0..1e-3)
+            } else {
+                rng.gen_range(-1.0..1.0)
+            };
+            if rng.gen_bool(0.5) {
+                -m * x
+            } else {
+                m * x
+            }
+        };
+        Vector::new(c(), c(), c())
+    }
+
+    /// `filtered`'s bound is at least Shewchuk's orient3d bound `(7ε + 56ε²) · Σ|wᵢ|(|e_j f_k| +
+    /// |e_k f_j|)` (ε = 2⁻⁵³), the permanent taken exactly on the float differences the filter
+    /// forms, and its value is the float `w·n`: the condition under which an accepted sign is
+    /// exact (Shewchuk 1997, §4.3). Also `scale` bounds each component of the permanent.
+    #[test]
+    fn filter_bound_covers_shewchuks_bound() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+        let shewchuk = q((7.0 + 56.0 * f64::EPSILON / 2.0) * f64::EPSILON / 2.0);
+        for _ in 0..5_000 {
+            let m = 2f64.powi(rng.gen_range(-200..200));
+            let v0 = Point::from(vector(&mut rng, 4.0 * m));
+            let v = [v0, v0 + vector(&mut rng, m), v0 + vector(&mut rng, m)];
+            let p = v0 + vector(&mut rng, m);
+            let prepared = Prepared::of_vertices(v);
+            let (det, bound) = prepared.filtered(&p);
+            let (w, e, f) = (p - v[0], v[1] - v[0], v[2] - v[0]);
+            assert_eq!(det, w.dot(&e.cross(&f)), "{v:?} {p:?}");
+            let term = |j: usize, k: usize| (q(e[j]) * q(f[k])).abs() + (q(e[k]) * q(f[j])).abs();
+            let components = [term(1, 2), term(2, 0), term(0, 1)];
+            for c in &components {
+                assert!(q(prepared.scale) >= *c, "{v:?}");
+            }
+            let permanent: BigRational = (0..3).map(|i| q(w[i]).abs() * &components[i]).sum();
+            assert!(q(bound) >= &shewchuk * permanent, "{v:?} {p:?}");
+        }
+    }
+
+    /// The prepared triangle keeps its vertices.
+    #[test]
+    fn prepared_keeps_its_vertices() {
+        let t = Triangle::new(
+            Point::new(1.0, 2.0, 3.0),
+            Point::new(-4.0, 5.0, 0.5),
+            Point::new(0.0, -1.0, 7.0),
+        );
+        assert_eq!(Prepared::new(&t).vertices(), &t.vertices());
+    }
+}
