@@ -306,3 +306,76 @@ impl Lanes for f64x2 {
         f64x2::splat(x)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! White-box check of the edge functions' error bound, the soundness condition of their
+    //! filter, which end-to-end tests cannot reach: a bound weakened by a small factor, or by
+    //! the underflow term, fails only on inputs whose roundings come close to the worst case.
+
+    use super::*;
+    use num_rational::BigRational;
+    use num_traits::Signed;
+    use rand::{Rng, SeedableRng};
+
+    fn q(x: f64) -> BigRational {
+        BigRational::from_float(x).expect("finite")
+    }
+
+    /// `m` times a random vector: components of equal size with random signs, or random ones.
+    fn vector(rng: &mut impl Rng, m: f64) -> Vector {
+        let mut c = || {
+            let x = if rng.gen_bool(0.5) {
+                1.0 + rng.gen_range(0.0..1e-3)
+            } else {
+                rng.gen_range(-1.0..1.0)
+            };
+            if rng.gen_bool(0.5) {
+                -m * x
+            } else {
+                m * x
+            }
+        };
+        Vector::new(c(), c(), c())
+    }
+
+    /// The bound is at least Shewchuk's `(7ε + 56ε²) · Σ|dᵢ|(|u_j v_k| + |u_k v_j|)` (ε = 2⁻⁵³,
+    /// the permanent exact) plus `(2 Σ|dᵢ| + 3) · 2⁻¹⁰⁷⁵` for products that underflow, for the
+    /// direction the edge functions use; the value is the float `d·(u×v)`. Magnitudes from
+    /// products among the subnormals (`2⁻⁵⁴⁰`) to `2²⁰⁰`, directions of any size, some with
+    /// components too far apart to be scaled.
+    #[test]
+    fn edge_bound_covers_shewchuks_bound_and_underflow() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+        let shewchuk = q((7.0 + 56.0 * f64::EPSILON / 2.0) * f64::EPSILON / 2.0);
+        let smallest = q(f64::from_bits(1)) / BigRational::from_integer(2.into());
+        for _ in 0..5_000 {
+            let m = 2f64.powi(rng.gen_range(-540..200));
+            let size = 2f64.powi(rng.gen_range(-300..300));
+            let mut dir = vector(&mut rng, size);
+            if rng.gen_bool(0.2) {
+                dir.z *= 2f64.powi(-1000);
+            }
+            let ray = WatertightRay::new(&Ray::new(Point::origin(), dir));
+            let (u, v) = (vector(&mut rng, m), vector(&mut rng, m));
+            let (e, bound) = ray.edge_function(
+                &[u.x, u.y, u.z],
+                &[v.x, v.y, v.z],
+                u.lp_norm(1),
+                v.lp_norm(1),
+            );
+            let d = ray.edge_dir;
+            assert_eq!(e, d.dot(&u.cross(&v)), "{dir:?} {u:?} {v:?}");
+            let term = |j: usize, k: usize| (q(u[j]) * q(v[k])).abs() + (q(u[k]) * q(v[j])).abs();
+            let permanent =
+                q(d.x.abs()) * term(1, 2) + q(d.y.abs()) * term(2, 0) + q(d.z.abs()) * term(0, 1);
+            let underflow = (q(d.lp_norm(1)) * BigRational::from_integer(2.into())
+                + BigRational::from_integer(3.into()))
+                * &smallest;
+            assert!(
+                q(bound) >= &shewchuk * permanent + underflow,
+                "{dir:?} {u:?} {v:?}"
+            );
+        }
+    }
+}
