@@ -440,6 +440,65 @@ mod tests {
         }
     }
 
+    /// Closed 2D segments meeting at a single endpoint of either one (T-junctions at each of
+    /// the four endpoints, and an L at shared endpoints), or crossing, or missing by an ulp.
+    #[test]
+    fn segments_meet_2d_at_every_endpoint() {
+        let c = |x: f64, y: f64| Coord { x, y };
+        let (a, b) = (c(0.0, 0.0), c(2.0, 0.0));
+        let stem = |end: Coord<f64>| c(end.x + 0.5, end.y + 1.0);
+        for (e, f, want) in [
+            ([a, b], [c(1.0, 0.0), c(1.0, 3.0)], true),
+            ([a, b], [c(1.0, 3.0), c(1.0, 0.0)], true),
+            ([c(1.0, 0.0), c(1.0, 3.0)], [a, b], true),
+            ([c(1.0, 3.0), c(1.0, 0.0)], [a, b], true),
+            ([a, b], [b, stem(b)], true),
+            ([a, b], [c(1.0, -1.0), c(1.0, 1.0)], true),
+            ([a, b], [c(1.0, f64::EPSILON), c(1.0, 3.0)], false),
+            (
+                [a, b],
+                [c(2.0 + 2.0 * f64::EPSILON, 0.0), c(3.0, 0.0)],
+                false,
+            ),
+        ] {
+            assert_eq!(segments_meet_2d(&e, &f), want, "{e:?} {f:?}");
+        }
+    }
+
+    /// Collinear points on a line along one axis, at negative and positive coordinates: the
+    /// projection keeps that axis (dropping it would collapse the points onto one).
+    #[test]
+    fn projection_axis_keeps_the_spread_of_collinear_points() {
+        for axis in 0..3 {
+            for offset in [-5.0, 5.0] {
+                let at = |x: f64| {
+                    let mut p = Point::new(0.25, -0.5, 1.0);
+                    p[axis] = offset + x;
+                    p
+                };
+                let pts = [at(0.0), at(1.0), at(2.0), at(3.0)];
+                assert_ne!(projection_axis(&pts), axis, "{pts:?}");
+            }
+        }
+    }
+
+    /// A segment through a triangle decides the same in both directions.
+    #[test]
+    fn segment_meets_triangle_in_both_directions() {
+        let tri = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(2.0, 0.0, 0.0),
+            Point::new(0.0, 2.0, 0.0),
+        ];
+        let (up, down) = (Point::new(0.5, 0.5, 1.0), Point::new(0.5, 0.5, -1.0));
+        let k = normal_axis(&tri).unwrap();
+        assert!(segment_meets_triangle(&[up, down], &tri, k));
+        assert!(segment_meets_triangle(&[down, up], &tri, k));
+        let (up, down) = (Point::new(1.5, 1.5, 1.0), Point::new(1.5, 1.5, -1.0));
+        assert!(!segment_meets_triangle(&[up, down], &tri, k));
+        assert!(!segment_meets_triangle(&[down, up], &tri, k));
+    }
+
     /// The prepared triangle keeps its vertices.
     #[test]
     fn prepared_keeps_its_vertices() {
