@@ -197,10 +197,11 @@ impl WatertightRay {
             .unwrap_or(0);
         let (e1, e2) = (edges[(longest + 1) % 3], edges[(longest + 2) % 3]);
         let n = e1.cross(&e2);
-        let dn = self.edge_dir.dot(&n);
-        // `d·n` within its rounding error (a ray grazing the plane, where `t` is as
-        // ill-conditioned as `1 / sin` of the angle): the exact quotient, rounded once.
-        let dn_error = 8.0 * f64::EPSILON * self.edge_scale * e1.lp_norm(1) * e2.lp_norm(1);
+        // `d·n = d·(e₁×e₂)` has the edge functions' form, so the same evaluation and bound
+        // serve; within it (a ray grazing the plane, where `t` is as ill-conditioned as
+        // `1 / sin` of the angle) the exact quotient, rounded once.
+        let [u, v] = [e1, e2].map(|e| [e.x, e.y, e.z]);
+        let (dn, dn_error) = self.edge_function(&u, &v, e1.lp_norm(1), e2.lp_norm(1));
         let [f0, f1] = self.t_factors;
         let t = (p - self.origin).dot(&n) / dn * f0 * f1;
         if t.is_finite() && dn.abs() > dn_error {
