@@ -15,6 +15,7 @@ mod mesh;
 mod pick;
 mod render;
 mod robots;
+mod scene;
 mod showcase;
 mod tree;
 
@@ -47,6 +48,7 @@ enum Command {
     Compare(compare::Args),
     Demo(demo::Args),
     Pick(pick::Args),
+    Scene(scene::Args),
 }
 
 /// `--mode`: the first witness pair or every intersecting pair.
@@ -82,6 +84,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
+        Command::Scene(args) => scene::run(&args, out),
     }?;
     Ok(out.flush()?)
 }
