@@ -14,6 +14,7 @@ mod info;
 mod mesh;
 mod pick;
 mod render;
+mod robot;
 mod robots;
 mod scene;
 mod showcase;
@@ -49,6 +50,7 @@ enum Command {
     Demo(demo::Args),
     Pick(pick::Args),
     Scene(scene::Args),
+    Robot(robot::Args),
 }
 
 /// `--mode`: the first witness pair or every intersecting pair.
@@ -85,6 +87,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Demo(args) => demo::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
         Command::Scene(args) => scene::run(&args, out),
+        Command::Robot(args) => robot::run(&args, out),
     }?;
     Ok(out.flush()?)
 }

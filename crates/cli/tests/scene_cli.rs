@@ -273,3 +273,250 @@ fn bad_input_says_what_is_wrong() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// `obbtree robot`.
+
+fn kuka() -> String {
+    asset("kuka_iiwa/model.urdf").to_str().unwrap().to_string()
+}
+
+/// The KUKA's self-collision and contacts with a post at each configuration, against the exact
+/// query on every pair of links not joined by a joint (poses from the URDF's forward
+/// kinematics) and every link–post pair.
+#[test]
+fn robot_configs_match_every_pair() {
+    use obbtree::urdf::Robot;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("meshes")).unwrap();
+    std::fs::write(dir.path().join("meshes/cube.obj"), CUBE).unwrap();
+    // A unit cube standing at x = 0.45..1.45 beside the arm's base.
+    let post = pose([0.45, -0.5, 0.0], [0.0; 3]);
+    let scene = write(
+        dir.path(),
+        "scene.json",
+        &json!({"objects": [{"name": "post", "mesh": "meshes/cube.obj", "pose": post}]}),
+    );
+    let configs = vec![
+        vec![0.0; 7],
+        vec![-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21],
+        vec![0.0, 1.2, 0.0, -1.0, 0.0, 1.0, 0.0],
+        vec![0.0, -1.2, 0.0, 1.0, 0.0, 1.0, 0.0],
+        vec![-0.19, -1.74, -0.11, 2.07, -1.25, -0.18, -2.26],
+    ];
+    let configs_path = write(dir.path(), "configs.json", &json!({ "configs": configs }));
+    let allow = write(
+        dir.path(),
+        "allow.json",
+        &json!({"allow": [["lbr_iiwa_link_0", "lbr_iiwa_link_6"]]}),
+    );
+    let report = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &configs_path,
+        "--scene",
+        &scene,
+        "--allow",
+        &allow,
+        "--json",
+    ]));
+    assert_eq!(report["joints"].as_array().unwrap().len(), 7);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), configs.len());
+
+    let robot = Robot::from_file(kuka()).unwrap();
+    let visuals: Vec<(usize, Pose, Model)> = robot
+        .links
+        .iter()
+        .enumerate()
+        .flat_map(|(l, link)| {
+            link.visuals
+                .iter()
+                .map(move |v| (l, v.origin, Model::new(v.mesh.clone()).unwrap()))
+        })
+        .collect();
+    let cube = Model::new(load_mesh(&dir.path().join("meshes/cube.obj")).unwrap()).unwrap();
+    let post_pose = Pose::new([0.45, -0.5, 0.0], [0.0; 3]).unwrap();
+    let joined = |a: usize, b: usize| {
+        robot
+            .joints
+            .iter()
+            .any(|j| (j.parent, j.child) == (a, b) || (j.parent, j.child) == (b, a))
+    };
+    let name = |l: usize| robot.links[l].name.clone();
+    let (mut selfish, mut touching) = (0, 0);
+    for (q, result) in configs.iter().zip(results) {
+        let links = robot.link_poses(q).unwrap();
+        let mut expected_self = Vec::new();
+        let mut expected_env = Vec::new();
+        for (i, (la, oa, ma)) in visuals.iter().enumerate() {
+            let pa = links[*la] * *oa;
+            for (lb, ob, mb) in &visuals[i + 1..] {
+                let allowed = [name(*la), name(*lb)] == ["lbr_iiwa_link_0", "lbr_iiwa_link_6"];
+                if joined(*la, *lb) || allowed {
+                    continue;
+                }
+                let r = collide(
+                    ma,
+                    &pa,
+                    mb,
+                    &(links[*lb] * *ob),
+                    &CollisionRequest::default(),
+                );
+                if r.unwrap().intersects {
+                    expected_self.push(json!([name(*la), name(*lb)]));
+                }
+            }
+            if collide(ma, &pa, &cube, &post_pose, &CollisionRequest::default())
+                .unwrap()
+                .intersects
+            {
+                expected_env.push(json!([name(*la), "post"]));
+            }
+        }
+        selfish += expected_self.len();
+        touching += expected_env.len();
+        assert_eq!(result["self"], Value::from(expected_self), "{q:?}");
+        assert_eq!(result["environment"], Value::from(expected_env), "{q:?}");
+    }
+    assert!(selfish > 0 && touching > 0, "{selfish} {touching}");
+}
+
+/// `--path`: the first colliding configuration after interpolation is the first one that
+/// `--configs` reports in collision when given the interpolated list written out here.
+#[test]
+fn robot_path_reports_the_first_colliding_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let ends: Vec<Vec<f64>> = vec![vec![0.0; 7], vec![-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21]];
+    let path = write(dir.path(), "path.json", &json!({ "configs": ends }));
+    let resolution = 0.05;
+    let report = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &path,
+        "--path",
+        "--resolution",
+        "0.05",
+        "--json",
+    ]));
+    let largest = ends[0]
+        .iter()
+        .zip(&ends[1])
+        .map(|(a, b)| (b - a).abs())
+        .fold(0.0, f64::max);
+    let n = (largest / resolution).ceil() as usize;
+    let mut every = vec![ends[0].clone()];
+    for k in 1..n {
+        let s = k as f64 / n as f64;
+        every.push(
+            ends[0]
+                .iter()
+                .zip(&ends[1])
+                .map(|(a, b)| a + (b - a) * s)
+                .collect(),
+        );
+    }
+    every.push(ends[1].clone());
+    let list = write(dir.path(), "every.json", &json!({ "configs": every }));
+    let each = json_of(&obbtree(&["robot", &kuka(), "--configs", &list, "--json"]));
+    let first = each["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r["self"] != json!([]) || r["environment"] != json!([]))
+        .expect("the folded end collides");
+    assert_eq!(report["first_collision"], first);
+    assert_eq!(report["checked"], first + 1);
+    assert_eq!(report["configuration"], json!(every[first]));
+    assert_eq!(report["self"], each["results"][first]["self"]);
+    // A clear path: null, every configuration checked.
+    let clear = write(
+        dir.path(),
+        "clear.json",
+        &json!({"configs": [vec![0.0; 7], vec![0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.0]]}),
+    );
+    let report = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &clear,
+        "--path",
+        "--resolution",
+        "0.1",
+        "--json",
+    ]));
+    assert_eq!(report["first_collision"], Value::Null);
+    assert_eq!(report["checked"], 1 + 3);
+}
+
+#[test]
+fn robot_lists_joints_and_refuses_bad_input() {
+    let listed = json_of(&obbtree(&["robot", &kuka(), "--json"]));
+    assert_eq!(listed["joints"][0]["name"], "lbr_iiwa_joint_1");
+    assert_eq!(listed["joints"][6]["type"], "revolute");
+    let text = String::from_utf8(obbtree(&["robot", &kuka()]).stdout).unwrap();
+    assert!(
+        text.contains("7 moving joints") && text.contains("q7  lbr_iiwa_joint_7"),
+        "{text}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("meshes")).unwrap();
+    std::fs::write(dir.path().join("meshes/cube.obj"), CUBE).unwrap();
+    let good = write(dir.path(), "good.json", &json!({"configs": [vec![0.0; 7]]}));
+    let short = write(
+        dir.path(),
+        "short.json",
+        &json!({"configs": [vec![0.0; 7], vec![0.0; 6]]}),
+    );
+    let nan = dir.path().join("nan.json");
+    std::fs::write(&nan, r#"{"configs":[[0,0,0,NaN,0,0,0]]}"#).unwrap();
+    let ghost = write(
+        dir.path(),
+        "ghost.json",
+        &json!({"allow": [["lbr_iiwa_link_1", "ghost"]]}),
+    );
+    let clash = write(
+        dir.path(),
+        "clash.json",
+        &json!({"objects": [{"name": "lbr_iiwa_link_3", "mesh": "meshes/cube.obj"}]}),
+    );
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--configs", &short], "short.json: configs[1]: "),
+        (
+            vec!["--configs", &short, "--path", "--resolution", "0.1"],
+            "short.json: configuration 1: ",
+        ),
+        (
+            vec!["--configs", nan.to_str().unwrap()],
+            "\"NaN\" is not a JSON number",
+        ),
+        (
+            vec!["--configs", &good, "--allow", &ghost],
+            "ghost.json: allow[0]: no link or fixture named \"ghost\"",
+        ),
+        (
+            vec!["--configs", &good, "--scene", &clash],
+            "clash.json: objects[0]: an object named \"lbr_iiwa_link_3\" is already in the scene",
+        ),
+        (
+            vec!["--configs", &good, "--path", "--resolution", "-1"],
+            "the resolution must be a positive finite number",
+        ),
+    ];
+    let urdf = kuka();
+    for (args, needle) in cases {
+        let mut all = vec!["robot", urdf.as_str()];
+        all.extend(args);
+        let err = error_of(&obbtree(&all));
+        assert!(
+            err.contains("expected 7 finite joint values") || !needle.contains("configs[1]"),
+            "{err}"
+        );
+        assert!(err.contains(needle), "{all:?}: {err}");
+    }
+    let err = error_of(&obbtree(&["robot", "no/such.urdf"]));
+    assert!(err.contains("no/such.urdf: cannot read the file"), "{err}");
+}
