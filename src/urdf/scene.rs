@@ -181,6 +181,11 @@ impl<V: PosedOverlap> RobotScene<V> {
         &self.configuration
     }
 
+    /// Forgets what the scene's queries learnt about pairs ([`Scene::clear_records`]).
+    pub fn clear_records(&mut self) {
+        self.scene.clear_records();
+    }
+
     /// The link of a scene object, if it is one of the robot's.
     pub fn link_of(&self, id: ObjectId) -> Option<usize> {
         self.parts.iter().find(|p| p.id == id).map(|p| p.link)

@@ -51,7 +51,12 @@ pub struct Args {
     path: bool,
     /// With --path: the largest step of any joint between checked configurations (radians,
     /// or metres for prismatic joints).
-    #[arg(long, value_name = "R", requires = "path", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "R",
+        requires = "path",
+        allow_negative_numbers = true
+    )]
     resolution: Option<f64>,
     /// Print one JSON object instead of a summary.
     #[arg(long)]

@@ -138,6 +138,12 @@ impl<V> Scene<V> {
         self.stats
     }
 
+    /// Forgets what the queries learnt about pairs: the next query answers every pair with the
+    /// full exact query (for measuring what the records save, or to free their memory).
+    pub fn clear_records(&mut self) {
+        self.records.clear();
+    }
+
     /// Removes the object and returns it; its allowed pairs go with it.
     pub fn remove(&mut self, id: ObjectId) -> Result<Object<V>, SceneError> {
         let object = self
