@@ -80,8 +80,13 @@ impl<V: PosedOverlap> Scene<V> {
             .par_iter()
             .map(|&(a, b)| {
                 let (oa, ob) = (self.object(a)?, self.object(b)?);
-                answer(query, oa, ob, self.records.get(&(a, b)))
-                    .map(|(answer, how)| (answer, how, [oa.stamp, ob.stamp]))
+                let record = self.records.get(&(a, b));
+                answer(query, oa, ob, record)
+                    .map(|(answer, how)| {
+                        let before = record.map(|r| &r.learnt);
+                        let learnt = query.learn(oa, ob, &answer, how, before);
+                        (answer, how, [oa.stamp, ob.stamp], learnt)
+                    })
                     .map_err(|source| SceneError::Pair {
                         a: oa.name.clone(),
                         b: ob.name.clone(),
@@ -94,20 +99,21 @@ impl<V: PosedOverlap> Scene<V> {
             candidates: candidates.len(),
             ..QueryStats::default()
         };
-        self.records.clear();
+        let mut records = std::collections::HashMap::with_capacity(candidates.len());
         let mut found = Vec::new();
-        for ((a, b), (answer, how, stamps)) in candidates.into_iter().zip(answers) {
+        for ((a, b), (answer, how, stamps, learnt)) in candidates.into_iter().zip(answers) {
             *match how {
                 Answered::Reused => &mut stats.reused,
                 Answered::Witnessed => &mut stats.witnessed,
+                Answered::Separated => &mut stats.separated,
                 Answered::Queried => &mut stats.queried,
             } += 1;
-            let learnt = query.learn(&answer);
-            self.records.insert((a, b), PairRecord { stamps, learnt });
+            records.insert((a, b), PairRecord { stamps, learnt });
             if query.reports(&answer) {
                 found.push((a, b, answer));
             }
         }
+        self.records = records;
         self.stats = stats;
         Ok(found)
     }

@@ -29,7 +29,9 @@
 //! objects. A pair neither of whose objects moved since the last call with the same request
 //! takes that answer outright; in [`Mode::First`](obbtree_query::Mode::First), a moved pair
 //! first tests its last witness triangle pair again with the exact triangle test, on the
-//! triangles placed as the query places them. Warm answers equal cold ones (the tests check
+//! triangles placed as the query places them; a moved pair found disjoint last time first
+//! checks whether the plane that separated the meshes' convex hulls then still does, with a
+//! slack that covers rounding (`separation.rs`). Warm answers equal cold ones (the tests check
 //! it), except that a `First` answer may name another witness. See `coherence.rs`.
 //!
 //! Pairs run in parallel on rayon's pool; every query returns a [`SceneError`] naming the
@@ -74,6 +76,7 @@ mod error;
 mod object;
 mod ray;
 mod scene;
+mod separation;
 
 pub use collide::{ExternalContact, ObjectContact};
 pub use error::SceneError;

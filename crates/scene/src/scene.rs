@@ -4,6 +4,7 @@
 use crate::bounds::world_box;
 use crate::coherence::PairRecord;
 use crate::object::{Candidate, CollisionFilter, Object, ObjectId};
+use crate::separation::HullPoints;
 use crate::SceneError;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, Pose};
 use obbtree_query::Model;
@@ -32,6 +33,10 @@ pub struct Scene<V = Obb> {
     pub(crate) records: HashMap<(ObjectId, ObjectId), PairRecord>,
     next_stamp: u64,
     pub(crate) stats: QueryStats,
+    /// The hull points of each model in use (for separating planes), keyed by the address of
+    /// the model's mesh, which cannot be reused while an object holds the model; with the
+    /// number of objects holding it, so that the entry goes with the last of them.
+    hulls: HashMap<usize, (Option<Arc<HullPoints>>, usize)>,
 }
 
 /// How the last [`Scene::collide_all`] answered its pairs: for tuning and benchmarks.
@@ -44,6 +49,8 @@ pub struct QueryStats {
     /// Pairs answered by their last witness triangle pair, tested again ([`Mode::First`]
     /// (obbtree_query::Mode::First)).
     pub witnessed: usize,
+    /// Disjoint pairs answered by their last separating plane, checked again.
+    pub separated: usize,
     /// Pairs that ran the full exact query.
     pub queried: usize,
 }
@@ -84,6 +91,7 @@ impl<V> Scene<V> {
             records: HashMap::new(),
             next_stamp: 0,
             stats: QueryStats::default(),
+            hulls: HashMap::new(),
         }
     }
 
@@ -152,6 +160,13 @@ impl<V> Scene<V> {
             .ok_or(SceneError::UnknownObject(id))?;
         self.names.remove(&object.name);
         self.allowed.retain(|&(a, b)| a != id && b != id);
+        let key = model_key(&object.model);
+        if let Some(entry) = self.hulls.get_mut(&key) {
+            entry.1 -= 1;
+            if entry.1 == 0 {
+                self.hulls.remove(&key);
+            }
+        }
         Ok(object)
     }
 
@@ -242,12 +257,18 @@ impl<V: 'static> Scene<V> {
         }
         let bounds = world_box(&model, &pose);
         let stamp = self.stamp();
+        let key = model_key(&model);
+        let hull = match self.hulls.get(&key) {
+            Some((hull, _)) => hull.clone(),
+            None => HullPoints::of(model.mesh()).map(Arc::new),
+        };
         let object = Object {
             name: name.clone(),
             model,
             pose,
             filter: CollisionFilter::default(),
             stamp,
+            hull: hull.clone(),
         };
         let id = self
             .tree
@@ -258,6 +279,7 @@ impl<V: 'static> Scene<V> {
             })?;
         let id = ObjectId(id);
         self.names.insert(name, id);
+        self.hulls.entry(key).or_insert((hull, 0)).1 += 1;
         Ok(id)
     }
 
@@ -298,6 +320,11 @@ impl<V: 'static> Scene<V> {
             .iter()
             .try_for_each(|&(id, pose)| self.set_pose(id, pose))
     }
+}
+
+/// The key of a model in the hull cache: the address of its mesh, shared by its clones.
+fn model_key<V>(model: &Model<V>) -> usize {
+    std::ptr::from_ref(model.mesh()) as usize
 }
 
 /// The pair as (smaller id, larger id).

@@ -450,7 +450,7 @@ fn warm_answers_equal_cold_answers_over_smooth_motion() {
     };
     let mut warm_all = build(0);
     let mut warm_first = build(0);
-    let (mut reused, mut witnessed) = (0, 0);
+    let (mut reused, mut witnessed, mut separated) = (0, 0, 0);
     for frame in 0..60 {
         let updates: Vec<_> = (0..n)
             .map(|i| (warm_all.id(&format!("o{i:02}")).unwrap(), pose_at(i, frame)))
@@ -459,6 +459,7 @@ fn warm_answers_equal_cold_answers_over_smooth_motion() {
             .frame(&updates, &CollisionRequest::new(Mode::All))
             .unwrap();
         reused += warm_all.last_stats().reused;
+        separated += warm_all.last_stats().separated;
         let cold = build(frame)
             .collide_all(&CollisionRequest::new(Mode::All))
             .unwrap();
@@ -479,12 +480,14 @@ fn warm_answers_equal_cold_answers_over_smooth_motion() {
             .frame(&updates, &CollisionRequest::new(Mode::First))
             .unwrap();
         witnessed += warm_first.last_stats().witnessed;
+        separated += warm_first.last_stats().separated;
         let expected = named(&build(frame), &cold);
         check_first(&warm_first, &first, &expected).unwrap();
     }
     // The test exercised both shortcuts.
     assert!(reused > 100, "{reused} pairs reused");
     assert!(witnessed > 20, "{witnessed} witnesses held");
+    assert!(separated > 20, "{separated} separating planes held");
 }
 
 // ---------------------------------------------------------------------------------------------
