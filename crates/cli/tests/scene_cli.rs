@@ -520,3 +520,25 @@ fn robot_lists_joints_and_refuses_bad_input() {
     let err = error_of(&obbtree(&["robot", "no/such.urdf"]));
     assert!(err.contains("no/such.urdf: cannot read the file"), "{err}");
 }
+
+/// The demo's scene row: obbtree's scene and parry's broad phase with its mesh pairs find the
+/// same touching pairs in every frame.
+#[test]
+fn demo_scene_row_agrees_with_parry() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = obbtree(&["demo", "--quick", "--out", dir.path().to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("scene, 200 objects x 10 frames"))
+        .unwrap_or_else(|| panic!("no scene row:\n{text}"));
+    assert!(
+        row.trim_end().ends_with(" 0 frame") && !row.contains(" 0 hit"),
+        "{row}"
+    );
+}
