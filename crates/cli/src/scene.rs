@@ -261,8 +261,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let start = Instant::now();
     let loaded = scene.collide_all(&request).map_err(scene_error(&spec))?;
     let mut per_frame = Vec::new();
-    for moves in frames.iter().flatten() {
-        per_frame.push(scene.frame(moves, &request).map_err(scene_error(&spec))?);
+    for (k, moves) in frames.iter().flatten().enumerate() {
+        let in_frame = |e: obbtree::SceneError| {
+            let file = args.frames.as_deref().unwrap_or(&args.scene);
+            Error::Message(format!("{}: frame {k}: {e}", file.display()))
+        };
+        per_frame.push(scene.frame(moves, &request).map_err(in_frame)?);
         progress.inc(1);
     }
     let query_total_ms = ms(start);

@@ -9,8 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-// The shared test helpers (`tests/common`) are not used: their `sweep` module does not build
-// against the facade as it is (`obbtree::query` does not exist).
+// A runner and an asset path of its own: this file needs nothing else of the shared helpers.
 
 /// Runs the `obbtree` program with `args` and `NO_COLOR` set.
 fn obbtree(args: &[&str]) -> Output {
@@ -245,6 +244,10 @@ fn bad_input_says_what_is_wrong() {
         (
             vec![good_path.clone(), "--frames".into(), write(dir.path(), "frames_big.json", &json!({"frames": [{"a": pose([1e200, 0.0, 0.0], [0.0; 3])}]}))],
             vec!["frames_big.json: frame 0: \"a\": translation[0] is 1e200, beyond the supported magnitude"],
+        ),
+        (
+            vec![good_path.clone(), "--frames".into(), write(dir.path(), "frames_far.json", &json!({"frames": [{}, {"b": pose([1e100, 0.0, 0.0], [0.0; 3])}]}))],
+            vec!["frames_far.json: frame 1: object \"b\" at its pose: "],
         ),
         (
             vec![good_path.clone(), "--frames".into(), dir.path().join("none.json").to_str().unwrap().to_string()],

@@ -3,6 +3,11 @@
 //! add the pairs of moved proxies, drop the pairs of moved (or removed) proxies whose fat
 //! boxes no longer meet, then start the next frame. A frame in which 10% of the objects move
 //! costs O(moved · log n + pairs), not O(n log n).
+//!
+//! The pair set holds pairs whose fat boxes meet; a query of pairs within a distance `d`
+//! cannot use it for `d` beyond the fat margins, and takes its candidates from box queries
+//! grown by `d` (`DynamicTree::overlapping`) or from the tree's nearest pairs instead, then
+//! runs through the same driver (`Scene::query_all_pairs`).
 
 use crate::bounds::meet;
 use crate::scene::{ordered, Scene};
