@@ -14,7 +14,9 @@ mod info;
 mod mesh;
 mod pick;
 mod render;
+mod robot;
 mod robots;
+mod scene;
 mod showcase;
 mod tree;
 
@@ -47,6 +49,8 @@ enum Command {
     Compare(compare::Args),
     Demo(demo::Args),
     Pick(pick::Args),
+    Scene(scene::Args),
+    Robot(robot::Args),
 }
 
 /// `--mode`: the first witness pair or every intersecting pair.
@@ -82,6 +86,8 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
+        Command::Scene(args) => scene::run(&args, out),
+        Command::Robot(args) => robot::run(&args, out),
     }?;
     Ok(out.flush()?)
 }
