@@ -57,7 +57,7 @@ fn kuka_arm_self_collision_matches_oracle() {
         // Neighbouring links overlap at their joints, so every pose has pairs; the no-contact
         // answer is covered by the link pairs of tests/collide_gears.rs and collide_parry.rs.
         assert!(!want.is_empty(), "pose {k} ({q:?}): no intersecting pair");
-        sweep_agrees_with_exact_oracle(&mesh, &want, &mut r, k);
+        sweep_agrees_with_exact_oracle(&mesh, &want, &mut r, k as usize);
         check::<Obb>(&mesh, &want);
         check::<obbtree::bv::Aabb>(&mesh, &want);
         check::<Kdop18>(&mesh, &want);
