@@ -23,7 +23,7 @@ mod tree;
 use clap::{Parser, Subcommand};
 
 /// Queries run once, untimed and discarded, before `query_total_ms` is measured: the first ten,
-/// as the harnesses in `shared/bench` do for FCL, coal and Embree, so that the reported time is
+/// as the harnesses in `bench/anchors` do for FCL, coal and Embree, so that the reported time is
 /// the steady state (trees in cache, each thread's query caches allocated) on both sides.
 const WARM_UP_QUERIES: usize = 10;
 

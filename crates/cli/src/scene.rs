@@ -354,6 +354,25 @@ pub(crate) fn write_json(path: &Path, report: &impl Serialize) -> Result<(), Err
 /// Touching pairs listed one per line when there are at most this many.
 const LIST_MAX: usize = 20;
 
+/// One frame's touching object pairs on one line, or "nothing touches".
+fn touching_pairs(contacts: &[ContactEntry]) -> String {
+    if contacts.is_empty() {
+        return "nothing touches".into();
+    }
+    let pairs: Vec<String> = contacts
+        .iter()
+        .map(|c| {
+            format!(
+                "{} — {} ({})",
+                c.a,
+                c.b,
+                counted(c.pairs, "triangle pair", "triangle pairs")
+            )
+        })
+        .collect();
+    pairs.join(", ")
+}
+
 fn summary(spec: &SceneSpec, r: &Report, out: &mut impl Write) -> Result<(), Error> {
     writeln!(
         out,
@@ -390,6 +409,11 @@ fn summary(spec: &SceneSpec, r: &Report, out: &mut impl Write) -> Result<(), Err
                 counted(frames.len(), "frame", "frames"),
                 touching as f64 / frames.len().max(1) as f64
             )?;
+            if frames.len() <= LIST_MAX {
+                for (k, frame) in frames.iter().enumerate() {
+                    writeln!(out, "  frame {k}: {}", touching_pairs(&frame.contacts))?;
+                }
+            }
             writeln!(
                 out,
                 "queries (the scene's poses and every frame, moves included): {:.2} ms, {:.3} ms per frame",

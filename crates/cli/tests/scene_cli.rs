@@ -545,3 +545,41 @@ fn demo_scene_row_agrees_with_parry() {
         "{row}"
     );
 }
+
+/// The README's tour runs on the bundled cell: the post reaches the duck in the last frame
+/// only (listed per frame in the summary), and the arm's path meets the duck.
+#[test]
+fn bundled_cell_of_the_tour() {
+    let scene = asset("scenes/cell.json");
+    let frames = asset("scenes/cell_frames.json");
+    let (scene, frames) = (scene.to_str().unwrap(), frames.to_str().unwrap());
+    let v = json_of(&obbtree(&["scene", scene, "--frames", frames, "--json"]));
+    assert_eq!(v["contacts"], json!([]));
+    let touching: Vec<usize> = v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["contacts"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(touching, [0, 0, 0, 1]);
+    assert_eq!(v["frames"][3]["contacts"][0]["a"], "duck");
+    assert_eq!(v["frames"][3]["contacts"][0]["b"], "post");
+    let text = String::from_utf8(obbtree(&["scene", scene, "--frames", frames]).stdout).unwrap();
+    assert!(text.contains("  frame 0: nothing touches"), "{text}");
+    assert!(text.contains("  frame 3: duck — post ("), "{text}");
+
+    let configs = asset("scenes/kuka_configs.json");
+    let path = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        configs.to_str().unwrap(),
+        "--scene",
+        scene,
+        "--path",
+        "--resolution",
+        "0.02",
+        "--json",
+    ]));
+    assert!(path["first_collision"].as_u64().unwrap() > 0, "{path}");
+}

@@ -75,11 +75,18 @@ pub struct Model<V = Obb> {
     rays: RayIndex,
 }
 
+/// What containment needs to know about a mesh.
+struct SolidFacts {
+    closed: bool,
+    component_seeds: Vec<u32>,
+}
+
 struct Inner<V> {
     mesh: Arc<TriMesh>,
     tree: Bvh<V>,
-    closed: bool,
-    component_seeds: Vec<u32>,
+    /// Containment's facts about the mesh, found on first use: most models never need them,
+    /// and finding whether a mesh is closed costs a quarter of a tree build.
+    solid: OnceLock<SolidFacts>,
     bounds: Aabb,
     smallest_nonzero_coordinate: Option<f64>,
     boxed: Vec<Boxed>,
@@ -136,8 +143,7 @@ impl<V: TreeVolume> Model<V> {
     fn assemble(mesh: Arc<TriMesh>, tree: Bvh<V>) -> Self {
         let boxed = boxed_in_tree_order(&mesh, &tree);
         let inner = Inner {
-            closed: mesh.is_closed(),
-            component_seeds: crate::collide::containment::component_seeds(&mesh),
+            solid: OnceLock::new(),
             bounds: Aabb::from_points(mesh.vertices()),
             smallest_nonzero_coordinate: mesh.smallest_nonzero_coordinate(),
             node_bounds: node_bounds(&boxed, &tree),
@@ -206,13 +212,20 @@ impl<V> Model<V> {
 
     /// Whether the mesh is closed (see [`TriMesh::is_closed`]): containment needs it.
     pub fn is_closed(&self) -> bool {
-        self.inner.closed
+        self.solid().closed
     }
 
     /// One vertex index per connected component of the mesh (triangles sharing a vertex index
     /// are connected).
     pub fn component_seeds(&self) -> &[u32] {
-        &self.inner.component_seeds
+        &self.solid().component_seeds
+    }
+
+    fn solid(&self) -> &SolidFacts {
+        self.inner.solid.get_or_init(|| SolidFacts {
+            closed: self.inner.mesh.is_closed(),
+            component_seeds: crate::collide::containment::component_seeds(&self.inner.mesh),
+        })
     }
 
     /// The mesh's axis-aligned bounds in its own frame.
@@ -264,7 +277,10 @@ impl<V> Model<V> {
             + size_of_val(inner.tree.triangle_order())
             + size_of_val(&inner.boxed[..])
             + size_of_val(&inner.node_bounds[..])
-            + size_of_val(&inner.component_seeds[..])
+            + inner
+                .solid
+                .get()
+                .map_or(0, |s| size_of_val(&s.component_seeds[..]))
             + inner.pick_tree.get().map_or(0, PickTree::memory_bytes)
     }
 

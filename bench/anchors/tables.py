@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""The README's speed tables in one run: the `obbtree` program a user builds, parry3d-f64
+(through `crates/cli/examples/parry_bench.rs`), FCL, coal and Embree on the same files, one
+thread each, several rounds interleaved, medians and ratios.
+
+usage: bench/anchors/tables.py [--rounds N] [--out DIR]
+
+Needs `cargo build --release -p obbtree-cli --bin obbtree --example parry_bench` (or set
+OBBTREE_BIN_DIR to the folder holding `obbtree` and `examples/parry_bench`) and the harnesses of
+`bench/anchors/build.sh` in target/anchors (or BENCH_OUT). Every run's one-line report is kept
+in OUT/runs.jsonl; the tables are printed as Markdown. Runs under `chrt -f 10` when it is
+allowed, so that other work on the machine does not take the core away.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "benches" / "data"
+
+
+def programs():
+    bins = Path(os.environ.get("OBBTREE_BIN_DIR", ROOT / "target" / "release"))
+    anchors = ROOT / os.environ.get("BENCH_OUT", "target/anchors")
+    return {
+        "obbtree": [str(bins / "obbtree")],
+        "parry": [str(bins / "examples" / "parry_bench")],
+        "fcl": [str(anchors / "fcl_bench")],
+        "coal": [str(anchors / "coal_bench")],
+        "embree": [str(anchors / "embree_bench")],
+    }
+
+
+def realtime_prefix():
+    if shutil.which("chrt") and subprocess.run(["chrt", "-f", "10", "true"]).returncode == 0:
+        return ["chrt", "-f", "10"]
+    return []
+
+
+def run(command, env_extra=None):
+    """Runs one timed command (one thread) and returns its one-line JSON report."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1", **(env_extra or {}))
+    out = subprocess.run(realtime_prefix() + command, env=env, check=True, capture_output=True, text=True)
+    report = json.loads(out.stdout)
+    return {k: v for k, v in report.items() if k not in ("results", "hits")}
+
+
+def inputs(out):
+    """OBJ copies of the dragons (exactly the values the PLY loader reads) and 100,000 rays."""
+    meshes = {}
+    for name in ("dragon_res3", "dragon_res2"):
+        obj = out / f"{name}.obj"
+        if not obj.exists():
+            subprocess.run([sys.executable, DATA / "ply2obj.py", ROOT / "assets" / f"{name}.ply.gz", obj], check=True)
+        meshes[name] = obj
+    rays = out / "rays_dragon_res2_100k.json"
+    if not rays.exists():
+        subprocess.run([sys.executable, ROOT / "bench" / "anchors" / "rays.py", meshes["dragon_res2"], "100000", "7", rays], check=True)
+    return meshes, rays
+
+
+def collide_cases(meshes):
+    """(case, query, {engine: command}) for every collision row."""
+    p = programs()
+    cases = [
+        ("dragon_res3, 500 poses", "dragon_res3", "poses_dragon_res3_500.json", ["all", "first"]),
+        ("dragon_res3, 100 near misses", "dragon_res3", "poses_dragon_res3_near_100.json", ["first"]),
+        ("dragon_res2, 200 poses", "dragon_res2", "poses_dragon_res2_200.json", ["all", "first"]),
+        ("dragon_res2, 100 near misses", "dragon_res2", "poses_dragon_res2_near_100.json", ["first"]),
+    ]
+    for case, mesh, poses, modes in cases:
+        m, q = str(meshes[mesh]), str(DATA / poses)
+        for mode in modes:
+            anchor_mode = "all" if mode == "all" else "bool"
+            yield case, mode, {
+                "obbtree": p["obbtree"] + ["collide", m, m, "--poses", q, "--mode", mode, "--json"],
+                "obbtree min-volume": p["obbtree"] + ["collide", m, m, "--poses", q, "--mode", mode, "--json", "--fit", "min-volume"],
+                "parry3d-f64": p["parry"] + ["collide", m, m, q, "--mode", mode],
+                "FCL OBB": p["fcl"] + ["collide", m, m, q, "--bv", "obb", "--mode", anchor_mode],
+                "FCL OBBRSS": p["fcl"] + ["collide", m, m, q, "--bv", "obbrss", "--mode", anchor_mode],
+                "coal kIOS": p["coal"] + ["collide", m, m, q, "--bv", "kios", "--mode", anchor_mode],
+            }
+
+
+def pick_case(meshes, rays):
+    p = programs()
+    m, r = str(meshes["dragon_res2"]), str(rays)
+    return {
+        "obbtree": (p["obbtree"] + ["pick", m, "--rays", r, "--json"], None),
+        "parry3d-f64": (p["parry"] + ["pick", m, r], None),
+        "Embree": (p["embree"] + ["ray", m, r], None),
+        "Embree robust": (p["embree"] + ["ray", m, r], {"EMBREE_ROBUST": "1"}),
+    }
+
+
+def rounds_of(commands, rounds, log, label):
+    """Every engine's reports over `rounds` interleaved rounds."""
+    reports = {engine: [] for engine in commands}
+    for k in range(rounds):
+        for engine, spec in commands.items():
+            command, env = spec if isinstance(spec, tuple) else (spec, None)
+            report = run(command, env)
+            reports[engine].append(report)
+            log.write(json.dumps({"case": label, "engine": engine, "round": k, **report}) + "\n")
+            log.flush()
+            print(f"  {label} {engine} round {k + 1}/{rounds}: {report['query_total_ms']:.3f} ms", file=sys.stderr)
+    return reports
+
+
+def median(reports, key="query_total_ms"):
+    return statistics.median(r[key] for r in reports)
+
+
+def ms(x):
+    return f"{x / 1000:.3f} s" if x >= 1000 else f"{x:.3g} ms" if x >= 10 else f"{x:.3f} ms"
+
+
+def collide_table(meshes, rounds, log):
+    engines = ["obbtree", "obbtree min-volume", "parry3d-f64", "FCL OBB", "FCL OBBRSS", "coal kIOS"]
+    others = engines[2:]
+    lines = ["| case | query | " + " | ".join(engines) + " | fastest other / obbtree (default / min-volume) |",
+             "| --- | --- |" + " ---: |" * (len(engines) + 1)]
+    for case, mode, commands in collide_cases(meshes):
+        reports = rounds_of(commands, rounds, log, f"{case} {mode}")
+        times = {e: median(reports[e]) for e in engines}
+        fastest = min(times[e] for e in others)
+        cells = [f"**{ms(times[e])}**" for e in engines[:2]] + [ms(times[e]) for e in others]
+        ratios = " / ".join(f"{fastest / times[e]:.1f}×" for e in engines[:2])
+        lines.append(f"| {case} | `{mode.capitalize()}` | " + " | ".join(cells) + f" | **{ratios}** |")
+    return lines
+
+
+def build_table(meshes, rounds, log):
+    """Both trees of a collide run (A and B: the same mesh twice), serial, from the collide
+    reports of dragon_res2 plus parry's two builds."""
+    p = programs()
+    m = str(meshes["dragon_res2"])
+    q = str(DATA / "poses_dragon_res2_near_100.json")
+    commands = {
+        "obbtree": p["obbtree"] + ["collide", m, m, "--poses", q, "--mode", "first", "--json"],
+        "parry3d": p["parry"] + ["build", m],
+        "FCL OBB": p["fcl"] + ["collide", m, m, q, "--bv", "obb", "--mode", "bool"],
+        "FCL OBBRSS": p["fcl"] + ["collide", m, m, q, "--bv", "obbrss", "--mode", "bool"],
+        "coal kIOS": p["coal"] + ["collide", m, m, q, "--bv", "kios", "--mode", "bool"],
+    }
+    reports = rounds_of(commands, rounds, log, "build dragon_res2")
+    times = {e: median(r, "build_ms") for e, r in reports.items()}
+    times["parry3d-f64"] = times.pop("parry3d")
+    times["parry3d (f32)"] = median(reports["parry3d"], "build_f32_ms")
+    ob = times["obbtree"]
+    lines = ["| engine | two trees of dragon_res2 (202,520 triangles each) | time / obbtree's |", "| --- | ---: | ---: |"]
+    for engine in ["obbtree", "parry3d-f64", "parry3d (f32)", "FCL OBB", "FCL OBBRSS", "coal kIOS"]:
+        bold = "**" if engine == "obbtree" else ""
+        lines.append(f"| {engine} | {bold}{ms(times[engine])}{bold} | {times[engine] / ob:.2f} |")
+    return lines
+
+
+def pick_table(meshes, rays, rounds, log):
+    reports = rounds_of(pick_case(meshes, rays), rounds, log, "pick dragon_res2")
+    count = reports["obbtree"][0].get("rays", 100000)
+    per_ray = {e: median(r) * 1000 / count for e, r in reports.items()}
+    ob = per_ray["obbtree"]
+    lines = ["| engine | µs per ray | time / obbtree's |", "| --- | ---: | ---: |"]
+    for engine, t in per_ray.items():
+        lines.append(f"| {engine} | {'**' if engine == 'obbtree' else ''}{t:.3f}{'**' if engine == 'obbtree' else ''} | {t / ob:.2f} |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=ROOT / "target" / "anchors" / "tables")
+    parser.add_argument("--only", choices=["collide", "pick", "build"])
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    meshes, rays = inputs(args.out)
+    with open(args.out / "runs.jsonl", "a") as log:
+        if args.only in (None, "collide"):
+            print("Collision, one thread, total query time over the pose set (median of "
+                  f"{args.rounds} interleaved rounds):\n")
+            print("\n".join(collide_table(meshes, args.rounds, log)) + "\n")
+        if args.only in (None, "pick"):
+            print(f"Ray picking, dragon_res2, 100,000 incoherent rays, one thread (median of {args.rounds} rounds):\n")
+            print("\n".join(pick_table(meshes, rays, args.rounds, log)) + "\n")
+        if args.only in (None, "build"):
+            print(f"Building trees, one thread, serial (median of {args.rounds} rounds):\n")
+            print("\n".join(build_table(meshes, args.rounds, log)) + "\n")
+
+
+if __name__ == "__main__":
+    main()
