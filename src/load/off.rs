@@ -22,101 +22,152 @@ use std::path::Path;
 use std::str::{FromStr, SplitWhitespace};
 
 pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
-    let syntax = |line: usize, message: String| LoadError::Syntax {
-        path: path.into(),
-        at: Location::Line(line),
-        message,
-    };
     let text = std::str::from_utf8(bytes).map_err(|e| {
         syntax(
+            path,
             super::line_at(bytes, e.valid_up_to()),
             "not valid UTF-8 text (is this a text OFF file?)".into(),
         )
     })?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, line)| !line.is_empty());
-    let bad_magic = || LoadError::BadMagic {
-        path: path.into(),
-        format: "OFF",
-        magic: "OFF",
+    let mut lines = OffLines {
+        lines: content_lines(text),
+        path,
     };
-    let (first_line, first) = lines.next().ok_or_else(bad_magic)?;
-    let mut header = first.split_whitespace();
-    let keyword = header.next().unwrap_or("");
-    if !keyword.ends_with("OFF") {
-        return Err(bad_magic());
-    }
-    let prefixes = keyword.trim_end_matches("OFF");
-    let known = ["", "N", "C", "CN", "ST", "STN", "STC", "STCN"];
-    if !known.contains(&prefixes) || header.clone().next() == Some("BINARY") {
-        return Err(LoadError::Header {
-            path: path.into(),
-            message: format!("line {first_line}: \"{first}\" is not a 3D ascii OFF header; obbtree reads [ST][C][N]OFF"),
-        });
-    }
-    // The counts follow the keyword on its line or stand on the next one.
-    let (count_line, mut counts) = if header.clone().next().is_some() {
-        (first_line, header)
-    } else {
-        let (line, text) = lines
-            .next()
-            .ok_or_else(|| syntax(first_line, "the vertex and face counts are missing".into()))?;
-        (line, text.split_whitespace())
-    };
-    let (vertex_count, face_count): (usize, usize) =
-        match (number(&mut counts), number(&mut counts)) {
-            (Some(v), Some(f)) => (v, f),
-            _ => {
-                return Err(syntax(
-                    count_line,
-                    "expected the vertex and face counts (\"V F [E]\")".into(),
-                ))
-            }
-        };
-    let truncated = |element: &str, index: usize, expected: usize| LoadError::Truncated {
-        path: path.into(),
-        element: element.into(),
-        index,
-        expected,
-    };
-    // Each vertex takes at least 6 bytes, so the file size bounds honest counts.
+    let (vertex_count, face_count) = lines.header()?;
+    // Each vertex takes at least 6 bytes and each face 8, so the file size bounds honest counts.
     let mut vertices = Vec::with_capacity(vertex_count.min(bytes.len() / 6));
     for index in 0..vertex_count {
-        let (line, text) = lines
-            .next()
-            .ok_or_else(|| truncated("vertex", index, vertex_count))?;
+        vertices.push(lines.vertex(index, vertex_count)?);
+    }
+    let mut triangles = Vec::with_capacity(face_count.min(bytes.len() / 8));
+    let mut corners = Vec::new();
+    for index in 0..face_count {
+        lines.face(index, face_count, vertex_count, &mut corners)?;
+        fan(&corners, &mut triangles);
+    }
+    if triangles.is_empty() {
+        return Err(no_faces(path, "no faces: the header declares 0 faces"));
+    }
+    lines.check_end()?;
+    Ok((vertices, triangles))
+}
+
+fn syntax(path: &Path, line: usize, message: String) -> LoadError {
+    LoadError::Syntax {
+        path: path.into(),
+        at: Location::Line(line),
+        message,
+    }
+}
+
+/// The file's lines that hold something ([`content_lines`]), read as header, vertices and faces.
+struct OffLines<'a, I: Iterator<Item = (usize, &'a str)>> {
+    lines: I,
+    path: &'a Path,
+}
+
+/// The lines of `text` that hold something, numbered from 1, comments removed.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty())
+}
+
+impl<'a, I: Iterator<Item = (usize, &'a str)>> OffLines<'a, I> {
+    fn syntax(&self, line: usize, message: String) -> LoadError {
+        syntax(self.path, line, message)
+    }
+
+    fn next_or_truncated(
+        &mut self,
+        element: &str,
+        index: usize,
+        expected: usize,
+    ) -> Result<(usize, &'a str), LoadError> {
+        self.lines.next().ok_or_else(|| LoadError::Truncated {
+            path: self.path.into(),
+            element: element.into(),
+            index,
+            expected,
+        })
+    }
+
+    /// The keyword line (`[ST][C][N]OFF`, ascii) and the vertex and face counts, which follow
+    /// the keyword on its line or stand on the next one.
+    fn header(&mut self) -> Result<(usize, usize), LoadError> {
+        let bad_magic = || LoadError::BadMagic {
+            path: self.path.into(),
+            format: "OFF",
+            magic: "OFF",
+        };
+        let (first_line, first) = self.lines.next().ok_or_else(bad_magic)?;
+        let mut header = first.split_whitespace();
+        let keyword = header.next().unwrap_or("");
+        if !keyword.ends_with("OFF") {
+            return Err(bad_magic());
+        }
+        let prefixes = keyword.trim_end_matches("OFF");
+        let known = ["", "N", "C", "CN", "ST", "STN", "STC", "STCN"];
+        if !known.contains(&prefixes) || header.clone().next() == Some("BINARY") {
+            return Err(LoadError::Header {
+                path: self.path.into(),
+                message: format!("line {first_line}: \"{first}\" is not a 3D ascii OFF header; obbtree reads [ST][C][N]OFF"),
+            });
+        }
+        let (count_line, mut counts) = if header.clone().next().is_some() {
+            (first_line, header)
+        } else {
+            let (line, text) = self.lines.next().ok_or_else(|| {
+                self.syntax(first_line, "the vertex and face counts are missing".into())
+            })?;
+            (line, text.split_whitespace())
+        };
+        match (number(&mut counts), number(&mut counts)) {
+            (Some(v), Some(f)) => Ok((v, f)),
+            _ => Err(self.syntax(
+                count_line,
+                "expected the vertex and face counts (\"V F [E]\")".into(),
+            )),
+        }
+    }
+
+    /// Vertex `index`: its first three columns.
+    fn vertex(&mut self, index: usize, count: usize) -> Result<Point, LoadError> {
+        let (line, text) = self.next_or_truncated("vertex", index, count)?;
         let mut columns = text.split_whitespace();
         let mut xyz = [0.0; 3];
         for c in &mut xyz {
             let column = columns.next().ok_or_else(|| {
-                syntax(
+                self.syntax(
                     line,
                     format!("vertex {index}: expected three coordinates, found \"{text}\""),
                 )
             })?;
             *c = coordinate(column.as_bytes())
-                .map_err(|message| syntax(line, format!("vertex {index}: {message}")))?;
+                .map_err(|message| self.syntax(line, format!("vertex {index}: {message}")))?;
         }
-        vertices.push(Point::from(xyz));
+        Ok(Point::from(xyz))
     }
-    let mut triangles = Vec::with_capacity(face_count.min(bytes.len() / 8));
-    let mut corners = Vec::new();
-    for index in 0..face_count {
-        let (line, text) = lines
-            .next()
-            .ok_or_else(|| truncated("face", index, face_count))?;
+
+    /// Face `index`'s corners into `corners`: a count of at least 3, then that many indices.
+    fn face(
+        &mut self,
+        index: usize,
+        count: usize,
+        vertex_count: usize,
+        corners: &mut Vec<u32>,
+    ) -> Result<(), LoadError> {
+        let (line, text) = self.next_or_truncated("face", index, count)?;
         let mut columns = text.split_whitespace();
         let arity: usize = number(&mut columns).ok_or_else(|| {
-            syntax(
+            self.syntax(
                 line,
                 format!("face {index}: expected the corner count, found \"{text}\""),
             )
         })?;
         if arity < 3 {
-            return Err(syntax(
+            return Err(self.syntax(
                 line,
                 format!("face {index} has {arity} corners; a face needs at least 3"),
             ));
@@ -124,28 +175,29 @@ pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
         corners.clear();
         for _ in 0..arity {
             let column = columns.next().ok_or_else(|| {
-                syntax(
+                self.syntax(
                     line,
                     format!("face {index}: expected {arity} vertex indices, found \"{text}\""),
                 )
             })?;
             corners.push(
                 vertex_index(index, column.as_bytes(), vertex_count)
-                    .map_err(|message| syntax(line, message))?,
+                    .map_err(|message| self.syntax(line, message))?,
             );
         }
-        fan(&corners, &mut triangles);
+        Ok(())
     }
-    if triangles.is_empty() {
-        return Err(no_faces(path, "no faces: the header declares 0 faces"));
+
+    /// An error naming the first line left over after the declared faces.
+    fn check_end(mut self) -> Result<(), LoadError> {
+        match self.lines.next() {
+            Some((line, _)) => Err(LoadError::TrailingData {
+                path: self.path.into(),
+                at: Location::Line(line),
+            }),
+            None => Ok(()),
+        }
     }
-    if let Some((line, _)) = lines.next() {
-        return Err(LoadError::TrailingData {
-            path: path.into(),
-            at: Location::Line(line),
-        });
-    }
-    Ok((vertices, triangles))
 }
 
 /// Face `face`'s 0-based vertex index `token`, checked against the `count` vertices.

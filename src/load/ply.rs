@@ -64,136 +64,184 @@ impl PropertyAccess for Record {
 }
 
 pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Parsed, LoadError> {
-    let header_error = |message: String| LoadError::Header {
-        path: path.into(),
-        message,
-    };
-    if !(bytes.starts_with(b"ply\n") || bytes.starts_with(b"ply\r\n")) {
-        return Err(LoadError::BadMagic {
-            path: path.into(),
-            format: "PLY",
-            magic: "ply",
-        });
-    }
+    check_magic(bytes, path)?;
     let parser = Parser::<Record>::new();
     let mut reader = Reader::new(bytes);
     let header = parser
         .read_header(&mut reader)
-        .map_err(|e| header_error(format!("header: {e}")))?;
-    let mut payload = reader.into_inner();
-    let header_lines = line_at(bytes, bytes.len() - payload.len()) - 1;
+        .map_err(|e| header_error(path, format!("header: {e}")))?;
     check_header(header.elements.get("vertex"), header.elements.get("face"))
-        .map_err(header_error)?;
+        .map_err(|message| header_error(path, message))?;
     let vertex_count = header.elements.get("vertex").map_or(0, |v| v.count);
+    let mut body = Body::new(bytes, reader.into_inner(), header.encoding, path)?;
+    let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+    for (_, element) in &header.elements {
+        for index in 0..element.count {
+            let (record, line) = body.read(&parser, element, index)?;
+            let added = match element.name.as_str() {
+                "vertex" => {
+                    check_finite(&record.xyz).map(|()| vertices.push(Point::from(record.xyz)))
+                }
+                "face" => {
+                    check_face(&record, vertex_count).map(|()| fan(&record.corners, &mut triangles))
+                }
+                _ => Ok(()),
+            };
+            added.map_err(|message| body.syntax(element, index, line, &message))?;
+        }
+    }
+    if triangles.is_empty() {
+        return Err(no_faces(path, "no faces: the header declares 0 faces"));
+    }
+    body.check_end()?;
+    Ok((vertices, triangles))
+}
 
-    let mut vertices = Vec::new();
-    let mut triangles = Vec::new();
-    // For ascii: the payload as lines, numbered from the end of the header.
-    let mut lines = match header.encoding {
-        Encoding::Ascii => Some(
-            std::str::from_utf8(payload)
-                .map_err(|e| LoadError::Syntax {
+fn check_magic(bytes: &[u8], path: &Path) -> Result<(), LoadError> {
+    if bytes.starts_with(b"ply\n") || bytes.starts_with(b"ply\r\n") {
+        return Ok(());
+    }
+    Err(LoadError::BadMagic {
+        path: path.into(),
+        format: "PLY",
+        magic: "ply",
+    })
+}
+
+fn header_error(path: &Path, message: String) -> LoadError {
+    LoadError::Header {
+        path: path.into(),
+        message,
+    }
+}
+
+/// The data after the header, read element by element: ascii as numbered lines, binary as
+/// bytes. Ascii errors point at the line (and say which element), binary ones at the element.
+struct Body<'a> {
+    bytes: &'a [u8],
+    payload: &'a [u8],
+    /// Ascii only: the payload's lines, numbered from the end of the header.
+    lines: Option<std::iter::Zip<std::str::Lines<'a>, std::ops::RangeFrom<usize>>>,
+    encoding: Encoding,
+    path: &'a Path,
+}
+
+impl<'a> Body<'a> {
+    fn new(
+        bytes: &'a [u8],
+        payload: &'a [u8],
+        encoding: Encoding,
+        path: &'a Path,
+    ) -> Result<Self, LoadError> {
+        let header_lines = line_at(bytes, bytes.len() - payload.len()) - 1;
+        let lines = match encoding {
+            Encoding::Ascii => {
+                let text = std::str::from_utf8(payload).map_err(|e| LoadError::Syntax {
                     path: path.into(),
                     at: Location::Line(line_at(
                         bytes,
                         bytes.len() - payload.len() + e.valid_up_to(),
                     )),
                     message: "ascii PLY data is not valid UTF-8 text".into(),
-                })?
-                .lines()
-                .zip(header_lines + 1..),
-        ),
-        _ => None,
-    };
-    for (_, element) in &header.elements {
-        for index in 0..element.count {
-            let truncated = || LoadError::Truncated {
-                path: path.into(),
-                element: element.name.clone(),
-                index,
-                expected: element.count,
-            };
-            // Ascii errors point at the line (and say which element), binary ones at the element.
-            let mut line = 0;
-            let syntax = |line: usize, message: &dyn std::fmt::Display| {
-                let message = message
-                    .to_string()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let (at, message) = match header.encoding {
-                    Encoding::Ascii => (
-                        Location::Line(line),
-                        format!("{} {index}: {message}", element.name),
-                    ),
-                    _ => (
-                        Location::Element {
-                            kind: element.name.clone(),
-                            index,
-                        },
-                        message,
-                    ),
-                };
-                LoadError::Syntax {
-                    path: path.into(),
-                    at,
-                    message,
-                }
-            };
-            let record = match (header.encoding, lines.as_mut()) {
-                (Encoding::Ascii, Some(lines)) => {
-                    let (text, at) = lines.next().ok_or_else(truncated)?;
-                    line = at;
-                    parser
-                        .read_ascii_element(text, element)
-                        .map_err(|_| syntax(line, &ascii_fault(text, element)))?
-                }
-                (encoding, _) => {
-                    let read = if encoding == Encoding::BinaryBigEndian {
-                        parser.read_big_endian_element(&mut payload, element)
-                    } else {
-                        parser.read_little_endian_element(&mut payload, element)
-                    };
-                    read.map_err(|e| {
-                        if e.kind() == ErrorKind::UnexpectedEof {
-                            truncated()
-                        } else {
-                            syntax(line, &e)
-                        }
-                    })?
-                }
-            };
-            match element.name.as_str() {
-                "vertex" => {
-                    check_finite(&record.xyz).map_err(|message| syntax(line, &message))?;
-                    vertices.push(Point::from(record.xyz));
-                }
-                "face" => {
-                    check_face(&record, vertex_count).map_err(|message| syntax(line, &message))?;
-                    fan(&record.corners, &mut triangles);
-                }
-                _ => {}
+                })?;
+                Some(text.lines().zip(header_lines + 1..))
             }
+            _ => None,
+        };
+        Ok(Self {
+            bytes,
+            payload,
+            lines,
+            encoding,
+            path,
+        })
+    }
+
+    /// Element `index` of `element`, and its line (0 for binary).
+    fn read(
+        &mut self,
+        parser: &Parser<Record>,
+        element: &ElementDef,
+        index: usize,
+    ) -> Result<(Record, usize), LoadError> {
+        if let Some(lines) = self.lines.as_mut() {
+            let (text, line) = lines.next().ok_or_else(|| self.truncated(element, index))?;
+            let record = parser
+                .read_ascii_element(text, element)
+                .map_err(|_| self.syntax(element, index, line, &ascii_fault(text, element)))?;
+            return Ok((record, line));
+        }
+        let read = if self.encoding == Encoding::BinaryBigEndian {
+            parser.read_big_endian_element(&mut self.payload, element)
+        } else {
+            parser.read_little_endian_element(&mut self.payload, element)
+        };
+        let record = read.map_err(|e| match e.kind() {
+            ErrorKind::UnexpectedEof => self.truncated(element, index),
+            _ => self.syntax(element, index, 0, &e),
+        })?;
+        Ok((record, 0))
+    }
+
+    fn truncated(&self, element: &ElementDef, index: usize) -> LoadError {
+        LoadError::Truncated {
+            path: self.path.into(),
+            element: element.name.clone(),
+            index,
+            expected: element.count,
         }
     }
-    if triangles.is_empty() {
-        return Err(no_faces(path, "no faces: the header declares 0 faces"));
-    }
-    let trailing = match header.encoding {
-        Encoding::Ascii => lines
-            .and_then(|mut l| l.find(|(text, _)| !text.trim().is_empty()))
-            .map(|(_, line)| Location::Line(line)),
-        _ => (!payload.is_empty()).then(|| Location::Element {
-            kind: "byte".into(),
-            index: bytes.len() - payload.len(),
-        }),
-    };
-    match trailing {
-        Some(at) => Err(LoadError::TrailingData {
-            path: path.into(),
+
+    fn syntax(
+        &self,
+        element: &ElementDef,
+        index: usize,
+        line: usize,
+        message: &dyn std::fmt::Display,
+    ) -> LoadError {
+        let message = message
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (at, message) = match self.encoding {
+            Encoding::Ascii => (
+                Location::Line(line),
+                format!("{} {index}: {message}", element.name),
+            ),
+            _ => (
+                Location::Element {
+                    kind: element.name.clone(),
+                    index,
+                },
+                message,
+            ),
+        };
+        LoadError::Syntax {
+            path: self.path.into(),
             at,
-        }),
-        None => Ok((vertices, triangles)),
+            message,
+        }
+    }
+
+    /// An error if anything but blank lines (ascii) or nothing (binary) follows the elements.
+    fn check_end(self) -> Result<(), LoadError> {
+        let trailing = match self.lines {
+            Some(mut lines) => lines
+                .find(|(text, _)| !text.trim().is_empty())
+                .map(|(_, line)| Location::Line(line)),
+            None => (!self.payload.is_empty()).then(|| Location::Element {
+                kind: "byte".into(),
+                index: self.bytes.len() - self.payload.len(),
+            }),
+        };
+        match trailing {
+            Some(at) => Err(LoadError::TrailingData {
+                path: self.path.into(),
+                at,
+            }),
+            None => Ok(()),
+        }
     }
 }
 
