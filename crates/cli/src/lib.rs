@@ -17,6 +17,7 @@ mod render;
 mod robot;
 mod robots;
 mod scene;
+mod scene_demo;
 mod showcase;
 mod tree;
 

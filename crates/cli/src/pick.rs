@@ -179,13 +179,16 @@ fn finish<V: RayVolume>(
 /// next, so it stays in cache and its pages are touched once.
 const RAYS_PER_CHUNK: usize = 4096;
 
+/// A ray's first hit as (triangle, t), if any.
+type FirstHit = Option<(u32, f64)>;
+
 /// Every ray of the file, after [`super::WARM_UP_QUERIES`] untimed ones, in chunks through one
 /// reused buffer: the query time (ms) and each ray's first hit as (triangle, t).
 fn cast_batch<V: RayVolume>(
     args: &Args,
     model: &Model<V>,
     rays: &[Ray],
-) -> Result<(f64, Vec<Option<(u32, f64)>>), Error> {
+) -> Result<(f64, Vec<FirstHit>), Error> {
     let pose = Pose::identity();
     let mut buffer = Vec::with_capacity(RAYS_PER_CHUNK);
     let warm_up = &rays[..rays.len().min(super::WARM_UP_QUERIES)];
