@@ -9,6 +9,7 @@
 //! build); parry's constructor allocates afresh each time too.
 //!
 //! The 871k-triangle dragon is included when `assets/large/` has it (`assets/fetch.sh --large`).
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use obbtree::bv::{Obb, TriMesh};

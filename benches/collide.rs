@@ -17,6 +17,7 @@
 //! Also the differential's gear set meshing (see `gear_case`).
 //!
 //! Run: `cargo bench --bench collide` (`-- obbtree` for ours only, `-- gears` for the gear set, `-- res3` for one dragon).
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use obbtree_compare as parry;
 

@@ -6,6 +6,7 @@
 //! bundled bunny, differential ring gear and 200k-triangle dragon.
 //!
 //! `cargo bench --bench fit` (add `-- --quick` for a short run).
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use obbtree::bv::fit::hull;

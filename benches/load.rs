@@ -1,5 +1,6 @@
 //! Mesh loading speed on bundled meshes (parse + validation). parry3d has no loaders, so this
 //! bench runs alone; it shows what `obbtree info` and the demo spend before any query.
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::load::load_mesh;

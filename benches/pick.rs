@@ -9,6 +9,7 @@
 //! written to DIR so that `embree_bench ray MESH.obj rays.json` runs on exactly these inputs.
 //! `OBBTREE_BENCH_RAYS` overrides the ray count (default 100,000). Criterion reports rays/s
 //! (throughput elements).
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere};

@@ -1,6 +1,7 @@
 //! ns per call of every primitive overlap test, with OBB–OBB and triangle–triangle also run
 //! through parry3d-f64's equivalents in the same run. Each iteration runs the test over a fixed
 //! set of random pairs (about half of them intersecting); throughput is pairs per second.
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use obbtree::bv::intersect::obb_obb::RelativePose;

@@ -1,6 +1,7 @@
 //! ns per call of the primitive tests of `obbtree_bv::intersect` (part A: rays, segments,
 //! planes, culling, 2D, dynamic), with ray–AABB and ray–triangle beside parry3d-f64's
 //! equivalents. Each benchmark cycles through 1024 pre-generated random inputs.
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Rotation3, Unit, Vector2};

@@ -60,6 +60,7 @@
 //! separated by their plane, 0.2 queried in full.
 //!
 //! Run: `cargo bench --bench scene --features urdf` (`-- frames` or `-- path` for one group).
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{UnitQuaternion, Vector3};

@@ -58,7 +58,9 @@ enum Command {
 #[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ModeArg {
+    /// Stop at the first intersecting pair.
     First,
+    /// Every intersecting pair.
     All,
 }
 

@@ -180,7 +180,9 @@ impl Serialize for Reason {
 /// [`crossing`]: each library's error, `None` where its answer is right.
 #[derive(Clone, Debug, Serialize)]
 pub struct Difference {
+    /// obbtree's first hit.
     pub obbtree: Option<Hit>,
+    /// parry's first hit.
     pub parry: Option<Hit>,
     /// What is wrong with obbtree's answer.
     pub obbtree_error: Option<Reason>,
@@ -217,6 +219,7 @@ pub struct Judge<'a> {
 type Found = (u32, BigRational, Place);
 
 impl<'a> Judge<'a> {
+    /// A judge for rays on `mesh`.
     pub fn new(mesh: &'a TriMesh) -> Self {
         let mut around = vec![Vec::new(); mesh.vertices().len()];
         for (i, t) in mesh.triangles().iter().enumerate() {
@@ -351,7 +354,9 @@ pub struct Tally {
 pub struct ReasonCount {
     /// `"obbtree"` or `"parry"`.
     pub wrong: &'static str,
+    /// What was wrong.
     pub reason: Reason,
+    /// On how many rays.
     pub count: usize,
 }
 

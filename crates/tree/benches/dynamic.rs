@@ -29,6 +29,7 @@
 //! 13% of the updates leave their fat box and reinsert the proxy. Surface-area cost of the
 //! 10,000-cube tree: 62.1 built by insertion, 61.7 after 100 frames of updates, 57.6 from
 //! `from_boxes`; height 16 in all three (the AVL bound is 18).
+#![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use obbtree_bv::intersect::aabb_aabb;
