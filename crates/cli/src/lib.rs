@@ -1,5 +1,15 @@
 //! Command-line interface: one module per subcommand. Each subcommand returns an [`Error`] that
-//! `main` prints as one line before exiting with a non-zero status.
+//! `main` prints as one line before exiting with a non-zero status. The pose and ray file
+//! readers are public, for tools that feed the program:
+//!
+//! ```
+//! use std::path::Path;
+//! let text = r#"{"poses":[{"translation":[1,0,0],"rotation":[0,0,0.5]}]}"#;
+//! let poses = obbtree_cli::poses::poses_from_str(text, Path::new("poses.json")).unwrap();
+//! assert_eq!(poses[0].translation().x, 1.0);
+//! let bad = obbtree_cli::poses::poses_from_str(r#"[{"translation":[1,0,0]}]"#, Path::new("p.json"));
+//! assert!(bad.unwrap_err().to_string().contains("p.json"));
+//! ```
 
 mod json_shape;
 pub mod poses;

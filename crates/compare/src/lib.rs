@@ -3,6 +3,19 @@
 //! enumerating intersecting triangle pairs of two meshes (its BVH's `leaf_pairs` with B's boxes
 //! moved into A's frame, then its triangle–triangle `intersection_test` per candidate); picking
 //! agreement in [`rays`].
+//!
+//! ```
+//! use obbtree_bv::{Point, Pose, TriMesh};
+//! let square = TriMesh::new(
+//!     vec![Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0)],
+//!     vec![[0, 1, 2]],
+//! )
+//! .unwrap();
+//! let parry_mesh = obbtree_compare::trimesh(&square).unwrap();
+//! let turned = Pose::new([0.25, 0.25, -0.5], [1.5707963267948966, 0.0, 0.0]).unwrap();
+//! let pairs = obbtree_compare::pairs(&parry_mesh, &parry_mesh, &obbtree_compare::pose(&turned), false);
+//! assert_eq!(pairs, [[0, 0]]);
+//! ```
 
 pub mod rays;
 
