@@ -25,6 +25,7 @@ mod mesh;
 mod pick;
 mod render;
 mod robot;
+mod robot_demo;
 mod robots;
 mod scene;
 mod scene_demo;

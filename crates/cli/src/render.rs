@@ -12,6 +12,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 /// One model of a scene placed at `pose`, painted `color`, its `highlight` triangles in red.
+#[derive(Clone)]
 pub struct Shape<V> {
     pub model: Model<V>,
     pub pose: Pose,

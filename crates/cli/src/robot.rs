@@ -68,8 +68,8 @@ pub struct Args {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ConfigsFile {
-    configs: Vec<Vec<f64>>,
+pub(crate) struct ConfigsFile {
+    pub(crate) configs: Vec<Vec<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -191,36 +191,46 @@ fn build(
     allow: Option<&AllowFile>,
     args: &Args,
 ) -> Result<RobotScene<Obb>, Error> {
-    let mut scene = RobotScene::new(robot).map_err(|e| Error::Message(e.to_string()))?;
-    if let Some(spec) = fixtures {
-        let models = spec
-            .meshes
-            .iter()
-            .map(|(file, mesh)| {
-                Model::new(mesh.clone()).map_err(|e| {
-                    Error::Message(format!("{}: cannot build the tree: {e}", file.display()))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        for (index, (name, mesh, pose)) in spec.objects.iter().enumerate() {
-            scene
-                .add_fixture(name.clone(), models[*mesh].clone(), *pose)
-                .map_err(|e| {
-                    Error::Message(format!("{}: objects[{index}]: {e}", spec.path.display()))
-                })?;
-        }
-        for (index, [a, b]) in spec.allow.iter().enumerate() {
-            scene.allow(a, b).map_err(|e| {
-                Error::Message(format!("{}: allow[{index}]: {e}", spec.path.display()))
-            })?;
-        }
-    }
+    let mut scene = with_fixtures(robot, fixtures)?;
     if let (Some(file), Some(path)) = (allow, &args.allow) {
         for (index, [a, b]) in file.allow.iter().enumerate() {
             scene
                 .allow(a, b)
                 .map_err(|e| Error::Message(format!("{}: allow[{index}]: {e}", path.display())))?;
         }
+    }
+    Ok(scene)
+}
+
+/// The robot's links, and the objects and allowed pairs of a scene file as fixtures.
+pub(crate) fn with_fixtures(
+    robot: Robot,
+    fixtures: Option<&SceneSpec>,
+) -> Result<RobotScene<Obb>, Error> {
+    let mut scene = RobotScene::new(robot).map_err(|e| Error::Message(e.to_string()))?;
+    let Some(spec) = fixtures else {
+        return Ok(scene);
+    };
+    let models = spec
+        .meshes
+        .iter()
+        .map(|(file, mesh)| {
+            Model::new(mesh.clone()).map_err(|e| {
+                Error::Message(format!("{}: cannot build the tree: {e}", file.display()))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    for (index, (name, mesh, pose)) in spec.objects.iter().enumerate() {
+        scene
+            .add_fixture(name.clone(), models[*mesh].clone(), *pose)
+            .map_err(|e| {
+                Error::Message(format!("{}: objects[{index}]: {e}", spec.path.display()))
+            })?;
+    }
+    for (index, [a, b]) in spec.allow.iter().enumerate() {
+        scene
+            .allow(a, b)
+            .map_err(|e| Error::Message(format!("{}: allow[{index}]: {e}", spec.path.display())))?;
     }
     Ok(scene)
 }

@@ -58,6 +58,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     let pictures = [
         write_scene(&out_dir.join("collision.png"), &shapes, &camera)?,
         pick_picture(&sweep.a, camera.width, &out_dir.join("pick.png"), out)?,
+        super::robot_demo::path_picture(assets, quick, out_dir, out)?,
         {
             let chart_svg = out_dir.join("times.svg");
             chart::write_svg(&chart_svg, &bars)?;

@@ -23,6 +23,8 @@ fn quick_demo_writes_its_pictures() {
         "gear set, 4 parts",
         "KUKA self-collision, 2 poses",
         "pick ",
+        "robot: the KUKA along 4 path configurations among 3 fixtures",
+        "first contact at checked configuration 46, lbr_iiwa_link_7 – duck",
         "pictures in",
     ] {
         assert!(text.contains(row), "{row} missing:\n{text}");
@@ -58,6 +60,23 @@ fn quick_demo_writes_its_pictures() {
             .count();
         assert!(red > 0, "{name} has no highlighted triangle");
     }
+    // The robot's picture shows the arm (orange) and the fixtures (green).
+    let file = std::fs::File::open(dir.path().join("robot_path.png")).unwrap();
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let rgb = &pixels[..frame.buffer_size()];
+    let count = |f: &dyn Fn(&[u8]) -> bool| rgb.chunks(3).filter(|p| f(p)).count();
+    assert!(
+        count(&|p| p[0] > p[1] + 40 && p[1] > p[2] + 20) > 20,
+        "no arm drawn"
+    );
+    assert!(
+        count(&|p| p[1] > p[0] + 20 && p[1] > p[2] + 20) > 200,
+        "no fixture drawn"
+    );
     let svg = std::fs::read_to_string(dir.path().join("times.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
 }
