@@ -12,6 +12,9 @@ use obbtree::{CollisionRequest, CollisionResult, Point, Pose};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
+/// What `collide_many` returns: which poses touch, and the `[pose, triangle, triangle]` rows.
+type ManyResults<'py> = (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>);
+
 /// The `(p, 2)` int64 array of triangle pairs.
 pub fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArray2<i64>> {
     Array2::from_shape_fn((pairs.len(), 2), |(i, j)| i64::from(pairs[i][j])).into_pyarray(py)
@@ -102,7 +105,7 @@ pub fn collide_many<'py>(
     poses: &Bound<'py, PyAny>,
     pose_a: Option<&Bound<'py, PyAny>>,
     mode: &str,
-) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>)> {
+) -> PyResult<ManyResults<'py>> {
     let pa = pose(pose_a, "pose_a")?;
     let batch = self::poses(poses, "poses")?;
     let request = request(mode, false)?;

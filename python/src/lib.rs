@@ -16,6 +16,10 @@ mod volumes;
 
 use pyo3::prelude::*;
 
+/// What `__reduce__` returns for pickling: the callable that rebuilds an object, and its
+/// arguments.
+pub(crate) type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
+
 #[pymodule]
 fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mesh::Mesh>()?;

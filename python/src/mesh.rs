@@ -4,7 +4,7 @@ use crate::arrays::{check_shape, index_array, points};
 use crate::errors::{mesh_file_error, value_error};
 use numpy::ndarray::{Array2, Ix2};
 use numpy::{IntoPyArray, PyArray2};
-use obbtree::TriMesh;
+use obbtree::{MeshError, TriMesh};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,7 +30,7 @@ impl Mesh {
     fn new(vertices: &Bound<'_, PyAny>, faces: &Bound<'_, PyAny>) -> PyResult<Self> {
         let vertices = points(vertices, "vertices")?;
         let faces = read_faces(faces)?;
-        let mesh = TriMesh::new(vertices, faces).map_err(|e| value_error("Mesh", e))?;
+        let mesh = TriMesh::new(vertices, faces).map_err(|e| value_error(mesh_argument(&e), e))?;
         Ok(Self {
             inner: Arc::new(mesh),
         })
@@ -91,7 +91,7 @@ impl Mesh {
     /// Pickles as its arrays.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>, Bound<'py, PyAny>))> {
+    ) -> PyResult<crate::Reduced<'py, (Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
         let py = slf.py();
         let this = slf.get();
         Ok((
@@ -120,4 +120,12 @@ fn read_faces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
             Ok([index(0)?, index(1)?, index(2)?])
         })
         .collect()
+}
+
+/// The argument a mesh refusal is about.
+fn mesh_argument(error: &MeshError) -> &'static str {
+    match error {
+        MeshError::Empty | MeshError::IndexOutOfRange { .. } => "faces",
+        _ => "vertices",
+    }
 }

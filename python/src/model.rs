@@ -121,7 +121,7 @@ impl Model {
     /// Pickles as its mesh and its tree's bytes: unpickling checks the tree, never rebuilds it.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Mesh, Bound<'py, PyBytes>))> {
+    ) -> PyResult<crate::Reduced<'py, (Mesh, Bound<'py, PyBytes>)>> {
         let py = slf.py();
         let this = slf.get();
         let restore = py.get_type::<Model>().getattr("from_tree_bytes")?;

@@ -14,6 +14,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::sync::{Mutex, MutexGuard};
 
+/// A ray's first hit on a scene as Python sees it: `(name, triangle, t, point)`.
+type RayHitTuple<'py> = (String, i64, f64, Bound<'py, PyAny>);
+
 /// A scene and the allowed pairs given to it (kept by name, for pickling).
 struct State {
     scene: AnyScene,
@@ -342,7 +345,7 @@ impl PyScene {
         origin: &Bound<'py, PyAny>,
         direction: &Bound<'py, PyAny>,
         max_t: f64,
-    ) -> PyResult<Option<(String, i64, f64, Bound<'py, PyAny>)>> {
+    ) -> PyResult<Option<RayHitTuple<'py>>> {
         let ray = Ray::new(
             point(origin, "origin")?,
             point(direction, "direction")?.coords,

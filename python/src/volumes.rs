@@ -149,6 +149,9 @@ volumes! {
     Kdop26(Kdop26) = "kdop26",
 }
 
+// Makes the macros, defined by `volumes!`, reachable by path from the other modules (clippy
+// takes the re-export of a textually scoped macro for a redundant import).
+#[allow(clippy::single_component_path_imports)]
 pub(crate) use {with_model, with_models, with_scene, with_scene_model, with_scenes};
 
 fn unknown_volume(name: &str) -> PyErr {
