@@ -135,6 +135,18 @@ def _transform(transform):
     return np.array(transform, dtype=np.float64)
 
 
+class _TransformNamed:
+    """Renames the scene's ``pose`` argument to trimesh's ``transform`` in its errors."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is ValueError and str(error).startswith("pose: "):
+            raise ValueError("transform: " + str(error)[len("pose: "):]) from None
+        return False
+
+
 def _returns(result, names, contacts, return_names, return_data):
     """trimesh's return convention: the bool, then the names and the data if asked."""
     if return_names and return_data:
@@ -178,11 +190,13 @@ class CollisionManager:
         default identity) as ``name``, replacing an object of that name. Returns its model.
         """
         transform = _transform(transform)
-        if name in self._objs:
-            self.remove_object(name)
         model = _model_of(mesh, self._bv, self._models)
         key = f"{next(self._keys)}"
-        self._scene.insert(key, model, transform)
+        # Inserted before the old object goes: a refused transform leaves the manager as it was.
+        with _TransformNamed():
+            self._scene.insert(key, model, transform)
+        if name in self._objs:
+            self.remove_object(name)
         self._objs[name] = _Object(name, mesh, model, transform)
         self._key_of[name] = key
         self._name_of[key] = name
@@ -204,7 +218,8 @@ class CollisionManager:
         if name not in self._objs:
             raise ValueError(f"{name} not in collision manager!")
         transform = _transform(transform)
-        self._scene.set_pose(self._key_of[name], transform)
+        with _TransformNamed():
+            self._scene.set_pose(self._key_of[name], transform)
         self._objs[name].transform = transform
 
     def in_collision_single(self, mesh, transform=None, return_names=False, return_data=False):
@@ -216,7 +231,8 @@ class CollisionManager:
         transform = _transform(transform)
         model = _model_of(mesh, self._bv, self._external, limit=8)
         mode = "all" if return_data else "first"
-        found = self._scene.collide_with(model, transform, mode=mode, contacts=return_data)
+        with _TransformNamed():
+            found = self._scene.collide_with(model, transform, mode=mode, contacts=return_data)
         names = {self._name_of[key] for key, *_ in found}
         contacts = []
         if return_data:
