@@ -1,0 +1,40 @@
+"""obbtree: exact triangle-mesh collision and ray casting, NumPy arrays in and out.
+
+>>> import numpy as np, obbtree
+>>> square = obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float),
+...                       np.array([[0, 1, 2], [0, 2, 3]]))
+>>> model = obbtree.Model(square)
+>>> upright = np.array([[1, 0, 0, 0.5], [0, 0, -1, 0], [0, 1, 0, -0.5], [0, 0, 0, 1]], float)
+>>> obbtree.collide(model, None, model, upright)[0]
+True
+
+Drop-in backends for trimesh are in :mod:`obbtree.trimesh`.
+"""
+
+from ._obbtree import (
+    VOLUMES,
+    Mesh,
+    Model,
+    Scene,
+    any_hit,
+    cast_rays,
+    cast_rays_all,
+    collide,
+    collide_many,
+    contains,
+    self_collide,
+)
+
+__all__ = [
+    "VOLUMES",
+    "Mesh",
+    "Model",
+    "Scene",
+    "any_hit",
+    "cast_rays",
+    "cast_rays_all",
+    "collide",
+    "collide_many",
+    "contains",
+    "self_collide",
+]

@@ -1,0 +1,229 @@
+//! NumPy arrays in: every argument is read where it lies when it already is an array of the
+//! right type (any strides, no copy), converted by NumPy otherwise (lists, other exact dtypes),
+//! and refused with a `ValueError` naming the argument when its shape or type is wrong.
+//! Values (NaN, poses, index ranges) are checked by the engine, whose message is kept.
+
+use crate::errors::value_error;
+use numpy::ndarray::{ArrayViewD, Ix2, Ix3};
+use numpy::{
+    PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use obbtree::bv::nalgebra::Matrix4;
+use obbtree::{Point, Pose, Ray, Vector};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyModule;
+
+/// Largest integer magnitude that a `float64` holds exactly (2⁵³).
+const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+fn numpy_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    NUMPY
+        .get_or_try_init(py, || Ok(PyModule::import(py, "numpy")?.unbind()))
+        .map(|m| m.bind(py))
+}
+
+/// `obj` as a NumPy array (itself if it is one), or a `ValueError` naming `name`.
+fn as_ndarray<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyUntypedArray>> {
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        return Ok(array.clone());
+    }
+    let converted = numpy_module(obj.py())?
+        .call_method1("asarray", (obj,))
+        .map_err(|e| value_error(name, format!("cannot be read as an array ({e})")))?;
+    converted
+        .cast_into::<PyUntypedArray>()
+        .map_err(|_| value_error(name, "cannot be read as an array"))
+}
+
+/// `obj` as a `float64` array: the array itself when it is one; otherwise NumPy's conversion
+/// when that is exact (floats, integers within ±2⁵³). Booleans, objects and strings are refused.
+pub fn float_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
+    if let Ok(array) = obj.cast::<PyArrayDyn<f64>>() {
+        return readonly(array, name);
+    }
+    let array = as_ndarray(obj, name)?;
+    let dtype = array.dtype();
+    let kind = dtype.kind();
+    if !matches!(kind, b'f' | b'i' | b'u') || (kind == b'f' && dtype.itemsize() > 8) {
+        return Err(value_error(
+            name,
+            format!("expected an array of float64 numbers, got dtype {dtype}"),
+        ));
+    }
+    let converted = array.call_method1("astype", ("float64",))?;
+    let converted = converted.cast::<PyArrayDyn<f64>>().map_err(PyErr::from)?;
+    let read = readonly(converted, name)?;
+    if kind != b'f' && dtype.itemsize() >= 8 {
+        if let Some(big) = read.as_array().iter().find(|v| v.abs() > EXACT_INTEGER) {
+            return Err(value_error(
+                name,
+                format!("integer {big:e} has no exact float64 value; pass float64 coordinates"),
+            ));
+        }
+    }
+    Ok(read)
+}
+
+/// `obj` as an `int64` array of indices: integer dtypes only (floats are refused rather than
+/// truncated).
+pub fn index_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, i64>> {
+    if let Ok(array) = obj.cast::<PyArrayDyn<i64>>() {
+        return readonly(array, name);
+    }
+    let array = as_ndarray(obj, name)?;
+    let dtype = array.dtype();
+    let kind = dtype.kind();
+    if !matches!(kind, b'i' | b'u') {
+        return Err(value_error(
+            name,
+            format!("expected an array of integer indices, got dtype {dtype}"),
+        ));
+    }
+    if kind == b'u' && dtype.itemsize() >= 8 {
+        // uint64 beyond i64::MAX would wrap: no mesh has that many vertices, refuse it here.
+        let too_big = array
+            .call_method0("max")
+            .and_then(|m| m.extract::<u64>())
+            .map(|m| m > u32::MAX as u64)
+            .unwrap_or(false);
+        if too_big {
+            return Err(value_error(
+                name,
+                "an index exceeds the largest vertex index a mesh can have (2^32 - 1)",
+            ));
+        }
+    }
+    let converted = array.call_method1("astype", ("int64",))?;
+    let converted = converted.cast::<PyArrayDyn<i64>>().map_err(PyErr::from)?;
+    readonly(converted, name)
+}
+
+fn readonly<'py, T: numpy::Element>(
+    array: &Bound<'py, PyArrayDyn<T>>,
+    name: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
+    array
+        .try_readonly()
+        .map_err(|e| value_error(name, format!("cannot be read: {e}")))
+}
+
+/// Checks that `view` has shape `expected` (`None`: any length), naming `name` and the shape
+/// it should have (`shape_text`, e.g. `"(n, 3)"`).
+pub fn check_shape<T>(
+    view: &ArrayViewD<'_, T>,
+    name: &str,
+    expected: &[Option<usize>],
+    shape_text: &str,
+) -> PyResult<()> {
+    let shape = view.shape();
+    let fits = shape.len() == expected.len()
+        && shape
+            .iter()
+            .zip(expected)
+            .all(|(&n, e)| e.is_none_or(|e| e == n));
+    if fits {
+        Ok(())
+    } else {
+        Err(value_error(
+            name,
+            format!("expected an array of shape {shape_text}, got shape {shape:?}"),
+        ))
+    }
+}
+
+/// The rows of an `(n, 3)` float argument, as points.
+pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Point>> {
+    let array = float_array(obj, name)?;
+    let view = array.as_array();
+    check_shape(&view, name, &[None, Some(3)], "(n, 3)")?;
+    let rows = view.into_dimensionality::<Ix2>().expect("checked 2-d");
+    Ok(rows
+        .outer_iter()
+        .map(|r| Point::new(r[0], r[1], r[2]))
+        .collect())
+}
+
+/// The rows of an `(n, 3)` float argument, as vectors.
+pub fn vectors(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vector>> {
+    Ok(points(obj, name)?.into_iter().map(|p| p.coords).collect())
+}
+
+/// One point from a `(3,)` float argument.
+pub fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Point> {
+    let array = float_array(obj, name)?;
+    let view = array.as_array();
+    check_shape(&view, name, &[Some(3)], "(3,)")?;
+    Ok(Point::new(view[[0]], view[[1]], view[[2]]))
+}
+
+/// The rays of `origins` and `directions`, `(n, 3)` each with the same `n`. Their values are
+/// checked by the query (finite, in range, non-zero direction).
+pub fn rays(origins: &Bound<'_, PyAny>, directions: &Bound<'_, PyAny>) -> PyResult<Vec<Ray>> {
+    let origins = points(origins, "origins")?;
+    let directions = vectors(directions, "directions")?;
+    if origins.len() != directions.len() {
+        return Err(value_error(
+            "directions",
+            format!(
+                "{} directions for {} origins: one direction per origin",
+                directions.len(),
+                origins.len()
+            ),
+        ));
+    }
+    Ok(origins
+        .into_iter()
+        .zip(directions)
+        .map(|(o, d)| Ray::new(o, d))
+        .collect())
+}
+
+/// A `(4, 4)` homogeneous pose argument, checked by [`Pose::from_homogeneous`]; `None` is the
+/// identity.
+pub fn pose(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Pose> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Pose::identity());
+    };
+    let array = float_array(obj, name)?;
+    let view = array.as_array();
+    check_shape(&view, name, &[Some(4), Some(4)], "(4, 4)")?;
+    let matrix = Matrix4::from_fn(|i, j| view[[i, j]]);
+    Pose::from_homogeneous(&matrix).map_err(|e| value_error(name, e))
+}
+
+/// A `(k, 4, 4)` batch of homogeneous poses, each checked; an error names the first bad one.
+pub fn poses(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Pose>> {
+    let array = float_array(obj, name)?;
+    let view = array.as_array();
+    check_shape(&view, name, &[None, Some(4), Some(4)], "(k, 4, 4)")?;
+    let batch = view.into_dimensionality::<Ix3>().expect("checked 3-d");
+    batch
+        .outer_iter()
+        .enumerate()
+        .map(|(k, m)| {
+            Pose::from_homogeneous(&Matrix4::from_fn(|i, j| m[[i, j]]))
+                .map_err(|e| value_error(&format!("{name}[{k}]"), e))
+        })
+        .collect()
+}
+
+/// `"first"` or `"all"`.
+pub fn mode(text: &str) -> PyResult<obbtree::Mode> {
+    match text {
+        "first" => Ok(obbtree::Mode::First),
+        "all" => Ok(obbtree::Mode::All),
+        other => Err(value_error(
+            "mode",
+            format!("{other:?} is not a mode; use \"first\" (one witness pair) or \"all\""),
+        )),
+    }
+}

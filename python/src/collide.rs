@@ -1,0 +1,195 @@
+//! Collision queries on models: two posed meshes, one pair under many poses, a mesh against
+//! itself, points inside a closed mesh. Batches run on rayon's pool without the GIL.
+
+use crate::arrays::{mode, points, pose, poses};
+use crate::errors::value_error;
+use crate::model::Model;
+use crate::volumes::{with_model, with_models};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use obbtree::bv::intersect::tri_tri_segment::Intersection;
+use obbtree::{CollisionRequest, CollisionResult, Point, Pose};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+/// What `collide_many` returns: which poses touch, and the `[pose, triangle, triangle]` rows.
+type ManyResults<'py> = (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>);
+
+/// The `(p, 2)` int64 array of triangle pairs.
+pub fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArray2<i64>> {
+    Array2::from_shape_fn((pairs.len(), 2), |(i, j)| i64::from(pairs[i][j])).into_pyarray(py)
+}
+
+/// One point per pair of `result` (which must carry contacts, computed in A's frame), moved
+/// to the world by `pose_a`: the middle of the pair's intersection segment; NaN where the
+/// intersection is not a segment (coplanar or zero-area triangles).
+pub fn contact_points<'py>(
+    py: Python<'py>,
+    result: &CollisionResult,
+    pose_a: &Pose,
+) -> Bound<'py, PyArray2<f64>> {
+    let middle = |c: &Intersection| match c {
+        Intersection::Segment(p, q) => {
+            pose_a.transform_point(&Point::from((p.coords + q.coords) / 2.0))
+        }
+        _ => Point::new(f64::NAN, f64::NAN, f64::NAN),
+    };
+    let points: Vec<Point> = result.contacts.iter().map(middle).collect();
+    Array2::from_shape_fn((points.len(), 3), |(i, j)| points[i][j]).into_pyarray(py)
+}
+
+/// The request of `mode` (`"first"` or `"all"`), with contact segments if asked.
+pub fn request(mode_text: &str, contacts: bool) -> PyResult<CollisionRequest> {
+    Ok(CollisionRequest::new(mode(mode_text)?).with_contacts(contacts))
+}
+
+/// Do the meshes of `a` at `pose_a` and `b` at `pose_b` touch, and where?
+///
+/// Poses are `(4, 4)` homogeneous matrices (`None`: identity). Returns `(intersects, pairs)`,
+/// `pairs` an `(p, 2)` int64 array of `[triangle of a, triangle of b]`, sorted; one witness
+/// pair with `mode="first"`, all of them with `mode="all"`. With `contacts=True` a third
+/// element: an `(p, 3)` array with a point of each pair's intersection (world frame; NaN for
+/// coplanar pairs). Exact: touching counts.
+///
+/// >>> import numpy as np, obbtree
+/// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
+/// >>> obbtree.collide(tri, None, tri, np.eye(4))[0]
+/// True
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, mode = "first", contacts = false))]
+pub fn collide<'py>(
+    py: Python<'py>,
+    a: PyRef<'py, Model>,
+    pose_a: Option<&Bound<'py, PyAny>>,
+    b: PyRef<'py, Model>,
+    pose_b: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+    contacts: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (pa, pb) = (pose(pose_a, "pose_a")?, pose(pose_b, "pose_b")?);
+    let request = request(mode, contacts)?;
+    let (ma, mb) = (a.inner.clone(), b.inner.clone());
+    let result = py.detach(|| {
+        with_models!(&ma, &mb, |x, y| obbtree::collide(x, &pa, y, &pb, &request)
+            .map_err(|e| value_error("collide", e)))
+    })?;
+    let pairs = pair_array(py, &result.pairs);
+    if contacts {
+        let points = contact_points(py, &result, &pa);
+        Ok((result.intersects, pairs, points)
+            .into_pyobject(py)?
+            .into_any())
+    } else {
+        Ok((result.intersects, pairs).into_pyobject(py)?.into_any())
+    }
+}
+
+/// `collide` of `a` at `pose_a` with `b` at each pose of `poses` (`(k, 4, 4)`), in parallel.
+///
+/// Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array, `pairs` an `(P, 3)` int64
+/// array of `[pose index, triangle of a, triangle of b]` rows (one per touching pose with
+/// `mode="first"`, every pair with `mode="all"`). Every pose is checked before any query
+/// runs; a `ValueError` names the first bad one.
+///
+/// >>> import numpy as np, obbtree
+/// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
+/// >>> poses = np.stack([np.eye(4), np.eye(4)]); poses[1, 0, 3] = 5.0
+/// >>> obbtree.collide_many(tri, tri, poses)[0].tolist()
+/// [True, False]
+#[pyfunction]
+#[pyo3(signature = (a, b, poses, pose_a = None, mode = "first"))]
+pub fn collide_many<'py>(
+    py: Python<'py>,
+    a: PyRef<'py, Model>,
+    b: PyRef<'py, Model>,
+    poses: &Bound<'py, PyAny>,
+    pose_a: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+) -> PyResult<ManyResults<'py>> {
+    let pa = pose(pose_a, "pose_a")?;
+    let batch = self::poses(poses, "poses")?;
+    let request = request(mode, false)?;
+    let (ma, mb) = (a.inner.clone(), b.inner.clone());
+    let results = py.detach(|| {
+        with_models!(&ma, &mb, |x, y| obbtree::collide_many(
+            x, &pa, y, &batch, &request
+        )
+        .map_err(|e| value_error("poses", e)))
+    })?;
+    let intersects: Vec<bool> = results.iter().map(|r| r.intersects).collect();
+    let rows: Vec<[i64; 3]> = results
+        .iter()
+        .enumerate()
+        .flat_map(|(k, r)| {
+            r.pairs
+                .iter()
+                .map(move |&[i, j]| [k as i64, i64::from(i), i64::from(j)])
+        })
+        .collect();
+    let rows = Array2::from_shape_fn((rows.len(), 3), |(i, j)| rows[i][j]);
+    Ok((intersects.into_pyarray(py), rows.into_pyarray(py)))
+}
+
+/// Pairs of the model's own triangles that intersect and share no vertex index.
+///
+/// Returns `(intersects, pairs)`, `pairs` an `(p, 2)` int64 array of `[i, j]` with `i < j`.
+///
+/// >>> import numpy as np, obbtree
+/// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
+/// >>> obbtree.self_collide(tri)[0]
+/// False
+#[pyfunction]
+#[pyo3(signature = (model, mode = "all"))]
+pub fn self_collide<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    mode: &str,
+) -> PyResult<(bool, Bound<'py, PyArray2<i64>>)> {
+    let request = request(mode, false)?;
+    let m = model.inner.clone();
+    let result = py.detach(|| with_model!(&m, |x| obbtree::self_collide(x, &request)));
+    Ok((result.intersects, pair_array(py, &result.pairs)))
+}
+
+/// Whether each point of `points` (`(n, 3)`) lies in the closed solid of the model's mesh at
+/// `pose` (points on the surface count as inside). Exact; the mesh must be closed
+/// (`ValueError` otherwise).
+///
+/// >>> import numpy as np, obbtree
+/// >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+/// >>> tet = obbtree.Model(obbtree.Mesh(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]))
+/// >>> obbtree.contains(tet, [[0.1, 0.1, 0.1], [1, 1, 1]]).tolist()
+/// [True, False]
+#[pyfunction]
+#[pyo3(signature = (model, points, pose = None))]
+pub fn contains<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    points: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let placed = self::pose(pose, "pose")?;
+    let queries = self::points(points, "points")?;
+    let m = model.inner.clone();
+    let inside = py.detach(|| {
+        with_model!(&m, |x| {
+            if !x.is_closed() {
+                return Err(value_error(
+                    "model",
+                    "the mesh is not closed (some edge is not shared by exactly two triangles): \
+                     inside and outside are not defined",
+                ));
+            }
+            let answers: Vec<_> = queries
+                .par_iter()
+                .map(|p| obbtree::contains_point(x, &placed, p))
+                .collect();
+            answers
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| a.map_err(|e| value_error(&format!("points[{i}]"), e)))
+                .collect::<PyResult<Vec<bool>>>()
+        })
+    })?;
+    Ok(inside.into_pyarray(py))
+}

@@ -1,0 +1,37 @@
+//! The `obbtree` Python extension (`obbtree._obbtree`): meshes, models, scenes and the exact
+//! collision and ray queries of the engine, NumPy arrays in and out. Batches release the GIL
+//! and run on rayon's pool; every object is immutable or locked, so safe to share between
+//! Python threads; every refusal of the engine is a Python exception with its message.
+//!
+//! One file per family of queries; each registers its functions in [`_obbtree`].
+
+mod arrays;
+mod collide;
+mod errors;
+mod mesh;
+mod model;
+mod rays;
+mod scene;
+mod volumes;
+
+use pyo3::prelude::*;
+
+/// What `__reduce__` returns for pickling: the callable that rebuilds an object, and its
+/// arguments.
+pub(crate) type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
+
+#[pymodule]
+fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<mesh::Mesh>()?;
+    m.add_class::<model::Model>()?;
+    m.add_class::<scene::PyScene>()?;
+    m.add_function(wrap_pyfunction!(collide::collide, m)?)?;
+    m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
+    m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;
+    m.add_function(wrap_pyfunction!(collide::contains, m)?)?;
+    m.add_function(wrap_pyfunction!(rays::cast_rays, m)?)?;
+    m.add_function(wrap_pyfunction!(rays::cast_rays_all, m)?)?;
+    m.add_function(wrap_pyfunction!(rays::any_hit, m)?)?;
+    m.add("VOLUMES", volumes::VOLUME_NAMES.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! Ray queries on a model: the first hit of each ray, every hit, and whether anything is hit.
+//! Rays are cast in chunks on rayon's pool without the GIL: the engine's per-hit records never
+//! exceed one chunk, whatever the number of rays.
+
+use crate::arrays::{pose, rays};
+use crate::errors::value_error;
+use crate::model::Model;
+use crate::volumes::with_model;
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use obbtree::{BatchError, Point, QueryError, Ray, RayHit};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+/// Rays per chunk: large enough to keep every core busy, small enough that the hit records of
+/// a chunk (about 100 bytes each) stay a few megabytes.
+const CHUNK: usize = 1 << 16;
+
+/// The first-hit arrays of `cast_rays`.
+type FirstHits<'py> = (
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray2<f64>>,
+);
+
+/// The batch error with the index of the whole batch, not the chunk's.
+fn shifted(error: BatchError, start: usize) -> PyErr {
+    value_error(
+        "origins/directions",
+        BatchError {
+            index: error.index + start,
+            source: error.source,
+        },
+    )
+}
+
+fn check_max_t(max_t: f64) -> PyResult<()> {
+    if max_t.is_nan() || max_t < 0.0 {
+        Err(value_error("max_t", QueryError::InvalidMaxT(max_t)))
+    } else {
+        Ok(())
+    }
+}
+
+fn point_array<'py>(py: Python<'py>, points: &[Point]) -> Bound<'py, PyArray2<f64>> {
+    Array2::from_shape_fn((points.len(), 3), |(i, j)| points[i][j]).into_pyarray(py)
+}
+
+/// The first hit of each ray `origins[i] + t·directions[i]`, `0 <= t <= max_t`, on the
+/// model's mesh at `pose` (`(4, 4)`, `None`: identity).
+///
+/// Returns `(hit, triangle, t, points)`: `(n,)` bool, `(n,)` int64 (-1 for a miss), `(n,)`
+/// float64 (`inf` for a miss; in units of the direction's length) and `(n, 3)` float64 (NaN
+/// for a miss). Exact hits: a ray through an edge or vertex hits; ties go to the lowest
+/// triangle index.
+///
+/// >>> import numpy as np, obbtree
+/// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
+/// ...                                  [[0, 1, 2]]))
+/// >>> hit, triangle, t, points = obbtree.cast_rays(tri, [[0.25, 0.25, 1.0]], [[0, 0, -1.0]])
+/// >>> hit.tolist(), triangle.tolist(), t.tolist()
+/// ([True], [0], [1.0])
+#[pyfunction]
+#[pyo3(signature = (model, origins, directions, pose = None, max_t = f64::INFINITY))]
+pub fn cast_rays<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    origins: &Bound<'py, PyAny>,
+    directions: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+    max_t: f64,
+) -> PyResult<FirstHits<'py>> {
+    let placed = self::pose(pose, "pose")?;
+    let batch = rays(origins, directions)?;
+    check_max_t(max_t)?;
+    let m = model.inner.clone();
+    let n = batch.len();
+    let (mut hit, mut triangle, mut t) = (vec![false; n], vec![-1i64; n], vec![f64::INFINITY; n]);
+    let mut points = vec![Point::new(f64::NAN, f64::NAN, f64::NAN); n];
+    py.detach(|| {
+        let mut hits: Vec<Option<RayHit>> = Vec::new();
+        for (c, chunk) in batch.chunks(CHUNK).enumerate() {
+            let start = c * CHUNK;
+            with_model!(&m, |x| obbtree::cast_rays_into(
+                x, &placed, chunk, max_t, &mut hits
+            ))
+            .map_err(|e| shifted(e, start))?;
+            for (k, h) in hits.iter().enumerate() {
+                if let Some(h) = h {
+                    let i = start + k;
+                    (hit[i], triangle[i], t[i], points[i]) =
+                        (true, i64::from(h.triangle), h.t, h.point);
+                }
+            }
+        }
+        Ok::<(), PyErr>(())
+    })?;
+    Ok((
+        hit.into_pyarray(py),
+        triangle.into_pyarray(py),
+        t.into_pyarray(py),
+        point_array(py, &points),
+    ))
+}
+
+/// Every hit of each ray, `0 <= t <= max_t`: `(ray, triangle, t, points)` arrays of one row per
+/// hit, sorted by ray, then `t`, then triangle. A ray through a shared edge or vertex reports
+/// each triangle whose own test accepts it.
+///
+/// >>> import numpy as np, obbtree
+/// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
+/// ...                                  [[0, 1, 2]]))
+/// >>> ray, triangle, t, points = obbtree.cast_rays_all(tri, [[0.2, 0.2, 1]], [[0, 0, -1]])
+/// >>> ray.tolist(), triangle.tolist()
+/// ([0], [0])
+#[pyfunction]
+#[pyo3(signature = (model, origins, directions, pose = None, max_t = f64::INFINITY))]
+#[allow(clippy::type_complexity)]
+pub fn cast_rays_all<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    origins: &Bound<'py, PyAny>,
+    directions: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+    max_t: f64,
+) -> PyResult<(
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray2<f64>>,
+)> {
+    let placed = self::pose(pose, "pose")?;
+    let batch = rays(origins, directions)?;
+    check_max_t(max_t)?;
+    let m = model.inner.clone();
+    let per_ray = py.detach(|| {
+        each_ray(&batch, |ray| {
+            with_model!(&m, |x| obbtree::cast_ray_all(x, &placed, ray, max_t))
+        })
+    })?;
+    let (mut ray, mut triangle, mut t, mut points) = (vec![], vec![], vec![], vec![]);
+    for (i, hits) in per_ray.iter().enumerate() {
+        for h in hits {
+            ray.push(i as i64);
+            triangle.push(i64::from(h.triangle));
+            t.push(h.t);
+            points.push(h.point);
+        }
+    }
+    Ok((
+        ray.into_pyarray(py),
+        triangle.into_pyarray(py),
+        t.into_pyarray(py),
+        point_array(py, &points),
+    ))
+}
+
+/// Whether each ray hits the mesh with `0 <= t <= max_t` (stops at the first triangle found).
+///
+/// >>> import numpy as np, obbtree
+/// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
+/// ...                                  [[0, 1, 2]]))
+/// >>> obbtree.any_hit(tri, [[0.2, 0.2, 1], [2, 2, 1]], [[0, 0, -1], [0, 0, -1]]).tolist()
+/// [True, False]
+#[pyfunction]
+#[pyo3(signature = (model, origins, directions, pose = None, max_t = f64::INFINITY))]
+pub fn any_hit<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    origins: &Bound<'py, PyAny>,
+    directions: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+    max_t: f64,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let placed = self::pose(pose, "pose")?;
+    let batch = rays(origins, directions)?;
+    check_max_t(max_t)?;
+    let m = model.inner.clone();
+    let any = py.detach(|| {
+        each_ray(&batch, |ray| {
+            with_model!(&m, |x| obbtree::any_hit(x, &placed, ray, max_t))
+        })
+    })?;
+    Ok(any.into_pyarray(py))
+}
+
+/// `query` on every ray in parallel, in chunks; the first failing ray (by index) is the error.
+fn each_ray<T: Send>(
+    batch: &[Ray],
+    query: impl Fn(&Ray) -> Result<T, QueryError> + Sync,
+) -> PyResult<Vec<T>> {
+    let mut out = Vec::with_capacity(batch.len());
+    for (c, chunk) in batch.chunks(CHUNK).enumerate() {
+        let answers: Vec<_> = chunk.par_iter().map(&query).collect();
+        for (k, answer) in answers.into_iter().enumerate() {
+            let index = c * CHUNK + k;
+            out.push(answer.map_err(|source| shifted(BatchError { index, source }, 0))?);
+        }
+    }
+    Ok(out)
+}

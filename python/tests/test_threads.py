@@ -1,0 +1,95 @@
+"""Concurrent use from Python threads of shared models, scenes and managers: every thread gets
+the answers a lone caller gets (the queries release the GIL, so the threads do overlap)."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import obbtree
+from conftest import as_trimesh, rotation, translation
+from obbtree.trimesh import CollisionManager
+
+
+def poses(count, seed):
+    rng = np.random.default_rng(seed)
+    out = np.stack([np.eye(4)] * count)
+    for k in range(count):
+        out[k] = translation(*rng.uniform(-0.5, 0.5, 3)) @ rotation(k % 3, k)
+    return out
+
+
+def test_shared_models_from_many_threads(bunny, teapot):
+    a, b = obbtree.Model(bunny), obbtree.Model(teapot)
+    batch = poses(24, seed=1)
+    rng = np.random.default_rng(2)
+    origins = rng.uniform(-20, 20, (2000, 3))
+    directions = -origins
+    expected_pairs = [obbtree.collide(a, None, b, p, mode="all")[1] for p in batch]
+    expected_rays = obbtree.cast_rays(a, origins, directions)
+
+    def work(k):
+        p = batch[k % len(batch)]
+        pairs = obbtree.collide(a, None, b, p, mode="all")[1]
+        rays = obbtree.cast_rays(a, origins, directions)
+        many = obbtree.collide_many(a, b, batch)[0]
+        return k, pairs, rays, many
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for k, pairs, rays, many in pool.map(work, range(64)):
+            np.testing.assert_array_equal(pairs, expected_pairs[k % len(batch)])
+            for got, want in zip(rays, expected_rays):
+                np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(many, [len(e) > 0 for e in expected_pairs])
+
+
+def test_shared_scene_moved_and_queried_from_many_threads(kuka):
+    scene = obbtree.Scene()
+    models = [obbtree.Model(m) for m in kuka]
+    for i, m in enumerate(models):
+        scene.insert(f"link{i}", m, translation(200.0 * i, 0, 0))
+    probe = models[3]
+
+    def work(k):
+        name = f"link{k % 8}"
+        scene.set_pose(name, translation(200.0 * (k % 8), 0, 0))
+        touched = [n for n, _ in scene.collide_with(probe, translation(200.0 * (k % 8), 0, 0))]
+        assert touched == [name]
+        assert scene.collide_all() == []
+        hit = scene.cast_ray([200.0 * (k % 8), 0.0, 1000.0], [0.0, 0.0, -1.0])
+        return hit[0] if hit else None
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        names = list(pool.map(work, range(48)))
+    assert all(n is None or n.startswith("link") for n in names)
+    assert len(scene) == 8
+
+
+def test_two_scenes_against_each_other_from_both_sides(teapot):
+    model = obbtree.Model(teapot)
+    left, right = obbtree.Scene(), obbtree.Scene()
+    for i in range(4):
+        left.insert(f"l{i}", model, translation(40.0 * i, 0, 0))
+        right.insert(f"r{i}", model, translation(40.0 * i, 0.5, 0))
+
+    def work(k):
+        if k % 2:
+            return sorted((a, b) for a, b, _ in left.collide_scene(right))
+        return sorted((b, a) for a, b, _ in right.collide_scene(left))
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(work, range(40)))
+    assert all(a == [(f"l{i}", f"r{i}") for i in range(4)] for a in answers)
+
+
+def test_shared_trimesh_manager(bunny, teapot):
+    manager = CollisionManager()
+    manager.add_object("bunny", as_trimesh(bunny))
+    probe = as_trimesh(teapot)
+    near, far = translation(0.015625, 0, 0), translation(100.0, 0, 0)
+
+    def work(k):
+        return manager.in_collision_single(probe, near if k % 2 else far, return_names=True)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for k, answer in enumerate(pool.map(work, range(32))):
+            assert answer == ((True, {"bunny"}) if k % 2 else (False, set()))
