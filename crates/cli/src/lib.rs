@@ -10,6 +10,7 @@ mod collide;
 mod compare;
 mod compare_rays;
 mod demo;
+mod distance;
 mod info;
 mod mesh;
 mod pick;
@@ -46,6 +47,7 @@ enum Command {
     Collide(collide::Args),
     Compare(compare::Args),
     Demo(demo::Args),
+    Distance(distance::Args),
     Pick(pick::Args),
 }
 
@@ -81,6 +83,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Collide(args) => collide::run(&args, out),
         Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
+        Command::Distance(args) => distance::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
     }?;
     Ok(out.flush()?)

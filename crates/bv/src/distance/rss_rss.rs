@@ -182,3 +182,42 @@ fn nearest_corner_direction(a: &[f64; 2], b: &Rectangle, lu: &Vector, lv: &Vecto
         None => best,
     }
 }
+
+/// Experimental: [`lower_bound`] with the slab directions replaced by the normals and the
+/// direction between approximate closest points found by alternating projections.
+#[inline]
+pub fn lower_bound_projected(a: &Rss, b: &PlacedRss, iterations: usize) -> f64 {
+    let d = b.corner - a.corner.coords;
+    let t = a.axes.tr_mul(&d);
+    let u = a.axes.tr_mul(&b.axes.column(0));
+    let v = a.axes.tr_mul(&b.axes.column(1));
+    let (l0, l1) = (b.lengths[0], b.lengths[1]);
+    let (lu, lv) = (u * l0, v * l1);
+    let sizes = a.lengths[0] + a.lengths[1] + l0 + l1;
+    let pad = SLACK * (a.corner.coords.abs().sum() + d.abs().sum() + sizes)
+        + PARALLEL_EPS * (t.abs().sum() + sizes);
+    let (a0, a1) = (a.lengths[0], a.lengths[1]);
+    let along = |n: &Vector| spans_gap(a0 * n.x, a1 * n.y, n.dot(&t), n.dot(&lu), n.dot(&lv));
+    // The normals: A's is z.
+    let mut best = larger(0.0, spans_gap(0.0, 0.0, t.z, lu.z, lv.z));
+    let w = u.cross(&v);
+    best = larger(best, along(&w));
+    // Alternating projections from B's centre.
+    let project_b = |x: &Vector| {
+        let r = x - t;
+        t + u * clamped(u.dot(&r), 0.0, l0) + v * clamped(v.dot(&r), 0.0, l1)
+    };
+    let project_a = |y: &Vector| Vector::new(clamped(y.x, 0.0, a0), clamped(y.y, 0.0, a1), 0.0);
+    let mut y = t + (lu + lv) * 0.5;
+    let mut x = project_a(&y);
+    for _ in 0..iterations {
+        y = project_b(&x);
+        x = project_a(&y);
+    }
+    let n = y - x;
+    let gap = along(&n);
+    if gap > 0.0 {
+        best = larger(best, gap / n.norm());
+    }
+    best - a.radius - b.radius - pad
+}

@@ -1,0 +1,180 @@
+//! The closest triangle pair: the visitor of [`super::distance`].
+
+use super::traverse::{box_gap_squared, Slab, Visitor};
+use crate::collide::leaf::{Boxed, Leaf, LeafTest};
+use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
+use obbtree_bv::intersect::tri_tri_exact;
+use obbtree_bv::{Point, Pose, Triangle, Vector};
+use std::ops::ControlFlow;
+
+/// Relative rounding of [`box_gap_squared`] and of its square root, and of a volume bound
+/// compared after it: a gap `g` proves a distance of at least `g·(1 − GAP_ROUNDING)`.
+const GAP_ROUNDING: f64 = 4.0 * f64::EPSILON;
+
+/// The best pair found so far.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    /// `[triangle of A, triangle of B]`.
+    pub pair: [u32; 2],
+    /// Their distance, its closest points (A's frame) and its error bound.
+    pub found: TriangleDistance,
+}
+
+/// The search for the closest pair under tolerances.
+pub(crate) struct Closest {
+    rel_err: f64,
+    abs_err: f64,
+    /// The best pair so far (`None` before the first).
+    pub best: Option<Candidate>,
+    /// Node or triangle pairs at least this far apart cannot improve on `best` by more than the
+    /// tolerances.
+    cutoff: f64,
+    /// `cutoff²`, for the triangle boxes' squared gaps.
+    cutoff_squared: f64,
+    /// The least lower bound of what was left out or measured: the walk's certificate of `d*`.
+    floor: f64,
+    /// The least squared box gap of the triangle pairs left out.
+    floor_squared: f64,
+    /// The unit direction from the best pair's point of A to its point of B: the gap between
+    /// two triangles' projections on it bounds their distance from below.
+    direction: Vector,
+    /// The pose of B in A's frame (for the slab of [`Visitor::slab`]).
+    b_in_a: Pose,
+    /// The slab along `direction`.
+    slab: Option<Slab>,
+}
+
+impl Closest {
+    /// A search with the tolerances and no pair yet.
+    pub fn new(rel_err: f64, abs_err: f64, b_in_a: &Pose) -> Self {
+        Self {
+            rel_err,
+            abs_err,
+            best: None,
+            cutoff: f64::INFINITY,
+            cutoff_squared: f64::INFINITY,
+            floor: f64::INFINITY,
+            floor_squared: f64::INFINITY,
+            direction: Vector::zeros(),
+            b_in_a: *b_in_a,
+            slab: None,
+        }
+    }
+
+    /// Offers the pair `pair` of triangles at `found`; keeps it if nearer than the best.
+    #[inline]
+    pub fn offer(&mut self, pair: [u32; 2], found: TriangleDistance) {
+        self.floor = self.floor.min(found.distance - found.error);
+        if self.best.is_none_or(|b| found.distance < b.found.distance) {
+            self.best = Some(Candidate { pair, found });
+            // A pair at `d >= cutoff` satisfies `distance <= d (1 + rel_err) + abs_err`.
+            self.cutoff = ((found.distance - self.abs_err) / (1.0 + self.rel_err)).max(0.0);
+            self.cutoff_squared = self.cutoff * self.cutoff;
+            let n = found.point_q - found.point_p;
+            let length = n.norm();
+            self.direction = if length > 0.0 { n / length } else { Vector::zeros() };
+            let n = self.direction;
+            self.slab = (n != Vector::zeros()).then(|| Slab {
+                n,
+                n_b: self.b_in_a.rotation().tr_mul(&n),
+                offset: self.b_in_a.translation().dot(&n),
+                cutoff: self.cutoff,
+            });
+        }
+    }
+
+    /// Whether the best pair intersects: nothing can be nearer.
+    #[inline]
+    pub fn done(&self) -> bool {
+        self.best.is_some_and(|b| b.found.distance == 0.0)
+    }
+
+    /// The certified lower bound on the distance: the least of everything left out or measured.
+    pub fn lower(&self) -> f64 {
+        let gaps = self.floor_squared.sqrt() * (1.0 - GAP_ROUNDING);
+        self.floor.min(gaps).max(0.0)
+    }
+
+    /// Measures the triangles `p` (of A) and `q` (of B, placed), whose boxes are `gap_squared`
+    /// apart: the exact intersection test when the boxes meet, else (and when it says
+    /// disjoint) the float search. Breaks on an intersecting pair.
+    #[inline]
+    fn measure(&mut self, pair: [u32; 2], p: &Boxed, q: &Boxed, gap_squared: f64) -> ControlFlow<()> {
+        let (tp, tq) = (triangle(p), triangle(q));
+        if gap_squared == 0.0 && tri_tri_exact::intersects_prepared(&p.tri, &q.tri) {
+            self.offer(pair, tri_tri::distance(&tp, &tq));
+            return ControlFlow::Break(());
+        }
+        self.offer(pair, tri_tri::distance_disjoint(&tp, &tq));
+        ControlFlow::Continue(())
+    }
+}
+
+/// The triangle of a prepared one.
+#[inline]
+pub(crate) fn triangle(t: &Boxed) -> Triangle {
+    let [a, b, c]: [Point; 3] = *t.tri.vertices();
+    Triangle::new(a, b, c)
+}
+
+impl Visitor for Closest {
+    #[inline]
+    fn slab(&self) -> Option<Slab> {
+        self.slab
+    }
+
+    #[inline]
+    fn prunes(&self, bound: f64) -> bool {
+        bound >= self.cutoff
+    }
+
+    #[inline]
+    fn pruned(&mut self, bound: f64) {
+        self.floor = self.floor.min(bound * (1.0 - GAP_ROUNDING));
+    }
+
+    /// Every triangle pair of the two leaves whose boxes are nearer than the cutoff (a
+    /// triangle of B whose box is not near A's leaf box is skipped whole).
+    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()> {
+        let (a_tris, a_bounds) = test.a_side();
+        let pa = &a_tris[a.start..a.start + a.triangles.len()];
+        let around_a = &a_bounds[a.node];
+        let (pb, _) = test.placed(&b);
+        for (q, &tb) in pb.iter().zip(b.triangles) {
+            let gap = box_gap_squared(around_a, &q.bounds);
+            if gap >= self.cutoff_squared {
+                self.floor_squared = self.floor_squared.min(gap);
+                continue;
+            }
+            for (p, &ta) in pa.iter().zip(a.triangles) {
+                let gap = box_gap_squared(&p.bounds, &q.bounds);
+                if gap >= self.cutoff_squared {
+                    self.floor_squared = self.floor_squared.min(gap);
+                    continue;
+                }
+                let slab = slab_gap(&self.direction, p.tri.vertices(), q.tri.vertices());
+                if slab >= self.cutoff {
+                    self.floor = self.floor.min(slab);
+                    continue;
+                }
+                self.measure([ta, tb], p, q, gap)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// A lower bound on the distance between triangles `p` and `q` from their projections on the
+/// unit vector `n`: the gap between `q`'s lowest and `p`'s highest vertex, less a bound on the
+/// rounding (`n` is unit to a few ulps, each projection rounds by a few ulps of the vertices'
+/// magnitude).
+#[inline(always)]
+fn slab_gap(n: &Vector, p: &[Point; 3], q: &[Point; 3]) -> f64 {
+    let along = |v: &Point| n.x * v.x + n.y * v.y + n.z * v.z;
+    let (p0, p1, p2) = (along(&p[0]), along(&p[1]), along(&p[2]));
+    let (q0, q1, q2) = (along(&q[0]), along(&q[1]), along(&q[2]));
+    let high = p0.max(p1).max(p2);
+    let low = q0.min(q1).min(q2);
+    let magnitude = p[0].coords.amax() + q[0].coords.amax();
+    low - high - 16.0 * f64::EPSILON * magnitude
+}
