@@ -5,8 +5,10 @@
 //! validated), a [`Model`] (the mesh with its hierarchy, built once, cheap to share), a [`Pose`]
 //! (a rigid motion), and the queries ([`collide`], [`cast_ray`], [`cull`], …), each returning a
 //! [`QueryError`] rather than an answer it cannot vouch for. Touching counts as intersecting.
-//! The volumes and primitive tests are in [`bv`], the hierarchies in [`tree`]; mesh files are
-//! read by [`load`] (default feature `load`) and robots by `urdf` (feature `urdf`).
+//! Many posed meshes at once (broad phase, filters, temporal coherence) are a [`Scene`]
+//! ([`scene`]). The volumes and primitive tests are in [`bv`], the hierarchies in [`tree`]; mesh
+//! files are read by [`load`] (default feature `load`) and robots by `urdf` (feature `urdf`),
+//! which also makes a robot's links scene objects.
 //!
 //! ```
 //! use obbtree::{collide, CollisionRequest, Model, Point, Pose, TriMesh};
@@ -33,10 +35,12 @@
 #![forbid(unsafe_code)]
 
 pub use obbtree_bv as bv;
+pub use obbtree_scene as scene;
 pub use obbtree_tree as tree;
 
 pub use obbtree_bv::{MeshError, Point, Pose, PoseError, Ray, TriMesh, Vector};
 pub use obbtree_query::*;
+pub use obbtree_scene::{CollisionFilter, ObjectContact, ObjectId, Scene, SceneError};
 pub use obbtree_tree::{BuildError, BuildOptions};
 
 #[cfg(feature = "load")]

@@ -1,9 +1,13 @@
 //! The differential gear set of `assets/differential/diff_ring.urdf` (ring gear and carrier,
 //! two spider gears, two side gears; pybullet's model) posed by the URDF reader: every pair of
 //! its six meshes, at the assembled pose and with each gear turned a little about its own axis,
-//! through obbtree, the exact sweep oracle (`common::sweep`) and parry3d-f64.
+//! through obbtree, the exact sweep oracle (`common::sweep`) and parry3d-f64. Every pair on which
+//! obbtree and parry differ is decided by the big-integer separating-axis oracle of the bv tests
+//! (`oracles::sat`, no code shared with either library), and obbtree must agree with it: a
+//! contact that parry finds and obbtree misses fails the test.
 
 mod common;
+mod oracles;
 
 use common::asset;
 use obbtree::bv::{Obb, Pose, TriMesh};
@@ -87,8 +91,24 @@ fn check(a: &Part, pa: &Pose, b: &Part, pb: &Pose, label: &str) -> bool {
                 theirs.contains(pair)
             );
         }
-        // The exact predicate decided `want`; parry's GJK stops at a tolerance, so a pair it
-        // alone reports, or alone misses, must be (numerically) touching.
+        // The independent exact oracle decides the pair; obbtree must agree with it.
+        let exact = oracles::sat::triangles_meet(
+            &ma.mesh().triangle(pair[0] as usize).vertices(),
+            &placed.triangle(pair[1] as usize).vertices(),
+        );
+        assert_eq!(
+            exact,
+            want.contains(pair),
+            "{label} {} × {}: obbtree {} {pair:?}, the exact oracle says they {} (parry {}, \
+             distance {d:e})",
+            a.name,
+            b.name,
+            if want.contains(pair) { "reports" } else { "misses" },
+            if exact { "meet" } else { "are apart" },
+            theirs.contains(pair)
+        );
+        // parry's GJK stops at a tolerance, so a pair it alone reports, or alone misses, must be
+        // (numerically) touching.
         assert!(
             d <= TOLERANCE,
             "unexplained difference {pair:?}: distance {d:e}"
@@ -173,16 +193,14 @@ fn sweep_oracle_matches_all_pairs_at_assembled_pose() {
     }
 }
 
-/// Each gear turned about its own joint axis by small angles (`OBBTREE_GEAR_ANGLES` per gear
-/// and sign, default 1, up to 0.05 rad), the other joints at 0; the pairs with the turned gear.
+/// Each gear turned about its own joint axis by small angles (one per gear and sign in CI, up to
+/// 0.05 rad; `OBBTREE_PROPTEST_CASES` scales the count), the other joints at 0; the pairs with
+/// the turned gear.
 #[test]
 fn gear_set_turned_gears() {
     let robot = Robot::from_file(asset("differential/diff_ring.urdf")).unwrap();
     let parts = parts(&robot);
-    let n = std::env::var("OBBTREE_GEAR_ANGLES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let n = common::cases(1);
     let moving: Vec<usize> = robot.moving_joints().map(|j| j.child).collect();
     for joint in 1..5 {
         for k in 1..=n {

@@ -1,21 +1,24 @@
 //! obbtree's collision against parry3d-f64 (its BVH `leaf_pairs` plus its triangle
 //! `intersection_test`, which is how parry enumerates intersecting pairs) on bundled meshes,
-//! every bundled mesh against itself (and a few pairs of different meshes), 1,000 poses each by
-//! default (see `pose_count`), about half in contact (B's centroid near a random vertex of A, or
-//! anywhere where the bounding spheres overlap). B's vertices are placed by obbtree's placement and handed to
-//! parry at the identity, so both see the same coordinates and only the triangle predicates can
-//! differ. Every differing pair is printed, checked against the exact predicate (obbtree's
-//! answer must be the exact one), and must be a near-touching pair: parry's GJK works to a
-//! tolerance, the exact predicate does not; the test checks that the two triangles are within
-//! 1e-8 of the mesh's size of each other (by parry's distance query), so no difference is
-//! unexplained.
+//! every bundled mesh against itself (and a few pairs of different meshes), under random poses
+//! (see `pose_count`), about half in contact (B's centroid near a random vertex of A, or
+//! anywhere where the bounding spheres overlap). B's vertices are placed by obbtree's placement
+//! and handed to parry at the identity, so both see the same coordinates and only the triangle
+//! predicates can differ.
+//!
+//! Every pair on which the two libraries differ is decided by an exact oracle that shares no code
+//! with either: the big-integer separating-axis test of the bv tests (`oracles::sat`). obbtree's
+//! answer must be the oracle's, so a contact that parry finds and obbtree misses fails the test
+//! (and so does one that obbtree invents). parry's GJK works to a tolerance, so where parry is
+//! the one that is wrong the two triangles must be within 1e-8 of the mesh's size of each other
+//! (by parry's distance query): no difference is unexplained.
 
 mod common;
+mod oracles;
 use obbtree_compare as parry;
 
 use common::asset;
 use nalgebra::{Rotation3, Vector3};
-use obbtree::bv::intersect::tri_tri_exact;
 use obbtree::bv::{Obb, Point, Pose, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::{collide, CollisionRequest, Mode, Model};
@@ -99,14 +102,19 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
                 .unwrap()
                 .distance;
             let size = centroid_radius(&a).1;
-            // The exact predicate decides, independently of obbtree's traversal.
+            // The independent exact oracle decides; obbtree must agree with it.
+            let exact = oracles::sat::triangles_meet(
+                &a.triangle(pair[0] as usize).vertices(),
+                &placed.triangle(pair[1] as usize).vertices(),
+            );
             assert_eq!(
-                tri_tri_exact::intersects(
-                    &a.triangle(pair[0] as usize),
-                    &placed.triangle(pair[1] as usize)
-                ),
+                exact,
                 ours.contains(pair),
-                "obbtree disagrees with the exact predicate on {pair:?}"
+                "{a_name} × {b_name} pose {k}: obbtree {} pair {pair:?}, the exact oracle says \
+                 they {} (parry {}, distance {d:e})",
+                if ours.contains(pair) { "reports" } else { "misses" },
+                if exact { "meet" } else { "are apart" },
+                theirs.contains(pair)
             );
             println!(
                 "{a_name} × {b_name} pose {k}: pair {pair:?} obbtree {} parry {} (distance {d:e})",

@@ -276,8 +276,9 @@ fn all_triangles_share_one_centroid() {
     pick_case(&shared, &Pose::identity(), &rays_at(&shared, 60, 2));
 }
 
-#[test]
-fn needles_and_slivers() {
+/// 200 needles (one edge 1e-9 long) and slivers (three nearly collinear vertices) up to 1e3
+/// long, at random in a cube of side 20.
+fn needles() -> TriMesh {
     let mut rng = Pcg64::seed_from_u64(2);
     let mut vertices = Vec::new();
     for i in 0..200 {
@@ -292,7 +293,12 @@ fn needles_and_slivers() {
         vertices.extend([a, b, c].map(Point::from));
     }
     let triangles = (0..200u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
-    let spiky = mesh(vertices, triangles);
+    mesh(vertices, triangles)
+}
+
+#[test]
+fn needles_and_slivers() {
+    let spiky = needles();
     for pose in poses(10.0).iter().take(4) {
         collide_case(&spiky, &spiky, pose);
     }
@@ -331,15 +337,7 @@ fn coordinates_at_the_accepted_extremes() {
         pick_case(&c, &Pose::identity(), &rays_at(&c, 40, 4));
     }
     // The ends themselves, mixed in one mesh.
-    let edge = mesh(
-        vec![
-            p(1e100, -1e-70, 0.),
-            p(0., 1e100, 1e-70),
-            p(-1e100, 0., 0.),
-            p(0., 0., 1e-70),
-        ],
-        vec![[0, 1, 2], [0, 1, 3], [1, 2, 3]],
-    );
+    let edge = range_ends();
     // B moved by 1e100 along z reaches the end of the range exactly (its z was 0 or 1e-70).
     for pose in [
         Pose::identity(),
@@ -354,6 +352,19 @@ fn coordinates_at_the_accepted_extremes() {
     collide_case(&edge, &edge, &translation(1e100, 0.0, 0.0));
     collide_refused(&edge, &edge, &translation(2e102, 0.0, 0.0));
     pick_case(&edge, &Pose::identity(), &rays_at(&edge, 40, 5));
+}
+
+/// The ends of the accepted range mixed in one mesh: coordinates of ±1e100 and 1e-70.
+fn range_ends() -> TriMesh {
+    mesh(
+        vec![
+            p(1e100, -1e-70, 0.),
+            p(0., 1e100, 1e-70),
+            p(-1e100, 0., 0.),
+            p(0., 0., 1e-70),
+        ],
+        vec![[0, 1, 2], [0, 1, 3], [1, 2, 3]],
+    )
 }
 
 /// Beyond the accepted range (`0 < |x| < 1e-70`, `|x| > 1e100`, e.g. 1e-300 and 1e300): meshes,
@@ -448,10 +459,8 @@ fn touching_and_nested_cubes() {
     pick_case(&c, &Pose::identity(), &rays_at(&c, 60, 7));
 }
 
-/// Two coplanar grid sheets (z = 0) overlapping with an offset, and one sheet above the other.
-#[test]
-fn coplanar_overlapping_sheets() {
-    let n = 8u32;
+/// A flat grid sheet at z = 0: `n × n` unit squares, two triangles each.
+fn sheet(n: u32) -> TriMesh {
     let vertices = (0..=n)
         .flat_map(|i| (0..=n).map(move |j| p(f64::from(i), f64::from(j), 0.0)))
         .collect();
@@ -466,7 +475,13 @@ fn coplanar_overlapping_sheets() {
             })
         })
         .collect();
-    let sheet = mesh(vertices, triangles);
+    mesh(vertices, triangles)
+}
+
+/// Two coplanar grid sheets (z = 0) overlapping with an offset, and one sheet above the other.
+#[test]
+fn coplanar_overlapping_sheets() {
+    let sheet = sheet(8);
     for (pose, touching) in [
         (translation(0.5, 0.25, 0.0), true),
         (translation(3.0, 3.0, 0.0), true),
@@ -482,18 +497,22 @@ fn coplanar_overlapping_sheets() {
     pick_case(&sheet, &Pose::identity(), &rays_at(&sheet, 60, 8));
 }
 
+/// An open strip of 38 triangles in the plane z = 0.
+fn strip() -> TriMesh {
+    mesh(
+        (0..40)
+            .map(|i| p(f64::from(i / 2) * 0.1, f64::from(i % 2) * 0.1, 0.0))
+            .collect(),
+        (0..38).map(|i| [i, i + 1, i + 2]).collect(),
+    )
+}
+
 /// Non-manifold (four triangles on one edge) and open (a strip) meshes: queries answer like the
 /// oracle; containment does not apply (`contained` is `OpenMesh`) and `contains_point` answers
 /// without panicking.
 #[test]
 fn non_manifold_and_open_meshes() {
-    let fin = fan();
-    let strip = mesh(
-        (0..40)
-            .map(|i| p(f64::from(i / 2) * 0.1, f64::from(i % 2) * 0.1, 0.0))
-            .collect(),
-        (0..38).map(|i| [i, i + 1, i + 2]).collect(),
-    );
+    let (fin, strip) = (fan(), strip());
     for m in [&fin, &strip] {
         assert!(!m.is_closed());
         for pose in poses(0.5) {
@@ -949,4 +968,80 @@ fn composed_poses_overflowing_f64_are_refused() {
             "{pose:?}: {cast:?}"
         );
     }
+}
+
+/// Poses of a mesh of centre `c` and size `s` that are not the identity: random rotations
+/// about the mesh, a turn by 1e-9 rad (nearly parallel to the identity), an exact quarter turn
+/// about the origin (exact coordinates), a random rotation about the origin, and translations
+/// by a hundred and a million sizes (kept within the range of poses that picking accepts).
+fn posed_views(c: &Point, s: f64, rng: &mut Pcg64) -> Vec<Pose> {
+    let about = |r: Pose| {
+        translation(c.x, c.y, c.z) * r * translation(-c.x, -c.y, -c.z)
+    };
+    let random = |rng: &mut Pcg64| {
+        let v = Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0));
+        rotation_vector_pose([0.0; 3], v.into())
+    };
+    let room = (1e99 - c.coords.amax()).max(0.0);
+    let far = |k: f64| (k * s).min(room);
+    vec![
+        about(random(rng)),
+        about(random(rng)),
+        about(rotation_vector_pose([0.0; 3], [1e-9, -2e-9, 0.5e-9])),
+        rotation_vector_pose([0.0; 3], [0.0, 0.0, std::f64::consts::FRAC_PI_2]),
+        random(rng),
+        translation(far(100.0), -far(100.0), 0.0) * about(random(rng)),
+        translation(far(1e6), 0.0, far(1e6)),
+    ]
+}
+
+/// Picking on the hostile meshes of this file (a lone triangle, shared centroids, needles and
+/// slivers, cubes at 4e-70, 1e-35 and 2.5e99, the range's ends mixed, a soup 1e9 away, coplanar
+/// sheets, a non-manifold fan, an open strip) under poses that are not the identity
+/// ([`posed_views`]), rays aimed at vertices, centroids and random points and along the axes,
+/// moved with the mesh: through every volume's tree and the compact index (leaf sizes 1 and
+/// 4), against the independent exact oracle (`ExactHits` of the fuzz bodies: rational
+/// crossings on the ray moved into the mesh frame) as well as the brute force over the
+/// triangle test. About 4,000 rays, each with `max_t` infinite and 1.
+#[test]
+fn picking_under_poses_matches_exact_crossings() {
+    let meshes = [
+        ("one triangle", one_triangle()),
+        ("shared centroid", shared_centroid(150)),
+        ("needles", needles()),
+        ("cube 4e-70", cube(4e-70)),
+        ("cube 1e-35", cube(1e-35)),
+        ("cube 2.5e99", cube(2.5e99)),
+        ("range ends", range_ends()),
+        ("soup at 1e9", mapped(&soup(4, 150), |q| q + Vector::new(1e9, -1e9, 3e9))),
+        ("sheet", sheet(8)),
+        ("fan", fan()),
+        ("strip", strip()),
+    ];
+    let mut rng = Pcg64::seed_from_u64(31);
+    let mut rays = 0;
+    for (k, (name, m)) in meshes.iter().enumerate() {
+        let bounds = Aabb::from_points(m.vertices());
+        let size = (bounds.maxs - bounds.mins).amax();
+        let models = [1, 4].map(|leaf_size| PickModels::new(m, leaf_size));
+        for (j, pose) in posed_views(&bounds.center(), size, &mut rng).iter().enumerate() {
+            for local in rays_at(m, 27, 100 * k as u64 + j as u64) {
+                let ray = Ray::new(
+                    pose.transform_point(&local.origin),
+                    pose.transform_vector(&local.dir),
+                );
+                rays += 1;
+                for models in &models {
+                    for max_t in [f64::INFINITY, 1.0] {
+                        let case = (m, pose, &ray, max_t);
+                        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            models.check(case, true)
+                        }));
+                        assert!(checked.is_ok(), "{name}, pose {j}: {pose:?}, ray {ray:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(rays >= 3000, "{rays} rays");
 }

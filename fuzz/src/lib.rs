@@ -3,13 +3,20 @@
 //!
 //! The same file is compiled into the root package's `tests/fuzz_corpus.rs` (through `#[path]`),
 //! which feeds every committed corpus file to these functions, so CI replays the corpora without
-//! a fuzzing engine. It therefore uses only `obbtree`, `arbitrary`, `flate2`, `serde` and
-//! `xxhash-rust`, which both packages depend on.
+//! a fuzzing engine. It therefore uses only crates both packages depend on: `obbtree`,
+//! `obbtree-cli`, `obbtree-compare` (the exact ray oracle), `arbitrary`, `flate2`, `serde`,
+//! `num-rational`, `num-traits` and `xxhash-rust`.
 //!
 //! A body returns normally for any input it considers handled (a typed error is a handled input)
 //! and panics on a finding: a panic inside the library, or a violated guarantee (NaN out of finite
 //! input, a fitted volume that misses one of its points, a tree that loads but is inconsistent).
 #![allow(dead_code)] // the corpus test uses `TARGETS`, not every helper by name
+
+/// The exact oracles shared with the integration tests (big-integer separating axes, exact
+/// plane sides, exact ray crossings, exact point parity), which share no code with the engine.
+#[path = "../../tests/oracles/mod.rs"]
+pub mod oracles;
+use oracles::rays::ExactHits;
 
 use arbitrary::{Result, Unstructured};
 use obbtree::bv::intersect::{
@@ -1070,13 +1077,15 @@ impl PickModels {
         }
     }
 
-    /// [`pick_checked`] through every model.
+    /// [`pick_checked`] through every model (the independent exact hits computed once).
     pub fn check(&self, case: PickCase, exact: bool) {
-        pick_checked(&self.compact, case, exact);
-        pick_checked(&self.aabb, case, exact);
-        pick_checked(&self.obb, case, exact);
-        pick_checked(&self.sphere, case, exact);
-        pick_checked(&self.kdop, case, exact);
+        let hits = (exact && answerable(case)).then(|| ExactHits::new(case.0, case.1, case.2));
+        let hits = hits.as_ref();
+        checked_against(&self.compact, case, exact, hits);
+        checked_against(&self.aabb, case, exact, hits);
+        checked_against(&self.obb, case, exact, hits);
+        checked_against(&self.sphere, case, exact, hits);
+        checked_against(&self.kdop, case, exact, hits);
     }
 }
 
@@ -1138,15 +1147,31 @@ fn tree_options<V: TreeVolume>(leaf_size: usize) -> BuildOptions<V> {
 /// One pick case: the mesh (the model's), its pose, the ray and `max_t`.
 pub type PickCase<'a> = (&'a TriMesh, &'a Pose, &'a Ray, f64);
 
+/// Whether a pick case is within the contract (a valid ray, `max_t` and pose translation), so
+/// that the queries must answer it.
+fn answerable((_, pose, ray, max_t): PickCase) -> bool {
+    valid_ray(ray)
+        && max_t >= 0.0
+        && pose.translation().iter().all(|x| x.abs() <= MAX_COORDINATE)
+}
+
 /// Checks `cast_ray`, `cast_ray_all` and `any_hit` through `model`'s ray index: the contract's
 /// errors, and, when `exact`, exactly [`pick_oracle`]'s hits for `cast_ray_all` and `any_hit`,
 /// and for `cast_ray` one of its hits within a few ulps of the first (two triangles hit at one
 /// point, e.g. through a shared vertex, get their `t` each rounded on its own; the lowest-index
-/// rule for equal `t` is checked by [`ties_to_lowest_index`]).
-pub fn pick_checked<V: RayVolume + TreeVolume>(
+/// rule for equal `t` is checked by [`ties_to_lowest_index`]); and, independently of the triangle
+/// test, the exact crossings of [`ExactHits`] (see [`ExactHits::check`]).
+pub fn pick_checked<V: RayVolume + TreeVolume>(model: &Model<V>, case: PickCase, exact: bool) {
+    let hits = (exact && answerable(case)).then(|| ExactHits::new(case.0, case.1, case.2));
+    checked_against(model, case, exact, hits.as_ref());
+}
+
+/// [`pick_checked`] with the exact hits computed by the caller.
+fn checked_against<V: RayVolume + TreeVolume>(
     model: &Model<V>,
     (mesh, pose, ray, max_t): PickCase,
     exact: bool,
+    exact_hits: Option<&ExactHits>,
 ) {
     assert_eq!(model.mesh(), mesh, "the model's mesh");
     let first = cast_ray(model, pose, ray, max_t);
@@ -1208,6 +1233,8 @@ pub fn pick_checked<V: RayVolume + TreeVolume>(
         finite("hit", &[h.t]);
         finite("hit", &h.barycentric);
     }
+    let exact_hits = exact_hits.expect("exact hits for an answerable case");
+    exact_hits.check(max_t, &first, &all, any, &what);
 }
 
 /// The documented tie rule of `cast_ray`: among hits at the same `t`, the lowest triangle index.

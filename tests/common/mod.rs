@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests: bundled asset paths, their independently counted
-//! sizes, and the property-test case count.
+//! sizes, and the property-test case count (the one knob of every crate, [`knob`]).
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod knob;
 pub mod shapes;
 
 use std::path::{Path, PathBuf};
@@ -19,12 +20,10 @@ pub fn asset(name: &str) -> PathBuf {
     repo_root().join("assets").join(name)
 }
 
-/// Property-test case count: `OBBTREE_PROPTEST_CASES`, default `default`.
-pub fn cases(default: u32) -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+/// The case count of a property test whose CI count is `ci`, scaled by the one knob
+/// `OBBTREE_PROPTEST_CASES` (see [`knob`]).
+pub fn cases(ci: u32) -> u32 {
+    knob::cases(ci)
 }
 
 /// A bundled mesh and what loading it must give.

@@ -2,7 +2,8 @@
 //! crate's types: the one place the workspace's exact decisions go through. The `robust` crate
 //! is exact as long as no intermediate overflows or underflows, which the exact range of
 //! [`range`](crate::range) guarantees (it contains [`TriMesh`](crate::TriMesh)'s coordinate
-//! range).
+//! range): [`orient2d`] is exact there, [`orient3d`] on all finite coordinates (outside the
+//! range it decides in integers).
 
 use crate::range::in_exact_range;
 use crate::{Point, Vector};

@@ -466,10 +466,48 @@ proptest! {
             let [qa, qb, qc] = [&tri.a, &tri.b, &tri.c].map(q3);
             let n = cross(&sub(&qb, &qa), &sub(&qc, &qa));
             let n = Vector::new(approx(&n[0]), approx(&n[1]), approx(&n[2]));
-            let reach = [tri.a, tri.b, tri.c].iter().map(|p| (p - ray.origin).norm()).fold(0.0, f64::max);
-            let terms = (reach + approx(&t) * ray.dir.norm()) * n.norm();
+            // The distance involved is the nearest vertex's: the needle's far vertex must not
+            // swamp `t` (the numerator is taken at the nearest vertex, the normal from the two
+            // shorter edges).
+            let near = [tri.a, tri.b, tri.c].iter().map(|p| (p - ray.origin).norm()).fold(f64::INFINITY, f64::min);
+            let terms = (near + approx(&t) * ray.dir.norm()) * n.norm();
             let slack = 64.0 * f64::EPSILON * terms / ray.dir.dot(&n).abs();
             prop_assert!((h.t - approx(&t)).abs() <= slack, "t {} vs {} slack {:e} {:?} {:?}", h.t, approx(&t), slack, ray, tri);
+            // The barycentrics are the exact edge-function ratios up to the edge functions'
+            // error bounds (`8ε max|dᵢ| |u|₁ |v|₁` each) over `|d·n| = |ΣE|`.
+            let (o, d) = (q3(&ray.origin), q3(&Point::from(ray.dir)));
+            let rel = [qa, qb, qc].map(|v| sub(&v, &o));
+            let edge = |i: usize, j: usize| dot(&d, &cross(&rel[i], &rel[j]));
+            let (eb, ec) = (edge(2, 0), edge(0, 1));
+            let total = edge(1, 2) + &eb + &ec;
+            let norms = [tri.a, tri.b, tri.c].map(|p| (p - ray.origin).lp_norm(1));
+            let products = norms[0] * norms[1] + norms[1] * norms[2] + norms[2] * norms[0];
+            let uv_slack = 32.0 * f64::EPSILON * ray.dir.amax() * products / approx(&total).abs() + 1e-15;
+            let (u, v) = (approx(&(eb / &total)), approx(&(ec / &total)));
+            prop_assert!((h.u - u).abs() <= uv_slack && (h.v - v).abs() <= uv_slack, "u, v {} {} vs {} {} slack {:e} {:?} {:?}", h.u, h.v, u, v, uv_slack, ray, tri);
+        }
+    }
+
+    /// Rays nearly parallel to the triangle's plane (a direction in the plane, rounded, plus a
+    /// normal part from `2⁻¹⁰` to `2⁻⁶⁰` of it), triangles from `2⁻⁶⁰` to `2⁶⁰` in size: where `d·n` is lost to rounding `t` comes from
+    /// the exact quotient, and where the float `d·n` is accepted it exceeds its error bound, so
+    /// `t` is within a factor of 1/2 to 8 of the exact one, never of the wrong sign.
+    #[test]
+    fn grazing_rays_get_a_t_of_the_right_size(
+        t in float_triangle(), s in -1.0..1.0f64, r in -1.0..1.0f64, tilt in 10i32..60, sign in any::<bool>(),
+        scale in -60i32..=60,
+    ) {
+        let tri = place_f(&t, (2f64.powi(scale), 0.0));
+        let n = tri.scaled_normal();
+        prop_assume!(n.norm() > 1e-3 * (tri.b - tri.a).norm() * (tri.c - tri.a).norm());
+        let along = (tri.b - tri.a) * s + (tri.c - tri.a) * r;
+        let dir = along + n * (2f64.powi(-tilt) * along.norm() / n.norm());
+        // One direction length before the centroid: the ray meets the plane near `t = 1`.
+        let towards = if sign { 1.0 } else { -1.0 };
+        let ray = Ray::new(tri.centroid() - dir * towards, dir * towards);
+        if let (Some(h), Some(exact)) = (cast_watertight(&ray, &tri), exact_rational(&ray, &tri)) {
+            let exact = approx(&exact);
+            prop_assert!(h.t >= 0.5 * exact && h.t <= 8.0 * exact, "t {} vs exact {} {:?} {:?}", h.t, exact, ray, tri);
         }
     }
 }
@@ -584,5 +622,115 @@ proptest! {
         let origin = Point::from(o) * 2f64.powi(oe / 2) * 2f64.powi(oe - oe / 2);
         let ray = Ray::new(origin, Vector::from(dir) * 2f64.powi(de));
         prop_assert_eq!(cast_watertight(&ray, &tri).is_some(), exact_rational(&ray, &tri).is_some(), "{:?} {:?}", ray, tri);
+    }
+}
+
+/// Whether `scaled` is exactly `2^k · dir` (no component overflowed or lost bits).
+fn exactly_scaled(dir: &Vector, scaled: &Vector, k: i32) -> bool {
+    scaled.iter().all(|x| x.is_finite())
+        && scaled * 2f64.powi(-k / 2) * 2f64.powi(-k + k / 2) == *dir
+}
+
+/// Scaling the direction by a power of two changes nothing but `t`: the same decision, the same
+/// barycentrics, and `t` divided by the same power (exactly, where representable). Found wrong
+/// before the edge functions used a direction scaled to unit size: with a direction of 1e200 a
+/// triangle near 1e100 was missed (its edge functions overflowed), and with 1e-200 the
+/// barycentrics came out as 1/3 each (underflowed edge functions, replaced by the smallest
+/// normal).
+#[test]
+fn direction_magnitude_changes_only_t() {
+    let check = |ray: &Ray, tri: &Triangle| {
+        let unit = cast_watertight(ray, tri);
+        for k in (-1070..=1020).step_by(7) {
+            let scaled = Ray::new(
+                ray.origin,
+                ray.dir * 2f64.powi(k / 2) * 2f64.powi(k - k / 2),
+            );
+            if !exactly_scaled(&ray.dir, &scaled.dir, k) {
+                continue;
+            }
+            let got = cast_watertight(&scaled, tri);
+            let want_t = unit.map(|h| h.t * 2f64.powi(-k / 2) * 2f64.powi(-k + k / 2));
+            match (unit, got) {
+                (Some(u), Some(g)) => {
+                    assert_eq!((g.u, g.v), (u.u, u.v), "2^{k}: {ray:?} {tri:?}");
+                    let want_t = want_t.unwrap();
+                    if want_t.is_normal() || want_t == 0.0 {
+                        assert_eq!(g.t, want_t, "2^{k}: {ray:?} {tri:?}");
+                    }
+                }
+                (Some(_), None) => {
+                    let want_t = want_t.unwrap();
+                    assert!(
+                        !want_t.is_finite(),
+                        "2^{k}: lost a hit at t = {want_t:e}: {ray:?} {tri:?}"
+                    );
+                }
+                (None, got) => assert_eq!(got, None, "2^{k}: {ray:?} {tri:?}"),
+            }
+        }
+    };
+    for s in [1e100, 1.0, 1e-70] {
+        let tri = Triangle::new(
+            Point::new(-s, -s, s),
+            Point::new(3.0 * s, -s, s),
+            Point::new(-s, 3.0 * s, s),
+        );
+        let ray = Ray::new(Point::origin(), Vector::z());
+        let hit = cast_watertight(&ray, &tri).unwrap();
+        assert!(
+            (hit.u - 0.25).abs() < 1e-15 && (hit.v - 0.25).abs() < 1e-15,
+            "{s:e}: {hit:?}"
+        );
+        check(&ray, &tri);
+        // Aimed at an edge and at a vertex, and pointing away.
+        check(&Ray::new(Point::origin(), Vector::new(s, 0.0, s)), &tri);
+        check(&Ray::new(Point::origin(), Vector::new(-s, -s, s)), &tri);
+        check(&Ray::new(Point::origin(), -Vector::z()), &tri);
+    }
+}
+
+proptest! {
+    #![proptest_config(config_with(500))]
+
+    /// The same on needles and rays aimed at their points, edges and vertices, at a random
+    /// power of two.
+    #[test]
+    fn direction_magnitude_changes_only_t_on_needles((ray, tri) in needle_case(), k in -1000i32..1000) {
+        let unit = cast_watertight(&ray, &tri);
+        let scaled = Ray::new(ray.origin, ray.dir * 2f64.powi(k / 2) * 2f64.powi(k - k / 2));
+        prop_assume!(exactly_scaled(&ray.dir, &scaled.dir, k));
+        let got = cast_watertight(&scaled, &tri);
+        match (unit, got) {
+            (Some(u), Some(g)) => prop_assert_eq!((g.u, g.v), (u.u, u.v)),
+            (Some(u), None) => prop_assert!(!(u.t * 2f64.powi(-k / 2) * 2f64.powi(-k + k / 2)).is_finite()),
+            (None, got) => prop_assert_eq!(got, None),
+        }
+    }
+}
+
+/// Beyond the exact range (coordinates near 1e200) an edge function can overflow: whatever is
+/// returned then has finite fields, and a triangle behind the origin is still a miss.
+#[test]
+fn overflowing_edge_functions_never_give_non_finite_hits() {
+    let (a, b, c) = (
+        Point::new(-1.0, -1.0, 1.0),
+        Point::new(1e200, 0.0, 1.0),
+        Point::new(0.0, 1e200, 1.0),
+    );
+    for tri in [
+        Triangle::new(a, b, c),
+        Triangle::new(b, c, a),
+        Triangle::new(c, a, b),
+    ] {
+        for dir in [Vector::z(), Vector::new(1e-3, 2e-3, 1.0)] {
+            let ahead = cast_watertight(&Ray::new(Point::origin(), dir), &tri);
+            assert!(
+                ahead.is_none_or(|h| h.t.is_finite() && h.u.is_finite() && h.v.is_finite()),
+                "{ahead:?}"
+            );
+            let behind = cast_watertight(&Ray::new(Point::new(0.0, 0.0, 2.0), dir), &tri);
+            assert_eq!(behind, None);
+        }
     }
 }

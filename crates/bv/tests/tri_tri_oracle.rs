@@ -4,7 +4,7 @@
 //!
 //! * 100,000 pairs per run (`OBBTREE_PROPTEST_CASES` overrides), built on an integer grid to
 //!   share vertices or edges, be coplanar, hold a vertex on an edge or face, cross edges, or be
-//!   zero-area (segments, points); or from random floats, coplanar or close to each other. Each
+//!   zero-area (segments, points, both on one line); or from random floats, coplanar or close to each other. Each
 //!   is moved by exact maps that keep the answer (axis permutations, sign flips, a power of two
 //!   per axis, so one pair mixes magnitudes from `2⁻²⁵⁴` to `2³³⁹`), sometimes shifted (which
 //!   rounds), and half of them then nudged by one to three ulps on a few coordinates;
@@ -35,6 +35,7 @@ const EXACT_MIN: f64 = 3.454467422037778e-77;
 #[derive(Clone, Copy, Debug)]
 enum Build {
     Grid(Relation),
+    CollinearPair,
     CrossingEdges,
     PointOfFace,
     CoplanarFloats,
@@ -52,6 +53,21 @@ fn floats() -> impl Strategy<Value = [f64; 3]> {
 
 fn to_f(t: [[i64; 3]; 3]) -> Tri {
     t.map(|v| v.map(|c| c as f64))
+}
+
+/// Two zero-area triangles on one line (segments or points on it, overlapping, touching or
+/// apart): the case where both are decided as segments in a projection along the line.
+fn collinear_pair() -> impl Strategy<Value = (Tri, Tri, Build)> {
+    (
+        grid(3),
+        grid(2),
+        [-4i64..=4, -4..=4, -4..=4],
+        [-4i64..=4, -4..=4, -4..=4],
+    )
+        .prop_map(|(base, along, s, t)| {
+            let on = |k: [i64; 3]| k.map(|k| [0, 1, 2].map(|i| base[i] + k * along[i]));
+            (to_f(on(s)), to_f(on(t)), Build::CollinearPair)
+        })
 }
 
 /// Edges `p₀p₁` and `q₀q₁` with the same midpoint: they cross there (or overlap, if parallel).
@@ -129,6 +145,7 @@ fn free_floats() -> impl Strategy<Value = (Tri, Tri, Build)> {
 fn built_pair() -> impl Strategy<Value = (Tri, Tri, Build)> {
     prop_oneof![
         5 => grid_pair().prop_map(|(p, q, rel)| (to_f(p), to_f(q), Build::Grid(rel))),
+        1 => collinear_pair(),
         2 => crossing_edges(),
         2 => point_of_face(),
         1 => coplanar_floats(),
@@ -385,7 +402,7 @@ fn generator_reaches_both_answers_for_every_build() {
         counts.entry(kind).or_default()[usize::from(triangles_meet(&points(&p), &points(&q)))] += 1;
     }
     println!("build: [disjoint, meeting] {counts:?}");
-    assert_eq!(counts.len(), 6, "{counts:?}");
+    assert_eq!(counts.len(), 7, "{counts:?}");
     for (kind, [apart, meet]) in &counts {
         assert!(
             *apart * 20 >= apart + meet && *meet * 20 >= apart + meet,

@@ -15,7 +15,9 @@ mod info;
 mod mesh;
 mod pick;
 mod render;
+mod robot;
 mod robots;
+mod scene;
 mod showcase;
 mod tree;
 
@@ -49,6 +51,8 @@ enum Command {
     Demo(demo::Args),
     Distance(distance::Args),
     Pick(pick::Args),
+    Scene(scene::Args),
+    Robot(robot::Args),
 }
 
 /// `--mode`: the first witness pair or every intersecting pair.
@@ -85,6 +89,8 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Demo(args) => demo::run(&args, out),
         Command::Distance(args) => distance::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
+        Command::Scene(args) => scene::run(&args, out),
+        Command::Robot(args) => robot::run(&args, out),
     }?;
     Ok(out.flush()?)
 }

@@ -47,6 +47,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     self_collision_row(&sweep.b, out)?;
     super::robots::gear_rows(assets, quick, out, &mut bars)?;
     super::robots::kuka_rows(assets, quick, out, &mut bars)?;
+    super::scene::demo_rows(assets, quick, out, &mut bars)?;
     let (shapes, camera) = contact_scene(&sweep, quick);
     bars.push(pick_beside_parry(
         &shapes,

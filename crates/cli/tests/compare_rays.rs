@@ -131,7 +131,9 @@ fn rays_at_shared_edges_and_vertices_show_parry_leaks() {
     let bunny = asset("bunny.obj");
     let mesh = obbtree::load::load_mesh(&bunny).unwrap();
     assert!(mesh.is_closed());
-    let n = common::cases(1500) as usize;
+    // 1,500 rays in CI, scaled by the knob, but at least 500: parry leaks through about one ray
+    // in 80 (measured), and the test needs a leak to show.
+    let n = common::cases(1500).max(500) as usize;
     let rays = aimed_rays(&mesh, n, 8);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("rays.json");
@@ -377,7 +379,8 @@ mod oracle {
         // segment o → o + d is the ray up to t = 1. Coarse, so touching cases are common.
         let g = |rng: &mut rand_pcg::Pcg64| f64::from(rng.gen_range(-256..=256)) / 64.0;
         let (mut hits, mut touching) = (0, 0);
-        for _ in 0..super::common::cases(20_000) {
+        let n = super::common::cases(20_000) as usize;
+        for _ in 0..n {
             let p = |rng: &mut rand_pcg::Pcg64| Point::new(g(rng), g(rng), g(rng));
             let tri = Triangle::new(p(&mut rng), p(&mut rng), p(&mut rng));
             let o = p(&mut rng);
@@ -408,9 +411,11 @@ mod oracle {
                 touching += usize::from(through(&c) != Some(Place::Interior));
             }
         }
+        // About a quarter of the cases hit, a tenth of those at an edge or vertex (measured);
+        // the thresholds follow the case count, so a short run (a small knob) passes too.
         assert!(
-            hits > 1000 && touching > 100,
-            "{hits} hits, {touching} touching"
+            hits * 20 > n && touching * 400 > n,
+            "{hits} hits, {touching} touching in {n} cases"
         );
     }
 

@@ -19,7 +19,9 @@ fn obbtree(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 #[test]
 fn every_subcommand_help_has_examples() {
-    for sub in ["info", "collide", "compare", "demo", "pick"] {
+    for sub in [
+        "info", "collide", "compare", "demo", "pick", "scene", "robot",
+    ] {
         let out = obbtree(&[sub, "--help"], &[]);
         assert!(out.status.success(), "{sub}");
         let text = String::from_utf8(out.stdout).unwrap();

@@ -45,6 +45,6 @@ pub use distance::{
 pub use error::{BatchError, Operand, QueryError};
 pub use model::{Model, ModelOptions, RayIndex};
 pub use pick::{
-    any_hit, cast_ray, cast_ray_all, cast_rays, pick_pixel, Camera, CameraError, MeshRay, RayHit,
-    RayVolume,
+    any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, pick_pixel, Camera, CameraError,
+    MeshRay, RayHit, RayVolume,
 };

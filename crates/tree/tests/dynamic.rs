@@ -17,6 +17,9 @@ use rand_pcg::Pcg64;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 
+#[path = "../../../tests/common/knob.rs"]
+mod knob;
+
 // ---------------------------------------------------------------------------------------------
 // Oracles.
 
@@ -713,7 +716,7 @@ fn rays() -> impl Strategy<Value = Vec<Ray>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(knob::config(256))]
 
     #[test]
     fn operations_match_brute_force(
@@ -805,7 +808,7 @@ fn exact_ray_entry(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(knob::config(128))]
 
     #[test]
     fn rays_on_a_grid_match_exact_slabs(

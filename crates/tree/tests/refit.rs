@@ -106,7 +106,7 @@ macro_rules! volume_tests {
             use super::*;
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(cases()))]
+                #![proptest_config(config())]
 
                 #[test]
                 fn refit_after_motion(

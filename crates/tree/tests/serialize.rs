@@ -41,7 +41,7 @@ macro_rules! volume_tests {
             use super::*;
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(cases()))]
+                #![proptest_config(config())]
 
                 #[test]
                 fn round_trip_and_wrong_mesh(seed: u64, n in 1usize..300) {

@@ -25,7 +25,8 @@
 //!   [`ray_triangle::cast_watertight`] decides every hit exactly (edge functions and the sign of
 //!   `t` by exact predicates on the input coordinates), so a ray through a shared edge or vertex
 //!   of a closed mesh hits every triangle around it whose closed projection contains it, never
-//!   none, whatever the magnitudes. [`ray_triangle::cast`] (Möller–Trumbore) is faster but may
+//!   none, whatever the magnitudes (with finite `u`, `v` for coordinates in the exact range of
+//!   [`range`](crate::range) and any direction). [`ray_triangle::cast`] (Möller–Trumbore) is faster but may
 //!   let such a ray slip through.
 //! * **Plane classification** ([`plane::PlaneSide`]): `Tangent` means the closest point of the
 //!   volume is within [`plane::TANGENT_TOLERANCE`] × (the magnitude of the terms of `n·x + d`)

@@ -379,3 +379,134 @@ fn segments_meet_2d(e: &[Coord<f64>; 2], f: &[Coord<f64>; 2]) -> bool {
         || (o3 == 0 && within(&e[0], f))
         || (o4 == 0 && within(&e[1], f))
 }
+
+#[cfg(test)]
+mod tests {
+    //! White-box checks of the filter's soundness condition, which end-to-end tests against an
+    //! oracle cannot reach: a bound too small by a factor of two fails only on inputs whose
+    //! rounding errors come within a factor of two of the worst case.
+
+    use super::*;
+    use num_rational::BigRational;
+    use num_traits::Signed;
+    use rand::{Rng, SeedableRng};
+
+    fn q(x: f64) -> BigRational {
+        BigRational::from_float(x).expect("finite")
+    }
+
+    /// A vector of magnitude about `m`: components of equal size with random signs (where the
+    /// permanent comes closest to `|w|₁ · scale`), or random ones.
+    fn vector(rng: &mut impl Rng, m: f64) -> Vector {
+        let mut c = || {
+            let x = if rng.gen_bool(0.5) {
+                1.0 + rng.gen_range(0.0..1e-3)
+            } else {
+                rng.gen_range(-1.0..1.0)
+            };
+            if rng.gen_bool(0.5) {
+                -m * x
+            } else {
+                m * x
+            }
+        };
+        Vector::new(c(), c(), c())
+    }
+
+    /// `filtered`'s bound is at least Shewchuk's orient3d bound `(7ε + 56ε²) · Σ|wᵢ|(|e_j f_k| +
+    /// |e_k f_j|)` (ε = 2⁻⁵³), the permanent taken exactly on the float differences the filter
+    /// forms, and its value is the float `w·n`: the condition under which an accepted sign is
+    /// exact (Shewchuk 1997, §4.3). Also `scale` bounds each component of the permanent.
+    #[test]
+    fn filter_bound_covers_shewchuks_bound() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+        let shewchuk = q((7.0 + 56.0 * f64::EPSILON / 2.0) * f64::EPSILON / 2.0);
+        for _ in 0..5_000 {
+            let m = 2f64.powi(rng.gen_range(-200..200));
+            let v0 = Point::from(vector(&mut rng, 4.0 * m));
+            let v = [v0, v0 + vector(&mut rng, m), v0 + vector(&mut rng, m)];
+            let p = v0 + vector(&mut rng, m);
+            let prepared = Prepared::of_vertices(v);
+            let (det, bound) = prepared.filtered(&p);
+            let (w, e, f) = (p - v[0], v[1] - v[0], v[2] - v[0]);
+            assert_eq!(det, w.dot(&e.cross(&f)), "{v:?} {p:?}");
+            let term = |j: usize, k: usize| (q(e[j]) * q(f[k])).abs() + (q(e[k]) * q(f[j])).abs();
+            let components = [term(1, 2), term(2, 0), term(0, 1)];
+            for c in &components {
+                assert!(q(prepared.scale) >= *c, "{v:?}");
+            }
+            let permanent: BigRational = (0..3).map(|i| q(w[i]).abs() * &components[i]).sum();
+            assert!(q(bound) >= &shewchuk * permanent, "{v:?} {p:?}");
+        }
+    }
+
+    /// Closed 2D segments meeting at a single endpoint of either one (T-junctions at each of
+    /// the four endpoints, and an L at shared endpoints), or crossing, or missing by an ulp.
+    #[test]
+    fn segments_meet_2d_at_every_endpoint() {
+        let c = |x: f64, y: f64| Coord { x, y };
+        let (a, b) = (c(0.0, 0.0), c(2.0, 0.0));
+        let stem = |end: Coord<f64>| c(end.x + 0.5, end.y + 1.0);
+        for (e, f, want) in [
+            ([a, b], [c(1.0, 0.0), c(1.0, 3.0)], true),
+            ([a, b], [c(1.0, 3.0), c(1.0, 0.0)], true),
+            ([c(1.0, 0.0), c(1.0, 3.0)], [a, b], true),
+            ([c(1.0, 3.0), c(1.0, 0.0)], [a, b], true),
+            ([a, b], [b, stem(b)], true),
+            ([a, b], [c(1.0, -1.0), c(1.0, 1.0)], true),
+            ([a, b], [c(1.0, f64::EPSILON), c(1.0, 3.0)], false),
+            (
+                [a, b],
+                [c(2.0 + 2.0 * f64::EPSILON, 0.0), c(3.0, 0.0)],
+                false,
+            ),
+        ] {
+            assert_eq!(segments_meet_2d(&e, &f), want, "{e:?} {f:?}");
+        }
+    }
+
+    /// Collinear points on a line along one axis, at negative and positive coordinates: the
+    /// projection keeps that axis (dropping it would collapse the points onto one).
+    #[test]
+    fn projection_axis_keeps_the_spread_of_collinear_points() {
+        for axis in 0..3 {
+            for offset in [-5.0, 5.0] {
+                let at = |x: f64| {
+                    let mut p = Point::new(0.25, -0.5, 1.0);
+                    p[axis] = offset + x;
+                    p
+                };
+                let pts = [at(0.0), at(1.0), at(2.0), at(3.0)];
+                assert_ne!(projection_axis(&pts), axis, "{pts:?}");
+            }
+        }
+    }
+
+    /// A segment through a triangle decides the same in both directions.
+    #[test]
+    fn segment_meets_triangle_in_both_directions() {
+        let tri = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(2.0, 0.0, 0.0),
+            Point::new(0.0, 2.0, 0.0),
+        ];
+        let (up, down) = (Point::new(0.5, 0.5, 1.0), Point::new(0.5, 0.5, -1.0));
+        let k = normal_axis(&tri).unwrap();
+        assert!(segment_meets_triangle(&[up, down], &tri, k));
+        assert!(segment_meets_triangle(&[down, up], &tri, k));
+        let (up, down) = (Point::new(1.5, 1.5, 1.0), Point::new(1.5, 1.5, -1.0));
+        assert!(!segment_meets_triangle(&[up, down], &tri, k));
+        assert!(!segment_meets_triangle(&[down, up], &tri, k));
+    }
+
+    /// The prepared triangle keeps its vertices.
+    #[test]
+    fn prepared_keeps_its_vertices() {
+        let t = Triangle::new(
+            Point::new(1.0, 2.0, 3.0),
+            Point::new(-4.0, 5.0, 0.5),
+            Point::new(0.0, -1.0, 7.0),
+        );
+        assert_eq!(Prepared::new(&t).vertices(), &t.vertices());
+    }
+}

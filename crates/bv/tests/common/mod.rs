@@ -4,55 +4,39 @@
 
 pub mod distance;
 pub mod exact;
+#[path = "../../../../tests/common/knob.rs"]
+pub mod knob;
 pub mod sat;
 
 use nalgebra::{Matrix3, Rotation3, Unit};
 use obbtree_bv::{Aabb, Obb, Point, Ray, Sphere, Vector};
 use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
 use proptest::prelude::*;
-use proptest::test_runner::{FileFailurePersistence, TestRunner};
+use proptest::test_runner::TestRunner;
 use std::cmp::Ordering;
 
-/// Property-test case count: `OBBTREE_PROPTEST_CASES` if set, else `default`.
+/// Property-test case count of a test whose CI count is `default`, scaled by the one knob
+/// `OBBTREE_PROPTEST_CASES` like every property test of the workspace (see [`knob`]).
 pub fn cases_with(default: u32) -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+    knob::cases(default)
 }
 
-/// Property-test case count: `OBBTREE_PROPTEST_CASES`, default 2000.
+/// Property-test case count: [`cases_with`]`(2000)`.
 pub fn cases() -> u32 {
     cases_with(2000)
 }
 
-/// The proptest configuration with `cases_with(default)` cases.
-///
-/// Replay: a failing case's seed is saved next to the test's source, in
-/// `tests/<file>.proptest-regressions`, and every later run replays the saved seeds first (commit
-/// the file to keep the case; on CI, proptest prints the `cc …` line to add to it). A whole run
-/// is reproduced by `PROPTEST_RNG_SEED=<u64>`, which fixes the seed instead of drawing one.
+/// The proptest configuration with `cases_with(default)` cases; failing seeds are saved next to
+/// the test's source and replayed first (see [`knob`]).
 pub fn config_with(default: u32) -> ProptestConfig {
-    let cases = cases_with(default);
-    // Filtered properties reject a share of the cases; scale the reject budget with the count.
-    ProptestConfig {
-        cases,
-        max_global_rejects: cases.saturating_mul(4),
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..ProptestConfig::default()
-    }
+    knob::config(default)
 }
 
 /// A test runner with [`config_with`]`(default)` for properties run by hand
 /// (`runner.run(...)`): `source_file` (pass `file!()`) tells it where to save failing seeds, which
 /// the `proptest!` macro does by itself.
 pub fn runner_with(default: u32, source_file: &'static str) -> TestRunner {
-    TestRunner::new(ProptestConfig {
-        source_file: Some(source_file),
-        ..config_with(default)
-    })
+    knob::runner(default, source_file)
 }
 
 /// The proptest configuration used by every suite.

@@ -8,6 +8,7 @@ use super::{place, PosedOverlap};
 use crate::error::{check_placed, check_point, Operand, QueryError};
 use crate::Model;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
+use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::{BoundingVolume, Point, Pose, TriMesh, Vector};
 use rand::{Rng, SeedableRng};
 use robust::{orient2d, Coord};
@@ -17,6 +18,18 @@ pub use super::request::Containment;
 /// Directions tried before giving up on a point whose every ray grazes an edge (never seen:
 /// a random direction grazes with probability zero).
 const MAX_RAYS: usize = 256;
+
+/// How far the segment culling may be off, in the mesh frame, from the world segment and the
+/// placed triangles the crossings are decided on: the rounding of moving the point into the mesh
+/// frame and of placing the far end and the triangles (a few ulps of the world coordinates and
+/// the translation: 64 of them), and the deviation of `Rᵀ` from `R⁻¹` for a rotation that is
+/// orthonormal only to [`ORTHONORMAL_TOLERANCE`] (`Rᵀ` moves the point, `R` places the mesh),
+/// a few times the tolerance of the point's distance from the mesh's origin.
+fn segment_pad(pose: &Pose, p: &Point, far: &Point, local: &Point, far_local: &Point) -> f64 {
+    let world = p.coords.abs().sum() + far.coords.abs().sum() + pose.translation().abs().sum();
+    let mesh = local.coords.abs().sum() + far_local.coords.abs().sum();
+    64.0 * f64::EPSILON * (world + mesh) + 4.0 * ORTHONORMAL_TOLERANCE * local.coords.abs().sum()
+}
 
 /// One vertex index per connected component of `mesh` (triangles sharing a vertex index are
 /// connected), the smallest of each, in increasing order.
@@ -92,7 +105,8 @@ pub(crate) fn between<V: PosedOverlap>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose
 /// crossing decided by the signs of `orient3d` (Shewchuk's adaptive predicate). When the segment
 /// passes exactly through an edge or a vertex, or lies in a triangle's plane, another direction
 /// is drawn (from a fixed-seed generator, so answers are reproducible). The tree culls triangles
-/// with [`PosedOverlap::meets_segment`], conservative, on the segment moved into the mesh frame.
+/// with [`PosedOverlap::meets_segment`], conservative, on the segment moved into the mesh frame
+/// and padded for the rounding of that move.
 ///
 /// An error when `p` is not finite or beyond [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE),
 /// or when the mesh placed by `pose` would be ([`QueryError`]).
@@ -117,7 +131,8 @@ fn contains_local<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> 
     for _ in 0..MAX_RAYS {
         let far_local = local + dir.normalize() * reach;
         let far = far_point(&place(pose, &far_local));
-        match crossings(model, pose, p, &far, &local, &far_local) {
+        let pad = segment_pad(pose, p, &far, &local, &far_local);
+        match crossings(model, pose, p, &far, &local, &far_local, pad) {
             Crossings::Count(n) => return n % 2 == 1,
             Crossings::OnSurface => return true,
             Crossings::Graze(n) => parity = n % 2 == 1,
@@ -155,7 +170,8 @@ enum Crossings {
 }
 
 /// Crossings of the segment `p q` (query frame) with the model's triangles placed by `pose`;
-/// `lp lq` is the segment in the mesh frame, used for culling only.
+/// `lp lq` is the segment in the mesh frame, used for culling only, within `pad` of the
+/// segment `p q` seen from there ([`segment_pad`]).
 fn crossings<V: PosedOverlap>(
     model: &Model<V>,
     pose: &Pose,
@@ -163,10 +179,11 @@ fn crossings<V: PosedOverlap>(
     q: &Point,
     lp: &Point,
     lq: &Point,
+    pad: f64,
 ) -> Crossings {
     let tree = model.tree();
     let mut count = 0;
-    for node in tree.descend(|bv| bv.meets_segment(lp, lq)) {
+    for node in tree.descend(|bv| bv.meets_segment(lp, lq, pad)) {
         for &t in tree.leaf_triangles(node) {
             let tri = placed_triangle(model.mesh(), t as usize, pose);
             let [a, b, c] = tri.vertices();

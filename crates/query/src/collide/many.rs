@@ -8,7 +8,8 @@ use rayon::prelude::*;
 
 /// [`collide`](super::collide) of `a` at `pose_a` with `b` at each of `poses_b`, on rayon's
 /// thread pool; results in the order of `poses_b`. Every pose is checked before any query
-/// runs: the error is the first pose that fails, with its position.
+/// runs: the error is the first pose that fails, with its position. On one thread the poses
+/// run in a plain loop on the calling thread (no hand-off to the pool).
 pub fn collide_many<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
@@ -19,12 +20,14 @@ pub fn collide_many<V: PosedOverlap>(
     check_each(poses_b, |pose_b| {
         checked_relative_pose(pose_a, b, pose_b).map(drop)
     })?;
-    Ok(poses_b
-        .par_iter()
-        .map(|pose_b| {
-            let mut result = CollisionResult::default();
-            run(a, b, &pose_a.inv_mul(pose_b), request, &mut result);
-            result
-        })
-        .collect())
+    let one = |pose_b: &Pose| {
+        let mut result = CollisionResult::default();
+        run(a, b, &pose_a.inv_mul(pose_b), request, &mut result);
+        result
+    };
+    Ok(if rayon::current_num_threads() == 1 {
+        poses_b.iter().map(one).collect()
+    } else {
+        poses_b.par_iter().map(one).collect()
+    })
 }

@@ -14,8 +14,9 @@ use obbtree_bv::intersect::obb_obb::{self, RelativePose};
 use obbtree_bv::intersect::{segment_aabb, segment_obb};
 use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Pose, Sphere, Vector};
 
-/// Relative padding of volumes in [`PosedOverlap::meets_segment`]: it dwarfs the rounding of
-/// the segment's transformation into the tree's frame (a few ulps of the coordinates).
+/// Relative padding of volumes in [`PosedOverlap::meets_segment`], on top of the caller's pad:
+/// it dwarfs the rounding of the test itself (a few ulps of the coordinates) and the deviation of
+/// the volumes' axes from orthonormal.
 const SEGMENT_PAD: f64 = 1e-9;
 
 /// Relative slack of the k-DOP and sphere tests: many times the rounding of their few
@@ -49,9 +50,14 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     /// A measure of size that decides which tree the traversal descends first (the larger).
     fn size(&self) -> f64;
 
-    /// Whether the closed segment `p0 p1` (in the volume's frame) may meet the volume;
-    /// conservative, with the volume grown by a relative [`SEGMENT_PAD`].
-    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool;
+    /// Whether the closed segment `p0 p1` (in the volume's frame) may meet the volume grown by
+    /// `pad` and by a relative [`SEGMENT_PAD`] of its own coordinates; conservative. `pad`
+    /// (absolute, in the volume's frame) is the caller's bound on how far the segment it means
+    /// may lie from `p0 p1`: the rounding of moving a world segment into the mesh frame and of
+    /// placing the mesh, which follows the world coordinates and the translation, not the
+    /// volume's (a 1 mm cube placed 1e5 away is off by ~1e-11 there, far beyond 1e-9 of its own
+    /// coordinates).
+    fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool;
 }
 
 /// The relative pose of the two meshes as box-test data (rotation and |R| + ε computed once).
@@ -113,8 +119,8 @@ impl PosedOverlap for Obb {
         self.half_extents.sum()
     }
 
-    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
-        let pad = SEGMENT_PAD * (self.center.coords.abs().sum() + self.half_extents.sum());
+    fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
+        let pad = pad + SEGMENT_PAD * (self.center.coords.abs().sum() + self.half_extents.sum());
         let grown = Obb {
             half_extents: self.half_extents.add_scalar(pad),
             ..*self
@@ -166,8 +172,8 @@ impl PosedOverlap for Aabb {
         half(self).sum()
     }
 
-    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
-        segment_aabb::overlaps(p0, p1, &grown(self, SEGMENT_PAD))
+    fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
+        segment_aabb::overlaps(p0, p1, &grown(self, SEGMENT_PAD, pad))
     }
 }
 
@@ -175,9 +181,10 @@ fn half(b: &Aabb) -> Vector {
     (b.maxs - b.mins) * 0.5
 }
 
-/// The box grown on every side by `rel` times its coordinates' magnitude plus its size.
-fn grown(b: &Aabb, rel: f64) -> Aabb {
-    let pad = rel * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum());
+/// The box grown on every side by `rel` times its coordinates' magnitude plus its size, and by
+/// `pad`.
+fn grown(b: &Aabb, rel: f64, pad: f64) -> Aabb {
+    let pad = pad + rel * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum());
     Aabb::new(b.mins.map(|x| x - pad), b.maxs.map(|x| x + pad))
 }
 
@@ -210,7 +217,7 @@ impl PosedOverlap for Sphere {
         self.radius
     }
 
-    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
+    fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
         let d = p1 - p0;
         let len2 = d.norm_squared();
         let t = if len2 > 0.0 {
@@ -218,7 +225,7 @@ impl PosedOverlap for Sphere {
         } else {
             0.0
         };
-        let r = self.radius + SEGMENT_PAD * (self.center.coords.abs().sum() + self.radius);
+        let r = self.radius + pad + SEGMENT_PAD * (self.center.coords.abs().sum() + self.radius);
         (p0 + d * t - self.center).norm_squared() <= r * r
     }
 }
@@ -273,11 +280,12 @@ impl<const A: usize> PosedOverlap for Kdop<A> {
         half(&self.aabb()).sum()
     }
 
-    fn meets_segment(&self, p0: &Point, p1: &Point) -> bool {
+    fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
         let axes = Self::axes();
         let sep = (0..A).any(|i| {
             let (d0, d1) = (axes[i].dot(&p0.coords), axes[i].dot(&p1.coords));
-            let pad = SEGMENT_PAD * (self.min[i].abs() + self.max[i].abs() + d0.abs());
+            // The slab axes have length up to √2: the pad along them, `pad · |aᵢ|`, is below 2·pad.
+            let pad = 2.0 * pad + SEGMENT_PAD * (self.min[i].abs() + self.max[i].abs() + d0.abs());
             d0.min(d1) > self.max[i] + pad || d0.max(d1) < self.min[i] - pad
         });
         !sep

@@ -45,7 +45,7 @@ mod volume;
 
 pub use all_hits::cast_ray_all;
 pub use any_hit::any_hit;
-pub use batch::cast_rays;
+pub use batch::{cast_rays, cast_rays_into};
 pub use camera::{pick_pixel, Camera, CameraError};
 pub use closest::cast_ray;
 pub(crate) use compact::PickTree;

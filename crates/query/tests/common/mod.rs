@@ -1,5 +1,6 @@
-//! Helpers shared by the collision tests: case count, small generated meshes, poses, and a
-//! runner over every volume type.
+//! Helpers shared by the collision tests: case count (the one knob of every crate, [`knob`]),
+//! small generated meshes, poses, a runner over every volume type, and the bv tests' exact
+//! oracles ([`sat`], [`exact`]).
 #![allow(dead_code)] // each test binary uses a subset
 
 use obbtree_bv::{Aabb, Kdop18, Obb, ObbFit, Point, Pose, Sphere, TriMesh};
@@ -7,13 +8,17 @@ use obbtree_query::{Model, ModelOptions, PosedOverlap};
 use obbtree_tree::BuildOptions;
 use rand::{Rng, SeedableRng};
 
-/// Property-test case count: `OBBTREE_PROPTEST_CASES`, default `default`.
-pub fn cases(default: u32) -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+#[path = "../../../bv/tests/common/exact.rs"]
+pub mod exact;
+#[path = "../../../../tests/common/knob.rs"]
+pub mod knob;
+/// The big-integer separating-axis oracle of the bv tests (exact, shares no code with the
+/// engine's orientation-predicate test).
+#[path = "../../../bv/tests/common/sat.rs"]
+pub mod sat;
+
+#[allow(unused_imports)] // each test binary uses a part
+pub use knob::{cases, config, runner};
 
 pub fn rng(seed: u64) -> rand_pcg::Pcg64 {
     rand_pcg::Pcg64::seed_from_u64(seed)

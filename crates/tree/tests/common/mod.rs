@@ -8,12 +8,13 @@ use obbtree_tree::{BuildOptions, Bvh, NodeKind, SplitRule, TreeVolume, MAX_DEPTH
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
-/// Proptest case count: `OBBTREE_PROPTEST_CASES`, default 32.
-pub fn cases() -> u32 {
-    std::env::var("OBBTREE_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(32)
+#[path = "../../../../tests/common/knob.rs"]
+pub mod knob;
+
+/// The proptest configuration of the tree properties: 32 cases in CI, scaled by the one knob
+/// `OBBTREE_PROPTEST_CASES`, failing seeds saved and replayed (see [`knob`]).
+pub fn config() -> proptest::test_runner::Config {
+    knob::config(32)
 }
 
 /// Every split rule.

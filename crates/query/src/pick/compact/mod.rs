@@ -142,8 +142,9 @@ impl PickTree {
 #[cfg(test)]
 mod tests {
     //! The run-time choice of build: the portable walk and the AVX2 walk report the same hits in
-    //! the same order (the picking tests against brute force run whichever this CPU gets; on a
-    //! CPU without AVX2 this compares the portable walk with itself).
+    //! the same order, and both the hits of a brute force over every triangle (the triangle
+    //! test on each, no tree): the second check holds on any CPU, and a CPU without AVX2, where
+    //! the dispatched walk is the portable one, says so on stderr.
     use super::*;
     use obbtree_bv::intersect::ray_triangle::TriangleHit;
     use obbtree_bv::{Point, Ray};
@@ -244,10 +245,48 @@ mod tests {
                     let portable = run(&|r| tree.walk_leaves(&ray, r));
                     let dispatched = run(&|r| tree.walk(&mesh, &ray, r));
                     assert_eq!(portable, dispatched, "ray {k}, closest {closest}");
+                    let want = brute_force(&mesh, &ray.ray);
+                    assert_eq!(reported(&portable, closest), want_of(&want, closest), "ray {k}");
                     compared += usize::from(!portable.is_empty());
                 }
             }
             assert!(compared > 1000, "too few rays hit: {compared}");
         }
+        #[cfg(target_arch = "x86_64")]
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!(
+                "this CPU has no AVX2: the AVX2 walk was not run (the portable walk was checked \
+                 against the brute force)"
+            );
+        }
+    }
+
+    /// Every triangle the ray hits, by the triangle test alone, as `(t bits, triangle)` sorted.
+    fn brute_force(mesh: &TriMesh, ray: &Ray) -> Vec<(u64, u32)> {
+        let ray = obbtree_bv::intersect::ray_triangle::WatertightRay::new(ray);
+        let mut hits: Vec<(u64, u32)> = (0..mesh.triangles().len())
+            .filter_map(|i| {
+                let t = mesh.triangle(i);
+                ray.cast_vertices(&t.a, &t.b, &t.c)
+                    .map(|h| (h.t.to_bits(), i as u32))
+            })
+            .collect();
+        hits.sort_unstable();
+        hits
+    }
+
+    /// The walk's hits as the brute force lists them: all, or (`closest`) the first.
+    fn reported(hits: &[(u32, TriangleHit)], closest: bool) -> Vec<(u64, u32)> {
+        let mut all: Vec<(u64, u32)> = hits.iter().map(|(i, h)| (h.t.to_bits(), *i)).collect();
+        all.sort_unstable();
+        if closest {
+            all.truncate(1);
+        }
+        all
+    }
+
+    /// The brute force's hits: all, or (`closest`) the first.
+    fn want_of(hits: &[(u64, u32)], closest: bool) -> Vec<(u64, u32)> {
+        hits[..if closest { hits.len().min(1) } else { hits.len() }].to_vec()
     }
 }

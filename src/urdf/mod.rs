@@ -17,6 +17,13 @@
 //!   way pybullet finds `differential/diff_ring.stl` from `differential/diff_ring.urdf`).
 //! - Visuals that are not meshes (box, cylinder, sphere, capsule) are refused
 //!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
+//!
+//! [`RobotScene`] makes a robot's visuals objects of a [`Scene`](crate::Scene): self-collision,
+//! fixtures, and paths of configurations checked with the scene's temporal coherence.
+
+mod scene;
+
+pub use scene::{PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP, LINK_GROUP};
 
 use crate::bv::Pose;
 use crate::bv::TriMesh;

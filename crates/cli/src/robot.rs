@@ -1,0 +1,434 @@
+//! `obbtree robot URDF [--configs CONFIGS.json [--scene SCENE.json] [--allow PAIRS.json]
+//! [--path --resolution R]]`: a robot's moving joints, and for each joint configuration which
+//! links touch each other (self-collision, links joined by a joint excluded) and which touch
+//! the scene's objects; or, along a path, the first configuration in collision.
+//!
+//! `CONFIGS.json` is `{"configs":[[q1, …, qn], …]}`, one value per moving joint in the order
+//! `obbtree robot URDF` lists them; `PAIRS.json` is `{"allow":[["name","name"], …]}`, link or
+//! scene-object names (MoveIt's SRDF "disabled collisions"). The JSON report is
+//! `{"joints":[…], "build_ms", "query_total_ms", "results":[{"self":[["link","link"], …],
+//! "environment":[["link","object"], …]}, …]}`, pairs sorted by names; with `--path`,
+//! `{"joints", "build_ms", "query_total_ms", "checked", "first_collision": index or null,
+//! "configuration", "self", "environment"}` (index after interpolation).
+
+use super::scene::{read_json, write_json, SceneSpec};
+use super::Error;
+use crate::collide::counted;
+use indicatif::{ProgressBar, ProgressStyle};
+use obbtree::bv::Obb;
+use obbtree::urdf::{JointKind, PathCollision, Robot, RobotContacts, RobotScene};
+use obbtree::Model;
+use serde::{Deserialize, Serialize};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// A robot's joints; its self-collision and contacts with a scene at joint configurations, or
+/// the first configuration in collision along a path.
+///
+/// Links joined by a joint are never checked against each other; pairs listed with --allow
+/// are never checked either. Answers are exact; touching counts.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf\n  obbtree robot assets/kuka_iiwa/model.urdf --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --configs configs.json --scene scene.json --allow srdf_pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --configs path.json --scene scene.json --path --resolution 0.01\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]} in the order `obbtree robot URDF` lists the joints\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
+)]
+pub struct Args {
+    /// The robot (URDF with mesh visuals).
+    #[arg(value_name = "URDF")]
+    urdf: PathBuf,
+    /// Joint configurations to check.
+    #[arg(long, value_name = "CONFIGS.json")]
+    configs: Option<PathBuf>,
+    /// Fixtures the links are checked against (obbtree scene's format).
+    #[arg(long, value_name = "SCENE.json", requires = "configs")]
+    scene: Option<PathBuf>,
+    /// Pairs of links (or a link and a scene object) never checked.
+    #[arg(long, value_name = "PAIRS.json", requires = "configs")]
+    allow: Option<PathBuf>,
+    /// Treat the configurations as a path: interpolate between them and report the first
+    /// configuration in collision.
+    #[arg(long, requires_all = ["configs", "resolution"])]
+    path: bool,
+    /// With --path: the largest step of any joint between checked configurations (radians,
+    /// or metres for prismatic joints).
+    #[arg(
+        long,
+        value_name = "R",
+        requires = "path",
+        allow_negative_numbers = true
+    )]
+    resolution: Option<f64>,
+    /// Print one JSON object instead of a summary.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON object to FILE.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigsFile {
+    configs: Vec<Vec<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AllowFile {
+    allow: Vec<[String; 2]>,
+}
+
+/// A moving joint as listed.
+#[derive(Serialize)]
+struct JointEntry {
+    name: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limits: Option<[f64; 2]>,
+}
+
+/// What touches at one configuration, by names.
+#[derive(Serialize)]
+struct ContactsEntry {
+    #[serde(rename = "self")]
+    self_collisions: Vec<[String; 2]>,
+    environment: Vec<[String; 2]>,
+}
+
+#[derive(Serialize)]
+struct JointsReport {
+    robot: String,
+    joints: Vec<JointEntry>,
+}
+
+#[derive(Serialize)]
+struct ConfigsReport {
+    joints: Vec<String>,
+    build_ms: f64,
+    query_total_ms: f64,
+    results: Vec<ContactsEntry>,
+}
+
+#[derive(Serialize)]
+struct PathReport {
+    joints: Vec<String>,
+    build_ms: f64,
+    query_total_ms: f64,
+    /// Configurations checked (after interpolation), up to the first in collision.
+    checked: usize,
+    first_collision: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    configuration: Option<Vec<f64>>,
+    #[serde(rename = "self", skip_serializing_if = "Option::is_none")]
+    self_collisions: Option<Vec<[String; 2]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    environment: Option<Vec<[String; 2]>>,
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    let robot = Robot::from_file(&args.urdf).map_err(|e| Error::Message(e.to_string()))?;
+    let Some(configs_path) = &args.configs else {
+        return list_joints(args, &robot, out);
+    };
+    let configs: ConfigsFile = read_json(configs_path, "configs")?;
+    let fixtures = args.scene.as_deref().map(SceneSpec::read).transpose()?;
+    let allow: Option<AllowFile> = args
+        .allow
+        .as_deref()
+        .map(|p| read_json(p, "allow"))
+        .transpose()?;
+    let joints: Vec<String> = robot.moving_joints().map(|j| j.name.clone()).collect();
+    let start = Instant::now();
+    let mut scene = build(robot, fixtures.as_ref(), allow.as_ref(), args)?;
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let configs_at =
+        |e: &dyn std::fmt::Display| Error::Message(format!("{}: {e}", configs_path.display()));
+    if args.path {
+        let resolution = args.resolution.unwrap_or(f64::NAN);
+        let start = Instant::now();
+        let found = scene
+            .check_path(&configs.configs, resolution)
+            .map_err(|e| configs_at(&e))?;
+        let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
+        let report = path_report(
+            &scene,
+            joints,
+            build_ms,
+            query_total_ms,
+            found,
+            &configs.configs,
+            resolution,
+        );
+        return emit(args, &report, out, |out| path_summary(args, &report, out));
+    }
+    let progress = progress_bar(args.json, configs.configs.len());
+    let start = Instant::now();
+    let mut results = Vec::with_capacity(configs.configs.len());
+    for (index, q) in configs.configs.iter().enumerate() {
+        scene
+            .set_configuration(q)
+            .map_err(|e| configs_at(&format!("configs[{index}]: {e}")))?;
+        let contacts = scene.check().map_err(|e| configs_at(&e))?;
+        results.push(named(&scene, &contacts));
+        progress.inc(1);
+    }
+    let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
+    progress.finish_and_clear();
+    let report = ConfigsReport {
+        joints,
+        build_ms,
+        query_total_ms,
+        results,
+    };
+    emit(args, &report, out, |out| configs_summary(&report, out))
+}
+
+/// The robot scene: links, fixtures, allowed pairs.
+fn build(
+    robot: Robot,
+    fixtures: Option<&SceneSpec>,
+    allow: Option<&AllowFile>,
+    args: &Args,
+) -> Result<RobotScene<Obb>, Error> {
+    let mut scene = RobotScene::new(robot).map_err(|e| Error::Message(e.to_string()))?;
+    if let Some(spec) = fixtures {
+        let models = spec
+            .meshes
+            .iter()
+            .map(|(file, mesh)| {
+                Model::new(mesh.clone()).map_err(|e| {
+                    Error::Message(format!("{}: cannot build the tree: {e}", file.display()))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        for (index, (name, mesh, pose)) in spec.objects.iter().enumerate() {
+            scene
+                .add_fixture(name.clone(), models[*mesh].clone(), *pose)
+                .map_err(|e| {
+                    Error::Message(format!("{}: objects[{index}]: {e}", spec.path.display()))
+                })?;
+        }
+        for (index, [a, b]) in spec.allow.iter().enumerate() {
+            scene.allow(a, b).map_err(|e| {
+                Error::Message(format!("{}: allow[{index}]: {e}", spec.path.display()))
+            })?;
+        }
+    }
+    if let (Some(file), Some(path)) = (allow, &args.allow) {
+        for (index, [a, b]) in file.allow.iter().enumerate() {
+            scene
+                .allow(a, b)
+                .map_err(|e| Error::Message(format!("{}: allow[{index}]: {e}", path.display())))?;
+        }
+    }
+    Ok(scene)
+}
+
+/// Link and object names of the contacts.
+fn named(scene: &RobotScene<Obb>, contacts: &RobotContacts) -> ContactsEntry {
+    let link = |l: usize| scene.robot().links[l].name.clone();
+    ContactsEntry {
+        self_collisions: contacts
+            .self_collisions
+            .iter()
+            .map(|&[a, b]| [link(a), link(b)])
+            .collect(),
+        environment: contacts
+            .environment
+            .iter()
+            .map(|&(l, id)| [link(l), scene.scene().name(id).to_string()])
+            .collect(),
+    }
+}
+
+fn path_report(
+    scene: &RobotScene<Obb>,
+    joints: Vec<String>,
+    build_ms: f64,
+    query_total_ms: f64,
+    found: Option<PathCollision>,
+    configs: &[Vec<f64>],
+    resolution: f64,
+) -> PathReport {
+    let (checked, first, configuration, contacts) = match found {
+        Some(c) => (
+            c.index + 1,
+            Some(c.index),
+            Some(c.configuration),
+            Some(named(scene, &c.contacts)),
+        ),
+        None => (checked_count(configs, resolution), None, None, None),
+    };
+    let (self_collisions, environment) = match contacts {
+        Some(c) => (Some(c.self_collisions), Some(c.environment)),
+        None => (None, None),
+    };
+    PathReport {
+        joints,
+        build_ms,
+        query_total_ms,
+        checked,
+        first_collision: first,
+        configuration,
+        self_collisions,
+        environment,
+    }
+}
+
+/// How many configurations a path of `configs` at `resolution` checks (the interpolation of
+/// [`RobotScene::check_path`]).
+fn checked_count(configs: &[Vec<f64>], resolution: f64) -> usize {
+    let steps = configs.windows(2).map(|w| {
+        let largest = w[0]
+            .iter()
+            .zip(&w[1])
+            .map(|(a, b)| (b - a).abs())
+            .fold(0.0, f64::max);
+        ((largest / resolution).ceil() as usize).max(1)
+    });
+    usize::from(!configs.is_empty()) + steps.sum::<usize>()
+}
+
+/// `obbtree robot URDF` alone: the moving joints in the order configurations list them.
+fn list_joints(args: &Args, robot: &Robot, out: &mut impl Write) -> Result<(), Error> {
+    let report = JointsReport {
+        robot: robot.name.clone(),
+        joints: robot
+            .moving_joints()
+            .map(|j| JointEntry {
+                name: j.name.clone(),
+                kind: match j.kind {
+                    JointKind::Fixed => "fixed",
+                    JointKind::Revolute => "revolute",
+                    JointKind::Continuous => "continuous",
+                    JointKind::Prismatic => "prismatic",
+                },
+                limits: j.limits.map(|(lo, hi)| [lo, hi]),
+            })
+            .collect(),
+    };
+    emit(args, &report, out, |out| {
+        writeln!(
+            out,
+            "robot {:?} ({}): {}, in the order of a configuration:",
+            report.robot,
+            args.urdf.display(),
+            counted(report.joints.len(), "moving joint", "moving joints")
+        )?;
+        for (k, j) in report.joints.iter().enumerate() {
+            let limits = j
+                .limits
+                .map_or(String::new(), |[lo, hi]| format!(" [{lo}, {hi}]"));
+            writeln!(out, "  q{}  {} ({}){limits}", k + 1, j.name, j.kind)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes the report: `--out`, then JSON or the summary.
+fn emit<R: Serialize>(
+    args: &Args,
+    report: &R,
+    out: &mut impl Write,
+    summary: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
+    if let Some(path) = &args.out {
+        write_json(path, report)?;
+    }
+    if args.json {
+        let text = serde_json::to_string(report)?;
+        writeln!(out, "{text}")?;
+        Ok(())
+    } else {
+        summary(out)
+    }
+}
+
+/// Configurations listed one per line when there are at most this many.
+const LIST_MAX: usize = 20;
+
+fn configs_summary(r: &ConfigsReport, out: &mut dyn Write) -> Result<(), Error> {
+    let colliding = r
+        .results
+        .iter()
+        .filter(|c| !c.self_collisions.is_empty() || !c.environment.is_empty())
+        .count();
+    writeln!(
+        out,
+        "{} checked in {:.2} ms (robot built in {:.1} ms): {colliding} in collision",
+        counted(r.results.len(), "configuration", "configurations"),
+        r.query_total_ms,
+        r.build_ms
+    )?;
+    if r.results.len() <= LIST_MAX {
+        for (k, c) in r.results.iter().enumerate() {
+            writeln!(
+                out,
+                "  configs[{k}]: {}",
+                describe(&c.self_collisions, &c.environment)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn path_summary(args: &Args, r: &PathReport, out: &mut dyn Write) -> Result<(), Error> {
+    let resolution = args.resolution.unwrap_or_default();
+    match r.first_collision {
+        None => writeln!(
+            out,
+            "path clear: {} checked (resolution {resolution}) in {:.2} ms",
+            counted(r.checked, "configuration", "configurations"),
+            r.query_total_ms
+        )?,
+        Some(index) => {
+            writeln!(
+                out,
+                "first collision at configuration {index} of the interpolated path (resolution {resolution}), found in {:.2} ms: {}",
+                r.query_total_ms,
+                describe(
+                    r.self_collisions.as_deref().unwrap_or_default(),
+                    r.environment.as_deref().unwrap_or_default()
+                )
+            )?;
+            if let Some(q) = &r.configuration {
+                writeln!(out, "  joint values: {q:?}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// "clear", or the touching pairs in words.
+fn describe(selfish: &[[String; 2]], environment: &[[String; 2]]) -> String {
+    if selfish.is_empty() && environment.is_empty() {
+        return "clear".into();
+    }
+    let pairs = |list: &[[String; 2]]| {
+        list.iter()
+            .map(|[a, b]| format!("{a}–{b}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !selfish.is_empty() {
+        parts.push(format!("self {}", pairs(selfish)));
+    }
+    if !environment.is_empty() {
+        parts.push(format!("environment {}", pairs(environment)));
+    }
+    parts.join("; ")
+}
+
+fn progress_bar(quiet: bool, n: usize) -> ProgressBar {
+    if quiet || n < 50 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(n as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} configurations {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}

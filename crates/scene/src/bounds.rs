@@ -1,0 +1,70 @@
+//! An object's world bounds: the box the broad phase keeps for it.
+//!
+//! The box must contain the mesh wherever a query places it, rounding included: a pair whose
+//! boxes are disjoint is never queried, so the box must be as conservative as the exact query
+//! is exact. The query places B in A's frame by `pose_a⁻¹ · pose_b` and `R·p + t` in `f64`
+//! ([`Pose::transform_point`]); those placed vertices differ from the exact rigid motion of the
+//! mesh by a few units of rounding of `|p| + |t_a| + |t_b|`. Each box is therefore padded by
+//! [`PAD`] times `(largest local coordinate + largest translation component)`: two disjoint
+//! padded boxes leave a gap between the exact meshes larger than what the rounding of either
+//! placement can close, so the query would have found them disjoint too.
+
+use obbtree_bv::{Aabb, Obb, Point, Pose, Vector};
+use obbtree_query::Model;
+use obbtree_tree::Bvh;
+use std::any::Any;
+
+/// Relative padding of world boxes: hundreds of units of rounding, far above the few dozen
+/// that placing a point (`R·p + t`, three products and three sums per coordinate) and
+/// composing two poses cost, and far below any size that matters to the broad phase.
+const PAD: f64 = 512.0 * f64::EPSILON;
+
+/// A box that contains `model`'s mesh placed by `pose`, rounding included (see the module
+/// docs): the mesh's own box placed, intersected, for OBB trees, with the root box placed
+/// (much tighter for a long mesh turned off its axes).
+pub(crate) fn world_box<V: 'static>(model: &Model<V>, pose: &Pose) -> Aabb {
+    let bounds = model.bounds();
+    let by_bounds = placed_corners(&box_corners(bounds), pose);
+    match (model.tree() as &dyn Any).downcast_ref::<Bvh<Obb>>() {
+        Some(tree) => intersection(
+            &by_bounds,
+            &placed_corners(&tree.root().bv().corners(), pose),
+        ),
+        None => by_bounds,
+    }
+}
+
+/// The eight corners of `aabb`.
+fn box_corners(aabb: &Aabb) -> [Point; 8] {
+    std::array::from_fn(|i| {
+        let pick = |axis: usize| {
+            if i >> axis & 1 == 0 {
+                aabb.mins[axis]
+            } else {
+                aabb.maxs[axis]
+            }
+        };
+        Point::new(pick(0), pick(1), pick(2))
+    })
+}
+
+/// The box around `corners` (of a convex local volume holding the mesh) placed by `pose`,
+/// padded by [`PAD`] as the module docs say.
+fn placed_corners(corners: &[Point; 8], pose: &Pose) -> Aabb {
+    let reach =
+        corners.iter().map(|c| c.coords.amax()).fold(0.0, f64::max) + pose.translation().amax();
+    let placed = corners.map(|c| pose.transform_point(&c));
+    let tight = Aabb::from_points(&placed);
+    let pad = Vector::repeat(PAD * reach);
+    Aabb::new(tight.mins - pad, tight.maxs + pad)
+}
+
+/// The common part of two boxes that both contain the mesh (so they meet).
+fn intersection(a: &Aabb, b: &Aabb) -> Aabb {
+    Aabb::new(a.mins.sup(&b.mins), a.maxs.inf(&b.maxs))
+}
+
+/// Whether the closed boxes share a point.
+pub(crate) fn meet(a: &Aabb, b: &Aabb) -> bool {
+    (0..3).all(|i| a.mins[i] <= b.maxs[i] && b.mins[i] <= a.maxs[i])
+}

@@ -1,0 +1,319 @@
+//! Temporal coherence: what a query learnt about an object pair, and how the next query uses
+//! it.
+//!
+//! Each record is keyed by the pose stamps of its two objects (a stamp changes whenever an
+//! object's pose does), so it can only be used as the answer while neither object has moved:
+//! then the answer is reused outright, which is where a frame in which most objects stand
+//! still wins (a manager that re-tests every touching pair re-tests them all). For a moved
+//! pair, a [`Mode::First`] query first tests the last witness triangle pair again, exactly: a
+//! touching pair usually stays touching at the same triangles over a small motion (Lin &
+//! Canny's "coherence" of closest features, 1991, applied to the witness of intersection). A
+//! moved pair found disjoint last time first checks the plane that separated it then
+//! ([`separation`](crate::separation)): still separating, the pair is still disjoint.
+//!
+//! Every shortcut gives the answer the full query would give: reuse is keyed on the exact
+//! poses, and the witness is tested by the exact triangle test on the triangles placed the
+//! way the query places them (B in A's frame by `pose_a⁻¹ · pose_b`), after the same range
+//! check. The one freedom is which witness a [`Mode::First`] answer names (any intersecting
+//! pair is a witness; the full query names the first its traversal meets).
+//!
+//! The queries of all pairs are written against [`PairQuery`], so that the distance and
+//! margin queries add their own answers and shortcuts without a second driver.
+
+use crate::object::Object;
+use crate::separation::{find_separation, separates};
+use obbtree_bv::intersect::{tri_tri_exact, tri_tri_segment};
+use obbtree_bv::{Point, Pose, Triangle, Vector, MAX_COORDINATE};
+use obbtree_query::{
+    collide, CollisionRequest, CollisionResult, Containment, Mode, Model, PosedOverlap, QueryError,
+};
+
+/// What a query learnt about a pair, with the pose stamps it holds for.
+#[derive(Clone, Debug)]
+pub(crate) struct PairRecord {
+    pub(crate) stamps: [u64; 2],
+    pub(crate) learnt: Learnt,
+}
+
+/// The answers a pair record can hold: one kind per query of all pairs.
+#[derive(Clone, Debug)]
+pub(crate) enum Learnt {
+    /// A collision query's request and answer, and for a disjoint pair what is known of a
+    /// separating plane.
+    Collision {
+        request: CollisionRequest,
+        result: CollisionResult,
+        separation: Separation,
+    },
+}
+
+/// A separating plane's normal (in A's frame) for a disjoint pair, or how many more full
+/// queries to run before looking for one again (the search failed: the hulls overlap).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Separation {
+    normal: Option<Vector>,
+    /// Full queries to skip the search for (doubles after each failure, up to 15).
+    wait: u8,
+    /// The wait after the last failure.
+    backoff: u8,
+}
+
+/// How a pair was answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Answered {
+    /// The last answer, neither object having moved.
+    Reused,
+    /// The last witness, tested again.
+    Witnessed,
+    /// The last separating plane, checked again.
+    Separated,
+    /// The full exact query.
+    Queried,
+}
+
+/// An exact query on one object pair that a query of all pairs runs, with what it may take
+/// from its last answer on the pair.
+pub(crate) trait PairQuery<V>: Sync {
+    /// The answer on one pair.
+    type Answer: Clone + Send;
+
+    /// The last answer, if it answers this query (neither object moved since).
+    fn reuse(&self, learnt: &Learnt) -> Option<Self::Answer>;
+
+    /// An answer from the last one for objects that moved, if a cheap exact test gives it,
+    /// and which test it was.
+    fn shortcut(
+        &self,
+        a: &Object<V>,
+        b: &Object<V>,
+        learnt: &Learnt,
+    ) -> Option<(Self::Answer, Answered)>;
+
+    /// The full exact query.
+    fn run(&self, a: &Object<V>, b: &Object<V>) -> Result<Self::Answer, QueryError>;
+
+    /// What to keep of an answer for the next query, given how it was answered and what was
+    /// known before.
+    fn learn(
+        &self,
+        a: &Object<V>,
+        b: &Object<V>,
+        answer: &Self::Answer,
+        how: Answered,
+        before: Option<&Learnt>,
+    ) -> Learnt;
+
+    /// Whether the answer is reported (the pair touches, or is within the margin).
+    fn reports(&self, answer: &Self::Answer) -> bool;
+}
+
+/// Answers one pair: reuse, shortcut or full query, in that order.
+pub(crate) fn answer<V, Q: PairQuery<V>>(
+    query: &Q,
+    a: &Object<V>,
+    b: &Object<V>,
+    record: Option<&PairRecord>,
+) -> Result<(Q::Answer, Answered), QueryError> {
+    if let Some(record) = record {
+        if record.stamps == [a.stamp, b.stamp] {
+            if let Some(answer) = query.reuse(&record.learnt) {
+                return Ok((answer, Answered::Reused));
+            }
+        }
+        if let Some(shortcut) = query.shortcut(a, b, &record.learnt) {
+            return Ok(shortcut);
+        }
+    }
+    Ok((query.run(a, b)?, Answered::Queried))
+}
+
+/// [`collide`] on an object pair.
+pub(crate) struct Collide<'a>(pub(crate) &'a CollisionRequest);
+
+impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
+    type Answer = CollisionResult;
+
+    fn reuse(&self, learnt: &Learnt) -> Option<CollisionResult> {
+        let Learnt::Collision {
+            request, result, ..
+        } = learnt;
+        (request == self.0).then(|| result.clone())
+    }
+
+    fn shortcut(
+        &self,
+        a: &Object<V>,
+        b: &Object<V>,
+        learnt: &Learnt,
+    ) -> Option<(CollisionResult, Answered)> {
+        let Learnt::Collision {
+            result, separation, ..
+        } = learnt;
+        if !result.intersects {
+            return still_separated(self.0, a, b, separation.normal.as_ref()?)
+                .map(|answer| (answer, Answered::Separated));
+        }
+        if self.0.mode != Mode::First {
+            return None;
+        }
+        let witness = *result.pairs.first()?;
+        witness_holds(&a.model, &a.pose, &b.model, &b.pose, witness)
+            .map(|witness| (witness_result(self.0, witness), Answered::Witnessed))
+    }
+
+    fn run(&self, a: &Object<V>, b: &Object<V>) -> Result<CollisionResult, QueryError> {
+        collide(&a.model, &a.pose, &b.model, &b.pose, self.0)
+    }
+
+    fn learn(
+        &self,
+        a: &Object<V>,
+        b: &Object<V>,
+        answer: &CollisionResult,
+        how: Answered,
+        before: Option<&Learnt>,
+    ) -> Learnt {
+        let known = before.map_or(
+            Separation::default(),
+            |Learnt::Collision { separation, .. }| *separation,
+        );
+        let separation = match how {
+            Answered::Queried if !answer.intersects && !self.0.containment => {
+                search_separation(a, b, known)
+            }
+            Answered::Queried | Answered::Witnessed if answer.intersects => Separation::default(),
+            _ => known,
+        };
+        Learnt::Collision {
+            request: *self.0,
+            result: answer.clone(),
+            separation,
+        }
+    }
+
+    fn reports(&self, answer: &CollisionResult) -> bool {
+        answer.intersects
+    }
+}
+
+/// The empty answer of a pair that the plane of normal `n` still separates, if it does (and
+/// the query asks nothing that needs more than "disjoint": containment would).
+fn still_separated<V>(
+    request: &CollisionRequest,
+    a: &Object<V>,
+    b: &Object<V>,
+    n: &Vector,
+) -> Option<CollisionResult> {
+    let (ha, hb) = (a.hull.as_deref()?, b.hull.as_deref()?);
+    let b_in_a = a.pose.inv_mul(&b.pose);
+    let holds =
+        !request.containment && placed_in_range(&b.model, &b_in_a) && separates(ha, hb, &b_in_a, n);
+    holds.then(CollisionResult::default)
+}
+
+/// Looks for a separating plane of a pair just found disjoint, starting from the last one
+/// known; after a failure, waits before looking again (1, 3, 7, 15 full queries).
+fn search_separation<V>(a: &Object<V>, b: &Object<V>, known: Separation) -> Separation {
+    if known.wait > 0 {
+        return Separation {
+            normal: None,
+            wait: known.wait - 1,
+            backoff: known.backoff,
+        };
+    }
+    let (Some(ha), Some(hb)) = (a.hull.as_deref(), b.hull.as_deref()) else {
+        return Separation::default();
+    };
+    let b_in_a = a.pose.inv_mul(&b.pose);
+    match find_separation(ha, hb, &b_in_a, known.normal.as_ref()) {
+        Some(normal) => Separation {
+            normal: Some(normal),
+            wait: 0,
+            backoff: 0,
+        },
+        None => {
+            let backoff = (known.backoff * 2 + 1).min(15);
+            Separation {
+                normal: None,
+                wait: backoff,
+                backoff,
+            }
+        }
+    }
+}
+
+/// The witness pair `[i, j]` with A's triangle `i` and B's triangle `j` placed in A's frame,
+/// if the two intersect (exactly) and B placed there stays in the range the query accepts
+/// (else the full query is to say why not).
+fn witness_holds<V>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+    [i, j]: [u32; 2],
+) -> Option<Witness> {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    if !placed_in_range(b, &b_in_a) {
+        return None;
+    }
+    let ta = a.mesh().triangle(i as usize);
+    let [p, q, r] = b
+        .mesh()
+        .triangle(j as usize)
+        .vertices()
+        .map(|v| b_in_a.transform_point(&v));
+    let tb = Triangle::new(p, q, r);
+    tri_tri_exact::intersects(&ta, &tb).then_some(Witness {
+        pair: [i, j],
+        triangles: (ta, tb),
+    })
+}
+
+/// An intersecting triangle pair, its triangles as placed in A's frame.
+struct Witness {
+    pair: [u32; 2],
+    triangles: (Triangle, Triangle),
+}
+
+/// The answer of a [`Mode::First`] query whose traversal met `witness` first: what
+/// [`collide`] returns then.
+fn witness_result(request: &CollisionRequest, witness: Witness) -> CollisionResult {
+    let (ta, tb) = witness.triangles;
+    CollisionResult {
+        intersects: true,
+        pairs: vec![witness.pair],
+        truncated: false,
+        contained: if request.containment {
+            Containment::SurfacesIntersect
+        } else {
+            Containment::NotChecked
+        },
+        contacts: if request.contacts {
+            vec![tri_tri_segment::intersection(&ta, &tb)]
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// Whether `model` placed by `pose` stays within [`MAX_COORDINATE`]: the query's own range
+/// check (its [`QueryError::OutOfRange`]), on the 8 corners of the mesh's box.
+fn placed_in_range<V>(model: &Model<V>, pose: &Pose) -> bool {
+    let bounds = model.bounds();
+    let largest = (0..8)
+        .map(|corner: usize| {
+            let pick = |axis: usize| {
+                if corner >> axis & 1 == 0 {
+                    bounds.mins[axis]
+                } else {
+                    bounds.maxs[axis]
+                }
+            };
+            pose.transform_point(&Point::new(pick(0), pick(1), pick(2)))
+                .coords
+                .amax()
+        })
+        .fold(0.0, f64::max);
+    let magnitude = largest * (1.0 + 8.0 * f64::EPSILON);
+    magnitude.is_finite() && magnitude <= MAX_COORDINATE
+}

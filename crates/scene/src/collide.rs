@@ -1,0 +1,211 @@
+//! Collision queries on a scene: all object pairs, one external object against the scene, and
+//! two scenes against each other. Object pairs whose world bounds meet reach the exact query
+//! ([`obbtree_query::collide`]); they run in parallel on rayon's pool.
+
+use crate::bounds::{meet, world_box};
+use crate::coherence::{answer, Answered, Collide, PairQuery, PairRecord};
+use crate::scene::{QueryStats, Scene};
+use crate::{ObjectId, SceneError};
+use obbtree_bv::Pose;
+use obbtree_query::{collide, CollisionRequest, CollisionResult, Model, PosedOverlap};
+use rayon::prelude::*;
+use std::ops::ControlFlow;
+
+/// Two objects of a scene that touch (or of two scenes, [`Scene::collide_scenes`]), with the
+/// exact query's answer: `pairs` are `[triangle of a, triangle of b]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectContact {
+    /// The first object: before `b` by name within one scene; of the scene queried in
+    /// [`Scene::collide_scenes`].
+    pub a: ObjectId,
+    /// The second object.
+    pub b: ObjectId,
+    /// The query's answer on the pair (its `intersects` is true).
+    pub result: CollisionResult,
+}
+
+/// An object of the scene that an external model touches ([`Scene::collide_with`]): `pairs`
+/// are `[triangle of the external model, triangle of the object]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalContact {
+    /// The object touched.
+    pub object: ObjectId,
+    /// The query's answer on the pair (its `intersects` is true).
+    pub result: CollisionResult,
+}
+
+impl<V: PosedOverlap> Scene<V> {
+    /// Every pair of objects that touch, each once as `(a, b)` with `a` before `b` by name,
+    /// sorted by names, with its triangle pairs ([`Mode::All`](obbtree_query::Mode::All)) or a
+    /// witness ([`Mode::First`](obbtree_query::Mode::First)). A pair is checked when its world
+    /// bounds meet, the groups admit it ([`CollisionFilter`](crate::CollisionFilter)), it is
+    /// not allowed ([`allow`](Self::allow)) and the pair filter does not veto it.
+    ///
+    /// Pairs neither of whose objects moved since the last call with the same request take
+    /// the last answer; in `First` mode a moved pair first tests its last witness again (see
+    /// the crate docs). The answers are those of the exact query on each pair, except which
+    /// witness a `First` answer names.
+    pub fn collide_all(
+        &mut self,
+        request: &CollisionRequest,
+    ) -> Result<Vec<ObjectContact>, SceneError> {
+        let found = self.query_all_pairs(&Collide(request))?;
+        Ok(found
+            .into_iter()
+            .map(|(a, b, result)| ObjectContact { a, b, result })
+            .collect())
+    }
+
+    /// A frame: moves the objects (`updates`, every id checked first: on an unknown id nothing
+    /// moves), then [`collide_all`](Self::collide_all).
+    pub fn frame(
+        &mut self,
+        updates: &[(ObjectId, Pose)],
+        request: &CollisionRequest,
+    ) -> Result<Vec<ObjectContact>, SceneError> {
+        self.set_poses(updates)?;
+        self.collide_all(request)
+    }
+
+    /// Runs `query` on every candidate pair ([`Scene::candidates`]) in parallel, each
+    /// answered from its record where possible; keeps the new records and returns the
+    /// reported pairs in the candidates' order (sorted by names). On error, the error of the
+    /// first failing pair in that order, and the records stay as they were.
+    pub(crate) fn query_all_pairs<Q: PairQuery<V>>(
+        &mut self,
+        query: &Q,
+    ) -> Result<Vec<(ObjectId, ObjectId, Q::Answer)>, SceneError> {
+        let candidates = self.candidates();
+        let answers: Vec<_> = candidates
+            .par_iter()
+            .map(|&(a, b)| {
+                let (oa, ob) = (self.object(a)?, self.object(b)?);
+                let record = self.records.get(&(a, b));
+                answer(query, oa, ob, record)
+                    .map(|(answer, how)| {
+                        let before = record.map(|r| &r.learnt);
+                        let learnt = query.learn(oa, ob, &answer, how, before);
+                        (answer, how, [oa.stamp, ob.stamp], learnt)
+                    })
+                    .map_err(|source| SceneError::Pair {
+                        a: oa.name.clone(),
+                        b: ob.name.clone(),
+                        source,
+                    })
+            })
+            .collect();
+        let answers = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let mut stats = QueryStats {
+            candidates: candidates.len(),
+            ..QueryStats::default()
+        };
+        let mut records = std::collections::HashMap::with_capacity(candidates.len());
+        let mut found = Vec::new();
+        for ((a, b), (answer, how, stamps, learnt)) in candidates.into_iter().zip(answers) {
+            *match how {
+                Answered::Reused => &mut stats.reused,
+                Answered::Witnessed => &mut stats.witnessed,
+                Answered::Separated => &mut stats.separated,
+                Answered::Queried => &mut stats.queried,
+            } += 1;
+            records.insert((a, b), PairRecord { stamps, learnt });
+            if query.reports(&answer) {
+                found.push((a, b, answer));
+            }
+        }
+        self.records = records;
+        self.stats = stats;
+        Ok(found)
+    }
+
+    /// The objects that `model` at `pose` touches, sorted by name; the groups, allowed list
+    /// and pair filter do not apply (the model is not an object of the scene). Nothing is
+    /// remembered between calls.
+    pub fn collide_with(
+        &self,
+        model: &Model<V>,
+        pose: &Pose,
+        request: &CollisionRequest,
+    ) -> Result<Vec<ExternalContact>, SceneError> {
+        let bounds = world_box(model, pose);
+        let mut touched: Vec<ObjectId> = self
+            .tree
+            .overlapping(&bounds)
+            .map(ObjectId)
+            .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, &bounds)))
+            .collect();
+        touched.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
+        let results = touched
+            .par_iter()
+            .map(|&id| {
+                let object = self.object(id)?;
+                collide(model, pose, &object.model, &object.pose, request)
+                    .map(|result| ExternalContact { object: id, result })
+                    .map_err(|source| SceneError::Object {
+                        name: object.name.clone(),
+                        source,
+                    })
+            })
+            .collect::<Vec<_>>();
+        touching(results, |c| c.result.intersects)
+    }
+
+    /// The pairs of an object of this scene (`a`) and an object of `other` (`b`) that touch,
+    /// sorted by (name of `a`, name of `b`). The groups apply across the scenes; the allowed
+    /// lists and pair filters (which name objects of one scene) do not. Nothing is remembered
+    /// between calls.
+    pub fn collide_scenes(
+        &self,
+        other: &Scene<V>,
+        request: &CollisionRequest,
+    ) -> Result<Vec<ObjectContact>, SceneError> {
+        let mut candidates = Vec::new();
+        let _ = self.tree.for_each_pair_with(&other.tree, |a, b| {
+            let (a, b) = (ObjectId(a), ObjectId(b));
+            let admitted = match (self.get(a), other.get(b)) {
+                (Some(oa), Some(ob)) => oa.filter.admits(&ob.filter),
+                _ => false,
+            };
+            let bounds_meet = match (self.bounds(a), other.bounds(b)) {
+                (Some(ba), Some(bb)) => meet(ba, bb),
+                _ => false,
+            };
+            if admitted && bounds_meet {
+                candidates.push((a, b));
+            }
+            ControlFlow::Continue(())
+        });
+        candidates.sort_unstable_by(|&(a, b), &(c, d)| {
+            (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
+        });
+        let results = candidates
+            .par_iter()
+            .map(|&(a, b)| {
+                let (oa, ob) = (self.object(a)?, other.object(b)?);
+                collide(&oa.model, &oa.pose, &ob.model, &ob.pose, request)
+                    .map(|result| ObjectContact { a, b, result })
+                    .map_err(|source| SceneError::Pair {
+                        a: oa.name.clone(),
+                        b: ob.name.clone(),
+                        source,
+                    })
+            })
+            .collect::<Vec<_>>();
+        touching(results, |c| c.result.intersects)
+    }
+}
+
+/// The first error of `results`, or the results that `touch`.
+fn touching<T>(
+    results: Vec<Result<T, SceneError>>,
+    touch: impl Fn(&T) -> bool,
+) -> Result<Vec<T>, SceneError> {
+    let mut kept = Vec::new();
+    for result in results {
+        let result = result?;
+        if touch(&result) {
+            kept.push(result);
+        }
+    }
+    Ok(kept)
+}

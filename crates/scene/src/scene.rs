@@ -1,0 +1,337 @@
+//! The scene itself: objects in a dynamic tree over their world bounds, names, filters, and
+//! what the queries remember.
+
+use crate::bounds::world_box;
+use crate::coherence::PairRecord;
+use crate::object::{Candidate, CollisionFilter, Object, ObjectId};
+use crate::separation::HullPoints;
+use crate::SceneError;
+use obbtree_bv::{Aabb, BoundingVolume, Obb, Pose};
+use obbtree_query::Model;
+use obbtree_tree::{DynamicOptions, DynamicTree};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// A user's veto on object pairs: called for every pair whose bounds meet and that the groups
+/// and the allowed list let through; `false` skips the pair.
+pub type PairFilter = Arc<dyn Fn(&Candidate<'_>) -> bool + Send + Sync>;
+
+/// Many posed meshes, queried together. See the [crate documentation](crate).
+#[derive(Clone)]
+pub struct Scene<V = Obb> {
+    /// The broad phase; each proxy's payload is its object, its tight box the world bounds.
+    pub(crate) tree: DynamicTree<Object<V>>,
+    names: HashMap<String, ObjectId>,
+    /// Pairs never checked, each as (smaller id, larger id).
+    allowed: HashSet<(ObjectId, ObjectId)>,
+    pair_filter: Option<PairFilter>,
+    /// Every pair of objects whose fat boxes overlap, as (smaller id, larger id), kept up to
+    /// date from the tree's moved proxies when a query needs it.
+    pub(crate) overlapping: HashSet<(ObjectId, ObjectId)>,
+    /// What the last [`collide_all`](Scene::collide_all) learnt about each pair it checked,
+    /// keyed (first by name, second by name).
+    pub(crate) records: HashMap<(ObjectId, ObjectId), PairRecord>,
+    next_stamp: u64,
+    pub(crate) stats: QueryStats,
+    /// The hull points of each model in use (for separating planes), keyed by the address of
+    /// the model's mesh, which cannot be reused while an object holds the model; with the
+    /// number of objects holding it, so that the entry goes with the last of them.
+    hulls: HashMap<usize, (Option<Arc<HullPoints>>, usize)>,
+}
+
+/// How the last [`Scene::collide_all`] answered its pairs: for tuning and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueryStats {
+    /// Object pairs whose world bounds met and that the filters let through.
+    pub candidates: usize,
+    /// Pairs answered by the previous answer outright (neither object moved).
+    pub reused: usize,
+    /// Pairs answered by their last witness triangle pair, tested again ([`Mode::First`]
+    /// (obbtree_query::Mode::First)).
+    pub witnessed: usize,
+    /// Disjoint pairs answered by their last separating plane, checked again.
+    pub separated: usize,
+    /// Pairs that ran the full exact query.
+    pub queried: usize,
+}
+
+impl<V> std::fmt::Debug for Scene<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scene")
+            .field("objects", &self.tree.len())
+            .field("allowed", &self.allowed.len())
+            .field("pair_filter", &self.pair_filter.is_some())
+            .field("overlapping", &self.overlapping.len())
+            .finish()
+    }
+}
+
+impl<V> Default for Scene<V> {
+    fn default() -> Self {
+        Self::with_options(DynamicOptions::default())
+    }
+}
+
+impl<V> Scene<V> {
+    /// An empty scene whose broad phase fattens boxes by the default margin (a tenth of each
+    /// box's largest side; see [`DynamicOptions`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty scene whose broad phase fattens boxes as `options` say. Panics if an option is
+    /// negative or not finite.
+    pub fn with_options(options: DynamicOptions) -> Self {
+        Self {
+            tree: DynamicTree::with_options(options),
+            names: HashMap::new(),
+            allowed: HashSet::new(),
+            pair_filter: None,
+            overlapping: HashSet::new(),
+            records: HashMap::new(),
+            next_stamp: 0,
+            stats: QueryStats::default(),
+            hulls: HashMap::new(),
+        }
+    }
+
+    /// Number of objects.
+    pub fn len(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Whether the scene holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+
+    /// The object, or `None` if `id` names no object of this scene.
+    pub fn get(&self, id: ObjectId) -> Option<&Object<V>> {
+        self.tree.payload(id.0)
+    }
+
+    /// The object, or [`SceneError::UnknownObject`].
+    pub(crate) fn object(&self, id: ObjectId) -> Result<&Object<V>, SceneError> {
+        self.get(id).ok_or(SceneError::UnknownObject(id))
+    }
+
+    /// The object's name (`""` for an id of no object).
+    pub fn name(&self, id: ObjectId) -> &str {
+        self.get(id).map_or("", |o| &o.name)
+    }
+
+    /// The object with this name.
+    pub fn id(&self, name: &str) -> Option<ObjectId> {
+        self.names.get(name).copied()
+    }
+
+    /// The object with this name, or [`SceneError::UnknownName`].
+    pub fn lookup(&self, name: &str) -> Result<ObjectId, SceneError> {
+        self.id(name)
+            .ok_or_else(|| SceneError::UnknownName(name.to_string()))
+    }
+
+    /// Every object with its id, in no particular order.
+    pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &Object<V>)> + '_ {
+        self.tree.iter().map(|(proxy, o)| (ObjectId(proxy), o))
+    }
+
+    /// The object's world bounds (the box the broad phase tests; it contains the placed mesh).
+    pub fn bounds(&self, id: ObjectId) -> Option<&Aabb> {
+        self.tree.tight_aabb(id.0)
+    }
+
+    /// How the last [`collide_all`](Self::collide_all) answered its pairs.
+    pub fn last_stats(&self) -> QueryStats {
+        self.stats
+    }
+
+    /// Forgets what the queries learnt about pairs: the next query answers every pair with the
+    /// full exact query (for measuring what the records save, or to free their memory).
+    pub fn clear_records(&mut self) {
+        self.records.clear();
+    }
+
+    /// Removes the object and returns it; its allowed pairs go with it.
+    pub fn remove(&mut self, id: ObjectId) -> Result<Object<V>, SceneError> {
+        let object = self
+            .tree
+            .remove(id.0)
+            .ok_or(SceneError::UnknownObject(id))?;
+        self.names.remove(&object.name);
+        self.allowed.retain(|&(a, b)| a != id && b != id);
+        let key = model_key(&object.model);
+        if let Some(entry) = self.hulls.get_mut(&key) {
+            entry.1 -= 1;
+            if entry.1 == 0 {
+                self.hulls.remove(&key);
+            }
+        }
+        Ok(object)
+    }
+
+    /// Sets the object's collision filter (see [`CollisionFilter`]).
+    pub fn set_filter(&mut self, id: ObjectId, filter: CollisionFilter) -> Result<(), SceneError> {
+        let object = self
+            .tree
+            .payload_mut(id.0)
+            .ok_or(SceneError::UnknownObject(id))?;
+        object.filter = filter;
+        Ok(())
+    }
+
+    /// Never check the pair `a`, `b` (an allowed collision: parts that touch by design).
+    pub fn allow(&mut self, a: ObjectId, b: ObjectId) -> Result<(), SceneError> {
+        self.object(a)?;
+        self.object(b)?;
+        self.allowed.insert(ordered(a, b));
+        Ok(())
+    }
+
+    /// [`allow`](Self::allow) by names; an error names the first unknown name.
+    pub fn allow_names(&mut self, a: &str, b: &str) -> Result<(), SceneError> {
+        let (a, b) = (self.lookup(a)?, self.lookup(b)?);
+        self.allow(a, b)
+    }
+
+    /// Check the pair `a`, `b` again (undoes [`allow`](Self::allow)).
+    pub fn disallow(&mut self, a: ObjectId, b: ObjectId) {
+        self.allowed.remove(&ordered(a, b));
+    }
+
+    /// Whether the pair is on the allowed list.
+    pub fn is_allowed(&self, a: ObjectId, b: ObjectId) -> bool {
+        self.allowed.contains(&ordered(a, b))
+    }
+
+    /// Sets (or with `None` removes) the user's veto on pairs ([`PairFilter`]).
+    pub fn set_pair_filter(&mut self, filter: Option<PairFilter>) {
+        self.pair_filter = filter;
+    }
+
+    /// Whether the pair of distinct objects `a`, `b` passes the groups, the allowed list and
+    /// the user's filter; `None` if either is gone. The pair comes back ordered by name.
+    pub(crate) fn admitted(&self, a: ObjectId, b: ObjectId) -> Option<(ObjectId, ObjectId)> {
+        let (oa, ob) = (self.get(a)?, self.get(b)?);
+        if !oa.filter.admits(&ob.filter) || self.is_allowed(a, b) {
+            return None;
+        }
+        let (a, oa, b, ob) = if oa.name <= ob.name {
+            (a, oa, b, ob)
+        } else {
+            (b, ob, a, oa)
+        };
+        let candidate = Candidate {
+            a,
+            name_a: &oa.name,
+            b,
+            name_b: &ob.name,
+            bounds_a: self.tree.tight_aabb(a.0)?,
+            bounds_b: self.tree.tight_aabb(b.0)?,
+        };
+        match &self.pair_filter {
+            Some(veto) if !veto(&candidate) => None,
+            _ => Some((a, b)),
+        }
+    }
+
+    /// A fresh pose stamp.
+    fn stamp(&mut self) -> u64 {
+        self.next_stamp += 1;
+        self.next_stamp
+    }
+}
+
+impl<V: 'static> Scene<V> {
+    /// Adds an object named `name` (unique in the scene) made of `model` at `pose`, with the
+    /// default [`CollisionFilter`]. Many objects may share one model. O(log n).
+    pub fn insert(
+        &mut self,
+        name: impl Into<String>,
+        model: Model<V>,
+        pose: Pose,
+    ) -> Result<ObjectId, SceneError> {
+        let name = name.into();
+        if self.names.contains_key(&name) {
+            return Err(SceneError::DuplicateName(name));
+        }
+        let bounds = world_box(&model, &pose);
+        let stamp = self.stamp();
+        let key = model_key(&model);
+        let hull = match self.hulls.get(&key) {
+            Some((hull, _)) => hull.clone(),
+            None => HullPoints::of(model.mesh()).map(Arc::new),
+        };
+        let object = Object {
+            name: name.clone(),
+            model,
+            pose,
+            filter: CollisionFilter::default(),
+            stamp,
+            hull: hull.clone(),
+        };
+        let id = self
+            .tree
+            .insert(bounds, object)
+            .map_err(|source| SceneError::Bounds {
+                name: name.clone(),
+                source,
+            })?;
+        let id = ObjectId(id);
+        self.names.insert(name, id);
+        self.hulls.entry(key).or_insert((hull, 0)).1 += 1;
+        Ok(id)
+    }
+
+    /// Moves the object to `pose`. A pose equal to the current one changes nothing (the
+    /// object does not count as moved); otherwise the object's pairs are queried afresh (or
+    /// from their last witness) by the next query. O(1) when the new bounds still fit in the
+    /// broad phase's fat box, O(log n) otherwise. On error the object stays where it was.
+    pub fn set_pose(&mut self, id: ObjectId, pose: Pose) -> Result<(), SceneError> {
+        let object = self.object(id)?;
+        if object.pose == pose {
+            return Ok(());
+        }
+        let bounds = world_box(&object.model, &pose);
+        let old = self.tree.tight_aabb(id.0).copied().unwrap_or(bounds);
+        let displacement = bounds.center() - old.center();
+        if let Err(source) = self
+            .tree
+            .update_with_displacement(id.0, bounds, &displacement)
+        {
+            let name = self.name(id).to_string();
+            return Err(SceneError::Bounds { name, source });
+        }
+        let stamp = self.stamp();
+        if let Some(object) = self.tree.payload_mut(id.0) {
+            object.pose = pose;
+            object.stamp = stamp;
+        }
+        Ok(())
+    }
+
+    /// [`set_pose`](Self::set_pose) for each update in order, every id checked first: on an
+    /// unknown id nothing moves.
+    pub fn set_poses(&mut self, updates: &[(ObjectId, Pose)]) -> Result<(), SceneError> {
+        if let Some(&(id, _)) = updates.iter().find(|(id, _)| self.get(*id).is_none()) {
+            return Err(SceneError::UnknownObject(id));
+        }
+        updates
+            .iter()
+            .try_for_each(|&(id, pose)| self.set_pose(id, pose))
+    }
+}
+
+/// The key of a model in the hull cache: the address of its mesh, shared by its clones.
+fn model_key<V>(model: &Model<V>) -> usize {
+    std::ptr::from_ref(model.mesh()) as usize
+}
+
+/// The pair as (smaller id, larger id).
+pub(crate) fn ordered(a: ObjectId, b: ObjectId) -> (ObjectId, ObjectId) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}

@@ -1,0 +1,683 @@
+//! The scene against brute force: after random sequences of insertions, removals, pose
+//! changes, allowed pairs and group changes, `collide_all` must report exactly the object
+//! pairs that the exact two-mesh query reports when run on every pair of objects (filtered by
+//! groups and the allowed list written out here), with the same triangle pairs; `First` mode
+//! the same object pairs, each witness one of the pair's intersecting triangle pairs. Warm
+//! answers (records reused, witnesses tested again) are compared with a fresh scene's over
+//! smooth motions, rays with every object cast one by one, `collide_with` and
+//! `collide_scenes` with every pair. The oracles share no broad-phase or scene code.
+
+use obbtree_bv::{Point, Pose, Ray, TriMesh, Vector};
+use obbtree_query::{cast_ray, collide, CollisionRequest, CollisionResult, Mode, Model};
+use obbtree_scene::{CollisionFilter, ObjectContact, Scene, SceneError};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use std::collections::{BTreeMap, BTreeSet};
+
+// ---------------------------------------------------------------------------------------------
+// Meshes: small, so that brute force over every pair stays cheap.
+
+/// An axis-aligned box `[0, s]³` as 12 triangles.
+fn cube(s: f64) -> TriMesh {
+    let v = (0..8)
+        .map(|i| {
+            Point::new(
+                s * f64::from(i & 1),
+                s * f64::from(i >> 1 & 1),
+                s * f64::from(i >> 2 & 1),
+            )
+        })
+        .collect();
+    let t = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    TriMesh::new(v, t).unwrap()
+}
+
+/// An octahedron of radius `r` about the origin.
+fn octahedron(r: f64) -> TriMesh {
+    let v = vec![
+        Point::new(r, 0.0, 0.0),
+        Point::new(-r, 0.0, 0.0),
+        Point::new(0.0, r, 0.0),
+        Point::new(0.0, -r, 0.0),
+        Point::new(0.0, 0.0, r),
+        Point::new(0.0, 0.0, -r),
+    ];
+    let t = vec![
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    TriMesh::new(v, t).unwrap()
+}
+
+/// A long thin open strip (two triangles) of length `l`: a mesh whose box turns badly.
+fn strip(l: f64) -> TriMesh {
+    let v = vec![
+        Point::new(0.0, 0.0, 0.0),
+        Point::new(l, 0.0, 0.0),
+        Point::new(l, 0.1, 0.0),
+        Point::new(0.0, 0.1, 0.0),
+    ];
+    TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3]]).unwrap()
+}
+
+fn models() -> Vec<Model> {
+    [cube(1.0), octahedron(0.7), strip(2.0), cube(0.4)]
+        .into_iter()
+        .map(|m| Model::new(m).unwrap())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The brute-force oracle: the scene as plain data, every pair through `collide`.
+
+#[derive(Clone, Debug)]
+struct Entry {
+    model: usize,
+    pose: Pose,
+    filter: CollisionFilter,
+}
+
+#[derive(Default, Debug)]
+struct Plain {
+    objects: BTreeMap<String, Entry>,
+    allowed: BTreeSet<(String, String)>,
+}
+
+fn ordered(a: &str, b: &str) -> (String, String) {
+    if a <= b {
+        (a.into(), b.into())
+    } else {
+        (b.into(), a.into())
+    }
+}
+
+/// Bullet's group rule, written out again.
+fn checked(x: &CollisionFilter, y: &CollisionFilter) -> bool {
+    (x.group & y.mask) != 0 && (y.group & x.mask) != 0
+}
+
+impl Plain {
+    /// Every touching pair `(a, b, pairs)` with `a < b` by name, by every pair's exact query.
+    fn contacts(&self, models: &[Model]) -> Vec<(String, String, Vec<[u32; 2]>)> {
+        let all: Vec<_> = self.objects.iter().collect();
+        let mut out = Vec::new();
+        for (i, (na, a)) in all.iter().enumerate() {
+            for (nb, b) in &all[i + 1..] {
+                if !checked(&a.filter, &b.filter) || self.allowed.contains(&ordered(na, nb)) {
+                    continue;
+                }
+                let r = collide(
+                    &models[a.model],
+                    &a.pose,
+                    &models[b.model],
+                    &b.pose,
+                    &CollisionRequest::new(Mode::All),
+                )
+                .unwrap();
+                if r.intersects {
+                    out.push((na.to_string(), nb.to_string(), r.pairs));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn named<V>(scene: &Scene<V>, contacts: &[ObjectContact]) -> Vec<(String, String, Vec<[u32; 2]>)> {
+    contacts
+        .iter()
+        .map(|c| {
+            (
+                scene.name(c.a).to_string(),
+                scene.name(c.b).to_string(),
+                c.result.pairs.clone(),
+            )
+        })
+        .collect()
+}
+
+/// Checks a `First` answer against the oracle's `All` answer: the same object pairs, each
+/// witness one of the pair's intersecting triangle pairs.
+fn check_first(
+    scene: &Scene,
+    first: &[ObjectContact],
+    expected: &[(String, String, Vec<[u32; 2]>)],
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(first.len(), expected.len());
+    for (c, (a, b, pairs)) in first.iter().zip(expected) {
+        prop_assert_eq!((scene.name(c.a), scene.name(c.b)), (a.as_str(), b.as_str()));
+        prop_assert_eq!(c.result.pairs.len(), 1);
+        prop_assert!(
+            pairs.contains(&c.result.pairs[0]),
+            "{a} {b}: witness {:?}",
+            c.result.pairs
+        );
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random operation sequences.
+
+#[derive(Clone, Debug)]
+enum Op {
+    Insert {
+        name: u8,
+        model: usize,
+        pose: PoseSpec,
+    },
+    Remove(u8),
+    Move {
+        name: u8,
+        pose: PoseSpec,
+    },
+    Allow(u8, u8),
+    Disallow(u8, u8),
+    Filter {
+        name: u8,
+        group: u32,
+        mask: u32,
+    },
+    /// Both modes, `All` first or `First` first.
+    Query(bool),
+}
+
+/// A pose on a half-unit grid, unturned (faces that touch exactly) or turned.
+#[derive(Clone, Copy, Debug)]
+struct PoseSpec {
+    cell: [i8; 3],
+    jitter: [f64; 3],
+    turn: Option<[f64; 3]>,
+}
+
+impl PoseSpec {
+    fn pose(&self) -> Pose {
+        let t = Vector::from(self.cell.map(|c| 0.5 * f64::from(c))) + Vector::from(self.jitter);
+        Pose::new(t, self.turn.unwrap_or([0.0; 3])).unwrap()
+    }
+}
+
+fn pose_spec() -> impl Strategy<Value = PoseSpec> {
+    (
+        prop::array::uniform3(0i8..7),
+        prop_oneof![Just([0.0; 3]), prop::array::uniform3(-0.2f64..0.2)],
+        prop::option::of(prop::array::uniform3(-3.0f64..3.0)),
+    )
+        .prop_map(|(cell, jitter, turn)| PoseSpec { cell, jitter, turn })
+}
+
+const NAMES: u8 = 12;
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0..NAMES, 0..4usize, pose_spec())
+            .prop_map(|(name, model, pose)| Op::Insert { name, model, pose }),
+        1 => (0..NAMES).prop_map(Op::Remove),
+        4 => (0..NAMES, pose_spec()).prop_map(|(name, pose)| Op::Move { name, pose }),
+        1 => (0..NAMES, 0..NAMES).prop_map(|(a, b)| Op::Allow(a, b)),
+        1 => (0..NAMES, 0..NAMES).prop_map(|(a, b)| Op::Disallow(a, b)),
+        1 => (0..NAMES, 1u32..4, 1u32..4)
+            .prop_map(|(name, group, mask)| Op::Filter { name, group, mask }),
+        2 => any::<bool>().prop_map(Op::Query),
+    ]
+}
+
+fn name(n: u8) -> String {
+    format!("object {n:02}")
+}
+
+/// Applies `op` to both the scene and the oracle; every refusal must be the expected one.
+fn apply(
+    op: &Op,
+    scene: &mut Scene,
+    plain: &mut Plain,
+    models: &[Model],
+) -> Result<(), TestCaseError> {
+    match op {
+        Op::Insert {
+            name: n,
+            model,
+            pose,
+        } => {
+            let result = scene.insert(name(*n), models[*model].clone(), pose.pose());
+            match plain.objects.entry(name(*n)) {
+                std::collections::btree_map::Entry::Occupied(_) => {
+                    prop_assert_eq!(result, Err(SceneError::DuplicateName(name(*n))));
+                }
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    result.unwrap();
+                    slot.insert(Entry {
+                        model: *model,
+                        pose: pose.pose(),
+                        filter: CollisionFilter::default(),
+                    });
+                }
+            }
+        }
+        Op::Remove(n) => match scene.id(&name(*n)) {
+            Some(id) => {
+                let removed = scene.remove(id).unwrap();
+                prop_assert_eq!(removed.name(), name(*n));
+                plain.objects.remove(&name(*n));
+                plain
+                    .allowed
+                    .retain(|(a, b)| *a != name(*n) && *b != name(*n));
+                prop_assert!(scene.remove(id).is_err());
+            }
+            None => prop_assert!(!plain.objects.contains_key(&name(*n))),
+        },
+        Op::Move { name: n, pose } => {
+            if let Some(id) = scene.id(&name(*n)) {
+                scene.set_pose(id, pose.pose()).unwrap();
+                plain.objects.get_mut(&name(*n)).unwrap().pose = pose.pose();
+            }
+        }
+        Op::Allow(a, b) => {
+            let result = scene.allow_names(&name(*a), &name(*b));
+            let known = |n: u8| plain.objects.contains_key(&name(n));
+            match (known(*a), known(*b)) {
+                (true, true) => {
+                    result.unwrap();
+                    plain.allowed.insert(ordered(&name(*a), &name(*b)));
+                }
+                (false, _) => prop_assert_eq!(result, Err(SceneError::UnknownName(name(*a)))),
+                (true, false) => {
+                    prop_assert_eq!(result, Err(SceneError::UnknownName(name(*b))))
+                }
+            }
+        }
+        Op::Disallow(a, b) => {
+            if let (Some(x), Some(y)) = (scene.id(&name(*a)), scene.id(&name(*b))) {
+                scene.disallow(x, y);
+                plain.allowed.remove(&ordered(&name(*a), &name(*b)));
+            }
+        }
+        Op::Filter {
+            name: n,
+            group,
+            mask,
+        } => {
+            if let Some(id) = scene.id(&name(*n)) {
+                let filter = CollisionFilter::new(*group, *mask);
+                scene.set_filter(id, filter).unwrap();
+                plain.objects.get_mut(&name(*n)).unwrap().filter = filter;
+            }
+        }
+        Op::Query(all_first) => check_queries(scene, plain, models, *all_first)?,
+    }
+    Ok(())
+}
+
+/// Both modes in the order asked, each twice (the second time every pair's answer is
+/// reused), against the oracle. With records of the other mode, `First` starts from the `All`
+/// answers' first pairs as witnesses; with records of its own mode, a query after moves must
+/// not reuse the moved pairs' answers.
+fn check_queries(
+    scene: &mut Scene,
+    plain: &Plain,
+    models: &[Model],
+    all_first: bool,
+) -> Result<(), TestCaseError> {
+    let expected = plain.contacts(models);
+    let modes = if all_first {
+        [Mode::All, Mode::First]
+    } else {
+        [Mode::First, Mode::All]
+    };
+    for mode in modes {
+        let once = scene.collide_all(&CollisionRequest::new(mode)).unwrap();
+        match mode {
+            Mode::All => prop_assert_eq!(&named(scene, &once), &expected),
+            Mode::First => check_first(scene, &once, &expected)?,
+        }
+        let twice = scene.collide_all(&CollisionRequest::new(mode)).unwrap();
+        prop_assert_eq!(scene.last_stats().reused, scene.last_stats().candidates);
+        prop_assert_eq!(&twice, &once);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn collide_all_matches_every_pair(ops in prop::collection::vec(op(), 1..80)) {
+        let models = models();
+        let mut scene = Scene::new();
+        let mut plain = Plain::default();
+        for op in &ops {
+            apply(op, &mut scene, &mut plain, &models)?;
+        }
+        check_queries(&mut scene, &plain, &models, true)?;
+    }
+}
+
+/// Unit cubes packed face to face on a grid, unturned: every neighbour touches exactly (faces,
+/// edges, corners), the case where the broad phase's boxes must not lose a pair.
+#[test]
+fn cubes_touching_exactly_are_all_found() {
+    let models = models();
+    let mut scene = Scene::new();
+    let mut plain = Plain::default();
+    for (i, cell) in (0..27).map(|c| [c % 3, c / 3 % 3, c / 9]).enumerate() {
+        let pose = Pose::from_translation(cell.map(f64::from)).unwrap();
+        scene
+            .insert(name(i as u8), models[0].clone(), pose)
+            .unwrap();
+        let filter = CollisionFilter::default();
+        plain.objects.insert(
+            name(i as u8),
+            Entry {
+                model: 0,
+                pose,
+                filter,
+            },
+        );
+    }
+    let expected = plain.contacts(&models);
+    // Every pair of distinct cells within one step on each axis: per axis 7 ordered pairs of
+    // values in {0, 1, 2} differ by at most 1, so (7³ − 27) / 2 unordered pairs.
+    assert_eq!(expected.len(), 158);
+    let all = scene
+        .collide_all(&CollisionRequest::new(Mode::All))
+        .unwrap();
+    assert_eq!(named(&scene, &all), expected);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warm against cold over smooth motions.
+
+/// `n` objects on a jittered grid, each drifting and turning a little every frame; a fresh
+/// scene per frame (nothing remembered) gives the cold answer. Checks equality for `All` and
+/// the `First` contract, and that the warm runs did take their shortcuts.
+#[test]
+fn warm_answers_equal_cold_answers_over_smooth_motion() {
+    let models = models();
+    let mut rng = Pcg64::seed_from_u64(7);
+    let n = 40;
+    let start: Vec<(usize, Vector, Vector)> = (0..n)
+        .map(|_| {
+            let t = Vector::from_fn(|_, _| rng.gen_range(0.0..4.0));
+            let r = Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0));
+            (rng.gen_range(0..models.len()), t, r)
+        })
+        .collect();
+    let velocity: Vec<(Vector, Vector)> = (0..n)
+        .map(|i| {
+            let still = i % 3 != 0; // two thirds of the objects stand still
+            let v = Vector::from_fn(|_, _| rng.gen_range(-0.01..0.01));
+            let w = Vector::from_fn(|_, _| rng.gen_range(-0.02..0.02));
+            if still {
+                (Vector::zeros(), Vector::zeros())
+            } else {
+                (v, w)
+            }
+        })
+        .collect();
+    let pose_at = |i: usize, frame: usize| {
+        let (_, t, r) = start[i];
+        let (v, w) = velocity[i];
+        Pose::new(t + v * frame as f64, r + w * frame as f64).unwrap()
+    };
+    let build = |frame: usize| {
+        let mut scene = Scene::new();
+        for (i, (m, _, _)) in start.iter().enumerate() {
+            scene
+                .insert(format!("o{i:02}"), models[*m].clone(), pose_at(i, frame))
+                .unwrap();
+        }
+        scene
+    };
+    let mut warm_all = build(0);
+    let mut warm_first = build(0);
+    let (mut reused, mut witnessed, mut separated) = (0, 0, 0);
+    for frame in 0..60 {
+        let updates: Vec<_> = (0..n)
+            .map(|i| (warm_all.id(&format!("o{i:02}")).unwrap(), pose_at(i, frame)))
+            .collect();
+        let all = warm_all
+            .frame(&updates, &CollisionRequest::new(Mode::All))
+            .unwrap();
+        reused += warm_all.last_stats().reused;
+        separated += warm_all.last_stats().separated;
+        let cold = build(frame)
+            .collide_all(&CollisionRequest::new(Mode::All))
+            .unwrap();
+        assert_eq!(
+            named(&warm_all, &all),
+            named(&build(frame), &cold),
+            "frame {frame}"
+        );
+        let updates: Vec<_> = (0..n)
+            .map(|i| {
+                (
+                    warm_first.id(&format!("o{i:02}")).unwrap(),
+                    pose_at(i, frame),
+                )
+            })
+            .collect();
+        let first = warm_first
+            .frame(&updates, &CollisionRequest::new(Mode::First))
+            .unwrap();
+        witnessed += warm_first.last_stats().witnessed;
+        separated += warm_first.last_stats().separated;
+        let expected = named(&build(frame), &cold);
+        check_first(&warm_first, &first, &expected).unwrap();
+    }
+    // The test exercised both shortcuts.
+    assert!(reused > 100, "{reused} pairs reused");
+    assert!(witnessed > 20, "{witnessed} witnesses held");
+    assert!(separated > 20, "{separated} separating planes held");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rays, external models, two scenes.
+
+/// A scene of `n` random objects and its oracle.
+fn random_scene(models: &[Model], n: usize, seed: u64) -> (Scene, Vec<(String, usize, Pose)>) {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut scene = Scene::new();
+    let mut plain = Vec::new();
+    for i in 0..n {
+        let m = rng.gen_range(0..models.len());
+        let t = Vector::from_fn(|_, _| rng.gen_range(0.0..5.0));
+        let r = Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0));
+        let pose = Pose::new(t, r).unwrap();
+        let name = format!("s{seed}-{i:02}");
+        scene.insert(name.clone(), models[m].clone(), pose).unwrap();
+        plain.push((name, m, pose));
+    }
+    (scene, plain)
+}
+
+#[test]
+fn rays_match_every_object_cast_one_by_one() {
+    let models = models();
+    let (scene, plain) = random_scene(&models, 30, 1);
+    let mut rng = Pcg64::seed_from_u64(2);
+    let mut hits = 0;
+    for _ in 0..400 {
+        let origin = Point::from(Vector::from_fn(|_, _| rng.gen_range(-1.0..6.0)));
+        let target = Point::from(Vector::from_fn(|_, _| rng.gen_range(1.0..4.0)));
+        let ray = Ray::new(origin, target - origin);
+        let max_t = if rng.gen_bool(0.5) {
+            f64::INFINITY
+        } else {
+            2.0
+        };
+        let mut all: Vec<(f64, String, u32)> = Vec::new();
+        for (name, m, pose) in &plain {
+            let every = obbtree_query::cast_ray_all(&models[*m], pose, &ray, max_t).unwrap();
+            all.extend(every.iter().map(|h| (h.t, name.clone(), h.triangle)));
+        }
+        all.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        let got: Vec<_> = scene
+            .cast_ray_all(&ray, max_t)
+            .unwrap()
+            .iter()
+            .map(|h| (h.hit.t, scene.name(h.object).to_string(), h.hit.triangle))
+            .collect();
+        assert_eq!(got, all);
+        // The first hit: the smallest t, ties to the first name, and the mesh's own first hit.
+        let first = plain
+            .iter()
+            .filter_map(|(name, m, pose)| {
+                cast_ray(&models[*m], pose, &ray, max_t)
+                    .unwrap()
+                    .map(|h| (h.t, name.clone(), h.triangle))
+            })
+            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let got = scene
+            .cast_ray(&ray, max_t)
+            .unwrap()
+            .map(|h| (h.hit.t, scene.name(h.object).to_string(), h.hit.triangle));
+        assert_eq!(got, first);
+        hits += usize::from(first.is_some());
+    }
+    assert!(hits > 100, "{hits} rays hit");
+    let bad = Ray::new(Point::origin(), Vector::zeros());
+    assert!(matches!(
+        Scene::<obbtree_bv::Obb>::new().cast_ray(&bad, 1.0),
+        Err(SceneError::Query(_))
+    ));
+    assert!(scene
+        .cast_ray(&Ray::new(Point::origin(), Vector::x()), -1.0)
+        .is_err());
+}
+
+/// The oracle's answer of one model at one pose against every object.
+fn against_all(
+    models: &[Model],
+    plain: &[(String, usize, Pose)],
+    model: &Model,
+    pose: &Pose,
+) -> Vec<(String, CollisionResult)> {
+    let mut out: Vec<_> = plain
+        .iter()
+        .filter_map(|(name, m, p)| {
+            let r = collide(model, pose, &models[*m], p, &CollisionRequest::default()).unwrap();
+            r.intersects.then(|| (name.clone(), r))
+        })
+        .collect();
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out
+}
+
+#[test]
+fn collide_with_and_collide_scenes_match_every_pair() {
+    let models = models();
+    let (scene, plain) = random_scene(&models, 30, 3);
+    let (other, other_plain) = random_scene(&models, 25, 4);
+    let mut rng = Pcg64::seed_from_u64(5);
+    let mut touching = 0;
+    for _ in 0..40 {
+        let m = rng.gen_range(0..models.len());
+        let t = Vector::from_fn(|_, _| rng.gen_range(0.0..5.0));
+        let pose = Pose::new(t, Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0))).unwrap();
+        let got: Vec<_> = scene
+            .collide_with(&models[m], &pose, &CollisionRequest::default())
+            .unwrap()
+            .into_iter()
+            .map(|c| (scene.name(c.object).to_string(), c.result))
+            .collect();
+        let expected = against_all(&models, &plain, &models[m], &pose);
+        touching += expected.len();
+        assert_eq!(got, expected);
+    }
+    assert!(touching > 20, "{touching}");
+    let got: Vec<_> = scene
+        .collide_scenes(&other, &CollisionRequest::default())
+        .unwrap()
+        .into_iter()
+        .map(|c| {
+            (
+                scene.name(c.a).to_string(),
+                other.name(c.b).to_string(),
+                c.result,
+            )
+        })
+        .collect();
+    let mut expected = Vec::new();
+    for (name, m, pose) in &plain {
+        for (other_name, r) in against_all(&models, &other_plain, &models[*m], pose) {
+            expected.push((name.clone(), other_name, r));
+        }
+    }
+    assert!(expected.len() > 10, "{}", expected.len());
+    assert_eq!(got, expected);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input.
+
+#[test]
+fn bad_input_is_refused_with_the_names() {
+    let models = models();
+    let mut scene = Scene::new();
+    let a = scene
+        .insert("a", models[0].clone(), Pose::identity())
+        .unwrap();
+    let err = scene
+        .insert("a", models[1].clone(), Pose::identity())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "an object named \"a\" is already in the scene (names must be unique)"
+    );
+    let err = scene.allow_names("a", "ghost").unwrap_err();
+    assert_eq!(err.to_string(), "no object named \"ghost\" in the scene");
+    let far = Pose::from_translation([1e101, 0.0, 0.0]).unwrap();
+    let err = scene.insert("far", models[0].clone(), far).unwrap_err();
+    assert!(
+        err.to_string().starts_with("object \"far\" at its pose: "),
+        "{err}"
+    );
+    assert!(
+        scene.id("far").is_none(),
+        "a refused object is not in the scene"
+    );
+    let err = scene.set_pose(a, far).unwrap_err();
+    assert!(
+        err.to_string().starts_with("object \"a\" at its pose: "),
+        "{err}"
+    );
+    assert_eq!(
+        scene.get(a).unwrap().pose(),
+        &Pose::identity(),
+        "a refused pose leaves the object"
+    );
+    let removed = scene.remove(a).unwrap();
+    assert!(matches!(scene.remove(a), Err(SceneError::UnknownObject(_))));
+    assert!(matches!(
+        scene.set_pose(a, Pose::identity()),
+        Err(SceneError::UnknownObject(_))
+    ));
+    // A frame with an unknown id moves nothing.
+    let b = scene
+        .insert("b", removed.model().clone(), Pose::identity())
+        .unwrap();
+    let moved = Pose::from_translation([1.0, 0.0, 0.0]).unwrap();
+    let err = scene.frame(&[(b, moved), (a, moved)], &CollisionRequest::default());
+    assert!(matches!(err, Err(SceneError::UnknownObject(id)) if id == a));
+    assert_eq!(scene.get(b).unwrap().pose(), &Pose::identity());
+}

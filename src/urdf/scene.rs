@@ -1,0 +1,358 @@
+//! A robot as scene objects: one object per link visual, posed by forward kinematics, checked
+//! for self-collision and against fixtures in one [`Scene`].
+//!
+//! The robot and its fixtures share one scene, told apart by collision groups: links are in
+//! [`LINK_GROUP`] and checked against links and fixtures, fixtures are in [`FIXTURE_GROUP`] and
+//! checked against links only (fixtures never against each other). Pairs never checked: the
+//! visuals of one link, links joined by a joint (they touch at the joint by design), and the
+//! pairs given to [`RobotScene::allow`] (MoveIt's SRDF "disabled collisions"). One scene means
+//! one broad phase and one set of pair records for both kinds of pair, so a link that did not
+//! move keeps its answers against the fixtures and the other unmoved links.
+//!
+//! [`RobotScene::check_path`] walks a path of joint configurations, interpolated so that no
+//! joint moves more than a resolution between checked configurations, and stops at the first
+//! one in collision; consecutive configurations share the scene's records (the links before
+//! the first joint that moves keep their pairs, and touching pairs start from their witness).
+
+use super::{Robot, UrdfError};
+use crate::bv::{Obb, Pose};
+use crate::scene::{CollisionFilter, ObjectContact, ObjectId, Scene, SceneError};
+use crate::tree::TreeVolume;
+use crate::{BuildError, CollisionRequest, Mode, Model, PosedOverlap};
+use std::collections::BTreeSet;
+
+/// The collision group of a robot's links.
+pub const LINK_GROUP: u32 = 1;
+/// The collision group of fixtures.
+pub const FIXTURE_GROUP: u32 = 2;
+
+/// Why a robot scene refused an operation.
+#[derive(Debug, thiserror::Error)]
+pub enum RobotError {
+    /// The robot's file or joint values (the inner error names the URDF file).
+    #[error(transparent)]
+    Urdf(#[from] UrdfError),
+    /// A configuration of a path has the wrong number of joint values or a non-finite one.
+    #[error("configuration {index}: {source}")]
+    Configuration {
+        /// Position of the configuration in the path as given.
+        index: usize,
+        /// Why.
+        source: UrdfError,
+    },
+    /// A link's tree could not be built.
+    #[error("link {link:?}: cannot build the tree: {source}")]
+    Build {
+        /// The link.
+        link: String,
+        /// Why.
+        source: BuildError,
+    },
+    /// The scene refused an object or a query (names the objects).
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// A name in an allowed pair that is neither a link nor a fixture.
+    #[error("no link or fixture named {0:?}")]
+    UnknownName(String),
+    /// The path's resolution is not a positive finite number.
+    #[error("the resolution must be a positive finite number of radians (or metres), not {0}")]
+    Resolution(f64),
+}
+
+/// One visual of a link as a scene object.
+#[derive(Clone, Debug)]
+struct Part {
+    link: usize,
+    origin: Pose,
+    id: ObjectId,
+}
+
+/// What one configuration touches: pairs of links, and links with fixtures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RobotContacts {
+    /// Pairs of links in collision, as link indices into [`Robot::links`], the first before
+    /// the second by name, sorted by names.
+    pub self_collisions: Vec<[usize; 2]>,
+    /// Links touching fixtures: (link index, fixture), sorted by link name then fixture name.
+    pub environment: Vec<(usize, ObjectId)>,
+}
+
+impl RobotContacts {
+    /// Whether anything touches.
+    pub fn is_empty(&self) -> bool {
+        self.self_collisions.is_empty() && self.environment.is_empty()
+    }
+}
+
+/// The first configuration of a path in collision ([`RobotScene::check_path`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathCollision {
+    /// Its position in the interpolated path.
+    pub index: usize,
+    /// Its joint values.
+    pub configuration: Vec<f64>,
+    /// What touches there.
+    pub contacts: RobotContacts,
+}
+
+/// A robot's links and its fixtures in one scene. See the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct RobotScene<V = Obb> {
+    robot: Robot,
+    scene: Scene<V>,
+    parts: Vec<Part>,
+    configuration: Vec<f64>,
+}
+
+impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
+    /// The robot's visuals as scene objects at the configuration of all zeros (one model per
+    /// visual), links joined by a joint and visuals of one link never checked. A link's
+    /// first visual is named after the link, further ones `link#1`, `link#2`, ….
+    pub fn new(robot: Robot) -> Result<Self, RobotError> {
+        let zeros = vec![0.0; robot.moving_joints().count()];
+        let links = robot.link_poses(&zeros)?;
+        let mut scene = Scene::new();
+        let mut parts = Vec::new();
+        for (link, l) in robot.links.iter().enumerate() {
+            for (k, visual) in l.visuals.iter().enumerate() {
+                let model =
+                    Model::new(visual.mesh.clone()).map_err(|source| RobotError::Build {
+                        link: l.name.clone(),
+                        source,
+                    })?;
+                let name = match k {
+                    0 => l.name.clone(),
+                    k => format!("{}#{k}", l.name),
+                };
+                let id = scene.insert(name, model, links[link] * visual.origin)?;
+                scene.set_filter(
+                    id,
+                    CollisionFilter::new(LINK_GROUP, LINK_GROUP | FIXTURE_GROUP),
+                )?;
+                parts.push(Part {
+                    link,
+                    origin: visual.origin,
+                    id,
+                });
+            }
+        }
+        let mut this = Self {
+            robot,
+            scene,
+            parts,
+            configuration: zeros,
+        };
+        this.allow_adjacent()?;
+        Ok(this)
+    }
+
+    /// Allows the visual pairs of one link and of links joined by a joint.
+    fn allow_adjacent(&mut self) -> Result<(), RobotError> {
+        let joined: BTreeSet<(usize, usize)> = self
+            .robot
+            .joints
+            .iter()
+            .flat_map(|j| [(j.parent, j.child), (j.child, j.parent)])
+            .collect();
+        for (i, a) in self.parts.iter().enumerate() {
+            for b in &self.parts[i + 1..] {
+                if a.link == b.link || joined.contains(&(a.link, b.link)) {
+                    self.scene.allow(a.id, b.id)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<V: PosedOverlap> RobotScene<V> {
+    /// The robot.
+    pub fn robot(&self) -> &Robot {
+        &self.robot
+    }
+
+    /// The scene of links and fixtures.
+    pub fn scene(&self) -> &Scene<V> {
+        &self.scene
+    }
+
+    /// The joint values the links are posed at ([`Robot::moving_joints`] order).
+    pub fn configuration(&self) -> &[f64] {
+        &self.configuration
+    }
+
+    /// Forgets what the scene's queries learnt about pairs ([`Scene::clear_records`]).
+    pub fn clear_records(&mut self) {
+        self.scene.clear_records();
+    }
+
+    /// The link of a scene object, if it is one of the robot's.
+    pub fn link_of(&self, id: ObjectId) -> Option<usize> {
+        self.parts.iter().find(|p| p.id == id).map(|p| p.link)
+    }
+
+    /// Adds a fixture (checked against the links only).
+    pub fn add_fixture(
+        &mut self,
+        name: impl Into<String>,
+        model: Model<V>,
+        pose: Pose,
+    ) -> Result<ObjectId, RobotError> {
+        let id = self.scene.insert(name, model, pose)?;
+        self.scene
+            .set_filter(id, CollisionFilter::new(FIXTURE_GROUP, LINK_GROUP))?;
+        Ok(id)
+    }
+
+    /// Never check the pair named `a`, `b`: two links (MoveIt's SRDF "disabled collisions"),
+    /// or a link and a fixture (a base bolted to a table).
+    pub fn allow(&mut self, a: &str, b: &str) -> Result<(), RobotError> {
+        let (objects_a, objects_b) = (self.objects_named(a)?, self.objects_named(b)?);
+        for &x in &objects_a {
+            for &y in &objects_b {
+                if x != y {
+                    self.scene.allow(x, y)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every object of the link named `name`, or the fixture of that name.
+    fn objects_named(&self, name: &str) -> Result<Vec<ObjectId>, RobotError> {
+        match self.robot.link(name) {
+            Some(link) => Ok(self
+                .parts
+                .iter()
+                .filter(|p| p.link == link)
+                .map(|p| p.id)
+                .collect()),
+            None => self
+                .scene
+                .id(name)
+                .filter(|&id| self.link_of(id).is_none())
+                .map(|id| vec![id])
+                .ok_or_else(|| RobotError::UnknownName(name.to_string())),
+        }
+    }
+
+    /// Poses the links for joint values `q` ([`Robot::moving_joints`] order). Links whose
+    /// pose does not change do not count as moved.
+    pub fn set_configuration(&mut self, q: &[f64]) -> Result<(), RobotError> {
+        let links = self.robot.link_poses(q)?;
+        for part in &self.parts {
+            self.scene
+                .set_pose(part.id, links[part.link] * part.origin)?;
+        }
+        self.configuration.clear();
+        self.configuration.extend_from_slice(q);
+        Ok(())
+    }
+
+    /// What touches at the current configuration. In [`Mode::First`] each object pair stops
+    /// at a witness, which is all the answer needs.
+    pub fn check(&mut self) -> Result<RobotContacts, RobotError> {
+        let contacts = self
+            .scene
+            .collide_all(&CollisionRequest::new(Mode::First))?;
+        Ok(self.sort_contacts(&contacts))
+    }
+
+    /// Link pairs and link–fixture pairs of scene contacts, each once, sorted by names.
+    fn sort_contacts(&self, contacts: &[ObjectContact]) -> RobotContacts {
+        let mut links = BTreeSet::new();
+        let mut environment = BTreeSet::new();
+        for c in contacts {
+            match (self.link_of(c.a), self.link_of(c.b)) {
+                (Some(a), Some(b)) => {
+                    let name = |l: usize| self.robot.links[l].name.as_str();
+                    let pair = if name(a) <= name(b) { [a, b] } else { [b, a] };
+                    links.insert((name(pair[0]), name(pair[1]), pair));
+                }
+                (Some(link), None) => {
+                    environment.insert((
+                        &*self.robot.links[link].name,
+                        self.scene.name(c.b),
+                        (link, c.b),
+                    ));
+                }
+                (None, Some(link)) => {
+                    environment.insert((
+                        &*self.robot.links[link].name,
+                        self.scene.name(c.a),
+                        (link, c.a),
+                    ));
+                }
+                (None, None) => {}
+            }
+        }
+        RobotContacts {
+            self_collisions: links.into_iter().map(|(_, _, pair)| pair).collect(),
+            environment: environment.into_iter().map(|(_, _, pair)| pair).collect(),
+        }
+    }
+
+    /// Walks `path` in order and returns the first configuration in collision, or `None`.
+    ///
+    /// Between consecutive configurations `a` and `b` of the path, `n = max(1, ⌈max_j |b_j −
+    /// a_j| / resolution⌉)` configurations are checked: `a + (b − a)·(k / n)` for
+    /// `k = 1, …, n − 1` (computed in that order of operations), then `b` itself; so no joint
+    /// moves more than `resolution` between checked configurations. The index of a checked
+    /// configuration counts from 0 for `path[0]` through every interpolated one. Every
+    /// configuration is checked for its length and finiteness before any is checked for
+    /// collision. The scene's records carry over from one configuration to the next; the
+    /// robot is left at the last configuration checked.
+    pub fn check_path(
+        &mut self,
+        path: &[Vec<f64>],
+        resolution: f64,
+    ) -> Result<Option<PathCollision>, RobotError> {
+        if !(resolution.is_finite() && resolution > 0.0) {
+            return Err(RobotError::Resolution(resolution));
+        }
+        for (index, q) in path.iter().enumerate() {
+            self.robot
+                .link_poses(q)
+                .map_err(|source| RobotError::Configuration { index, source })?;
+        }
+        let mut index = 0;
+        for (i, q) in path.iter().enumerate() {
+            let steps = match i {
+                0 => vec![q.clone()],
+                _ => interpolate(&path[i - 1], q, resolution),
+            };
+            for q in steps {
+                self.set_configuration(&q)?;
+                let contacts = self.check()?;
+                if !contacts.is_empty() {
+                    return Ok(Some(PathCollision {
+                        index,
+                        configuration: q,
+                        contacts,
+                    }));
+                }
+                index += 1;
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The configurations checked after `a` on the way to `b` (see [`RobotScene::check_path`]).
+fn interpolate(a: &[f64], b: &[f64], resolution: f64) -> Vec<Vec<f64>> {
+    let largest = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (y - x).abs())
+        .fold(0.0, f64::max);
+    let n = ((largest / resolution).ceil() as usize).max(1);
+    (1..=n)
+        .map(|k| match k == n {
+            true => b.to_vec(),
+            false => {
+                let s = k as f64 / n as f64;
+                a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect()
+            }
+        })
+        .collect()
+}
