@@ -1150,9 +1150,7 @@ pub type PickCase<'a> = (&'a TriMesh, &'a Pose, &'a Ray, f64);
 /// Whether a pick case is within the contract (a valid ray, `max_t` and pose translation), so
 /// that the queries must answer it.
 fn answerable((_, pose, ray, max_t): PickCase) -> bool {
-    valid_ray(ray)
-        && max_t >= 0.0
-        && pose.translation().iter().all(|x| x.abs() <= MAX_COORDINATE)
+    valid_ray(ray) && max_t >= 0.0 && pose.translation().iter().all(|x| x.abs() <= MAX_COORDINATE)
 }
 
 /// Checks `cast_ray`, `cast_ray_all` and `any_hit` through `model`'s ray index: the contract's

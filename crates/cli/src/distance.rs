@@ -119,7 +119,10 @@ impl From<DistanceResult> for PoseResult {
 /// What each pose asks.
 #[derive(Clone, Copy)]
 enum Question {
-    Distance { request: DistanceRequest, hints: bool },
+    Distance {
+        request: DistanceRequest,
+        hints: bool,
+    },
     Within(f64),
     Pairs(f64),
 }
@@ -190,19 +193,17 @@ fn read_poses(args: &Args) -> Result<Vec<Pose>, Error> {
         (None, Some(text)) => PoseEntry::parse(text)
             .and_then(|p| p.to_pose(0))
             .map(|p| vec![p]),
-        (None, None) => {
-            return Err(Error::Message(
-                "give the pose of B in A's frame: --pose \"tx ty tz rx ry rz\" or --poses POSES.json"
-                    .into(),
-            ))
-        }
+        (None, None) => return Err(Error::Message(
+            "give the pose of B in A's frame: --pose \"tx ty tz rx ry rz\" or --poses POSES.json"
+                .into(),
+        )),
     }
     .map_err(|e| Error::Message(e.to_string()))
 }
 
 /// Builds both models (trees and distance indexes) and answers `question` at every pose;
 /// returns build and query times (ms) and the results.
-fn run_query<V: PosedOverlap + TreeVolume + obbtree::DistanceVolume>(
+fn run_query<V: PosedOverlap + TreeVolume>(
     a: TriMesh,
     b: TriMesh,
     poses: &[Pose],
@@ -229,7 +230,11 @@ fn run_query<V: PosedOverlap + TreeVolume + obbtree::DistanceVolume>(
     answer(&ma, &mb, warm_up, question).map_err(refused(0))?;
     let start = Instant::now();
     let mut results = Vec::with_capacity(poses.len());
-    if let Question::Distance { request, hints: true } = question {
+    if let Question::Distance {
+        request,
+        hints: true,
+    } = question
+    {
         let mut hint = None;
         for (k, pose) in poses.iter().enumerate() {
             let r = distance(&ma, &Pose::identity(), &mb, pose, &request.with_hint(hint))
@@ -250,7 +255,7 @@ fn run_query<V: PosedOverlap + TreeVolume + obbtree::DistanceVolume>(
 }
 
 /// The answers at `poses`, in parallel (without hints).
-fn answer<V: PosedOverlap + obbtree::DistanceVolume>(
+fn answer<V: PosedOverlap>(
     ma: &Model<V>,
     mb: &Model<V>,
     poses: &[Pose],
@@ -368,9 +373,7 @@ fn summary(args: &Args, r: &Report, out: &mut impl Write) -> Result<(), Error> {
                     point(point_a),
                     point(point_b)
                 ),
-                PoseResult::Margin {
-                    within: false, ..
-                } => "farther than the margin".into(),
+                PoseResult::Margin { within: false, .. } => "farther than the margin".into(),
                 PoseResult::Margin { pair, pairs, .. } => match pairs {
                     Some(all) => format!(
                         "within ({}, e.g. {:?})",

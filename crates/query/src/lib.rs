@@ -39,8 +39,7 @@ pub use collide::{
 };
 pub use cull::{classify_triangle, cull, Culled, FrustumVolume};
 pub use distance::{
-    counters, distance, distance_many, proximity_pairs, within_margin, DistanceRequest, DistanceResult,
-    DistanceVolume,
+    distance, distance_many, proximity_pairs, within_margin, DistanceRequest, DistanceResult,
 };
 pub use error::{BatchError, Operand, QueryError};
 pub use model::{Model, ModelOptions, RayIndex};

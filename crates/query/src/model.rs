@@ -281,7 +281,10 @@ impl<V> Model<V> {
             + size_of_val(&inner.node_bounds[..])
             + size_of_val(&inner.component_seeds[..])
             + inner.pick_tree.get().map_or(0, PickTree::memory_bytes)
-            + inner.distance_index.get().map_or(0, |v| size_of_val(&v[..]))
+            + inner
+                .distance_index
+                .get()
+                .map_or(0, |v| size_of_val(&v[..]))
     }
 
     /// The triangles with their boxes, in the tree's order.

@@ -1,10 +1,10 @@
 //! The closest triangle pair: the visitor of [`super::distance`].
 
-use super::traverse::{box_gap_squared, Slab, Visitor};
+use super::traverse::{box_gap_squared, Visitor};
 use crate::collide::leaf::{Boxed, Leaf, LeafTest};
 use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
 use obbtree_bv::intersect::tri_tri_exact;
-use obbtree_bv::{Point, Pose, Triangle, Vector};
+use obbtree_bv::{Aabb, Point, Triangle, Vector};
 use std::ops::ControlFlow;
 
 /// Relative rounding of [`box_gap_squared`] and of its square root, and of a volume bound
@@ -38,15 +38,11 @@ pub(crate) struct Closest {
     /// The unit direction from the best pair's point of A to its point of B: the gap between
     /// two triangles' projections on it bounds their distance from below.
     direction: Vector,
-    /// The pose of B in A's frame (for the slab of [`Visitor::slab`]).
-    b_in_a: Pose,
-    /// The slab along `direction`.
-    slab: Option<Slab>,
 }
 
 impl Closest {
     /// A search with the tolerances and no pair yet.
-    pub fn new(rel_err: f64, abs_err: f64, b_in_a: &Pose) -> Self {
+    pub fn new(rel_err: f64, abs_err: f64) -> Self {
         Self {
             rel_err,
             abs_err,
@@ -56,8 +52,6 @@ impl Closest {
             floor: f64::INFINITY,
             floor_squared: f64::INFINITY,
             direction: Vector::zeros(),
-            b_in_a: *b_in_a,
-            slab: None,
         }
     }
 
@@ -72,14 +66,11 @@ impl Closest {
             self.cutoff_squared = self.cutoff * self.cutoff;
             let n = found.point_q - found.point_p;
             let length = n.norm();
-            self.direction = if length > 0.0 { n / length } else { Vector::zeros() };
-            let n = self.direction;
-            self.slab = (n != Vector::zeros()).then(|| Slab {
-                n,
-                n_b: self.b_in_a.rotation().tr_mul(&n),
-                offset: self.b_in_a.translation().dot(&n),
-                cutoff: self.cutoff,
-            });
+            self.direction = if length > 0.0 {
+                n / length
+            } else {
+                Vector::zeros()
+            };
         }
     }
 
@@ -99,7 +90,13 @@ impl Closest {
     /// apart: the exact intersection test when the boxes meet, else (and when it says
     /// disjoint) the float search. Breaks on an intersecting pair.
     #[inline]
-    fn measure(&mut self, pair: [u32; 2], p: &Boxed, q: &Boxed, gap_squared: f64) -> ControlFlow<()> {
+    fn measure(
+        &mut self,
+        pair: [u32; 2],
+        p: &Boxed,
+        q: &Boxed,
+        gap_squared: f64,
+    ) -> ControlFlow<()> {
         let (tp, tq) = (triangle(p), triangle(q));
         if gap_squared == 0.0 && tri_tri_exact::intersects_prepared(&p.tri, &q.tri) {
             self.offer(pair, tri_tri::distance(&tp, &tq));
@@ -118,11 +115,6 @@ pub(crate) fn triangle(t: &Boxed) -> Triangle {
 }
 
 impl Visitor for Closest {
-    #[inline]
-    fn slab(&self) -> Option<Slab> {
-        self.slab
-    }
-
     #[inline]
     fn prunes(&self, bound: f64) -> bool {
         bound >= self.cutoff
@@ -146,13 +138,19 @@ impl Visitor for Closest {
                 self.floor_squared = self.floor_squared.min(gap);
                 continue;
             }
+            let magnitude = box_magnitude(around_a) + box_magnitude(&q.bounds);
             for (p, &ta) in pa.iter().zip(a.triangles) {
                 let gap = box_gap_squared(&p.bounds, &q.bounds);
                 if gap >= self.cutoff_squared {
                     self.floor_squared = self.floor_squared.min(gap);
                     continue;
                 }
-                let slab = slab_gap(&self.direction, p.tri.vertices(), q.tri.vertices());
+                let slab = slab_gap(
+                    &self.direction,
+                    p.tri.vertices(),
+                    q.tri.vertices(),
+                    magnitude,
+                );
                 if slab >= self.cutoff {
                     self.floor = self.floor.min(slab);
                     continue;
@@ -165,16 +163,24 @@ impl Visitor for Closest {
 }
 
 /// A lower bound on the distance between triangles `p` and `q` from their projections on the
-/// unit vector `n`: the gap between `q`'s lowest and `p`'s highest vertex, less a bound on the
-/// rounding (`n` is unit to a few ulps, each projection rounds by a few ulps of the vertices'
-/// magnitude).
+/// unit vector `n` (any unit vector gives one: the separating-axis argument, Ericson,
+/// *Real-Time Collision Detection* (2005) §5.2.1): the gap between `q`'s lowest and `p`'s
+/// highest vertex, less a bound on the rounding. `magnitude` bounds the sum of the largest
+/// absolute coordinates of `p` and `q`: each projection rounds by at most `√3·3.01ε` times its
+/// vertex's largest coordinate, the subtraction by `ε` of the result, and `n`'s norm is 1 to
+/// within `4ε`; `32ε·magnitude` covers them all.
 #[inline(always)]
-fn slab_gap(n: &Vector, p: &[Point; 3], q: &[Point; 3]) -> f64 {
+fn slab_gap(n: &Vector, p: &[Point; 3], q: &[Point; 3], magnitude: f64) -> f64 {
     let along = |v: &Point| n.x * v.x + n.y * v.y + n.z * v.z;
     let (p0, p1, p2) = (along(&p[0]), along(&p[1]), along(&p[2]));
     let (q0, q1, q2) = (along(&q[0]), along(&q[1]), along(&q[2]));
     let high = p0.max(p1).max(p2);
     let low = q0.min(q1).min(q2);
-    let magnitude = p[0].coords.amax() + q[0].coords.amax();
-    low - high - 16.0 * f64::EPSILON * magnitude
+    low - high - 32.0 * f64::EPSILON * magnitude
+}
+
+/// The largest absolute coordinate of a box's points.
+#[inline]
+fn box_magnitude(b: &Aabb) -> f64 {
+    b.mins.coords.amax().max(b.maxs.coords.amax())
 }

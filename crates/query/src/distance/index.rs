@@ -16,8 +16,10 @@ pub(crate) fn rss_per_node<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Rss> {
     ranges
         .par_iter()
         .map(|range| {
-            let triangles: Vec<[Point; 3]> =
-                boxed[range.clone()].iter().map(|t| *t.tri.vertices()).collect();
+            let triangles: Vec<[Point; 3]> = boxed[range.clone()]
+                .iter()
+                .map(|t| *t.tri.vertices())
+                .collect();
             Rss::fit_triangles(&triangles, ())
         })
         .collect()

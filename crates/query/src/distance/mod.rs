@@ -23,14 +23,13 @@
 //! * [`within_margin`] and [`proximity_pairs`] are exact.
 //!
 //! Why: the walk prunes a pair of nodes only when a conservative lower bound on their distance
-//! ([`DistanceVolume::lower_bound`], or the gap between exact boxes around triangles, each
-//! allowed for their rounding) is at least the best distance found; the triangle pairs it
-//! measures go through the exact intersection test when their boxes meet and through the float
-//! search of the fifteen vertex–face and edge–edge candidates, whose error is at most
-//! [`DISTANCE_ERROR`](obbtree_bv::distance::tri_tri::DISTANCE_ERROR)` · (M + d)` (`16ε`, four
-//! hundred times below the promise), otherwise. The margin queries decide each triangle pair
-//! with the exact predicate [`tri_tri::within`](obbtree_bv::distance::tri_tri::within) and
-//! prune only pairs whose bound is certainly above the margin.
+//! (the distance between rectangle swept spheres, [`rss_rss::lower_bound`], or the gap between
+//! exact boxes around triangles, each allowed for their rounding) is at least the best distance
+//! found; the triangle pairs it measures go through the exact intersection test when their boxes
+//! meet and through the float search of the fifteen vertex–face and edge–edge candidates, whose
+//! error is at most [`DISTANCE_ERROR`]` · (M + d)` (`16ε`, four hundred times below the promise),
+//! otherwise. The margin queries decide each triangle pair with the exact predicate
+//! [`tri_tri::within`] and prune only pairs whose bound is certainly above the margin.
 //!
 //! With tolerances, `d <= d*·(1 + rel_err) + abs_err` (to the same rounding), and the
 //! interval still holds.
@@ -40,33 +39,26 @@
 //! Depth first, the nearer child pair first (PQP's order; Larsen, Gottschalk, Lin & Manocha
 //! 1999), so the first leaves reached give a good upper bound at once; a hint gives one before
 //! the walk starts. Node pairs with an internal node of B are bounded by the model's distance
-//! index, a rectangle swept sphere around each node's triangles ([`Model::prepare_distance`]);
-//! pairs with a leaf of B by the boxes around the triangles (B's leaf triangles are placed in
-//! A's frame once per query, and each triangle pair is screened by its boxes' gap before it is
-//! measured).
+//! index, a rectangle swept sphere around each node's triangles of the model's own tree, whatever
+//! its volume type ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, well under
+//! 40 bytes per triangle with the default leaves); pairs with a leaf of B by the boxes
+//! around the triangles (B's leaf triangles are placed in A's frame once per query, and each
+//! triangle pair is screened by its boxes' gap and by its projections on the best pair's
+//! direction before it is measured). Rectangle swept spheres bound distances more tightly than
+//! the trees' own oriented boxes, spheres and k-DOPs on the meshes measured, so they are the
+//! one index kept.
+//!
+//! [`rss_rss::lower_bound`]: obbtree_bv::distance::rss_rss::lower_bound
+//! [`DISTANCE_ERROR`]: obbtree_bv::distance::tri_tri::DISTANCE_ERROR
+//! [`tri_tri::within`]: obbtree_bv::distance::tri_tri::within
 
 mod closest;
 pub(crate) mod index;
 mod margin;
 mod request;
 mod traverse;
-mod volume;
 
 pub use request::{DistanceRequest, DistanceResult};
-
-#[doc(hidden)]
-pub mod counters {
-    use std::sync::atomic::AtomicUsize;
-    pub static NODE_PAIRS: AtomicUsize = AtomicUsize::new(0);
-    pub static BOUNDS: AtomicUsize = AtomicUsize::new(0);
-    pub static LEAF_PAIRS: AtomicUsize = AtomicUsize::new(0);
-    pub static TRI_PAIRS: AtomicUsize = AtomicUsize::new(0);
-    pub static TRI_BOX: AtomicUsize = AtomicUsize::new(0);
-    pub static LEVELS: [AtomicUsize; 40] = [const { AtomicUsize::new(0) }; 40];
-    pub static KINDS: [AtomicUsize; 4] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
-    pub fn bump(c: &AtomicUsize) { c.fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
-}
-pub use volume::DistanceVolume;
 
 use crate::collide::leaf::{placed_triangle, with_leaf_test};
 use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
@@ -75,7 +67,7 @@ use crate::Model;
 use closest::Closest;
 use margin::Margin;
 use obbtree_bv::distance::tri_tri;
-use obbtree_bv::{Pose, Rss};
+use obbtree_bv::Pose;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use traverse::{walk, Trees, Visitor};
@@ -84,7 +76,7 @@ use traverse::{walk, Trees, Visitor};
 /// closest triangle pair and its closest points (world frame), within the guarantee of the
 /// module docs. An error when a tolerance or the hint is not valid, or when B, placed in A's
 /// frame, would leave the coordinate range in which the answer is exact.
-pub fn distance<V: PosedOverlap + DistanceVolume>(
+pub fn distance<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
@@ -100,7 +92,7 @@ pub fn distance<V: PosedOverlap + DistanceVolume>(
 /// the module docs): a witness pair `[triangle of A, triangle of B]` at most `margin` apart,
 /// or `None`. An error when `margin` is negative, NaN or infinite, or the placement leaves the
 /// exact range.
-pub fn within_margin<V: PosedOverlap + DistanceVolume>(
+pub fn within_margin<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
@@ -116,7 +108,7 @@ pub fn within_margin<V: PosedOverlap + DistanceVolume>(
 
 /// Every triangle pair `[triangle of A, triangle of B]` at most `margin` apart (each decided
 /// exactly), sorted: the candidates of contact generation. Errors as [`within_margin`].
-pub fn proximity_pairs<V: PosedOverlap + DistanceVolume>(
+pub fn proximity_pairs<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
@@ -136,7 +128,7 @@ pub fn proximity_pairs<V: PosedOverlap + DistanceVolume>(
 /// results in the order of `poses_b`. The request and every pose are checked before any query
 /// runs: the error is the first pose that fails, with its position (a request error is
 /// reported at position 0).
-pub fn distance_many<V: PosedOverlap + DistanceVolume>(
+pub fn distance_many<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
@@ -157,7 +149,11 @@ pub fn distance_many<V: PosedOverlap + DistanceVolume>(
 
 /// `Ok` when the request's tolerances are non-negative finite numbers and its hint names
 /// triangles of the meshes.
-fn check_request<V>(a: &Model<V>, b: &Model<V>, request: &DistanceRequest) -> Result<(), QueryError> {
+fn check_request<V>(
+    a: &Model<V>,
+    b: &Model<V>,
+    request: &DistanceRequest,
+) -> Result<(), QueryError> {
     check_tolerance("rel_err", request.rel_err)?;
     check_tolerance("abs_err", request.abs_err)?;
     let (triangles_a, triangles_b) = (a.mesh().triangles().len(), b.mesh().triangles().len());
@@ -174,14 +170,14 @@ fn check_request<V>(a: &Model<V>, b: &Model<V>, request: &DistanceRequest) -> Re
 }
 
 /// The distance query on checked input, B placed in A's frame by `b_in_a`.
-fn run<V: PosedOverlap + DistanceVolume>(
+fn run<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
     b_in_a: &Pose,
     request: &DistanceRequest,
 ) -> DistanceResult {
-    let mut closest = Closest::new(request.rel_err, request.abs_err, b_in_a);
+    let mut closest = Closest::new(request.rel_err, request.abs_err);
     if let Some([i, j]) = request.hint {
         let (p, q) = (
             a.mesh().triangle(i as usize),
@@ -192,7 +188,9 @@ fn run<V: PosedOverlap + DistanceVolume>(
     if !closest.done() {
         search(a, b, b_in_a, &mut closest);
     }
-    let best = closest.best.expect("every walk measures at least one triangle pair");
+    let best = closest
+        .best
+        .expect("every walk measures at least one triangle pair");
     let found = best.found;
     let intersects = found.distance == 0.0;
     let mut result = DistanceResult {
@@ -222,30 +220,13 @@ fn run<V: PosedOverlap + DistanceVolume>(
 }
 
 /// The walk over the two models with their distance indexes, `visitor` deciding.
-#[inline(never)]
-fn search<V: DistanceVolume + 'static>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, visitor: &mut impl Visitor) {
-    if traverse::flag("OWN_BOUNDS") {
-        let rel = V::relative(b_in_a);
-        let (ta, tb) = (a.tree(), b.tree());
-        let trees = Trees {
-            a: a.tree(),
-            b: b.tree(),
-            a_volume: |i: usize| ta.nodes()[i].bv(),
-            b_volume: |j: usize| tb.nodes()[j].bv(),
-            rel: &rel,
-        };
-        let _: ControlFlow<()> = with_leaf_test(a, b, b_in_a, |leaves| walk(&trees, leaves, visitor));
-        return;
-    }
-    let (a_index, b_index) = (a.rss_index(), b.rss_index());
-    traverse::OBB_POSE.with(|p| p.set(Box::leak(Box::new(*b_in_a))));
-    let rel = <Rss as DistanceVolume>::relative(b_in_a);
+fn search<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, visitor: &mut impl Visitor) {
     let trees = Trees {
         a: a.tree(),
         b: b.tree(),
-        a_volume: |i: usize| &a_index[i],
-        b_volume: |j: usize| &b_index[j],
-        rel: &rel,
+        a_volumes: a.rss_index(),
+        b_volumes: b.rss_index(),
+        b_in_a,
     };
     let _: ControlFlow<()> = with_leaf_test(a, b, b_in_a, |leaves| walk(&trees, leaves, visitor));
 }
