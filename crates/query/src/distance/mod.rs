@@ -40,8 +40,8 @@
 //! 1999), so the first leaves reached give a good upper bound at once; a hint gives one before
 //! the walk starts. Node pairs with an internal node of B are bounded by the model's distance
 //! index, a rectangle swept sphere around each node's triangles of the model's own tree, whatever
-//! its volume type ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, well under
-//! 40 bytes per triangle with the default leaves); pairs with a leaf of B by the boxes
+//! its volume type ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, 38 bytes
+//! per triangle on the dragons with the default OBB leaves); pairs with a leaf of B by the boxes
 //! around the triangles (B's leaf triangles are placed in A's frame once per query, and each
 //! triangle pair is screened by its boxes' gap and by its projections on the best pair's
 //! direction before it is measured). Rectangle swept spheres bound distances more tightly than
