@@ -18,6 +18,8 @@ pub(crate) struct Candidate {
     pub pair: [u32; 2],
     /// Their distance, its closest points (A's frame) and its error bound.
     pub found: TriangleDistance,
+    /// The pair shares a point, by the exact test (then `found.distance` is 0).
+    pub intersects: bool,
 }
 
 /// The search for the closest pair under tolerances.
@@ -55,15 +57,25 @@ impl Closest {
         }
     }
 
-    /// Offers the pair `pair` of triangles at `found`; keeps it if nearer than the best.
+    /// Offers the pair `pair` of triangles at `found` (`intersects`: by the exact test); keeps
+    /// it if nearer than the best.
     #[inline]
-    pub fn offer(&mut self, pair: [u32; 2], found: TriangleDistance) {
+    pub fn offer(&mut self, pair: [u32; 2], found: TriangleDistance, intersects: bool) {
         self.floor = self.floor.min(found.distance - found.error);
         if self.best.is_none_or(|b| found.distance < b.found.distance) {
-            self.best = Some(Candidate { pair, found });
+            self.best = Some(Candidate {
+                pair,
+                found,
+                intersects,
+            });
             // A pair at `d >= cutoff` satisfies `distance <= d (1 + rel_err) + abs_err`.
             self.cutoff = ((found.distance - self.abs_err) / (1.0 + self.rel_err)).max(0.0);
-            self.cutoff_squared = self.cutoff * self.cutoff;
+            // A positive cutoff keeps a positive square (boxes that meet, gap 0, are never
+            // skipped while the best pair is disjoint).
+            self.cutoff_squared = match self.cutoff * self.cutoff {
+                0.0 if self.cutoff > 0.0 => f64::from_bits(1),
+                square => square,
+            };
             let n = found.point_q - found.point_p;
             let length = n.norm();
             self.direction = if length > 0.0 {
@@ -77,7 +89,17 @@ impl Closest {
     /// Whether the best pair intersects: nothing can be nearer.
     #[inline]
     pub fn done(&self) -> bool {
-        self.best.is_some_and(|b| b.found.distance == 0.0)
+        self.best.is_some_and(|b| b.intersects)
+    }
+
+    /// Measures the triangles `p` (of A) and `q` (of B, placed), deciding first whether they
+    /// meet by the exact test: the hint's pair.
+    pub fn measure_pair(&mut self, pair: [u32; 2], p: &Triangle, q: &Triangle) {
+        if tri_tri_exact::intersects(p, q) {
+            self.offer(pair, tri_tri::distance(p, q), true);
+        } else {
+            self.offer(pair, disjoint(p, q), false);
+        }
     }
 
     /// The certified lower bound on the distance: the least of everything left out or measured.
@@ -99,12 +121,25 @@ impl Closest {
     ) -> ControlFlow<()> {
         let (tp, tq) = (triangle(p), triangle(q));
         if gap_squared == 0.0 && tri_tri_exact::intersects_prepared(&p.tri, &q.tri) {
-            self.offer(pair, tri_tri::distance(&tp, &tq));
+            self.offer(pair, tri_tri::distance(&tp, &tq), true);
             return ControlFlow::Break(());
         }
-        self.offer(pair, tri_tri::distance_disjoint(&tp, &tq));
+        self.offer(pair, disjoint(&tp, &tq), false);
         ControlFlow::Continue(())
     }
+}
+
+/// The distance between triangles the exact test found disjoint. The float search may round a
+/// tiny distance (against the magnitude of the coordinates) to 0; it is then reported as the
+/// least positive normal number, within the same error bound, so that 0 means an intersecting
+/// pair and the walk goes on looking for one.
+#[inline]
+fn disjoint(p: &Triangle, q: &Triangle) -> TriangleDistance {
+    let mut found = tri_tri::distance_disjoint(p, q);
+    if found.distance == 0.0 {
+        found.distance = f64::MIN_POSITIVE;
+    }
+    found
 }
 
 /// The triangle of a prepared one.

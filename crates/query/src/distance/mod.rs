@@ -66,7 +66,6 @@ use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryE
 use crate::Model;
 use closest::Closest;
 use margin::Margin;
-use obbtree_bv::distance::tri_tri;
 use obbtree_bv::Pose;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -183,7 +182,7 @@ fn run<V: PosedOverlap>(
             a.mesh().triangle(i as usize),
             placed_triangle(b.mesh(), j as usize, b_in_a),
         );
-        closest.offer([i, j], tri_tri::distance(&p, &q));
+        closest.measure_pair([i, j], &p, &q);
     }
     if !closest.done() {
         search(a, b, b_in_a, &mut closest);
@@ -192,7 +191,7 @@ fn run<V: PosedOverlap>(
         .best
         .expect("every walk measures at least one triangle pair");
     let found = best.found;
-    let intersects = found.distance == 0.0;
+    let intersects = best.intersects;
     let mut result = DistanceResult {
         distance: found.distance,
         lower: if intersects { 0.0 } else { closest.lower() },
