@@ -5,7 +5,7 @@ use obbtree_bv::Point;
 use serde::{Deserialize, Serialize};
 
 /// A distance query's options. The default asks for the distance within the guarantee of the
-/// module docs (both tolerances 0), with no hint, between surfaces.
+/// [`distance`](crate::distance) (both tolerances 0), with no hint, between surfaces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DistanceRequest {
     /// Relative tolerance (PQP's and FCL's `rel_err`): the answer may exceed the distance `d*`
