@@ -8,6 +8,7 @@ pub mod rays;
 mod chart;
 mod collide;
 mod compare;
+mod compare_distance;
 mod compare_rays;
 mod demo;
 mod distance;
