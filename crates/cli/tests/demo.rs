@@ -63,7 +63,10 @@ fn quick_demo_writes_its_pictures() {
     assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
     let clearance = std::fs::read_to_string(dir.path().join("kuka_clearance.svg")).unwrap();
     assert!(clearance.contains("<svg") && clearance.contains("least over all pairs"));
-    assert!(clearance.matches("<polyline").count() >= 5, "a line per curve");
+    assert!(
+        clearance.matches("<polyline").count() >= 5,
+        "a line per curve"
+    );
 }
 
 #[test]
