@@ -13,7 +13,7 @@
 //! answer. Each difference is listed (`--nocapture`).
 //!
 //! Poses per mesh: 50 (scaled by `OBBTREE_PROPTEST_CASES`, see `common::knob`), capped at
-//! 60,000 / triangles (parry takes about a millisecond per thousand triangles here) and at
+//! 40,000 / triangles (parry takes about a millisecond per thousand triangles here) and at
 //! least 3; `OBBTREE_PARRY_POSES=1000 OBBTREE_PARRY_BUDGET=1e12` for the 1,000 poses.
 
 mod common;
@@ -176,7 +176,7 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
 fn pose_count(triangles: usize) -> usize {
     let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<f64>().ok());
     let n = var("OBBTREE_PARRY_POSES").unwrap_or(f64::from(cases(50)));
-    let budget = var("OBBTREE_PARRY_BUDGET").unwrap_or(6e4) / triangles as f64;
+    let budget = var("OBBTREE_PARRY_BUDGET").unwrap_or(4e4) / triangles as f64;
     n.min(budget.max(3.0)) as usize
 }
 
