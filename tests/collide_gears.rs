@@ -103,11 +103,7 @@ fn check(a: &Part, pa: &Pose, b: &Part, pb: &Pose, label: &str) -> bool {
              distance {d:e})",
             a.name,
             b.name,
-            if want.contains(pair) {
-                "reports"
-            } else {
-                "misses"
-            },
+            if want.contains(pair) { "reports" } else { "misses" },
             if exact { "meet" } else { "are apart" },
             theirs.contains(pair)
         );

@@ -69,8 +69,7 @@ fn kuka_arm_self_collision_matches_oracle() {
 /// pair it reports, against the independent exact oracle.
 fn sweep_agrees_with_exact_oracle(mesh: &TriMesh, want: &[[u32; 2]], r: &mut impl Rng, k: usize) {
     let tris = common::sweep::triangles(mesh);
-    let candidates =
-        common::sweep::candidates(&tris, |i, j| common::sweep::share_no_vertex(mesh, i, j));
+    let candidates = common::sweep::candidates(&tris, |i, j| common::sweep::share_no_vertex(mesh, i, j));
     let sample = (0..1000).map(|_| candidates[r.gen_range(0..candidates.len())]);
     let mut apart = 0;
     for pair in sample.chain(want.iter().copied()) {
@@ -80,8 +79,5 @@ fn sweep_agrees_with_exact_oracle(mesh: &TriMesh, want: &[[u32; 2]], r: &mut imp
         apart += usize::from(!exact);
     }
     // Most candidates are near misses: the sample tests the predicate's "apart" too.
-    assert!(
-        apart >= 100,
-        "pose {k}: only {apart} sampled candidates apart"
-    );
+    assert!(apart >= 100, "pose {k}: only {apart} sampled candidates apart");
 }

@@ -112,11 +112,7 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
                 ours.contains(pair),
                 "{a_name} × {b_name} pose {k}: obbtree {} pair {pair:?}, the exact oracle says \
                  they {} (parry {}, distance {d:e})",
-                if ours.contains(pair) {
-                    "reports"
-                } else {
-                    "misses"
-                },
+                if ours.contains(pair) { "reports" } else { "misses" },
                 if exact { "meet" } else { "are apart" },
                 theirs.contains(pair)
             );

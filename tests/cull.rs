@@ -101,8 +101,7 @@ fn random_view(rng: &mut rand_pcg::Pcg64, bounds: &Aabb) -> (Pose, Frustum) {
     )
     .unwrap();
     let center = pose.transform_point(&c);
-    let eye =
-        center + Vector::new(rng.gen(), rng.gen(), rng.gen()).map(|x: f64| x - 0.5) * (6.0 * r);
+    let eye = center + Vector::new(rng.gen(), rng.gen(), rng.gen()).map(|x: f64| x - 0.5) * (6.0 * r);
     let target = center + Vector::new(rng.gen(), rng.gen(), rng.gen()).map(|x: f64| x - 0.5) * r;
     let fov = rng.gen_range(10.0f64..90.0).to_radians();
     let near = rng.gen_range(0.01..1.0) * r;
@@ -161,10 +160,7 @@ fn cull_matches_exact_plane_sides() {
             t.exact.iter().chain(&t.culled).all(|&k| k > 0),
             "{name}: frusta too uniform: {t:?}"
         );
-        assert!(
-            t.near_ties * 1000 <= t.exact.iter().sum::<usize>(),
-            "{name}: {t:?}"
-        );
+        assert!(t.near_ties * 1000 <= t.exact.iter().sum::<usize>(), "{name}: {t:?}");
     }
     assert!(tallies[..4].iter().all(|t| t.both_intersecting > 0));
 }
@@ -215,10 +211,7 @@ fn oracle_on_exact_cases() {
     )
     .unwrap();
     let s = sides(&across, &pose, &frustum_with_far(0.5));
-    assert_eq!(
-        allowed(&[s[0], s[1], s[2]], Containment::Intersecting),
-        (Containment::Intersecting, true)
-    );
+    assert_eq!(allowed(&[s[0], s[1], s[2]], Containment::Intersecting), (Containment::Intersecting, true));
     assert!(!allowed(&[s[0], s[1], s[2]], Containment::Inside).1);
     assert!(!allowed(&[s[0], s[1], s[2]], Containment::Outside).1);
 }

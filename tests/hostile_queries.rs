@@ -975,7 +975,9 @@ fn composed_poses_overflowing_f64_are_refused() {
 /// about the origin (exact coordinates), a random rotation about the origin, and translations
 /// by a hundred and a million sizes (kept within the range of poses that picking accepts).
 fn posed_views(c: &Point, s: f64, rng: &mut Pcg64) -> Vec<Pose> {
-    let about = |r: Pose| translation(c.x, c.y, c.z) * r * translation(-c.x, -c.y, -c.z);
+    let about = |r: Pose| {
+        translation(c.x, c.y, c.z) * r * translation(-c.x, -c.y, -c.z)
+    };
     let random = |rng: &mut Pcg64| {
         let v = Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0));
         rotation_vector_pose([0.0; 3], v.into())
@@ -1011,10 +1013,7 @@ fn picking_under_poses_matches_exact_crossings() {
         ("cube 1e-35", cube(1e-35)),
         ("cube 2.5e99", cube(2.5e99)),
         ("range ends", range_ends()),
-        (
-            "soup at 1e9",
-            mapped(&soup(4, 150), |q| q + Vector::new(1e9, -1e9, 3e9)),
-        ),
+        ("soup at 1e9", mapped(&soup(4, 150), |q| q + Vector::new(1e9, -1e9, 3e9))),
         ("sheet", sheet(8)),
         ("fan", fan()),
         ("strip", strip()),
@@ -1025,10 +1024,7 @@ fn picking_under_poses_matches_exact_crossings() {
         let bounds = Aabb::from_points(m.vertices());
         let size = (bounds.maxs - bounds.mins).amax();
         let models = [1, 4].map(|leaf_size| PickModels::new(m, leaf_size));
-        for (j, pose) in posed_views(&bounds.center(), size, &mut rng)
-            .iter()
-            .enumerate()
-        {
+        for (j, pose) in posed_views(&bounds.center(), size, &mut rng).iter().enumerate() {
             for local in rays_at(m, 27, 100 * k as u64 + j as u64) {
                 let ray = Ray::new(
                     pose.transform_point(&local.origin),
@@ -1038,10 +1034,9 @@ fn picking_under_poses_matches_exact_crossings() {
                 for models in &models {
                     for max_t in [f64::INFINITY, 1.0] {
                         let case = (m, pose, &ray, max_t);
-                        let checked =
-                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                models.check(case, true)
-                            }));
+                        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            models.check(case, true)
+                        }));
                         assert!(checked.is_ok(), "{name}, pose {j}: {pose:?}, ray {ray:?}");
                     }
                 }

@@ -97,11 +97,7 @@ fn blobs_match_brute_force() {
         let b = blob(seed ^ 1, 4, 8, 0.8, 0.3);
         let mut r = rng(seed);
         let poses: Vec<Pose> = (0..6).map(|_| random_pose(&mut r, 1.6)).collect();
-        let pose_a = if seed % 4 == 0 {
-            random_pose(&mut r, 5.0)
-        } else {
-            Pose::identity()
-        };
+        let pose_a = if seed % 4 == 0 { random_pose(&mut r, 5.0) } else { Pose::identity() };
         let pose_b: Vec<Pose> = poses.iter().map(|p| pose_a * *p).collect();
         (check(&a, &pose_a, &b, &pose_b), pose_b.len())
     });
@@ -140,11 +136,7 @@ fn caches_across_meshes_and_release() {
                 release_caches();
             }
             let contacts = check(a, &Pose::identity(), b, &poses);
-            assert!(
-                contacts > 0 && contacts < poses.len(),
-                "{contacts} of {}",
-                poses.len()
-            );
+            assert!(contacts > 0 && contacts < poses.len(), "{contacts} of {}", poses.len());
         }
     }
 }

@@ -33,9 +33,7 @@ use common::runner;
 use common::sat::triangles_meet;
 use nalgebra::{Matrix3, Rotation3};
 use obbtree_bv::range::in_exact_range;
-use obbtree_bv::{
-    Aabb, BoundingVolume, Kdop18, Obb, ObbFit, Point, Pose, Sphere, SphereFit, Vector,
-};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop18, Obb, ObbFit, Point, Pose, Sphere, SphereFit, Vector};
 use obbtree_query::PosedOverlap;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -66,6 +64,7 @@ trait Exact: PosedOverlap + Copy + std::fmt::Debug {
     /// The largest coordinate magnitude of the volume (centre plus size).
     fn magnitude(&self) -> f64;
 }
+
 
 /// A volume around `points` that holds every one of them exactly: [`Exact::around`],
 /// [`Exact::tightened`].
@@ -149,14 +148,7 @@ fn boxes_apart(
 
 /// Whether the segment `p0 p1`, in the frame of a box (centre `c`, unit axes, half-extents
 /// `h`), lies beyond one of its faces by more than `margin`.
-fn segment_beyond_box(
-    c: &Point,
-    axes: &Matrix3<f64>,
-    h: &Vector,
-    p0: &Point,
-    p1: &Point,
-    margin: f64,
-) -> bool {
+fn segment_beyond_box(c: &Point, axes: &Matrix3<f64>, h: &Vector, p0: &Point, p1: &Point, margin: f64) -> bool {
     let (l0, l1) = (axes.tr_mul(&(p0 - c)), axes.tr_mul(&(p1 - c)));
     (0..3).any(|i| {
         let limit = h[i] + margin;
@@ -192,12 +184,11 @@ impl Exact for Obb {
     fn tightened(&self, points: &[Point]) -> Self {
         let reach = |i: usize| {
             largest(points.iter().map(|p| {
-                (0..3)
-                    .fold(Dy::new(0.0), |s, j| {
-                        let d = Dy::new(p[j]).sub(&Dy::new(self.center[j]));
-                        s.add(&Dy::new(self.axes[(j, i)]).mul(&d))
-                    })
-                    .abs()
+                (0..3).fold(Dy::new(0.0), |s, j| {
+                    let d = Dy::new(p[j]).sub(&Dy::new(self.center[j]));
+                    s.add(&Dy::new(self.axes[(j, i)]).mul(&d))
+                })
+                .abs()
             }))
         };
         Obb {
@@ -207,10 +198,7 @@ impl Exact for Obb {
     }
 
     fn apart(a: &Self, b: &Self, pose: &Pose, margin: f64) -> bool {
-        let (cb, axes_b) = (
-            pose.transform_point(&b.center).coords,
-            pose.rotation() * b.axes,
-        );
+        let (cb, axes_b) = (pose.transform_point(&b.center).coords, pose.rotation() * b.axes);
         boxes_apart(
             (&a.center.coords, &a.axes, &a.half_extents),
             (&cb, &axes_b, &b.half_extents),
@@ -256,14 +244,7 @@ impl Exact for Aabb {
     }
 
     fn segment_apart(&self, p0: &Point, p1: &Point, margin: f64) -> bool {
-        segment_beyond_box(
-            &self.center(),
-            &Matrix3::identity(),
-            &half(self),
-            p0,
-            p1,
-            margin,
-        )
+        segment_beyond_box(&self.center(), &Matrix3::identity(), &half(self), p0, p1, margin)
     }
 
     fn magnitude(&self) -> f64 {
@@ -273,8 +254,7 @@ impl Exact for Aabb {
 
 impl Exact for Sphere {
     fn around(points: &[Point], _: Option<&Matrix3<f64>>, rng: &mut Pcg64) -> Self {
-        let method =
-            [SphereFit::Welzl, SphereFit::Ritter, SphereFit::AabbCenter][rng.gen_range(0..3)];
+        let method = [SphereFit::Welzl, SphereFit::Ritter, SphereFit::AabbCenter][rng.gen_range(0..3)];
         Sphere::fit_points(points, method)
     }
 
@@ -337,18 +317,14 @@ impl Exact for Kdop18 {
     fn tightened(&self, points: &[Point]) -> Self {
         let axes = Kdop18::axes();
         let dot = |i: usize, p: &Point| {
-            (0..3).fold(Dy::new(0.0), |s, k| {
-                s.add(&Dy::new(axes[i][k]).mul(&Dy::new(p[k])))
-            })
+            (0..3).fold(Dy::new(0.0), |s, k| s.add(&Dy::new(axes[i][k]).mul(&Dy::new(p[k]))))
         };
         Kdop18 {
             min: std::array::from_fn(|i| {
                 let lowest = largest(points.iter().map(|p| Dy::new(0.0).sub(&dot(i, p))));
                 down(&Dy::new(0.0).sub(&lowest), self.min[i])
             }),
-            max: std::array::from_fn(|i| {
-                up(&largest(points.iter().map(|p| dot(i, p))), self.max[i])
-            }),
+            max: std::array::from_fn(|i| up(&largest(points.iter().map(|p| dot(i, p))), self.max[i])),
         }
     }
 
@@ -357,10 +333,7 @@ impl Exact for Kdop18 {
     /// the other's slabs, either way.
     fn apart(a: &Self, b: &Self, pose: &Pose, margin: f64) -> bool {
         let beyond = |kdop: &Kdop18, other: &Kdop18, pose: &Pose| {
-            let (c, h) = (
-                pose.transform_point(&other.aabb().center()),
-                half(&other.aabb()),
-            );
+            let (c, h) = (pose.transform_point(&other.aabb().center()), half(&other.aabb()));
             Kdop18::axes().iter().enumerate().any(|(i, n)| {
                 let reach = (0..3)
                     .map(|j| h[j] * n.dot(&pose.rotation().column(j)).abs())
@@ -381,10 +354,7 @@ impl Exact for Kdop18 {
     }
 
     fn magnitude(&self) -> f64 {
-        self.min
-            .iter()
-            .chain(&self.max)
-            .fold(0.0, |m, v| m.max(v.abs()))
+        self.min.iter().chain(&self.max).fold(0.0, |m, v| m.max(v.abs()))
     }
 }
 
@@ -416,14 +386,7 @@ fn tiny_rotation(rng: &mut Pcg64) -> Matrix3<f64> {
 
 /// An exact proper signed permutation matrix.
 fn signed_permutation(rng: &mut Pcg64) -> Matrix3<f64> {
-    let perm = [
-        [0, 1, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [1, 0, 2],
-        [0, 2, 1],
-        [2, 1, 0],
-    ][rng.gen_range(0..6)];
+    let perm = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [1, 0, 2], [0, 2, 1], [2, 1, 0]][rng.gen_range(0..6)];
     let mut m = Matrix3::zeros();
     for (row, &col) in perm.iter().enumerate() {
         m[(row, col)] = if rng.gen() { 1.0 } else { -1.0 };
@@ -441,10 +404,7 @@ fn rotation(rng: &mut Pcg64) -> (&'static str, Matrix3<f64>) {
         1 => ("random", random_rotation(rng)),
         2 => ("tiny", tiny_rotation(rng)),
         3 => ("permutation", signed_permutation(rng)),
-        _ => (
-            "turned permutation",
-            signed_permutation(rng) * tiny_rotation(rng),
-        ),
+        _ => ("turned permutation", signed_permutation(rng) * tiny_rotation(rng)),
     }
 }
 
@@ -526,15 +486,8 @@ fn case(rng: &mut Pcg64) -> Case {
                 }
                 2 | 3 => {
                     // Centred on `cb`: a box whose centre is `cb` up to rounding.
-                    let (d, e) = (
-                        near(rng, &Point::origin(), h),
-                        near(rng, &Point::origin(), h),
-                    );
-                    [
-                        cb + d.coords,
-                        cb - d.coords,
-                        cb + (e.coords - d.coords) * 0.5,
-                    ]
+                    let (d, e) = (near(rng, &Point::origin(), h), near(rng, &Point::origin(), h));
+                    [cb + d.coords, cb - d.coords, cb + (e.coords - d.coords) * 0.5]
                 }
                 _ => [near(rng, &cb, h), near(rng, &cb, h), near(rng, &cb, h)],
             };
@@ -542,14 +495,7 @@ fn case(rng: &mut Pcg64) -> Case {
             (kind, tb, ta)
         };
         if in_range(&tb) && in_range(&placed(&pose, &tb)) && in_range(&ta) {
-            return Case {
-                kind,
-                turn,
-                ta,
-                tb,
-                pose,
-                h,
-            };
+            return Case { kind, turn, ta, tb, pose, h };
         }
     }
 }
@@ -558,14 +504,8 @@ fn case(rng: &mut Pcg64) -> Case {
 fn meeting(rng: &mut Pcg64, tp: &[Point; 3], h: f64) -> (&'static str, [Point; 3]) {
     let k = rng.gen_range(0..3);
     match rng.gen_range(0..8) {
-        0 => (
-            "shared vertex",
-            [tp[k], near(rng, &tp[k], h), near(rng, &tp[k], h)],
-        ),
-        1 => (
-            "shared edge",
-            [tp[k], tp[(k + 1) % 3], near(rng, &tp[k], h)],
-        ),
+        0 => ("shared vertex", [tp[k], near(rng, &tp[k], h), near(rng, &tp[k], h)]),
+        1 => ("shared edge", [tp[k], tp[(k + 1) % 3], near(rng, &tp[k], h)]),
         2 => ("point", [tp[k]; 3]),
         3 => {
             let v = tp[k].map(|x| nudged(x, rng.gen_range(-3..=3)));
@@ -573,23 +513,13 @@ fn meeting(rng: &mut Pcg64, tp: &[Point; 3], h: f64) -> (&'static str, [Point; 3
         }
         4 | 5 => {
             let c = Point::from((tp[0].coords + tp[1].coords + tp[2].coords) / 3.0);
-            (
-                "crossing",
-                [near(rng, &c, h), near(rng, &c, h), near(rng, &c, h)],
-            )
+            ("crossing", [near(rng, &c, h), near(rng, &c, h), near(rng, &c, h)])
         }
         _ => {
             // A triangle far smaller than B's (down to 2⁻⁶⁰ of it) through its middle.
             let c = Point::from((tp[0].coords + tp[1].coords + tp[2].coords) / 3.0);
             let small = h * power(-rng.gen_range(20..=60));
-            (
-                "crossing, A tiny",
-                [
-                    near(rng, &c, small),
-                    near(rng, &c, small),
-                    near(rng, &c, small),
-                ],
-            )
+            ("crossing, A tiny", [near(rng, &c, small), near(rng, &c, small), near(rng, &c, small)])
         }
     }
 }
@@ -674,8 +604,7 @@ fn check_overlap<V: Exact>(c: &Case, rng: &mut Pcg64) -> Result<(bool, bool), Te
         );
     }
     // Tightness: A's triangle moved by up to a few hundred times the neighbourhood.
-    let shift =
-        Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * c.h * power(rng.gen_range(0..=8));
+    let shift = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * c.h * power(rng.gen_range(0..=8));
     let moved = c.ta.map(|p| p + shift);
     if !in_range(&moved) {
         return Ok((meet, false));
@@ -706,11 +635,7 @@ fn check_segment<V: Exact>(c: &Case, rng: &mut Pcg64) -> Result<(bool, bool), Te
         _ => near(rng, &tp[0], c.h),
     };
     let d = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * c.h * power(rng.gen_range(-4..=20));
-    let p = if rng.gen_ratio(1, 4) {
-        x
-    } else {
-        x - d * rng.gen_range(0.0..1.0)
-    };
+    let p = if rng.gen_ratio(1, 4) { x } else { x - d * rng.gen_range(0.0..1.0) };
     let lq = c.pose.inverse_transform_point(&(x + d));
     let q = c.pose.transform_point(&lq);
     let lp = c.pose.inverse_transform_point(&p);
@@ -732,8 +657,7 @@ fn check_segment<V: Exact>(c: &Case, rng: &mut Pcg64) -> Result<(bool, bool), Te
         );
     }
     // Tightness, in the mesh frame: the segment moved away from the volume.
-    let shift =
-        Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * c.h * power(rng.gen_range(0..=8));
+    let shift = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * c.h * power(rng.gen_range(0..=8));
     let (s0, s1) = (lp + shift, lq + shift);
     let margin = MARGIN * (v.magnitude() + s0.coords.amax() + s1.coords.amax()) + 2.0 * pad;
     let apart = in_range(&[s0, s1]) && v.segment_apart(&s0, &s1, margin);
@@ -774,18 +698,12 @@ fn properties<V: Exact>() {
     let share = |n: usize| n * 10 >= t.cases;
     for (kind, [apart, meet]) in &t.meeting {
         if ["shared vertex", "shared edge", "point"].contains(kind) || kind.starts_with("corner") {
-            assert_eq!(
-                *apart, 0,
-                "{kind}: the triangles share a point by construction"
-            );
+            assert_eq!(*apart, 0, "{kind}: the triangles share a point by construction");
         }
         assert!(*meet > 0, "{kind}: no meeting case in {t:?}");
     }
     assert!(t.turns.values().all(|[_, meet]| *meet > 0), "{t:?}");
-    assert!(
-        share(t.apart) && share(t.segments_meeting) && share(t.segments_apart),
-        "{t:?}"
-    );
+    assert!(share(t.apart) && share(t.segments_meeting) && share(t.segments_apart), "{t:?}");
 }
 
 #[test]

@@ -144,24 +144,13 @@ fn brute_force_agrees_with_exact_oracles_at_every_scale() {
             let pose = Pose::from_parts(unit.translation() * scale, *unit.rotation()).unwrap();
             let (a, b) = (scaled(&a, scale), scaled(&b, scale));
             let want = brute_force(&a, &Pose::identity(), &b, &pose);
-            let unscaled = brute_force(
-                &scaled(&a, 1.0 / scale),
-                &Pose::identity(),
-                &scaled(&b, 1.0 / scale),
-                &unit,
-            );
+            let unscaled = brute_force(&scaled(&a, 1.0 / scale), &Pose::identity(), &scaled(&b, 1.0 / scale), &unit);
             prop_assert_eq!(&want, &unscaled, "scale 2^{}", exponent);
             let mut t = tally.borrow_mut();
             t.cases += 1;
             for (i, j, ta, tb) in candidates(&a, &b, &pose, 0.05 * scale) {
                 let exact = sat::triangles_meet(&ta.vertices(), &tb.vertices());
-                prop_assert_eq!(
-                    exact,
-                    want.contains(&[i as u32, j as u32]),
-                    "pair {} {}",
-                    i,
-                    j
-                );
+                prop_assert_eq!(exact, want.contains(&[i as u32, j as u32]), "pair {} {}", i, j);
                 if proper(&ta) && proper(&tb) {
                     prop_assert_eq!(meet_exact(&ta, &tb), exact, "pair {} {}", i, j);
                 } else {
@@ -175,10 +164,7 @@ fn brute_force_agrees_with_exact_oracles_at_every_scale() {
         .unwrap();
     let t = tally.into_inner();
     println!("{t:?}");
-    assert!(
-        t.candidates >= 10 * t.cases && t.meeting >= t.cases,
-        "{t:?}"
-    );
+    assert!(t.candidates >= 10 * t.cases && t.meeting >= t.cases, "{t:?}");
 }
 
 /// The same on touching cubes with exact coordinates, where every contact is a boundary case.

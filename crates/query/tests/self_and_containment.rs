@@ -266,12 +266,7 @@ fn points_in_a_small_cube_placed_far_away() {
     let pose = Pose::from_translation([1e5, 2e5, 3e5]).unwrap();
     let p = Point::new(100000.00091415353, 200000.00091126867, 300000.0006118271);
     assert!(contains_point(&model::<Aabb>(&cube(1, 1e-3)), &pose, &p).unwrap());
-    for checked in [
-        check::<Aabb>(),
-        check::<Obb>(),
-        check::<Sphere>(),
-        check::<Kdop18>(),
-    ] {
+    for checked in [check::<Aabb>(), check::<Obb>(), check::<Sphere>(), check::<Kdop18>()] {
         assert!(checked > 9000, "{checked} inside");
     }
 }

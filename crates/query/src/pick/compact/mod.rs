@@ -246,11 +246,7 @@ mod tests {
                     let dispatched = run(&|r| tree.walk(&mesh, &ray, r));
                     assert_eq!(portable, dispatched, "ray {k}, closest {closest}");
                     let want = brute_force(&mesh, &ray.ray);
-                    assert_eq!(
-                        reported(&portable, closest),
-                        want_of(&want, closest),
-                        "ray {k}"
-                    );
+                    assert_eq!(reported(&portable, closest), want_of(&want, closest), "ray {k}");
                     compared += usize::from(!portable.is_empty());
                 }
             }
@@ -291,11 +287,6 @@ mod tests {
 
     /// The brute force's hits: all, or (`closest`) the first.
     fn want_of(hits: &[(u64, u32)], closest: bool) -> Vec<(u64, u32)> {
-        hits[..if closest {
-            hits.len().min(1)
-        } else {
-            hits.len()
-        }]
-            .to_vec()
+        hits[..if closest { hits.len().min(1) } else { hits.len() }].to_vec()
     }
 }
