@@ -1429,6 +1429,18 @@ pub fn distance_checked<V: PosedOverlap>(
         0.0,
         extra_margin,
     ] {
+        if !margin.is_finite() {
+            // The arbitrary margin may be NaN or infinite: refused, by both queries.
+            let refused = |e: QueryError| matches!(e, QueryError::InvalidMargin(_));
+            let all = obbtree::proximity_pairs(&ma, &id, &mb, pose_b, margin);
+            let first = obbtree::within_margin(&ma, &id, &mb, pose_b, margin);
+            assert!(
+                all.is_err_and(refused) && first.is_err_and(refused),
+                "{margin}: {}",
+                what()
+            );
+            continue;
+        }
         let want = oracle.within(margin);
         let got = obbtree::proximity_pairs(&ma, &id, &mb, pose_b, margin).unwrap();
         assert_eq!(got, want, "proximity pairs at {margin}: {}", what());
