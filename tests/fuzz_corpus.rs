@@ -55,6 +55,7 @@ fn every_target_has_a_corpus_test() {
         "rays_json",
         "collide",
         "pick",
+        "distance",
     ];
     for (name, _) in targets::TARGETS {
         assert!(tested.contains(name), "no replay test for target {name}");
@@ -104,6 +105,14 @@ fn collide() {
 #[test]
 fn pick() {
     replay("pick");
+}
+
+/// The `distance` corpus, and the `collide` corpus (two meshes and poses, read the same way)
+/// through the `distance` body.
+#[test]
+fn distance() {
+    replay("distance");
+    replay_dir("distance", &corpus_dir("collide"), 5);
 }
 
 /// Writes the generated seeds of `tree_bytes` (a saved tree of each volume type for

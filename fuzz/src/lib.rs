@@ -33,8 +33,9 @@ use obbtree::bv::{
 };
 use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, MAX_DEPTH};
 use obbtree::{
-    any_hit, brute_force, cast_ray, cast_ray_all, CollisionRequest, Containment, MeshRay, Mode,
-    Model, ModelOptions, Operand, PosedOverlap, QueryError, RayHit, RayIndex, RayVolume,
+    any_hit, brute_force, cast_ray, cast_ray_all, CollisionRequest, Containment, DistanceRequest,
+    MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap, QueryError, RayHit, RayIndex,
+    RayVolume,
 };
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Write;
@@ -55,6 +56,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("rays_json", rays_json),
     ("collide", collide),
     ("pick", pick),
+    ("distance", distance),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1241,4 +1243,220 @@ pub fn ties_to_lowest_index<V: RayVolume>(model: &Model<V>, ray: &Ray) -> bool {
     let first = cast_ray(model, &pose, ray, f64::INFINITY).unwrap();
     let oracle = pick_oracle(model.mesh(), &pose, ray, f64::INFINITY);
     first.map(|h| (h.t.to_bits(), h.triangle)) == oracle.first().copied()
+}
+
+// ---------------------------------------------------------------------------------------------
+// distance
+
+/// Two small meshes (as `collide`) and an arbitrary pose of B, A at the identity: the distance,
+/// `within_margin` and `proximity_pairs` of AABB, OBB, sphere and 18-DOP models against the
+/// exact squared distance of every triangle pair (`oracles::distance`, which shares no code
+/// with the engine). A refusal must be `OutOfRange` for B, and an answer needs B placed within
+/// the exact range.
+pub fn distance(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let _ = distance_from(&mut u);
+}
+
+fn distance_from(u: &mut Unstructured) -> Result<()> {
+    let (Some(a), Some(b)) = (query_mesh(u)?, query_mesh(u)?) else {
+        return Ok(());
+    };
+    let Some(pose_b) = query_pose(u)? else {
+        return Ok(());
+    };
+    let leaf_size = u.int_in_range(1..=3)?;
+    let extra_margin = query_coord(u)?.abs();
+    let oracle = placed_in_exact_range(&b, &Pose::identity(), &pose_b)
+        .then(|| DistanceOracle::new(&a, &b, &pose_b));
+    let case = (&a, &b, &pose_b, leaf_size, oracle.as_ref(), extra_margin);
+    distance_checked::<Aabb>(case);
+    distance_checked::<Obb>(case);
+    distance_checked::<Sphere>(case);
+    distance_checked::<Kdop18>(case);
+    Ok(())
+}
+
+/// The exact squared distance of every triangle pair, A at the identity and B placed by its
+/// pose as the queries place it.
+pub struct DistanceOracle {
+    a: Vec<[Point; 3]>,
+    b: Vec<[Point; 3]>,
+    /// `pairs[i][j]`: the exact squared distance of triangle `i` of A and `j` of B.
+    pairs: Vec<Vec<num_rational::BigRational>>,
+    /// The least of them: `d*²`.
+    least: num_rational::BigRational,
+    /// The largest absolute coordinate of the placed meshes, `L`.
+    magnitude: f64,
+}
+
+impl DistanceOracle {
+    pub fn new(a: &TriMesh, b: &TriMesh, pose_b: &Pose) -> Self {
+        let tris = |m: &TriMesh, pose: &Pose| -> Vec<[Point; 3]> {
+            (0..m.triangles().len())
+                .map(|t| m.triangle(t).vertices().map(|v| pose.transform_point(&v)))
+                .collect()
+        };
+        let (a, b) = (tris(a, &Pose::identity()), tris(b, pose_b));
+        let pairs: Vec<Vec<_>> = a
+            .iter()
+            .map(|p| {
+                b.iter()
+                    .map(|q| oracles::distance::triangle_distance_squared(p, q))
+                    .collect()
+            })
+            .collect();
+        let least = pairs.iter().flatten().min().expect("triangles").clone();
+        let magnitude = a
+            .iter()
+            .chain(&b)
+            .flatten()
+            .fold(0.0, |m: f64, v| m.max(reach(v)));
+        Self {
+            a,
+            b,
+            pairs,
+            least,
+            magnitude,
+        }
+    }
+
+    /// Every pair at most `margin` apart, exactly, sorted.
+    fn within(&self, margin: f64) -> Vec<[u32; 2]> {
+        let m2 = square(margin);
+        let mut out = Vec::new();
+        for (i, row) in self.pairs.iter().enumerate() {
+            for (j, d2) in row.iter().enumerate() {
+                if *d2 <= m2 {
+                    out.push([i as u32, j as u32]);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `x²`, exactly.
+fn square(x: f64) -> num_rational::BigRational {
+    let q = oracles::exact::q(x);
+    &q * &q
+}
+
+type DistanceCase<'a> = (
+    &'a TriMesh,
+    &'a TriMesh,
+    &'a Pose,
+    usize,
+    Option<&'a DistanceOracle>,
+    f64,
+);
+
+/// The distance queries of `V` models on one case against the oracle.
+pub fn distance_checked<V: PosedOverlap>(
+    (a, b, pose_b, leaf_size, oracle, extra_margin): DistanceCase,
+) {
+    use oracles::exact::approx;
+    let options = ModelOptions::from(BuildOptions::<V> {
+        leaf_size,
+        parallel: false,
+        ..Default::default()
+    });
+    let (ma, mb) = (
+        Model::<V>::build(a.clone(), &options).unwrap(),
+        Model::<V>::build(b.clone(), &options).unwrap(),
+    );
+    let id = Pose::identity();
+    let what = || format!("{} {a:?} {b:?} {pose_b:?}", V::NAME);
+    let r = match obbtree::distance(&ma, &id, &mb, pose_b, &DistanceRequest::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            let QueryError::OutOfRange {
+                which: Operand::B,
+                reason,
+            } = &e
+            else {
+                panic!("refused with {e}: {}", what());
+            };
+            check_refusal(reason, b, &id, pose_b);
+            let margin = obbtree::within_margin(&ma, &id, &mb, pose_b, 1.0);
+            assert_eq!(margin, Err(e), "{}", what());
+            return;
+        }
+    };
+    let oracle = oracle.unwrap_or_else(|| panic!("answered outside the exact range: {}", what()));
+    // The guarantee, to the rounding of the oracle's conversion to f64.
+    let d_star = approx(&oracle.least).sqrt();
+    let tau = 1e-12 * (d_star + oracle.magnitude) * 1.001;
+    assert!(
+        (r.distance - d_star).abs() <= tau,
+        "distance {r:?}, d* {d_star}: {}",
+        what()
+    );
+    let [i, j] = r.pair.map(|k| k as usize);
+    let pair = &oracle.pairs[i][j];
+    assert!(
+        (approx(pair).sqrt() - d_star).abs() <= tau,
+        "pair {r:?}, d* {d_star}: {}",
+        what()
+    );
+    assert_eq!(
+        r.intersects,
+        oracle.least == num_rational::BigRational::from_float(0.0).unwrap(),
+        "{r:?}: {}",
+        what()
+    );
+    assert_eq!(r.distance == 0.0, r.intersects, "{r:?}: {}", what());
+    if r.intersects {
+        assert_eq!(approx(pair), 0.0, "intersecting pair {r:?}: {}", what());
+    }
+    for (point, tri) in [(&r.point_a, &oracle.a[i]), (&r.point_b, &oracle.b[j])] {
+        let off = approx(&oracles::distance::point_triangle_distance_squared(
+            point, tri,
+        ))
+        .sqrt();
+        assert!(off <= tau, "point {off} off its triangle {r:?}: {}", what());
+    }
+    assert!(
+        r.lower >= 0.0 && square(r.lower) <= oracle.least,
+        "lower {r:?}: {}",
+        what()
+    );
+    assert!(square(r.upper) >= oracle.least, "upper {r:?}: {}", what());
+    // Margins: at the reported distance, one ulp below it, 0 and an arbitrary one.
+    for margin in [
+        r.distance,
+        r.distance.next_down().max(0.0),
+        0.0,
+        extra_margin,
+    ] {
+        if !margin.is_finite() {
+            // The arbitrary margin may be NaN or infinite: refused, by both queries.
+            let refused = |e: QueryError| matches!(e, QueryError::InvalidMargin(_));
+            let all = obbtree::proximity_pairs(&ma, &id, &mb, pose_b, margin);
+            let first = obbtree::within_margin(&ma, &id, &mb, pose_b, margin);
+            assert!(
+                all.is_err_and(refused) && first.is_err_and(refused),
+                "{margin}: {}",
+                what()
+            );
+            continue;
+        }
+        let want = oracle.within(margin);
+        let got = obbtree::proximity_pairs(&ma, &id, &mb, pose_b, margin).unwrap();
+        assert_eq!(got, want, "proximity pairs at {margin}: {}", what());
+        let witness = obbtree::within_margin(&ma, &id, &mb, pose_b, margin).unwrap();
+        assert_eq!(
+            witness.is_some(),
+            !want.is_empty(),
+            "within {margin}: {}",
+            what()
+        );
+        if let Some(w) = witness {
+            assert!(
+                want.contains(&w),
+                "witness {w:?} beyond {margin}: {}",
+                what()
+            );
+        }
+    }
 }

@@ -4,6 +4,9 @@
 //! * [`sat`]: whether two closed triangles (degenerate ones included) share a point, by
 //!   separating axes in big integers (the bv tests' oracle, included from there);
 //! * [`exact`]: exact dyadic and rational arithmetic (the bv tests' helpers);
+//! * [`distance`]: the exact squared distance between two triangles (degenerate ones
+//!   included), a convex quadratic programme over every support pair solved by Cramer's rule
+//!   in big integers (the bv tests' oracle);
 //! * [`planes`]: the side of each exactly placed vertex of a mesh for each plane of a frustum,
 //!   and the classification culling documents;
 //! * [`rays`]: the exact crossings of a ray with a mesh's triangles, in rationals;
@@ -11,6 +14,8 @@
 //!   exact crossings.
 #![allow(dead_code)] // each test binary uses a part
 
+#[path = "../../crates/bv/tests/common/distance.rs"]
+pub mod distance;
 #[path = "../../crates/bv/tests/common/exact.rs"]
 pub mod exact;
 pub mod parity;

@@ -57,6 +57,10 @@ fn check_distance(p: &Triangle, q: &Triangle) -> Result<(), TestCaseError> {
         p,
         q
     );
+    if !obbtree_bv::intersect::tri_tri_exact::intersects(p, q) {
+        // The search without the exact test is the same search.
+        prop_assert_eq!(tri_tri::distance_disjoint(p, q), got);
+    }
     check_against(p, q, &got, &want)
 }
 

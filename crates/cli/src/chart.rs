@@ -1,5 +1,5 @@
-//! The demo's bar chart: query times of obbtree beside parry3d-f64, as an SVG (plotters' SVG
-//! backend, so no font files are needed).
+//! The demo's charts, as SVG (plotters' SVG backend, so no font files are needed): query times
+//! of obbtree beside parry3d-f64, and clearances over a joint sweep.
 
 use super::Error;
 use plotters::prelude::*;
@@ -81,6 +81,65 @@ pub fn write_svg(path: &Path, bars: &[Bar]) -> Result<(), Error> {
             .map_err(|e| fail(&e))?
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()
+        .map_err(|e| fail(&e))?;
+    root.present().map_err(|e| fail(&e))
+}
+
+/// One line of the clearance plot: its label and a value per sweep step.
+pub struct Curve {
+    pub label: String,
+    pub values: Vec<f64>,
+}
+
+/// Writes the clearance plot to `path`: each curve's distance (m) over the fold angle `xs`
+/// (rad), 0 marking contact.
+pub fn write_clearance_svg(path: &Path, xs: &[f64], curves: &[Curve]) -> Result<(), Error> {
+    let fail =
+        |e: &dyn std::fmt::Display| Error::Message(format!("cannot write {}: {e}", path.display()));
+    let root = SVGBackend::new(path, (760, 440)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let top = curves
+        .iter()
+        .flat_map(|c| c.values.iter().copied())
+        .fold(0.0, f64::max)
+        .max(1e-3)
+        * 1.1;
+    let (x0, x1) = (
+        xs.first().copied().unwrap_or(0.0),
+        xs.last().copied().unwrap_or(1.0),
+    );
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "KUKA iiwa: clearance between links not joined by a joint",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, 0.0..top)
+        .map_err(|e| fail(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("fold angle s (rad): joints 2, 4, 6 at s, −s, s")
+        .y_desc("distance (m)")
+        .draw()
+        .map_err(|e| fail(&e))?;
+    for (k, curve) in curves.iter().enumerate() {
+        let color = Palette99::pick(k).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                xs.iter().copied().zip(curve.values.iter().copied()),
+                color.stroke_width(2),
+            ))
+            .map_err(|e| fail(&e))?
+            .label(curve.label.clone())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
     }
     chart
         .configure_series_labels()

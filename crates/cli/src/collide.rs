@@ -217,7 +217,7 @@ fn check_containment(args: &Args, meshes: [(&TriMesh, &Path); 2]) -> Result<(), 
     }
 }
 
-fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
+pub(crate) fn write_json(path: &Path, report: &impl Serialize) -> Result<(), Error> {
     let fail =
         |e: &dyn std::fmt::Display| Error::Message(format!("cannot write {}: {e}", path.display()));
     let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
@@ -227,7 +227,7 @@ fn write_json(path: &Path, report: &Report) -> Result<(), Error> {
 }
 
 /// A spinner on standard error while `what` runs (hidden when quiet or not on a terminal).
-fn spinner(quiet: bool, message: &'static str) -> ProgressBar {
+pub(crate) fn spinner(quiet: bool, message: &'static str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -1,7 +1,8 @@
 //! `obbtree compare A B [--poses POSES.json | --random N] [--mode first|all] [--json]`: the same
 //! collision queries through obbtree and parry3d-f64 in one process; agreement (every differing
-//! pair judged by the exact triangle–triangle predicate) and speed. With `--rays RAYS.json MESH`,
-//! picking instead ([`super::compare_rays`]).
+//! pair judged by the exact triangle–triangle predicate) and speed. With `--distance`, the mesh
+//! distance instead ([`super::compare_distance`]); with `--rays RAYS.json MESH`, picking
+//! ([`super::compare_rays`]).
 
 use super::{Error, ModeArg};
 use crate::poses::load_poses;
@@ -18,14 +19,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Run the same queries through obbtree and parry3d-f64 in one process: collision of A and B
-/// over poses, or (with --rays) picking on MESH; report agreement and speed.
+/// over poses, their distance (with --distance), or (with --rays) picking on MESH; report
+/// agreement and speed.
 ///
 /// Each pair or ray on which the two disagree is re-checked exactly (obbtree's exact
 /// triangle–triangle predicate on B's vertices placed in f64; for rays, exact rational
 /// orientation tests on both triangles) and labelled with whose answer is wrong.
 #[derive(Debug, clap::Args)]
 #[command(
-    override_usage = "obbtree compare A B [--poses POSES.json | --random N] [--mode first|all] [--json]\n       obbtree compare --rays RAYS.json MESH [--json]",
+    override_usage = "obbtree compare A B [--poses POSES.json | --random N] [--mode first|all | --distance] [--json]\n       obbtree compare --rays RAYS.json MESH [--json]",
     after_help = "Examples:\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200        # collision, random poses\n  obbtree compare A.obj B.obj --poses poses.json --mode first --json    # collision, given poses\n  obbtree compare --rays rays.json assets/bunny.obj                     # picking"
 )]
 pub struct Args {
@@ -48,6 +50,11 @@ pub struct Args {
     /// Seed of the random poses.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Compare the distance between the meshes instead of collision: a pose where the two
+    /// differ beyond parry's tolerance is checked exactly (obbtree's pair, and every pair within
+    /// parry's distance) and the wrong answer named.
+    #[arg(long, conflicts_with_all = ["rays", "mode"])]
+    distance: bool,
     /// `first`: compare yes/no answers; `all`: compare every intersecting pair.
     #[arg(long, value_enum, default_value_t = ModeArg::All)]
     mode: ModeArg,
@@ -127,6 +134,16 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         return Err(Error::Message(
             "no poses to compare: give --random N with N > 0 or a non-empty --poses file".into(),
         ));
+    }
+    if args.distance {
+        let built = super::compare_distance::Built {
+            a: &ma,
+            b: &mb,
+            pa: &pa,
+            pb: &pb,
+            build_ms: Speed::new(ours_build, parry_build),
+        };
+        return super::compare_distance::run(built, &poses, args.json, out);
     }
     let first = matches!(args.mode, ModeArg::First);
     let request = CollisionRequest::new(if first { Mode::First } else { Mode::All });

@@ -18,8 +18,10 @@ pub mod rays;
 mod chart;
 mod collide;
 mod compare;
+mod compare_distance;
 mod compare_rays;
 mod demo;
+mod distance;
 mod info;
 mod mesh;
 mod pick;
@@ -60,6 +62,7 @@ enum Command {
     Collide(collide::Args),
     Compare(compare::Args),
     Demo(demo::Args),
+    Distance(distance::Args),
     Pick(pick::Args),
     Scene(scene::Args),
     Robot(robot::Args),
@@ -99,6 +102,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Collide(args) => collide::run(&args, out),
         Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),
+        Command::Distance(args) => distance::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
         Command::Scene(args) => scene::run(&args, out),
         Command::Robot(args) => robot::run(&args, out),

@@ -1,12 +1,13 @@
 //! The demo's URDF-posed collision rows: the differential's gear set meshing at its assembled
 //! poses while the side gear turns, and the KUKA arm's self-collision (every pair of links not
-//! joined by a joint) at a few joint angles; obbtree beside parry3d-f64 on the same pairs.
+//! joined by a joint) at a few joint angles; obbtree beside parry3d-f64 on the same pairs. And
+//! the KUKA arm's clearance between those links over a joint sweep, plotted.
 
-use super::chart::Bar;
+use super::chart::{Bar, Curve};
 use super::Error;
 use obbtree::bv::Obb;
 use obbtree::urdf::Robot;
-use obbtree::{collide, CollisionRequest, Mode, Model, Pose};
+use obbtree::{collide, distance, CollisionRequest, DistanceRequest, Mode, Model, Pose};
 use obbtree_compare as parry;
 use std::io::Write;
 use std::path::Path;
@@ -144,14 +145,15 @@ pub fn gear_rows(
     Ok(())
 }
 
-/// The KUKA arm of `kuka_iiwa/model.urdf`: every pair of links not joined by a joint, at a few
-/// joint angles (straight up, then folded more and more).
-pub fn kuka_rows(
-    assets: &Path,
-    quick: bool,
-    out: &mut impl Write,
-    bars: &mut Vec<Bar>,
-) -> Result<(), Error> {
+/// The KUKA arm of `kuka_iiwa/model.urdf`, its parts, and every pair of them whose links are not
+/// joined by a joint.
+struct Kuka {
+    robot: Robot,
+    parts: Vec<Part>,
+    pairs: Vec<(usize, usize)>,
+}
+
+fn kuka(assets: &Path) -> Result<Kuka, Error> {
     let robot = Robot::from_file(assets.join("kuka_iiwa/model.urdf"))
         .map_err(|e| Error::Message(e.to_string()))?;
     let parts = parts(&robot, |_| true)?;
@@ -165,6 +167,26 @@ pub fn kuka_rows(
         .flat_map(|i| (i + 1..parts.len()).map(move |j| (i, j)))
         .filter(|&(i, j)| !joined(i, j))
         .collect();
+    Ok(Kuka {
+        robot,
+        parts,
+        pairs,
+    })
+}
+
+/// The KUKA arm of `kuka_iiwa/model.urdf`: every pair of links not joined by a joint, at a few
+/// joint angles (straight up, then folded more and more).
+pub fn kuka_rows(
+    assets: &Path,
+    quick: bool,
+    out: &mut impl Write,
+    bars: &mut Vec<Bar>,
+) -> Result<(), Error> {
+    let Kuka {
+        robot,
+        parts,
+        pairs,
+    } = kuka(assets)?;
     let angles: &[[f64; 7]] = &[
         [0.0; 7],
         [0.0, 1.0, 0.0, -1.0, 0.0, 1.0, 0.0],
@@ -198,5 +220,75 @@ pub fn kuka_rows(
         obbtree_ms: tally.ours_ms,
         parry_ms: tally.parry_ms,
     });
+    Ok(())
+}
+
+/// The KUKA arm folding (joints 2, 4 and 6 from 0 to ±2 rad together): the distance between
+/// every pair of links not joined by a joint at each step, each pair's query seeded with its
+/// closest pair of the step before; writes the clearance of the nearest pairs and the least
+/// over all pairs to `path` (SVG) and a line to `out`.
+pub fn kuka_clearance(
+    assets: &Path,
+    quick: bool,
+    path: &Path,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let Kuka {
+        robot,
+        parts,
+        pairs,
+    } = kuka(assets)?;
+    let steps = if quick { 16 } else { 81 };
+    let fold: Vec<f64> = (0..steps)
+        .map(|k| 2.0 * k as f64 / (steps - 1) as f64)
+        .collect();
+    let mut clearance = vec![Vec::with_capacity(steps); pairs.len()];
+    let mut hints = vec![None; pairs.len()];
+    let start = Instant::now();
+    for &s in &fold {
+        let links = robot
+            .link_poses(&[0.0, s, 0.0, -s, 0.0, s, 0.0])
+            .map_err(|e| Error::Message(e.to_string()))?;
+        let pose = |p: &Part| links[p.link] * p.origin;
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            let (a, b) = (&parts[i], &parts[j]);
+            let request = DistanceRequest::default().with_hint(hints[k]);
+            let r = distance(&a.model, &pose(a), &b.model, &pose(b), &request)
+                .map_err(|e| Error::Message(format!("{}: {e}", robot.path.display())))?;
+            hints[k] = Some(r.pair);
+            clearance[k].push(r.distance);
+        }
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let least = |c: &Vec<f64>| c.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by(|&x, &y| least(&clearance[x]).total_cmp(&least(&clearance[y])));
+    let name = |k: usize| {
+        let (i, j) = pairs[k];
+        let link = |p: &Part| robot.links[p.link].name.clone();
+        format!("{} – {}", link(&parts[i]), link(&parts[j]))
+    };
+    let mut curves: Vec<Curve> = order
+        .iter()
+        .take(4)
+        .map(|&k| Curve {
+            label: name(k),
+            values: clearance[k].clone(),
+        })
+        .collect();
+    curves.push(Curve {
+        label: "least over all pairs".into(),
+        values: (0..steps)
+            .map(|t| clearance.iter().map(|c| c[t]).fold(f64::INFINITY, f64::min))
+            .collect(),
+    });
+    super::chart::write_clearance_svg(path, &fold, &curves)?;
+    writeln!(
+        out,
+        "KUKA clearance: {} pairs x {steps} fold angles in {ms:.1} ms (hinted); least {:.4} ({})",
+        pairs.len(),
+        least(&clearance[order[0]]),
+        name(order[0])
+    )?;
     Ok(())
 }

@@ -47,6 +47,8 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     self_collision_row(&sweep.b, out)?;
     super::robots::gear_rows(assets, quick, out, &mut bars)?;
     super::robots::kuka_rows(assets, quick, out, &mut bars)?;
+    let clearance_svg = out_dir.join("kuka_clearance.svg");
+    super::robots::kuka_clearance(assets, quick, &clearance_svg, out)?;
     super::scene_demo::demo_rows(assets, quick, out, &mut bars)?;
     let (shapes, camera) = contact_scene(&sweep, quick);
     bars.push(pick_beside_parry(
@@ -64,6 +66,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
             chart::write_svg(&chart_svg, &bars)?;
             chart_svg
         },
+        clearance_svg,
     ];
     writeln!(out)?;
     writeln!(

@@ -38,6 +38,39 @@ fn obbtree_and_parry_agree_on_the_bunny() {
 }
 
 #[test]
+fn distances_agree_with_parry() {
+    let out = obbtree(&[
+        "compare",
+        "assets/bunny.obj",
+        "assets/teapot.obj",
+        "--random",
+        "20",
+        "--distance",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["query"], "distance", "{json}");
+    assert_eq!(json["poses"], 20, "{json}");
+    assert_eq!(json["agreeing_poses"], 20, "{json}");
+    assert_eq!(json["differences"].as_array().unwrap().len(), 0, "{json}");
+    let table = obbtree(&[
+        "compare",
+        "assets/bunny.obj",
+        "assets/bunny.obj",
+        "--random",
+        "3",
+        "--distance",
+    ]);
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(text.starts_with("3 poses, distance: 3 agree"), "{text}");
+}
+
+#[test]
 fn compare_table_and_bad_inputs() {
     let out = obbtree(&[
         "compare",

@@ -22,6 +22,7 @@ fn quick_demo_writes_its_pictures() {
         "self-collision",
         "gear set, 4 parts",
         "KUKA self-collision, 2 poses",
+        "KUKA clearance: 21 pairs x 16 fold angles",
         "pick ",
         "robot: the KUKA along 4 path configurations among 3 fixtures",
         "first contact at checked configuration 46, lbr_iiwa_link_7 – duck",
@@ -79,6 +80,12 @@ fn quick_demo_writes_its_pictures() {
     );
     let svg = std::fs::read_to_string(dir.path().join("times.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
+    let clearance = std::fs::read_to_string(dir.path().join("kuka_clearance.svg")).unwrap();
+    assert!(clearance.contains("<svg") && clearance.contains("least over all pairs"));
+    assert!(
+        clearance.matches("<polyline").count() >= 5,
+        "a line per curve"
+    );
 }
 
 #[test]

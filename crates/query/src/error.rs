@@ -76,6 +76,30 @@ pub enum QueryError {
     /// The frustum, moved into the mesh's frame, has a degenerate plane.
     #[error(transparent)]
     Frustum(#[from] FrustumError),
+    /// A distance margin is negative, NaN or infinite.
+    #[error("the margin must be a non-negative finite number, not {0}")]
+    InvalidMargin(f64),
+    /// A distance tolerance (`rel_err` or `abs_err`) is negative, NaN or infinite.
+    #[error("{name} must be a non-negative finite number, not {value}")]
+    InvalidTolerance {
+        /// Which tolerance: `"rel_err"` or `"abs_err"`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A distance hint names a triangle a mesh does not have.
+    #[error(
+        "the hint {pair:?} names no triangle pair (mesh A has {triangles_a} triangles, mesh B \
+         {triangles_b})"
+    )]
+    InvalidHint {
+        /// The hint given, `[triangle of A, triangle of B]`.
+        pair: [u32; 2],
+        /// Triangles of mesh A.
+        triangles_a: usize,
+        /// Triangles of mesh B.
+        triangles_b: usize,
+    },
 }
 
 /// An item of a batch (a ray, a pose) that could not be queried: the first one, by position.
@@ -162,5 +186,23 @@ pub(crate) fn check_point(p: &Point) -> Result<(), QueryError> {
         Ok(())
     } else {
         Err(QueryError::InvalidPoint(p.coords.into()))
+    }
+}
+
+/// `Ok` for a distance margin that is a non-negative finite number.
+pub(crate) fn check_margin(margin: f64) -> Result<(), QueryError> {
+    if margin.is_finite() && margin >= 0.0 {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidMargin(margin))
+    }
+}
+
+/// `Ok` for a distance tolerance (named `name`) that is a non-negative finite number.
+pub(crate) fn check_tolerance(name: &'static str, value: f64) -> Result<(), QueryError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidTolerance { name, value })
     }
 }

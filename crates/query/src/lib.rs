@@ -1,6 +1,7 @@
 //! The queries users call, all on a [`Model`] (a mesh with its hierarchy) placed by a
 //! [`Pose`](obbtree_bv::Pose): dual-tree mesh–mesh collision with exact triangle tests
-//! ([`collide`]), ray picking ([`cast_ray`]) and frustum culling ([`cull`]). Every query checks
+//! ([`collide`]), distances, closest points and exact margins ([`distance`],
+//! [`within_margin`]), ray picking ([`cast_ray`]) and frustum culling ([`cull`]). Every query checks
 //! its input and returns a [`QueryError`] rather than an answer it cannot vouch for.
 //!
 //! ```
@@ -25,6 +26,7 @@
 
 mod collide;
 mod cull;
+mod distance;
 mod error;
 mod model;
 mod pick;
@@ -36,6 +38,9 @@ pub use collide::{
     PosedOverlap,
 };
 pub use cull::{classify_triangle, cull, Culled, FrustumVolume};
+pub use distance::{
+    distance, distance_many, proximity_pairs, within_margin, DistanceRequest, DistanceResult,
+};
 pub use error::{BatchError, Operand, QueryError};
 pub use model::{Model, ModelOptions, RayIndex};
 pub use pick::{

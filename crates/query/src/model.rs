@@ -3,7 +3,7 @@
 
 use crate::collide::leaf::{boxed_in_tree_order, node_bounds, Boxed};
 use crate::pick::PickTree;
-use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
+use obbtree_bv::{Aabb, BoundingVolume, Obb, Rss, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -92,6 +92,7 @@ struct Inner<V> {
     boxed: Vec<Boxed>,
     node_bounds: Vec<Aabb>,
     pick_tree: OnceLock<PickTree>,
+    distance_index: OnceLock<Vec<Rss>>,
 }
 
 impl<V> Clone for Model<V> {
@@ -151,6 +152,7 @@ impl<V: TreeVolume> Model<V> {
             mesh,
             tree,
             pick_tree: OnceLock::new(),
+            distance_index: OnceLock::new(),
         };
         Self {
             inner: Arc::new(inner),
@@ -266,8 +268,21 @@ impl<V> Model<V> {
         })
     }
 
+    /// Builds the distance index now rather than on the first distance query.
+    pub fn prepare_distance(&self) {
+        self.rss_index();
+    }
+
+    /// The distance index, built on first use: an RSS around each node's triangles of the
+    /// model's own tree (see [`crate::distance`]).
+    pub(crate) fn rss_index(&self) -> &[Rss] {
+        self.inner.distance_index.get_or_init(|| {
+            crate::distance::index::rss_per_node(&self.inner.boxed, &self.inner.tree)
+        })
+    }
+
     /// Bytes held by the model: mesh, tree, precomputed triangles and boxes, and the picking
-    /// index if built.
+    /// and distance indexes if built.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of_val;
         let inner = &self.inner;
@@ -282,6 +297,10 @@ impl<V> Model<V> {
                 .get()
                 .map_or(0, |s| size_of_val(&s.component_seeds[..]))
             + inner.pick_tree.get().map_or(0, PickTree::memory_bytes)
+            + inner
+                .distance_index
+                .get()
+                .map_or(0, |v| size_of_val(&v[..]))
     }
 
     /// The triangles with their boxes, in the tree's order.

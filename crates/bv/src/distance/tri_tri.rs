@@ -153,6 +153,29 @@ pub fn distance(p: &Triangle, q: &Triangle) -> TriangleDistance {
             error: 0.0,
         };
     }
+    disjoint_distance(&rel, magnitude)
+}
+
+/// [`distance`] for triangles known to share no point: the float search alone, without the
+/// exact intersection test, with the same bound on its error. For callers that test many pairs
+/// and know most of them disjoint beforehand (the mesh distance queries: triangles whose
+/// bounding boxes are apart, or that [`tri_tri_exact::intersects_prepared`] has found
+/// disjoint). Triangles that do share a point get a meaningless answer: an edge piercing the
+/// other triangle's interior leaves every one of the fifteen candidates positive.
+#[inline]
+pub fn distance_disjoint(p: &Triangle, q: &Triangle) -> TriangleDistance {
+    let magnitude = p
+        .vertices()
+        .iter()
+        .chain(&q.vertices())
+        .fold(0.0, |m: f64, v| m.max(v.coords.amax()));
+    disjoint_distance(&Relative::new(p, q), magnitude)
+}
+
+/// The float search on disjoint triangles in relative coordinates, `magnitude` the largest
+/// absolute coordinate of their vertices.
+#[inline]
+fn disjoint_distance(rel: &Relative, magnitude: f64) -> TriangleDistance {
     let pair = closest_pair(&rel.p, &rel.q, rel.spread());
     let distance = pair.distance_squared.sqrt();
     TriangleDistance {

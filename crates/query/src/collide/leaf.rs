@@ -13,8 +13,8 @@ use std::ops::ControlFlow;
 /// A triangle (in A's frame) with its plane, prepared for the exact test, and its bounding box.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Boxed {
-    tri: Prepared,
-    bounds: Aabb,
+    pub(crate) tri: Prepared,
+    pub(crate) bounds: Aabb,
 }
 
 impl Boxed {
@@ -194,7 +194,21 @@ pub(crate) fn with_leaf_test<V, R>(
     })
 }
 
-impl LeafTest<'_> {
+impl<'a> LeafTest<'a> {
+    /// A's triangles in its tree's order and the box around each node's triangles: A's side
+    /// of a leaf test, for the distance queries' own leaf test.
+    #[inline]
+    pub fn a_side(&self) -> (&'a [Boxed], &'a [Aabb]) {
+        (self.a, self.a_bounds)
+    }
+
+    /// The triangles of B's leaf `b` placed in A's frame (on first use in this query) and the
+    /// box around them.
+    #[inline]
+    pub fn placed(&mut self, b: &Leaf) -> (&[Boxed], Aabb) {
+        self.cache.leaf(self.b, self.b_in_a, b)
+    }
+
     /// Asks for the vertices of B's leaf `b` (what placing it reads) to be brought into the
     /// cache if the leaf is not yet placed in this query: the traversal calls it when it
     /// splits B's node into leaves, so that their misses overlap with each other and with the

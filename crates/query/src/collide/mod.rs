@@ -31,7 +31,7 @@ mod many;
 mod posed;
 mod request;
 mod self_collide;
-mod traverse;
+pub(crate) mod traverse;
 
 pub use brute::{brute_force, brute_force_self};
 pub use containment::{contains_point, Containment};

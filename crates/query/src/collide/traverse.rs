@@ -19,7 +19,7 @@ pub(crate) type Stack = SmallVec<[(u32, u32); 2 * (MAX_DEPTH + 1)]>;
 /// query's generation, so starting a query costs nothing, and the memory (one placed volume
 /// and a stamp per node of the largest tree seen, e.g. 136 bytes per node for OBBs) is kept
 /// for the next query until [`release`] frees it.
-struct PlacedNodes<P> {
+pub(crate) struct PlacedNodes<P> {
     generation: u32,
     entries: Vec<(u32, P)>,
 }
@@ -39,7 +39,7 @@ impl<P: Copy> PlacedNodes<P> {
 
     /// Node `j`'s placed volume, computed by `place` on first use in this query.
     #[inline]
-    fn get(&mut self, j: u32, place: impl FnOnce() -> P) -> &P {
+    pub(crate) fn get(&mut self, j: u32, place: impl FnOnce() -> P) -> &P {
         let entry = &mut self.entries[j as usize];
         if entry.0 != self.generation {
             *entry = (self.generation, place());
@@ -54,7 +54,7 @@ thread_local! {
 }
 
 /// Runs `f` on this thread's placed-volume cache for `P`, begun for `n` nodes.
-fn with_placed<P: Copy + 'static, R>(
+pub(crate) fn with_placed<P: Copy + 'static, R>(
     n: usize,
     filler: P,
     f: impl FnOnce(&mut PlacedNodes<P>) -> R,

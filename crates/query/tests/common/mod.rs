@@ -8,6 +8,10 @@ use obbtree_query::{Model, ModelOptions, PosedOverlap};
 use obbtree_tree::BuildOptions;
 use rand::{Rng, SeedableRng};
 
+/// The bv tests' exact distance oracle (a convex quadratic programme over every support pair,
+/// solved by Cramer's rule over the integers; shares no code with the engine).
+#[path = "../../../bv/tests/common/distance.rs"]
+pub mod distance;
 #[path = "../../../bv/tests/common/exact.rs"]
 pub mod exact;
 #[path = "../../../../tests/common/knob.rs"]

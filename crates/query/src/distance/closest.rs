@@ -1,0 +1,221 @@
+//! The closest triangle pair: the visitor of [`super::distance`].
+
+use super::traverse::{box_gap_squared, Visitor};
+use crate::collide::leaf::{Boxed, Leaf, LeafTest};
+use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
+use obbtree_bv::intersect::tri_tri_exact;
+use obbtree_bv::{Aabb, Point, Triangle, Vector};
+use std::ops::ControlFlow;
+
+/// Relative rounding of [`box_gap_squared`] and of its square root, and of a volume bound
+/// compared after it: a gap `g` proves a distance of at least `g·(1 − GAP_ROUNDING)`.
+const GAP_ROUNDING: f64 = 4.0 * f64::EPSILON;
+
+/// The best pair found so far.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    /// `[triangle of A, triangle of B]`.
+    pub pair: [u32; 2],
+    /// Their distance, its closest points (A's frame) and its error bound.
+    pub found: TriangleDistance,
+    /// The pair shares a point, by the exact test (then `found.distance` is 0).
+    pub intersects: bool,
+}
+
+/// The search for the closest pair under tolerances.
+pub(crate) struct Closest {
+    rel_err: f64,
+    abs_err: f64,
+    /// The best pair so far (`None` before the first).
+    pub best: Option<Candidate>,
+    /// Node or triangle pairs at least this far apart cannot improve on `best` by more than the
+    /// tolerances.
+    cutoff: f64,
+    /// `cutoff²`, for the triangle boxes' squared gaps.
+    cutoff_squared: f64,
+    /// The least lower bound of what was left out or measured: the walk's certificate of `d*`.
+    floor: f64,
+    /// The least squared box gap of the triangle pairs left out.
+    floor_squared: f64,
+    /// The unit direction from the best pair's point of A to its point of B: the gap between
+    /// two triangles' projections on it bounds their distance from below.
+    direction: Vector,
+}
+
+impl Closest {
+    /// A search with the tolerances and no pair yet.
+    pub fn new(rel_err: f64, abs_err: f64) -> Self {
+        Self {
+            rel_err,
+            abs_err,
+            best: None,
+            cutoff: f64::INFINITY,
+            cutoff_squared: f64::INFINITY,
+            floor: f64::INFINITY,
+            floor_squared: f64::INFINITY,
+            direction: Vector::zeros(),
+        }
+    }
+
+    /// Offers the pair `pair` of triangles at `found` (`intersects`: by the exact test); keeps
+    /// it if nearer than the best.
+    #[inline]
+    pub fn offer(&mut self, pair: [u32; 2], found: TriangleDistance, intersects: bool) {
+        self.floor = self.floor.min(found.distance - found.error);
+        if self.best.is_none_or(|b| found.distance < b.found.distance) {
+            self.best = Some(Candidate {
+                pair,
+                found,
+                intersects,
+            });
+            // A pair at `d >= cutoff` satisfies `distance <= d (1 + rel_err) + abs_err`.
+            self.cutoff = ((found.distance - self.abs_err) / (1.0 + self.rel_err)).max(0.0);
+            // A positive cutoff keeps a positive square (boxes that meet, gap 0, are never
+            // skipped while the best pair is disjoint).
+            self.cutoff_squared = match self.cutoff * self.cutoff {
+                0.0 if self.cutoff > 0.0 => f64::from_bits(1),
+                square => square,
+            };
+            let n = found.point_q - found.point_p;
+            let length = n.norm();
+            self.direction = if length > 0.0 {
+                n / length
+            } else {
+                Vector::zeros()
+            };
+        }
+    }
+
+    /// Whether the best pair intersects: nothing can be nearer.
+    #[inline]
+    pub fn done(&self) -> bool {
+        self.best.is_some_and(|b| b.intersects)
+    }
+
+    /// Measures the triangles `p` (of A) and `q` (of B, placed), deciding first whether they
+    /// meet by the exact test: the hint's pair.
+    pub fn measure_pair(&mut self, pair: [u32; 2], p: &Triangle, q: &Triangle) {
+        if tri_tri_exact::intersects(p, q) {
+            self.offer(pair, tri_tri::distance(p, q), true);
+        } else {
+            self.offer(pair, disjoint(p, q), false);
+        }
+    }
+
+    /// The certified lower bound on the distance: the least of everything left out or measured.
+    pub fn lower(&self) -> f64 {
+        let gaps = self.floor_squared.sqrt() * (1.0 - GAP_ROUNDING);
+        self.floor.min(gaps).max(0.0)
+    }
+
+    /// Measures the triangles `p` (of A) and `q` (of B, placed), whose boxes are `gap_squared`
+    /// apart: the exact intersection test when the boxes meet, else (and when it says
+    /// disjoint) the float search. Breaks on an intersecting pair.
+    #[inline]
+    fn measure(
+        &mut self,
+        pair: [u32; 2],
+        p: &Boxed,
+        q: &Boxed,
+        gap_squared: f64,
+    ) -> ControlFlow<()> {
+        let (tp, tq) = (triangle(p), triangle(q));
+        if gap_squared == 0.0 && tri_tri_exact::intersects_prepared(&p.tri, &q.tri) {
+            self.offer(pair, tri_tri::distance(&tp, &tq), true);
+            return ControlFlow::Break(());
+        }
+        self.offer(pair, disjoint(&tp, &tq), false);
+        ControlFlow::Continue(())
+    }
+}
+
+/// The distance between triangles the exact test found disjoint. The float search may round a
+/// tiny distance (against the magnitude of the coordinates) to 0; it is then reported as the
+/// least positive normal number, within the same error bound, so that 0 means an intersecting
+/// pair and the walk goes on looking for one.
+#[inline]
+fn disjoint(p: &Triangle, q: &Triangle) -> TriangleDistance {
+    let mut found = tri_tri::distance_disjoint(p, q);
+    if found.distance == 0.0 {
+        found.distance = f64::MIN_POSITIVE;
+    }
+    found
+}
+
+/// The triangle of a prepared one.
+#[inline]
+pub(crate) fn triangle(t: &Boxed) -> Triangle {
+    let [a, b, c]: [Point; 3] = *t.tri.vertices();
+    Triangle::new(a, b, c)
+}
+
+impl Visitor for Closest {
+    #[inline]
+    fn prunes(&self, bound: f64) -> bool {
+        bound >= self.cutoff
+    }
+
+    #[inline]
+    fn pruned(&mut self, bound: f64) {
+        self.floor = self.floor.min(bound * (1.0 - GAP_ROUNDING));
+    }
+
+    /// Every triangle pair of the two leaves whose boxes are nearer than the cutoff (a
+    /// triangle of B whose box is not near A's leaf box is skipped whole).
+    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()> {
+        let (a_tris, a_bounds) = test.a_side();
+        let pa = &a_tris[a.start..a.start + a.triangles.len()];
+        let around_a = &a_bounds[a.node];
+        let (pb, _) = test.placed(&b);
+        for (q, &tb) in pb.iter().zip(b.triangles) {
+            let gap = box_gap_squared(around_a, &q.bounds);
+            if gap >= self.cutoff_squared {
+                self.floor_squared = self.floor_squared.min(gap);
+                continue;
+            }
+            let magnitude = box_magnitude(around_a) + box_magnitude(&q.bounds);
+            for (p, &ta) in pa.iter().zip(a.triangles) {
+                let gap = box_gap_squared(&p.bounds, &q.bounds);
+                if gap >= self.cutoff_squared {
+                    self.floor_squared = self.floor_squared.min(gap);
+                    continue;
+                }
+                let slab = slab_gap(
+                    &self.direction,
+                    p.tri.vertices(),
+                    q.tri.vertices(),
+                    magnitude,
+                );
+                if slab >= self.cutoff {
+                    self.floor = self.floor.min(slab);
+                    continue;
+                }
+                self.measure([ta, tb], p, q, gap)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// A lower bound on the distance between triangles `p` and `q` from their projections on the
+/// unit vector `n` (any unit vector gives one: the separating-axis argument, Ericson,
+/// *Real-Time Collision Detection* (2005) §5.2.1): the gap between `q`'s lowest and `p`'s
+/// highest vertex, less a bound on the rounding. `magnitude` bounds the sum of the largest
+/// absolute coordinates of `p` and `q`: each projection rounds by at most `√3·3.01ε` times its
+/// vertex's largest coordinate, the subtraction by `ε` of the result, and `n`'s norm is 1 to
+/// within `4ε`; `32ε·magnitude` covers them all.
+#[inline(always)]
+fn slab_gap(n: &Vector, p: &[Point; 3], q: &[Point; 3], magnitude: f64) -> f64 {
+    let along = |v: &Point| n.x * v.x + n.y * v.y + n.z * v.z;
+    let (p0, p1, p2) = (along(&p[0]), along(&p[1]), along(&p[2]));
+    let (q0, q1, q2) = (along(&q[0]), along(&q[1]), along(&q[2]));
+    let high = p0.max(p1).max(p2);
+    let low = q0.min(q1).min(q2);
+    low - high - 32.0 * f64::EPSILON * magnitude
+}
+
+/// The largest absolute coordinate of a box's points.
+#[inline]
+fn box_magnitude(b: &Aabb) -> f64 {
+    b.mins.coords.amax().max(b.maxs.coords.amax())
+}

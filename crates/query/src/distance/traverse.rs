@@ -1,0 +1,136 @@
+//! The simultaneous descent of two hierarchies ordered by lower bounds: the walk every distance
+//! query shares, with what it does at a pair of leaves and when it prunes left to a
+//! [`Visitor`].
+
+use crate::collide::leaf::{Leaf, LeafTest};
+use crate::collide::traverse::with_placed;
+use obbtree_bv::distance::rss_rss::{self, PlacedRss};
+use obbtree_bv::{Aabb, Pose, Rss};
+use obbtree_tree::{Bvh, MAX_DEPTH};
+use smallvec::SmallVec;
+use std::ops::ControlFlow;
+
+/// What a query does with the node pairs the walk reaches.
+pub(crate) trait Visitor {
+    /// Whether a node pair whose distance is at least `bound` can be left out.
+    fn prunes(&self, bound: f64) -> bool;
+
+    /// Notes that a part of the two meshes at least `bound` apart was left out.
+    fn pruned(&mut self, bound: f64);
+
+    /// Visits the triangle pairs of leaf `a` of A and leaf `b` of B; `Break` ends the walk.
+    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()>;
+}
+
+/// A node pair waiting to be visited, with a lower bound on its distance.
+type Pending = (u32, u32, f64);
+
+/// Pending pairs: each step pops one pair and pushes at most one (it goes on with the nearer
+/// child pair at once), so the stack holds at most `MAX_DEPTH + 1` pairs per tree.
+type Stack = SmallVec<[Pending; 2 * (MAX_DEPTH + 1)]>;
+
+/// The two trees with the rectangle swept sphere around each node's triangles (by node
+/// index), B placed in A's frame by `b_in_a`.
+pub(crate) struct Trees<'m, V> {
+    pub a: &'m Bvh<V>,
+    pub b: &'m Bvh<V>,
+    pub a_volumes: &'m [Rss],
+    pub b_volumes: &'m [Rss],
+    pub b_in_a: &'m Pose,
+}
+
+/// Walks the node pairs of the two trees depth first, nearer child pair first (PQP's order,
+/// Larsen, Gottschalk, Lin & Manocha 1999), skipping every pair the visitor prunes by its lower
+/// bound, until the visitor breaks.
+///
+/// A pair whose node of B is internal is bounded by the rectangle swept spheres
+/// ([`rss_rss::lower_bound`], B's placed once per query); a pair with a leaf of B by the gap
+/// between the box around A's node's triangles and the box around B's placed leaf triangles
+/// (B's leaf triangles are placed for the leaf test anyway, and the gap is exact up to
+/// rounding). The larger node of a pair is split (A's when B's is a leaf).
+pub(crate) fn walk<V>(
+    trees: &Trees<'_, V>,
+    leaves: &mut LeafTest,
+    visitor: &mut impl Visitor,
+) -> ControlFlow<()> {
+    let (na, nb) = (trees.a.nodes(), trees.b.nodes());
+    let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
+    let place = |j: usize| PlacedRss::new(&trees.b_volumes[j], rotation, translation);
+    with_placed(nb.len(), place(0), |placed| {
+        let a_bounds = leaves.a_side().1;
+        let mut bound = |leaves: &mut LeafTest, i: usize, j: usize| -> f64 {
+            if nb[j].is_leaf() {
+                let (_, around) = leaves.placed(&Leaf::of(trees.b, j));
+                box_gap(&a_bounds[i], &around)
+            } else {
+                let b = placed.get(j as u32, || place(j));
+                rss_rss::lower_bound(&trees.a_volumes[i], b)
+            }
+        };
+        let mut stack = Stack::new();
+        let mut next = Some((0, 0, bound(leaves, 0, 0)));
+        while let Some((i, j, lower)) = next.take().or_else(|| stack.pop()) {
+            if visitor.prunes(lower) {
+                visitor.pruned(lower);
+                continue;
+            }
+            let (i, j) = (i as usize, j as usize);
+            let (x, y) = (&na[i], &nb[j]);
+            let split_a = y.is_leaf()
+                || (!x.is_leaf() && size(&trees.a_volumes[i]) >= size(&trees.b_volumes[j]));
+            let children = match (x.children(), y.children()) {
+                (Some([l, r]), _) if split_a => [(l, j), (r, j)],
+                (_, Some([l, r])) => [(i, l), (i, r)],
+                _ => {
+                    visitor.leaves(leaves, Leaf::of(trees.a, i), Leaf::of(trees.b, j))?;
+                    continue;
+                }
+            };
+            let [c, d] = children.map(|(i, j)| (i as u32, j as u32, bound(leaves, i, j)));
+            let (near, far) = if d.2 < c.2 { (d, c) } else { (c, d) };
+            if visitor.prunes(far.2) {
+                visitor.pruned(far.2);
+            } else {
+                stack.push(far);
+            }
+            next = Some(near);
+        }
+        ControlFlow::Continue(())
+    })
+}
+
+/// The size of a rectangle swept sphere that decides which node of a pair the walk splits
+/// (the larger): its rectangle's side lengths plus its diameter.
+#[inline]
+fn size(rss: &Rss) -> f64 {
+    rss.lengths[0] + rss.lengths[1] + 2.0 * rss.radius
+}
+
+/// The distance between two boxes, a lower bound on the distance between any of their points
+/// up to a relative `4ε` (the rounding of the gaps, their squares and the square root).
+#[inline]
+pub(crate) fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
+    box_gap_squared(a, b).sqrt()
+}
+
+/// The squared distance between two boxes, up to a relative `3ε`; 0 exactly when they meet
+/// (or are apart by less than the square root of the smallest positive number).
+#[inline(always)]
+pub(crate) fn box_gap_squared(a: &Aabb, b: &Aabb) -> f64 {
+    let mut sum = 0.0;
+    for k in 0..3 {
+        let gap = larger(larger(b.mins[k] - a.maxs[k], a.mins[k] - b.maxs[k]), 0.0);
+        sum += gap * gap;
+    }
+    sum
+}
+
+/// The larger of two finite numbers (one instruction).
+#[inline(always)]
+fn larger(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
