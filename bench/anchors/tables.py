@@ -42,12 +42,13 @@ def realtime_prefix():
     return []
 
 
-def run(command, env_extra=None):
-    """Runs one timed command (one thread) and returns its one-line JSON report."""
+def run(command, env_extra=None, full=False):
+    """Runs one timed command (one thread) and returns its one-line JSON report (without the
+    per-query answers unless `full`)."""
     env = dict(os.environ, RAYON_NUM_THREADS="1", **(env_extra or {}))
     out = subprocess.run(realtime_prefix() + command, env=env, check=True, capture_output=True, text=True)
     report = json.loads(out.stdout)
-    return {k: v for k, v in report.items() if k not in ("results", "hits")}
+    return report if full else {k: v for k, v in report.items() if k not in ("results", "hits")}
 
 
 def inputs(out):
@@ -135,6 +136,53 @@ def collide_table(meshes, rounds, log):
     return lines
 
 
+def far_poses(mesh, out):
+    """The near misses with B pushed 1.2 (r_A + r_B) further away (separated_poses.py's rule)."""
+    far = out / "poses_dragon_res3_far_100.json"
+    if not far.exists():
+        sys.path.insert(0, str(ROOT / "bench" / "anchors"))
+        import mesh_files
+        from separated_poses import pushed
+        vertices, triangles = mesh_files.read_mesh(str(mesh))
+        c, r = mesh_files.centroid_radius(mesh_files.used_vertices(vertices, triangles))
+        poses = mesh_files.read_json(str(DATA / "poses_dragon_res3_near_100.json"))["poses"]
+        mesh_files.write_json(str(far), {"poses": [pushed(p, c, c, 1.2 * 2 * r) for p in poses]})
+    return far
+
+
+def distance_table(meshes, out, rounds, log):
+    """`distance` at near and far poses of dragon_res3, and the margin question at the median
+    near distance, beside FCL and coal."""
+    p = programs()
+    m = str(meshes["dragon_res3"])
+    near, far = str(DATA / "poses_dragon_res3_near_100.json"), str(far_poses(meshes["dragon_res3"], out))
+    first = run(p["obbtree"] + ["distance", m, m, "--poses", near, "--json"], full=True)
+    margin = statistics.median(r["distance"] for r in first["results"])
+    engines = ["obbtree", "FCL RSS", "FCL OBBRSS", "coal RSS", "coal OBBRSS", "coal kIOS"]
+    rows = []
+    for label, poses, extra, anchor_extra in [
+        ("`distance`, 100 near misses", near, [], []),
+        ("`distance`, 100 far poses", far, [], []),
+        (f"within {margin:.3g}? (the median near distance), 100 near misses", near, ["--margin", repr(margin)], ["--margin", repr(margin)]),
+    ]:
+        commands = {
+            "obbtree": p["obbtree"] + ["distance", m, m, "--poses", poses, "--json"] + extra,
+            "FCL RSS": p["fcl"] + ["distance", m, m, poses, "--bv", "rss"] + anchor_extra,
+            "FCL OBBRSS": p["fcl"] + ["distance", m, m, poses, "--bv", "obbrss"] + anchor_extra,
+            "coal RSS": p["coal"] + ["distance", m, m, poses, "--bv", "rss"] + anchor_extra,
+            "coal OBBRSS": p["coal"] + ["distance", m, m, poses, "--bv", "obbrss"] + anchor_extra,
+            "coal kIOS": p["coal"] + ["distance", m, m, poses, "--bv", "kios"] + anchor_extra,
+        }
+        reports = rounds_of(commands, rounds, log, label)
+        times = {e: median(reports[e]) for e in engines}
+        fastest = min(times[e] for e in engines[1:])
+        cells = [f"**{ms(times['obbtree'])}**"] + [ms(times[e]) for e in engines[1:]]
+        rows.append(f"| {label} | " + " | ".join(cells) + f" | **{fastest / times['obbtree']:.1f}×** |")
+    header = ["| dragon_res3 × dragon_res3 | " + " | ".join(engines) + " | fastest other / obbtree |",
+              "| --- |" + " ---: |" * (len(engines) + 1)]
+    return header + rows
+
+
 def build_table(meshes, rounds, log):
     """Both trees of a collide run (A and B: the same mesh twice), serial, from the collide
     reports of dragon_res2 plus parry's two builds."""
@@ -175,7 +223,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "anchors" / "tables")
-    parser.add_argument("--only", choices=["collide", "pick", "build"])
+    parser.add_argument("--only", choices=["collide", "distance", "pick", "build"])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     meshes, rays = inputs(args.out)
@@ -184,6 +232,9 @@ def main():
             print("Collision, one thread, total query time over the pose set (median of "
                   f"{args.rounds} interleaved rounds):\n")
             print("\n".join(collide_table(meshes, args.rounds, log)) + "\n")
+        if args.only in (None, "distance"):
+            print(f"Distance, one thread, total query time over the poses (median of {args.rounds} rounds):\n")
+            print("\n".join(distance_table(meshes, args.out, args.rounds, log)) + "\n")
         if args.only in (None, "pick"):
             print(f"Ray picking, dragon_res2, 100,000 incoherent rays, one thread (median of {args.rounds} rounds):\n")
             print("\n".join(pick_table(meshes, rays, args.rounds, log)) + "\n")
