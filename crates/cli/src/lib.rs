@@ -22,6 +22,7 @@ mod compare_distance;
 mod compare_rays;
 mod demo;
 mod distance;
+mod distance_picture;
 mod info;
 mod mesh;
 mod pick;

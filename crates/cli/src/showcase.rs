@@ -61,6 +61,14 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         write_scene(&out_dir.join("collision.png"), &shapes, &camera)?,
         pick_picture(&sweep.a, camera.width, &out_dir.join("pick.png"), out)?,
         super::robot_demo::path_picture(assets, quick, out_dir, out)?,
+        super::distance_picture::closest_points_picture(
+            &sweep.a,
+            &sweep.b,
+            &sweep.deepest,
+            quick,
+            out_dir,
+            out,
+        )?,
         {
             let chart_svg = out_dir.join("times.svg");
             chart::write_svg(&chart_svg, &bars)?;

@@ -26,6 +26,7 @@ fn quick_demo_writes_its_pictures() {
         "pick ",
         "robot: the KUKA along 4 path configurations among 3 fixtures",
         "first contact at checked configuration 46, lbr_iiwa_link_7 – duck",
+        "distance: the dragon moved out of the bunny",
         "pictures in",
     ] {
         assert!(text.contains(row), "{row} missing:\n{text}");
@@ -78,6 +79,18 @@ fn quick_demo_writes_its_pictures() {
         count(&|p| p[1] > p[0] + 20 && p[1] > p[2] + 20) > 200,
         "no fixture drawn"
     );
+    // The distance picture marks the closest points in yellow.
+    let file = std::fs::File::open(dir.path().join("distance.png")).unwrap();
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let yellow = pixels[..frame.buffer_size()]
+        .chunks(3)
+        .filter(|p| p[0] > 150 && p[1] > 130 && p[2] < 80)
+        .count();
+    assert!(yellow > 0, "no closest point marked");
     let svg = std::fs::read_to_string(dir.path().join("times.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
     let clearance = std::fs::read_to_string(dir.path().join("kuka_clearance.svg")).unwrap();
