@@ -110,6 +110,12 @@ pub struct WatertightRay {
     underflow: f64,
 }
 
+/// How many times its error bound the float `d·n` of [`WatertightRay::plane_parameter`] must
+/// exceed for the float `t` to be kept: `2³⁶`, so that `t` is within about `2⁻³⁵` of itself
+/// (plus a few ulps of the triangle's size over `|d|`), and only grazing rays and slivers pay
+/// for the exact quotient.
+const T_ACCURACY: f64 = (1u64 << 36) as f64;
+
 impl WatertightRay {
     /// The constants of `ray`.
     pub fn new(ray: &Ray) -> Self {
@@ -204,7 +210,10 @@ impl WatertightRay {
         let (dn, dn_error) = self.edge_function(&u, &v, e1.lp_norm(1), e2.lp_norm(1));
         let [f0, f1] = self.t_factors;
         let t = (p - self.origin).dot(&n) / dn * f0 * f1;
-        if t.is_finite() && dn.abs() > dn_error {
+        // `d·n` known to better than `2⁻³⁶` of itself; otherwise (a grazing ray, or a sliver
+        // whose two shorter edges are so nearly parallel that their cross product has lost
+        // most of its digits, so `t` is off by `ε / sin` of their angle) the exact quotient.
+        if t.is_finite() && dn.abs() > dn_error * T_ACCURACY {
             Some(t)
         } else {
             predicates::ray_plane_parameter(&self.origin, &self.dir, [a, b, c])
