@@ -21,7 +21,11 @@ fn flat(tri: &Triangle) -> bool {
 /// axis), so a ray rarely grazes an edge of a mesh made on a grid.
 fn direction(k: u32) -> Vector {
     let x = f64::from(k);
-    Vector::new(0.577_31 + 0.131 * x, -0.596_77 + 0.377 * x.sin(), 0.557_17 - 0.219 * x.cos())
+    Vector::new(
+        0.577_31 + 0.131 * x,
+        -0.596_77 + 0.377 * x.sin(),
+        0.557_17 - 0.219 * x.cos(),
+    )
 }
 
 /// `Some(inside)` for a closed `mesh` placed by `pose` and a point `p` (world frame); `None`

@@ -46,9 +46,8 @@ impl PlacedPlane {
     pub fn new(n: Vector, d: f64, pose: &Pose) -> Self {
         let (r, t) = (pose.rotation(), pose.translation());
         let dy = |x: f64| Dy::new(x);
-        let m = [0, 1, 2].map(|j| {
-            (0..3).fold(dy(0.0), |s, i| s.add(&dy(n[i]).mul(&dy(r[(i, j)]))))
-        });
+        let m =
+            [0, 1, 2].map(|j| (0..3).fold(dy(0.0), |s, i| s.add(&dy(n[i]).mul(&dy(r[(i, j)])))));
         let c = (0..3).fold(dy(d), |s, i| s.add(&dy(n[i]).mul(&dy(t[i]))));
         Self { n, d, m, c }
     }
@@ -61,8 +60,10 @@ impl PlacedPlane {
         let (mut value, mut magnitude) = (self.d, self.d.abs());
         for i in 0..3 {
             let row = r[(i, 0)] * p.x + r[(i, 1)] * p.y + r[(i, 2)] * p.z + t[i];
-            let row_magnitude =
-                (r[(i, 0)] * p.x).abs() + (r[(i, 1)] * p.y).abs() + (r[(i, 2)] * p.z).abs() + t[i].abs();
+            let row_magnitude = (r[(i, 0)] * p.x).abs()
+                + (r[(i, 1)] * p.y).abs()
+                + (r[(i, 2)] * p.z).abs()
+                + t[i].abs();
             value += self.n[i] * row;
             magnitude += self.n[i].abs() * row_magnitude;
         }
@@ -130,4 +131,3 @@ pub fn allowed(vertices: &[[Side; 6]; 3], got: Containment) -> (Containment, boo
     };
     (exact, ok)
 }
-

@@ -62,7 +62,10 @@ impl ExactHits {
             let Some(t) = t.clone() else { continue };
             let t_f64 = t.to_f64().unwrap_or(f64::INFINITY);
             let dir = local.dir.norm();
-            let distance = v.iter().map(|p| (p - local.origin).norm()).fold(0.0, f64::max);
+            let distance = v
+                .iter()
+                .map(|p| (p - local.origin).norm())
+                .fold(0.0, f64::max);
             hits.push(ExactHit {
                 triangle: i as u32,
                 t,
@@ -104,7 +107,8 @@ impl ExactHits {
                 )
             });
             assert!(
-                (h.t - exact.t_f64).abs() <= exact.tolerance && exact.t_f64 - exact.tolerance <= max_t,
+                (h.t - exact.t_f64).abs() <= exact.tolerance
+                    && exact.t_f64 - exact.tolerance <= max_t,
                 "triangle {} reported at t {}, exactly at {} (max_t {max_t}): {}",
                 h.triangle,
                 h.t,
@@ -158,7 +162,12 @@ impl ExactHits {
 /// millionth of the magnitudes: a slab test in floating point whose padding dwarfs its rounding,
 /// so `false` proves the ray misses every triangle inside `b`.
 fn line_may_meet_box(ray: &Ray, b: &Aabb) -> bool {
-    let magnitude = ray.origin.coords.amax().max(b.mins.coords.amax()).max(b.maxs.coords.amax());
+    let magnitude = ray
+        .origin
+        .coords
+        .amax()
+        .max(b.mins.coords.amax())
+        .max(b.maxs.coords.amax());
     let pad = 1e-6 * magnitude + f64::MIN_POSITIVE;
     let (mut lo, mut hi) = (-f64::INFINITY, f64::INFINITY);
     for i in 0..3 {
@@ -177,4 +186,3 @@ fn line_may_meet_box(ray: &Ray, b: &Aabb) -> bool {
     // The interval with its own rounding allowed for; the ray's part (t >= 0) is what counts.
     lo <= hi + 1e-9 * hi.abs() && hi >= -1e-9 * lo.abs()
 }
-
