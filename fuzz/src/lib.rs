@@ -1004,11 +1004,19 @@ pub fn collide_checked<V: PosedOverlap>(
 fn check_refusal(reason: &RangeError, b: &TriMesh, pose_a: &Pose, pose_b: &Pose) {
     let b_in_a = pose_a.inv_mul(pose_b);
     match reason {
-        RangeError::TooLarge { reach: bound, .. } => {
-            let reach = placed_reach(b, pose_a, pose_b);
+        RangeError::TooLarge {
+            axis, reach: bound, ..
+        } => {
+            // The bound is for the axis named (the first that fails), not the largest reach.
+            let reach = b
+                .vertices()
+                .iter()
+                .map(|p| b_in_a.transform_point(p)[*axis])
+                .map(|c| if c.is_nan() { f64::INFINITY } else { c.abs() })
+                .fold(0.0, f64::max);
             assert!(
                 *bound > EXACT_MAX_COORDINATE && *bound >= reach,
-                "refused with {reason}, vertices reach {reach:e}"
+                "refused with {reason}, vertices reach {reach:e} on axis {axis}"
             );
         }
         RangeError::NotFinite => {
