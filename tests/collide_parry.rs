@@ -138,23 +138,14 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
     assert!(hits * 4 >= n, "too few poses in contact: {hits} of {n}");
 }
 
-/// Poses per mesh pair: `OBBTREE_PARRY_POSES` (default 1,000 in release builds, 50 in debug
-/// ones), capped at `OBBTREE_PARRY_BUDGET / triangles` (budget default 1,000,000, at least 20
-/// poses) so that the file stays within about a minute on 2 cores; the 1,000 poses of issue 6
-/// on every mesh: `OBBTREE_PARRY_BUDGET=1e12` (about 10 minutes here).
+/// Poses per mesh pair: 1,000, capped at 1,000,000 / triangles (at least 20) so that the file
+/// stays within about a minute of CPU; both scale with the one knob `OBBTREE_PROPTEST_CASES`
+/// (`common::cases`), so the long run (`OBBTREE_PROPTEST_CASES=2560`) gives 10,000 poses to the
+/// small meshes and ten times the budget to the large ones.
 fn pose_count(triangles: usize) -> usize {
-    let var = |name: &str, default: f64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(default)
-    };
-    let n = var(
-        "OBBTREE_PARRY_POSES",
-        if cfg!(debug_assertions) { 50.0 } else { 1000.0 },
-    );
-    let budget = var("OBBTREE_PARRY_BUDGET", 1e6) / triangles as f64;
-    n.min(budget.max(20.0)) as usize
+    let poses = common::cases(1000) as usize;
+    let budget = common::cases(1_000_000) as usize / triangles;
+    poses.min(budget.max(20))
 }
 
 /// Every bundled mesh whose path starts with `prefix`, against itself.

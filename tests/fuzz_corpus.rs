@@ -56,6 +56,7 @@ fn every_target_has_a_corpus_test() {
         "collide",
         "pick",
         "distance",
+        "api_poses",
     ];
     for (name, _) in targets::TARGETS {
         assert!(tested.contains(name), "no replay test for target {name}");
@@ -115,6 +116,25 @@ fn distance() {
     replay_dir("distance", &corpus_dir("collide"), 5);
 }
 
+/// The corpus of `api_poses` replayed, and between them its inputs reach every query kind
+/// (the kind is the input's first choice, [`targets::API_QUERIES`]).
+#[test]
+fn api_poses() {
+    replay("api_poses");
+    let mut reached = [0usize; targets::API_QUERIES.len()];
+    for file in std::fs::read_dir(corpus_dir("api_poses")).unwrap() {
+        let data = std::fs::read(file.unwrap().path()).unwrap();
+        let mut u = arbitrary::Unstructured::new(&data);
+        if let Ok(kind) = u.choose_index(targets::API_QUERIES.len()) {
+            reached[kind] += 1;
+        }
+    }
+    assert!(
+        reached.iter().all(|&n| n > 0),
+        "inputs per query kind: {reached:?}"
+    );
+}
+
 /// Writes the generated seeds of `tree_bytes` (a saved tree of each volume type for
 /// [`targets::tree_mesh`], whole and as a payload to seal). Run by hand after a format change:
 /// `cargo test --test fuzz_corpus -- --ignored write_tree_seeds`.
@@ -147,5 +167,28 @@ fn write_tree_seeds() {
         sealed.extend_from_slice(&file[20..file.len() - 8]);
         assert_eq!(targets::seal(&sealed[1..]), *file);
         std::fs::write(dir.join(format!("seed-payload-{volume}")), sealed).unwrap();
+    }
+}
+
+/// Writes the generated seeds of `api_poses`: for each query kind, 8 random inputs of 64 to 512
+/// bytes whose first choice is that kind (`seed-<kind>-<k>`). Run by hand:
+/// `cargo test --test fuzz_corpus -- --ignored write_api_poses_seeds`.
+#[test]
+#[ignore = "writes files under fuzz/corpus"]
+fn write_api_poses_seeds() {
+    use rand::{Rng, SeedableRng};
+    let dir = corpus_dir("api_poses");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(22);
+    for (kind, name) in targets::API_QUERIES.iter().enumerate() {
+        let mut written = 0;
+        while written < 8 {
+            let data: Vec<u8> = (0..rng.gen_range(64..=512)).map(|_| rng.gen()).collect();
+            let mut u = arbitrary::Unstructured::new(&data);
+            if u.choose_index(targets::API_QUERIES.len()).ok() == Some(kind) {
+                std::fs::write(dir.join(format!("seed-{name}-{written}")), &data).unwrap();
+                written += 1;
+            }
+        }
     }
 }

@@ -1050,3 +1050,66 @@ fn picking_under_poses_matches_exact_crossings() {
     }
     assert!(rays >= 3000, "{rays} rays");
 }
+
+/// `contains_point` on a millimetre cube placed a hundred kilometres away (translation about
+/// 1e5, turned at random), through every volume's tree (one triangle per leaf): points on its
+/// placed faces and up to 4 ulps to either side, each against the exact parity oracle
+/// (`oracles::parity`, rational crossings on the triangles placed as the query places them).
+/// The query culls triangles in the mesh frame, where moving the point there rounds by about
+/// 1e-11, far beyond the cube's own relative pad (1e-9 of 1e-3): the culling must be padded for
+/// that move (`segment_pad` in `containment.rs`, passed to `PosedOverlap::meets_segment`).
+/// Checked to fail with that pad set to 0.
+#[test]
+fn contains_point_near_the_faces_of_a_small_cube_placed_far() {
+    fn one_per_leaf<V: obbtree::tree::TreeVolume>(mesh: &TriMesh) -> Model<V> {
+        let tree = BuildOptions {
+            leaf_size: 1,
+            ..Default::default()
+        };
+        Model::build(mesh.clone(), &ModelOptions::from(tree)).unwrap()
+    }
+    let cube = cube(1e-3);
+    let (obb, aabb) = (one_per_leaf::<Obb>(&cube), one_per_leaf::<Aabb>(&cube));
+    let (sphere, kdop) = (one_per_leaf::<Sphere>(&cube), one_per_leaf::<Kdop18>(&cube));
+    let nudged = |x: f64, k: i32| {
+        (0..k.abs()).fold(x, |x, _| if k > 0 { x.next_up() } else { x.next_down() })
+    };
+    let mut rng = Pcg64::seed_from_u64(41);
+    let mut seen = [0usize; 2];
+    for _ in 0..common::cases(16) {
+        let t = [0; 3].map(|_| rng.gen_range(0.5..1.5) * 1e5);
+        let pose = rotation_vector_pose(t, [0; 3].map(|_| rng.gen_range(-3.0..3.0)));
+        for tri in 0..cube.triangles().len() {
+            let [a, b, c] = cube
+                .triangle(tri)
+                .vertices()
+                .map(|v| pose.transform_point(&v));
+            for _ in 0..3 {
+                let (u, v) = (rng.gen_range(0.0..0.5), rng.gen_range(0.0..0.5));
+                let on = a + (b - a) * u + (c - a) * v;
+                for k in -4..=4 {
+                    let p = on.map(|x| nudged(x, k));
+                    let Some(want) = targets::oracles::parity::inside(&cube, &pose, &p) else {
+                        continue;
+                    };
+                    seen[usize::from(want)] += 1;
+                    let got = [
+                        contains_point(&obb, &pose, &p),
+                        contains_point(&aabb, &pose, &p),
+                        contains_point(&sphere, &pose, &p),
+                        contains_point(&kdop, &pose, &p),
+                    ];
+                    assert!(
+                        got.iter().all(|g| *g == Ok(want)),
+                        "{p:?} (triangle {tri}, {k} ulps) under {pose:?}: exactly inside {want}, \
+                         obb/aabb/sphere/kdop say {got:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 100),
+        "points outside/inside: {seen:?}"
+    );
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{asset, cases};
+use common::asset;
 use obbtree::bv::MeshError;
 use obbtree::load::{load_mesh, LoadError, Location};
 use proptest::prelude::*;
@@ -697,7 +697,7 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+    #![proptest_config(common::knob::config(256))]
 
     #[test]
     fn corrupted_files_fail_cleanly(which in 0usize..5, cut in 0.0f64..1.0, flips in prop::collection::vec((0.0f64..1.0, any::<u8>()), 0..4)) {

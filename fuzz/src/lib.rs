@@ -34,8 +34,8 @@ use obbtree::bv::{
 use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, MAX_DEPTH};
 use obbtree::{
     any_hit, brute_force, cast_ray, cast_ray_all, CollisionRequest, Containment, DistanceRequest,
-    MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap, QueryError, RayHit, RayIndex,
-    RayVolume,
+    FrustumVolume, MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap, QueryError, RayHit,
+    RayIndex, RayVolume,
 };
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Write;
@@ -57,6 +57,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("collide", collide),
     ("pick", pick),
     ("distance", distance),
+    ("api_poses", api_poses),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1004,11 +1005,19 @@ pub fn collide_checked<V: PosedOverlap>(
 fn check_refusal(reason: &RangeError, b: &TriMesh, pose_a: &Pose, pose_b: &Pose) {
     let b_in_a = pose_a.inv_mul(pose_b);
     match reason {
-        RangeError::TooLarge { reach: bound, .. } => {
-            let reach = placed_reach(b, pose_a, pose_b);
+        RangeError::TooLarge {
+            axis, reach: bound, ..
+        } => {
+            // The bound is for the axis named (the first that fails), not the largest reach.
+            let reach = b
+                .vertices()
+                .iter()
+                .map(|p| b_in_a.transform_point(p)[*axis])
+                .map(|c| if c.is_nan() { f64::INFINITY } else { c.abs() })
+                .fold(0.0, f64::max);
             assert!(
                 *bound > EXACT_MAX_COORDINATE && *bound >= reach,
-                "refused with {reason}, vertices reach {reach:e}"
+                "refused with {reason}, vertices reach {reach:e} on axis {axis}"
             );
         }
         RangeError::NotFinite => {
@@ -1459,4 +1468,612 @@ pub fn distance_checked<V: PosedOverlap>(
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitrary poses through every query of the library API
+
+/// The query kinds of [`api_poses`], in the order of the selector it draws first.
+pub const API_QUERIES: [&str; 9] = [
+    "collide",
+    "collide_many",
+    "self_collide",
+    "containment",
+    "contains_point",
+    "pick",
+    "cast_rays",
+    "cull",
+    "pick_pixel",
+];
+
+/// The environment variable that restricts [`api_poses`] to one kind of [`API_QUERIES`] (for a
+/// run of one query kind: `OBBTREE_FUZZ_QUERY=cull fuzz/run.sh 600 api_poses`).
+pub const API_QUERY_VAR: &str = "OBBTREE_FUZZ_QUERY";
+
+/// A volume type every query takes: collision, picking and culling.
+pub trait ApiVolume: PosedOverlap + RayVolume + FrustumVolume + TreeVolume {}
+impl<V: PosedOverlap + RayVolume + FrustumVolume + TreeVolume> ApiVolume for V {}
+
+/// Every query of the library API (collision, `collide_many`, self-collision, containment,
+/// `contains_point`, `cast_ray` / `cast_ray_all` / `any_hit`, `cast_rays`, `cull`,
+/// `pick_pixel`) on small meshes under arbitrary poses: NaN, ±∞, huge (1e300, `f64::MAX`),
+/// just beyond the range (1e101), subnormal and arbitrary bits, in the translation, the rotation
+/// vector, a rotation matrix or a homogeneous matrix. A pose that [`Pose`] accepts has finite
+/// entries; a query given one either refuses it with the error its contract names (checked
+/// here from the inputs alone) or gives the exact answer, decided by the independent oracles of
+/// `tests/oracles` (big-integer separating axes for pairs, exact plane sides for culling, exact
+/// ray crossings for picking, exact parity for points), never a silent wrong one.
+pub fn api_poses(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let _ = api_poses_from(&mut u);
+}
+
+/// The kind of [`API_QUERIES`] to run: drawn from the input, unless [`API_QUERY_VAR`] names one.
+fn api_query(u: &mut Unstructured) -> Result<usize> {
+    static ONLY: OnceLock<Option<usize>> = OnceLock::new();
+    let only = ONLY.get_or_init(|| {
+        let name = std::env::var(API_QUERY_VAR).ok()?;
+        let kind = API_QUERIES.iter().position(|q| *q == name);
+        Some(kind.unwrap_or_else(|| panic!("{API_QUERY_VAR}={name}: not one of {API_QUERIES:?}")))
+    });
+    let drawn = u.choose_index(API_QUERIES.len())?;
+    Ok(only.unwrap_or(drawn))
+}
+
+fn api_poses_from(u: &mut Unstructured) -> Result<()> {
+    let kind = api_query(u)?;
+    let leaf_size = u.int_in_range(1..=3)?;
+    match u.int_in_range(0u8..=3)? {
+        0 => api_query_on::<Aabb>(u, kind, leaf_size),
+        1 => api_query_on::<Obb>(u, kind, leaf_size),
+        2 => api_query_on::<Sphere>(u, kind, leaf_size),
+        _ => api_query_on::<Kdop18>(u, kind, leaf_size),
+    }
+}
+
+/// A number of a hostile pose: mostly a multiple of 1/4 in `[-2, 2]`, else NaN, ±∞, huge,
+/// just beyond or at the ends of the accepted range, subnormal, or arbitrary bits.
+fn hostile_number(u: &mut Unstructured) -> Result<f64> {
+    const SPECIAL: [f64; 16] = [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        1e300,
+        -1e300,
+        f64::MAX,
+        1e101,
+        1e100,
+        -1e100,
+        1e-70,
+        1e-71,
+        1e-310,
+        -5e-324,
+        f64::MIN_POSITIVE,
+        -0.0,
+        1e9,
+    ];
+    Ok(match u.int_in_range(0u8..=7)? {
+        0..=3 => f64::from(u.int_in_range(-8i8..=8)?) * 0.25,
+        4 | 5 => SPECIAL[u.choose_index(SPECIAL.len())?],
+        6 => f64::from(u.arbitrary::<i32>()?) / 1024.0,
+        _ => f64::from_bits(u.arbitrary()?),
+    })
+}
+
+/// An exact proper signed permutation matrix (an exact rotation).
+fn signed_permutation(u: &mut Unstructured) -> Result<obbtree::bv::nalgebra::Matrix3<f64>> {
+    let perm = [
+        [0, 1, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [1, 0, 2],
+        [0, 2, 1],
+        [2, 1, 0],
+    ][u.choose_index(6)?];
+    let mut m = obbtree::bv::nalgebra::Matrix3::zeros();
+    for (row, &col) in perm.iter().enumerate() {
+        m[(row, col)] = if u.arbitrary()? { 1.0 } else { -1.0 };
+    }
+    if m.determinant() < 0.0 {
+        m.column_mut(0).neg_mut();
+    }
+    Ok(m)
+}
+
+/// An arbitrary pose from [`hostile_number`]s, made by each constructor: a translation alone,
+/// a translation and rotation vector, a translation and an exact rotation matrix (one entry
+/// sometimes replaced by a hostile number), or a homogeneous matrix of those. `None` when
+/// [`Pose`] refuses it, which it must do for every non-finite number given and may do for a
+/// matrix that is not a rotation; an accepted pose has finite entries and, for finite input
+/// that [`Pose::new`] takes, is never refused.
+fn hostile_pose(u: &mut Unstructured) -> Result<Option<Pose>> {
+    let translation = Vector::new(hostile_number(u)?, hostile_number(u)?, hostile_number(u)?);
+    let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
+    let (made, given_finite, must_accept) = match u.int_in_range(0u8..=3)? {
+        0 => (
+            Pose::from_translation(translation),
+            finite(translation.as_slice()),
+            finite(translation.as_slice()),
+        ),
+        1 => {
+            let rotation = Vector::new(hostile_number(u)?, hostile_number(u)?, hostile_number(u)?);
+            let length = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let all_finite = finite(translation.as_slice()) && finite(rotation.as_slice());
+            (
+                Pose::new(translation, rotation),
+                all_finite,
+                all_finite && length.is_finite(),
+            )
+        }
+        k => {
+            let mut m = signed_permutation(u)?;
+            if u.ratio(1u8, 4)? {
+                m[(u.choose_index(3)?, u.choose_index(3)?)] = hostile_number(u)?;
+            }
+            let all_finite = finite(translation.as_slice()) && finite(m.as_slice());
+            let made = if k == 2 {
+                Pose::from_parts(translation, m)
+            } else {
+                let mut h = obbtree::bv::nalgebra::Matrix4::identity();
+                h.fixed_view_mut::<3, 3>(0, 0).copy_from(&m);
+                h.fixed_view_mut::<3, 1>(0, 3).copy_from(&translation);
+                Pose::from_homogeneous(&h)
+            };
+            (made, all_finite, false)
+        }
+    };
+    Ok(match made {
+        Ok(pose) => {
+            assert!(given_finite, "accepted {pose:?} from non-finite numbers");
+            let entries = pose.rotation().iter().chain(pose.translation().iter());
+            assert!(entries.clone().all(|x| x.is_finite()), "{pose:?}");
+            Some(pose)
+        }
+        Err(e) => {
+            assert!(!must_accept, "refused {translation:?}: {e}");
+            None
+        }
+    })
+}
+
+/// A pose for a query: the identity, a moderate one ([`query_pose`]) or a hostile one.
+fn api_pose(u: &mut Unstructured) -> Result<Option<Pose>> {
+    match u.int_in_range(0u8..=3)? {
+        0 => Ok(Some(Pose::identity())),
+        1 => query_pose(u),
+        _ => hostile_pose(u),
+    }
+}
+
+/// A closed tetrahedron (four faces, each edge on two) on arbitrary vertices, or a small
+/// arbitrary mesh ([`query_mesh`]), so that containment and `contains_point` reach closed
+/// meshes.
+fn api_mesh(u: &mut Unstructured) -> Result<Option<TriMesh>> {
+    if u.ratio(1u8, 2)? {
+        return query_mesh(u);
+    }
+    let vertices = (0..4)
+        .map(|_| {
+            Ok(Point::new(
+                query_coord(u)?,
+                query_coord(u)?,
+                query_coord(u)?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(validated(
+        vertices,
+        vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]],
+    ))
+}
+
+fn api_model<V: ApiVolume>(mesh: &TriMesh, leaf_size: usize) -> Model<V> {
+    Model::build(
+        mesh.clone(),
+        &ModelOptions::from(tree_options::<V>(leaf_size)),
+    )
+    .unwrap()
+}
+
+fn api_query_on<V: ApiVolume>(u: &mut Unstructured, kind: usize, leaf_size: usize) -> Result<()> {
+    let Some(mesh) = api_mesh(u)? else {
+        return Ok(());
+    };
+    let model = api_model::<V>(&mesh, leaf_size);
+    match API_QUERIES[kind] {
+        "self_collide" => api_self_collide(&model),
+        "collide" | "collide_many" | "containment" => {
+            let Some(other) = api_mesh(u)? else {
+                return Ok(());
+            };
+            let other_model = api_model::<V>(&other, leaf_size);
+            let Some(pose_a) = api_pose(u)? else {
+                return Ok(());
+            };
+            let mut poses_b = Vec::new();
+            for _ in 0..u.int_in_range(1..=3)? {
+                poses_b.extend(api_pose(u)?);
+            }
+            let pair = (&model, &pose_a, &other_model);
+            match API_QUERIES[kind] {
+                "collide" => poses_b
+                    .iter()
+                    .for_each(|p| drop(api_collide(pair, p, false))),
+                "containment" => poses_b
+                    .iter()
+                    .for_each(|p| drop(api_collide(pair, p, true))),
+                _ => api_collide_many(pair, &poses_b),
+            }
+        }
+        kind => {
+            let Some(pose) = api_pose(u)? else {
+                return Ok(());
+            };
+            match kind {
+                "contains_point" => {
+                    let p = Point::new(hostile_number(u)?, hostile_number(u)?, hostile_number(u)?);
+                    let p = if u.arbitrary()? {
+                        mesh.vertices()[0] + p.coords * 0.125
+                    } else {
+                        p
+                    };
+                    api_contains_point(&model, &pose, &p);
+                }
+                "pick" => {
+                    let ray = query_ray(u)?;
+                    let max_t = [f64::INFINITY, 1.5, 0.0, -1.0][u.choose_index(4)?];
+                    pick_checked(&model, (&mesh, &pose, &ray, max_t), true);
+                }
+                "cast_rays" => {
+                    let rays = (0..u.int_in_range(1..=4)?)
+                        .map(|_| query_ray(u))
+                        .collect::<Result<Vec<_>>>()?;
+                    let max_t = [f64::INFINITY, 1.5, f64::NAN][u.choose_index(3)?];
+                    api_cast_rays(&model, &pose, &rays, max_t);
+                }
+                "cull" => {
+                    let Some(camera) = api_camera(u, &mesh, &pose)? else {
+                        return Ok(());
+                    };
+                    api_cull(&model, &pose, &camera);
+                }
+                _ => {
+                    let Some(camera) = api_camera(u, &mesh, &pose)? else {
+                        return Ok(());
+                    };
+                    let (x, y) = (u.int_in_range(0..=40)?, u.int_in_range(0..=40)?);
+                    api_pick_pixel(&model, &pose, &camera, x, y);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The exact pairs of A and B placed in A's frame as the queries place them
+/// (`pose_a⁻¹ · pose_b`, then `Pose::transform_point`), by the big-integer separating-axis
+/// oracle: `None` when a placed vertex leaves the exact range (the query must refuse).
+fn exact_pairs(a: &TriMesh, pose_a: &Pose, b: &TriMesh, pose_b: &Pose) -> Option<Vec<[u32; 2]>> {
+    if !placed_in_exact_range(b, pose_a, pose_b) {
+        return None;
+    }
+    let b_in_a = pose_a.inv_mul(pose_b);
+    let placed: Vec<[Point; 3]> = (0..b.triangles().len())
+        .map(|t| b.triangle(t).vertices().map(|p| b_in_a.transform_point(&p)))
+        .collect();
+    let mut pairs = Vec::new();
+    for i in 0..a.triangles().len() {
+        let ta = a.triangle(i).vertices();
+        for (j, tb) in placed.iter().enumerate() {
+            if oracles::sat::triangles_meet(&ta, tb) {
+                pairs.push([i as u32, j as u32]);
+            }
+        }
+    }
+    Some(pairs)
+}
+
+/// Whether `mesh` (closed) bounds a solid of non-zero volume: some vertex off the plane of the
+/// first triangle, exactly (a flat closed mesh has no inside to be in).
+fn solid(mesh: &TriMesh) -> bool {
+    use oracles::exact::{cross, dot, q3, sub};
+    let [a, b, c] = mesh.triangle(0).vertices().map(|p| q3(&p));
+    let n = cross(&sub(&b, &a), &sub(&c, &a));
+    mesh.vertices()
+        .iter()
+        .any(|p| !num_traits::Zero::is_zero(&dot(&n, &sub(&q3(p), &a))))
+}
+
+/// `collide` of `a` at `pose_a` with `b` at `pose_b` (`All`, with contacts; with containment
+/// when asked): refused exactly when B placed in A's frame leaves the exact range (the reason
+/// checked by `collide_checked`'s rules), otherwise exactly the oracle's pairs; and, for two
+/// closed solids whose surfaces do not meet, the containment the exact parity oracle gives on
+/// one vertex of each.
+fn api_collide<V: ApiVolume>(
+    (a, pose_a, b): (&Model<V>, &Pose, &Model<V>),
+    pose_b: &Pose,
+    containment: bool,
+) -> std::result::Result<obbtree::CollisionResult, QueryError> {
+    let oracle = exact_pairs(a.mesh(), pose_a, b.mesh(), pose_b);
+    let request = CollisionRequest::new(Mode::All)
+        .with_contacts(true)
+        .with_containment(containment);
+    let what = || {
+        format!(
+            "{} {:?} {pose_a:?} {:?} {pose_b:?}",
+            V::NAME,
+            a.mesh(),
+            b.mesh()
+        )
+    };
+    let result = match obbtree::collide(a, pose_a, b, pose_b, &request) {
+        // A refusal may be conservative (a bound on the placed box): its reason must hold.
+        Err(e) => {
+            let QueryError::OutOfRange {
+                which: Operand::B,
+                reason,
+            } = &e
+            else {
+                panic!("refused with {e}: {}", what());
+            };
+            check_refusal(reason, b.mesh(), pose_a, pose_b);
+            return Err(e);
+        }
+        Ok(result) => result,
+    };
+    let oracle = oracle.unwrap_or_else(|| panic!("answered out of range: {}", what()));
+    assert_eq!(result.pairs, oracle, "pairs: {}", what());
+    assert_eq!(result.intersects, !oracle.is_empty(), "{}", what());
+    if containment && oracle.is_empty() {
+        check_containment(
+            a.mesh(),
+            b.mesh(),
+            &pose_a.inv_mul(pose_b),
+            result.contained,
+            &what,
+        );
+    }
+    Ok(result)
+}
+
+/// The containment of A and B (B placed by `b_in_a`, surfaces apart) against the parity
+/// oracle: for closed solids, A in B when a vertex of A is inside B, B in A when a vertex of B
+/// is inside A, disjoint when neither (one component each, so "overlapping" cannot happen).
+fn check_containment(
+    a: &TriMesh,
+    b: &TriMesh,
+    b_in_a: &Pose,
+    got: Containment,
+    what: &dyn Fn() -> String,
+) {
+    if !(a.is_closed() && b.is_closed()) {
+        assert_eq!(got, Containment::OpenMesh, "{}", what());
+        return;
+    }
+    let tetrahedra = a.triangles().len() == 4 && b.triangles().len() == 4;
+    if !(tetrahedra && solid(a) && solid(b)) {
+        return;
+    }
+    let a_in_b = oracles::parity::inside(b, b_in_a, &a.vertices()[0]);
+    let b_in_a_exact = oracles::parity::inside(
+        a,
+        &Pose::identity(),
+        &b_in_a.transform_point(&b.vertices()[0]),
+    );
+    let want = match (a_in_b, b_in_a_exact) {
+        (Some(true), _) => Containment::AInB,
+        (_, Some(true)) => Containment::BInA,
+        (Some(false), Some(false)) => Containment::Disjoint,
+        _ => return,
+    };
+    assert_eq!(got, want, "containment: {}", what());
+}
+
+/// `collide_many`: refused at the first pose `collide` refuses (with its error), otherwise
+/// `collide`'s answer for every pose.
+fn api_collide_many<V: ApiVolume>(pair: (&Model<V>, &Pose, &Model<V>), poses_b: &[Pose]) {
+    let (a, pose_a, b) = pair;
+    let request = CollisionRequest::new(Mode::All).with_contacts(true);
+    let many = obbtree::collide_many(a, pose_a, b, poses_b, &request);
+    let one: Vec<_> = poses_b
+        .iter()
+        .map(|p| api_collide(pair, p, false))
+        .collect();
+    match many {
+        Err(e) => {
+            let first = one.iter().position(|r| r.is_err()).expect("a refused pose");
+            assert_eq!(e.index, first);
+            assert_eq!(Err(e.source), one[first].clone().map(drop));
+        }
+        Ok(results) => {
+            assert_eq!(results.len(), poses_b.len());
+            for (got, want) in results.iter().zip(&one) {
+                assert_eq!(Ok(got), want.as_ref(), "collide_many");
+            }
+        }
+    }
+}
+
+/// `self_collide` against the separating-axis oracle on every pair sharing no vertex index.
+fn api_self_collide<V: ApiVolume>(model: &Model<V>) {
+    let mesh = model.mesh();
+    let got = obbtree::self_collide(model, &CollisionRequest::new(Mode::All));
+    let n = mesh.triangles().len();
+    let mut want = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let (ti, tj) = (mesh.triangles()[i], mesh.triangles()[j]);
+            let share = ti.iter().any(|v| tj.contains(v));
+            let meet = || {
+                oracles::sat::triangles_meet(
+                    &mesh.triangle(i).vertices(),
+                    &mesh.triangle(j).vertices(),
+                )
+            };
+            if !share && meet() {
+                want.push([i as u32, j as u32]);
+            }
+        }
+    }
+    assert_eq!(got.pairs, want, "self_collide {} {mesh:?}", V::NAME);
+}
+
+/// `contains_point`: refused exactly for a point beyond the range (or NaN) or a mesh placed
+/// out of the exact range; otherwise, for a closed solid, the exact parity oracle's answer.
+fn api_contains_point<V: ApiVolume>(model: &Model<V>, pose: &Pose, p: &Point) {
+    let mesh = model.mesh();
+    let got = obbtree::contains_point(model, pose, p);
+    let what = || format!("{} {mesh:?} {pose:?} {p:?}", V::NAME);
+    let point_ok = p.iter().all(|c| c.abs() <= MAX_COORDINATE);
+    let placed_ok = placed_in_exact_range(mesh, &Pose::identity(), pose);
+    match got {
+        Err(QueryError::InvalidPoint(_)) => assert!(!point_ok, "{}", what()),
+        Err(QueryError::OutOfRange {
+            which: Operand::Model,
+            reason,
+        }) => {
+            // Possibly conservative (a bound on the placed box): its reason must hold.
+            assert!(point_ok, "{reason}: {}", what());
+            check_refusal(&reason, mesh, &Pose::identity(), pose);
+        }
+        Err(e) => panic!("refused with {e}: {}", what()),
+        Ok(inside) => {
+            assert!(point_ok && placed_ok, "answered {inside}: {}", what());
+            if mesh.is_closed() && solid(mesh) {
+                if let Some(want) = oracles::parity::inside(mesh, pose, p) {
+                    assert_eq!(inside, want, "contains_point: {}", what());
+                }
+            }
+        }
+    }
+}
+
+/// `cast_rays`: refused at the first ray `cast_ray` refuses (with its error), otherwise
+/// `cast_ray`'s answer for every ray; the first answerable ray also checked against the exact
+/// crossings ([`pick_checked`]).
+fn api_cast_rays<V: ApiVolume>(model: &Model<V>, pose: &Pose, rays: &[Ray], max_t: f64) {
+    let batch = obbtree::cast_rays(model, pose, rays, max_t);
+    let one: Vec<_> = rays
+        .iter()
+        .map(|r| cast_ray(model, pose, r, max_t))
+        .collect();
+    // Errors carry NaN fields: compare their messages.
+    let text = |e: &QueryError| e.to_string();
+    match batch {
+        Err(e) => {
+            let first = one.iter().position(|r| r.is_err()).expect("a refused ray");
+            assert_eq!(e.index, first);
+            assert_eq!(text(&e.source), text(one[first].as_ref().unwrap_err()));
+        }
+        Ok(hits) => {
+            assert_eq!(
+                Ok(hits),
+                one.into_iter().collect::<std::result::Result<Vec<_>, _>>()
+            );
+            pick_checked(model, (model.mesh(), pose, &rays[0], max_t), true);
+        }
+    }
+}
+
+/// A camera looking at the mesh placed by `pose` from an arbitrary side (or from a hostile eye):
+/// `None` when its matrices are not finite.
+fn api_camera(
+    u: &mut Unstructured,
+    mesh: &TriMesh,
+    pose: &Pose,
+) -> Result<Option<obbtree::Camera>> {
+    let bounds = Aabb::from_points(mesh.vertices());
+    let center = pose.transform_point(&bounds.center());
+    let radius = (bounds.maxs - bounds.mins).norm().max(1e-9);
+    let eye = if u.ratio(1u8, 8)? {
+        Point::new(hostile_number(u)?, hostile_number(u)?, hostile_number(u)?)
+    } else {
+        let d = Vector::new(query_coord(u)?, query_coord(u)?, query_coord(u)?);
+        center + d.map(|x| x.clamp(-4.0, 4.0)) * radius + Vector::new(0.0, 0.0, 3.0 * radius)
+    };
+    let fov = f64::from(u.int_in_range(10u8..=120)?).to_radians();
+    let near = radius * [1e-3, 0.1, 1.0][u.choose_index(3)?];
+    let far = near + radius * [0.5, 3.0, 10.0][u.choose_index(3)?];
+    let camera = obbtree::Camera::look_at(&eye, &center, &Vector::y(), fov, near, far, 32, 24);
+    let finite = camera
+        .view
+        .iter()
+        .chain(camera.projection.iter())
+        .all(|x| x.is_finite());
+    Ok(finite.then_some(camera))
+}
+
+/// `cull`: refused exactly for a translation beyond the range (or a plane that degenerates in
+/// the mesh frame); otherwise every triangle's class is one the exact plane-side oracle allows.
+fn api_cull<V: ApiVolume>(model: &Model<V>, pose: &Pose, camera: &obbtree::Camera) {
+    use obbtree::bv::intersect::containment::Containment as Class;
+    let Ok(frustum) = Frustum::from_view_projection(&(camera.projection * camera.view)) else {
+        return;
+    };
+    let mesh = model.mesh();
+    let what = || format!("{} {mesh:?} {pose:?} {frustum:?}", V::NAME);
+    let in_range = pose.translation().iter().all(|x| x.abs() <= MAX_COORDINATE);
+    let culled = match obbtree::cull(model, pose, &frustum) {
+        Err(QueryError::TranslationOutOfRange { .. }) => {
+            assert!(!in_range, "{}", what());
+            return;
+        }
+        Err(QueryError::Frustum(_)) => return,
+        Err(e) => panic!("refused with {e}: {}", what()),
+        Ok(culled) => culled,
+    };
+    assert!(in_range, "culled out of range: {}", what());
+    let sides = oracles::planes::sides(mesh, pose, &frustum);
+    let lists = [
+        (&culled.inside, Class::Inside),
+        (&culled.outside, Class::Outside),
+        (&culled.intersecting, Class::Intersecting),
+    ];
+    let mut seen = vec![0u8; mesh.triangles().len()];
+    for (list, class) in lists {
+        for &t in list {
+            seen[t as usize] += 1;
+            let vertices = mesh.triangles()[t as usize].map(|v| sides[v as usize]);
+            let (exact, ok) = oracles::planes::allowed(&vertices, class);
+            assert!(
+                ok,
+                "triangle {t} culled {class:?}, exactly {exact:?}: {}",
+                what()
+            );
+        }
+    }
+    assert!(
+        seen.iter().all(|&k| k == 1),
+        "each triangle listed once: {}",
+        what()
+    );
+}
+
+/// `pick_pixel`: refused for a pixel outside the image or a degenerate camera, or with
+/// `cast_ray`'s error; otherwise `cast_ray`'s hit for the pixel's ray, which is checked against
+/// the exact crossings ([`pick_checked`]).
+fn api_pick_pixel<V: ApiVolume>(
+    model: &Model<V>,
+    pose: &Pose,
+    camera: &obbtree::Camera,
+    x: u32,
+    y: u32,
+) {
+    let got = obbtree::pick_pixel(model, pose, camera, x, y);
+    let ray = match camera.pixel_ray(x, y) {
+        Err(e) => {
+            assert_eq!(got.err().map(|g| g.to_string()), Some(e.to_string()));
+            return;
+        }
+        Ok(ray) => ray,
+    };
+    let want = cast_ray(model, pose, &ray, f64::INFINITY);
+    match (got, want) {
+        (Ok(got), Ok(want)) => assert_eq!(got, want),
+        (Err(obbtree::CameraError::Query(got)), Err(want)) => {
+            assert_eq!(got.to_string(), want.to_string())
+        }
+        (got, want) => panic!("pick_pixel {got:?}, cast_ray {want:?}"),
+    }
+    pick_checked(model, (model.mesh(), pose, &ray, f64::INFINITY), true);
 }

@@ -61,7 +61,8 @@ impl ExactHits {
             });
             let Some(t) = t.clone() else { continue };
             let t_f64 = t.to_f64().unwrap_or(f64::INFINITY);
-            let dir = local.dir.norm();
+            // |d| scaled first: a direction of 1e200 must not overflow to ∞ (a zero tolerance).
+            let dir = local.dir.amax() * (local.dir / local.dir.amax()).norm();
             let distance = v
                 .iter()
                 .map(|p| (p - local.origin).norm())
@@ -95,7 +96,15 @@ impl ExactHits {
         any: bool,
         what: &dyn Fn() -> String,
     ) {
-        let within = |h: &ExactHit| h.t_f64 < 1e300 && h.t_f64 + h.tolerance <= max_t;
+        // Compared exactly: a crossing at a positive `t` that rounds to 0 is beyond `max_t = 0`.
+        let within = |h: &ExactHit| {
+            h.t_f64 < 1e300
+                && (max_t == f64::INFINITY || {
+                    let tolerance = BigRational::from_float(h.tolerance).expect("finite");
+                    let max_t = BigRational::from_float(max_t).expect("finite");
+                    &h.t + tolerance <= max_t
+                })
+        };
         let reported = |h: &RayHit| {
             let exact = self.on(h.triangle).unwrap_or_else(|| {
                 panic!(

@@ -50,11 +50,19 @@ fn asset_candidates() -> Vec<PathBuf> {
     dirs
 }
 
-/// `--assets`, or the first candidate folder holding the bundled meshes; an error naming every
-/// folder looked at otherwise.
+/// The folder of `--assets` when given (its absence is then an error naming it, not a reason to
+/// look elsewhere), or the first [`asset_candidates`] folder holding the bundled meshes; an
+/// error naming every folder looked at otherwise.
 fn find_assets(given: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(dir) = given {
-        return Ok(dir.to_path_buf());
+        return if dir.join(MARKER).is_file() {
+            Ok(dir.to_path_buf())
+        } else {
+            Err(Error::Message(format!(
+                "--assets {}: no {MARKER} there; pass the assets/ folder of obbtree (the bundled meshes)",
+                dir.display()
+            )))
+        };
     }
     let candidates = asset_candidates();
     candidates

@@ -131,6 +131,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let Some(configs_path) = &args.configs else {
         return list_joints(args, &robot, out);
     };
+    if let Some(r) = args.resolution.filter(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(Error::Message(format!(
+            "--resolution {r}: the resolution must be a positive finite number of radians (or metres)"
+        )));
+    }
     let configs: ConfigsFile = read_json(configs_path, "configs")?;
     let fixtures = args.scene.as_deref().map(SceneSpec::read).transpose()?;
     let allow: Option<AllowFile> = args

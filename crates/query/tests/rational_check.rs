@@ -10,8 +10,9 @@ use common::*;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
+use obbtree_bv::{Aabb, Kdop18, Obb, Sphere};
 use obbtree_bv::{Point, Pose, TriMesh, Triangle};
-use obbtree_query::brute_force;
+use obbtree_query::{brute_force, collide, CollisionRequest, Mode, Model, PosedOverlap};
 use proptest::prelude::*;
 
 type Q3 = [BigRational; 3];
@@ -131,7 +132,9 @@ struct Tally {
 /// tests (`common::sat`, degenerate triangles included) and, for proper triangles, by the rational
 /// check above; `brute_force` (the engine's predicate on every pair) must agree with both. The
 /// scaled query must also find exactly the pairs of the unscaled one (placement commutes with a
-/// power of two). 100 cases in CI; the run must meet candidates and meeting pairs.
+/// power of two), and `collide` through every volume type's tree at that scale exactly the
+/// oracle's pairs (the posed volume tests, the traversal and the leaf test all see scaled
+/// coordinates). 100 cases in CI; the run must meet candidates and meeting pairs.
 #[test]
 fn brute_force_agrees_with_exact_oracles_at_every_scale() {
     let tally = std::cell::RefCell::new(Tally::default());
@@ -151,6 +154,14 @@ fn brute_force_agrees_with_exact_oracles_at_every_scale() {
                 &unit,
             );
             prop_assert_eq!(&want, &unscaled, "scale 2^{}", exponent);
+            for (name, got) in [
+                ("aabb", collided::<Aabb>(&a, &b, &pose)),
+                ("obb", collided::<Obb>(&a, &b, &pose)),
+                ("sphere", collided::<Sphere>(&a, &b, &pose)),
+                ("kdop18", collided::<Kdop18>(&a, &b, &pose)),
+            ] {
+                prop_assert_eq!(&got, &want, "{} at scale 2^{}", name, exponent);
+            }
             let mut t = tally.borrow_mut();
             t.cases += 1;
             for (i, j, ta, tb) in candidates(&a, &b, &pose, 0.05 * scale) {
@@ -179,6 +190,23 @@ fn brute_force_agrees_with_exact_oracles_at_every_scale() {
         t.candidates >= 10 * t.cases && t.meeting >= t.cases,
         "{t:?}"
     );
+}
+
+/// The pairs `collide` finds (`Mode::All`) with B placed by `pose`, through `V`'s trees.
+fn collided<V: PosedOverlap>(a: &TriMesh, b: &TriMesh, pose: &Pose) -> Vec<[u32; 2]> {
+    let (ma, mb) = (
+        Model::<V>::new(a.clone()).unwrap(),
+        Model::<V>::new(b.clone()).unwrap(),
+    );
+    collide(
+        &ma,
+        &Pose::identity(),
+        &mb,
+        pose,
+        &CollisionRequest::new(Mode::All),
+    )
+    .unwrap()
+    .pairs
 }
 
 /// The same on touching cubes with exact coordinates, where every contact is a boundary case.

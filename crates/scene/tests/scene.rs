@@ -7,6 +7,10 @@
 //! smooth motions, rays with every object cast one by one, `collide_with` and
 //! `collide_scenes` with every pair. The oracles share no broad-phase or scene code.
 
+/// The one knob that sizes every property test, and failure persistence.
+#[path = "../../../tests/common/knob.rs"]
+mod knob;
+
 use obbtree_bv::{Point, Pose, Ray, TriMesh, Vector};
 use obbtree_query::{cast_ray, collide, CollisionRequest, CollisionResult, Mode, Model};
 use obbtree_scene::{CollisionFilter, ObjectContact, Scene, SceneError};
@@ -358,7 +362,7 @@ fn check_queries(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(knob::config(256))]
 
     #[test]
     fn collide_all_matches_every_pair(ops in prop::collection::vec(op(), 1..80)) {
