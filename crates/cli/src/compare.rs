@@ -74,7 +74,7 @@ struct Report {
 }
 
 /// One timing of both libraries.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 pub(super) struct Speed {
     obbtree: f64,
     parry: f64,
@@ -108,27 +108,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         (None, Some(b)) => b,
         (None, None) => unreachable!("clap requires B without --rays"),
     };
-    let (a, b) = (load_mesh(&args.a)?, load_mesh(b)?);
-    let start = Instant::now();
-    let build = |m: TriMesh| {
-        Model::<Obb>::new(m).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
-    };
-    let (ma, mb) = (build(a)?, build(b)?);
-    let ours_build = start.elapsed().as_secs_f64() * 1e3;
-    let (a, b) = (ma.mesh(), mb.mesh());
-    let start = Instant::now();
-    let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
-        Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
-    };
-    let (pa, pb) = (
-        parry::trimesh(a).map_err(refused)?,
-        parry::trimesh(b).map_err(refused)?,
-    );
-    let parry_build = start.elapsed().as_secs_f64() * 1e3;
-
+    let both = Both::build(load_mesh(&args.a)?, load_mesh(b)?)?;
     let poses = match &args.poses {
         Some(path) => load_poses(path).map_err(|e| Error::Message(e.to_string()))?,
-        None => random_poses(&ma, &mb, args.random.unwrap_or(100), args.seed)?,
+        None => random_poses(&both.a, &both.b, args.random.unwrap_or(100), args.seed)?,
     };
     if poses.is_empty() {
         return Err(Error::Message(
@@ -137,92 +120,152 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     }
     if args.distance {
         let built = super::compare_distance::Built {
-            a: &ma,
-            b: &mb,
-            pa: &pa,
-            pb: &pb,
-            build_ms: Speed::new(ours_build, parry_build),
+            a: &both.a,
+            b: &both.b,
+            pa: &both.pa,
+            pb: &both.pb,
+            build_ms: both.build_ms.clone(),
         };
         return super::compare_distance::run(built, &poses, args.json, out);
     }
-    let first = matches!(args.mode, ModeArg::First);
-    let request = CollisionRequest::new(if first { Mode::First } else { Mode::All });
-    let (mut ours_us, mut parry_us) = (Vec::new(), Vec::new());
-    let mut differences = Vec::new();
-    let mut agreeing = 0;
-    for (index, pose) in poses.iter().enumerate() {
-        let start = Instant::now();
-        let ours = collide(&ma, &Pose::identity(), &mb, pose, &request)
-            .map_err(|e| Error::Message(format!("pose {index}: {e}")))?;
-        ours_us.push(start.elapsed().as_secs_f64() * 1e6);
-        let start = Instant::now();
-        let theirs = parry::pairs(&pa, &pb, &parry::pose(pose), first);
-        parry_us.push(start.elapsed().as_secs_f64() * 1e6);
-        let judge = |pair: [u32; 2], by: &'static str| {
-            let tb = b.triangle(pair[1] as usize);
-            let placed = Triangle::new(
-                pose.transform_point(&tb.a),
-                pose.transform_point(&tb.b),
-                pose.transform_point(&tb.c),
-            );
-            let exact = tri_tri_exact::intersects(&a.triangle(pair[0] as usize), &placed);
-            let (wrong, claim) = match (by, exact) {
-                ("both", _) => ("", ""),
-                (_, false) => (by, "reports a pair the exact predicate calls disjoint"),
-                ("obbtree", true) => (
-                    "parry",
-                    "misses a pair the exact predicate calls intersecting",
-                ),
-                _ => (
-                    "obbtree",
-                    "misses a pair the exact predicate calls intersecting",
-                ),
-            };
-            Difference {
-                pose: index,
-                pair,
-                reported_by: by,
-                exact_intersects: exact,
-                verdict: format!("{wrong}: {claim}"),
-            }
-        };
-        let before = differences.len();
-        if first {
-            if ours.intersects == theirs.is_empty() {
-                let (pair, by) = match (ours.pairs.first(), theirs.first()) {
-                    (Some(p), _) => (*p, "obbtree"),
-                    (None, Some(p)) => (*p, "parry"),
-                    (None, None) => unreachable!("the answers differ, so one has a witness"),
-                };
-                differences.push(judge(pair, by));
-            }
-        } else {
-            let ours: BTreeSet<[u32; 2]> = ours.pairs.into_iter().collect();
-            let theirs: BTreeSet<[u32; 2]> = theirs.into_iter().collect();
-            differences.extend(ours.difference(&theirs).map(|p| judge(*p, "obbtree")));
-            differences.extend(theirs.difference(&ours).map(|p| judge(*p, "parry")));
-        }
-        agreeing += usize::from(differences.len() == before);
-    }
-    let report = Report {
-        poses: poses.len(),
-        mode: args.mode,
-        agreeing_poses: agreeing,
-        differences,
-        build_ms: Speed::new(ours_build, parry_build),
-        query_median_us: Speed::new(median(&mut ours_us), median(&mut parry_us)),
-    };
+    let report = both.collide_poses(&poses, args.mode)?;
     if args.json {
         let text = serde_json::to_string(&report)?;
         writeln!(out, "{text}")?;
         return Ok(());
     }
+    summary(&report, out)
+}
+
+/// Both meshes in both libraries, and the build times.
+struct Both {
+    a: Model<Obb>,
+    b: Model<Obb>,
+    pa: parry3d_f64::shape::TriMesh,
+    pb: parry3d_f64::shape::TriMesh,
+    build_ms: Speed,
+}
+
+impl Both {
+    fn build(a: TriMesh, b: TriMesh) -> Result<Self, Error> {
+        let start = Instant::now();
+        let build = |m: TriMesh| {
+            Model::<Obb>::new(m).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
+        };
+        let (ma, mb) = (build(a)?, build(b)?);
+        let ours_build = start.elapsed().as_secs_f64() * 1e3;
+        let start = Instant::now();
+        let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
+            Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
+        };
+        let (pa, pb) = (
+            parry::trimesh(ma.mesh()).map_err(refused)?,
+            parry::trimesh(mb.mesh()).map_err(refused)?,
+        );
+        let parry_build = start.elapsed().as_secs_f64() * 1e3;
+        Ok(Self {
+            a: ma,
+            b: mb,
+            pa,
+            pb,
+            build_ms: Speed::new(ours_build, parry_build),
+        })
+    }
+
+    /// Every pose through both libraries, timed, each difference judged exactly.
+    fn collide_poses(&self, poses: &[Pose], mode: ModeArg) -> Result<Report, Error> {
+        let first = matches!(mode, ModeArg::First);
+        let request = CollisionRequest::new(if first { Mode::First } else { Mode::All });
+        let (mut ours_us, mut parry_us) = (Vec::new(), Vec::new());
+        let mut differences = Vec::new();
+        let mut agreeing = 0;
+        for (index, pose) in poses.iter().enumerate() {
+            let start = Instant::now();
+            let ours = collide(&self.a, &Pose::identity(), &self.b, pose, &request)
+                .map_err(|e| Error::Message(format!("pose {index}: {e}")))?;
+            ours_us.push(start.elapsed().as_secs_f64() * 1e6);
+            let start = Instant::now();
+            let theirs = parry::pairs(&self.pa, &self.pb, &parry::pose(pose), first);
+            parry_us.push(start.elapsed().as_secs_f64() * 1e6);
+            let found = self.differences(index, pose, ours.pairs, theirs, first);
+            agreeing += usize::from(found.is_empty());
+            differences.extend(found);
+        }
+        Ok(Report {
+            poses: poses.len(),
+            mode,
+            agreeing_poses: agreeing,
+            differences,
+            build_ms: self.build_ms.clone(),
+            query_median_us: Speed::new(median(&mut ours_us), median(&mut parry_us)),
+        })
+    }
+
+    /// Where the two answers at one pose differ: with `first`, the witness of the library that
+    /// found contact when the other did not; otherwise every pair only one of them reports.
+    fn differences(
+        &self,
+        index: usize,
+        pose: &Pose,
+        ours: Vec<[u32; 2]>,
+        theirs: Vec<[u32; 2]>,
+        first: bool,
+    ) -> Vec<Difference> {
+        let judge = |pair: [u32; 2], by: &'static str| self.judge(index, pose, pair, by);
+        if first {
+            return match (ours.first(), theirs.first()) {
+                (Some(p), None) => vec![judge(*p, "obbtree")],
+                (None, Some(p)) => vec![judge(*p, "parry")],
+                _ => Vec::new(),
+            };
+        }
+        let ours: BTreeSet<[u32; 2]> = ours.into_iter().collect();
+        let theirs: BTreeSet<[u32; 2]> = theirs.into_iter().collect();
+        let only_ours = ours.difference(&theirs).map(|p| judge(*p, "obbtree"));
+        only_ours
+            .chain(theirs.difference(&ours).map(|p| judge(*p, "parry")))
+            .collect()
+    }
+
+    /// A pair reported `by` one library only, decided by the exact predicate.
+    fn judge(&self, index: usize, pose: &Pose, pair: [u32; 2], by: &'static str) -> Difference {
+        let (a, b) = (self.a.mesh(), self.b.mesh());
+        let tb = b.triangle(pair[1] as usize);
+        let placed = Triangle::new(
+            pose.transform_point(&tb.a),
+            pose.transform_point(&tb.b),
+            pose.transform_point(&tb.c),
+        );
+        let exact = tri_tri_exact::intersects(&a.triangle(pair[0] as usize), &placed);
+        let (wrong, claim) = match (by, exact) {
+            (_, false) => (by, "reports a pair the exact predicate calls disjoint"),
+            ("obbtree", true) => (
+                "parry",
+                "misses a pair the exact predicate calls intersecting",
+            ),
+            _ => (
+                "obbtree",
+                "misses a pair the exact predicate calls intersecting",
+            ),
+        };
+        Difference {
+            pose: index,
+            pair,
+            reported_by: by,
+            exact_intersects: exact,
+            verdict: format!("{wrong}: {claim}"),
+        }
+    }
+}
+
+/// The readable report: agreement, speed, the first differences.
+fn summary(report: &Report, out: &mut impl Write) -> Result<(), Error> {
     writeln!(
         out,
         "{} poses, mode {:?}: {} agree, {} differing pairs",
         report.poses,
-        args.mode,
-        agreeing,
+        report.mode,
+        report.agreeing_poses,
         report.differences.len()
     )?;
     speed_table(
