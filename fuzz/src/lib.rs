@@ -1175,6 +1175,13 @@ pub fn pick_checked<V: RayVolume + TreeVolume>(model: &Model<V>, case: PickCase,
     checked_against(model, case, exact, hits.as_ref());
 }
 
+/// Whether every non-zero component of `dir` is at least `2⁻¹⁰⁰⁰` of the largest (the
+/// contract of [`QueryError::RayDirectionRange`]).
+fn direction_in_range(dir: &Vector) -> bool {
+    let smallest = dir.amax() * 2f64.powi(-1000);
+    dir.iter().all(|c| *c == 0.0 || c.abs() >= smallest)
+}
+
 /// [`pick_checked`] with the exact hits computed by the caller.
 fn checked_against<V: RayVolume + TreeVolume>(
     model: &Model<V>,
@@ -1197,6 +1204,10 @@ fn checked_against<V: RayVolume + TreeVolume>(
     } else if !translation.iter().all(|x| x.abs() <= MAX_COORDINATE) {
         Some(QueryError::TranslationOutOfRange {
             translation: (*translation).into(),
+        })
+    } else if !direction_in_range(&pose.inverse_transform_vector(&ray.dir)) {
+        Some(QueryError::RayDirectionRange {
+            dir: pose.inverse_transform_vector(&ray.dir).into(),
         })
     } else {
         None

@@ -67,6 +67,17 @@ pub enum QueryError {
         /// The direction as given.
         dir: [f64; 3],
     },
+    /// The ray's direction, in the mesh's frame, has a non-zero component below `2⁻¹⁰⁰⁰` of its
+    /// largest: scaled to unit size for the exact tests, that component would underflow and the
+    /// ray would be cast along another direction.
+    #[error(
+        "the ray's direction {dir:?} (in the mesh's frame) spans too many orders of magnitude: \
+         every non-zero component must be at least 2^-1000 of the largest; set the tiny ones to 0"
+    )]
+    RayDirectionRange {
+        /// The direction in the mesh's frame.
+        dir: [f64; 3],
+    },
     /// `max_t` is NaN or negative.
     #[error("max_t must be a non-negative number (or infinity), not {0}")]
     InvalidMaxT(f64),
@@ -168,6 +179,23 @@ pub(crate) fn check_ray(ray: &Ray) -> Result<(), QueryError> {
         })
     }
 }
+
+/// `Ok` when `dir` (a ray's direction in the mesh's frame) has no non-zero component below
+/// `2⁻¹⁰⁰⁰` of its largest, so that scaling it to a largest component in `[1, 2)` (as the exact
+/// ray–triangle test does) is exact: a direction of `(1.9e214, 2.2e-308, 2.2e-308)` lost its
+/// small components and missed a triangle it crosses.
+pub(crate) fn check_direction_range(dir: &Vector) -> Result<(), QueryError> {
+    let smallest_allowed = dir.amax() * DIRECTION_RANGE;
+    if dir.iter().all(|c| *c == 0.0 || c.abs() >= smallest_allowed) {
+        Ok(())
+    } else {
+        Err(QueryError::RayDirectionRange { dir: (*dir).into() })
+    }
+}
+
+/// `2⁻¹⁰⁰⁰`: the smallest ratio of a direction's non-zero components that
+/// [`check_direction_range`] admits.
+const DIRECTION_RANGE: f64 = 9.332636185032189e-302;
 
 /// `Ok` for a ray length limit that is a non-negative number or `+∞`.
 pub(crate) fn check_max_t(max_t: f64) -> Result<(), QueryError> {

@@ -2,7 +2,9 @@
 
 use super::closest::cast_prepared;
 use super::{MeshRay, RayHit, RayVolume};
-use crate::error::{check_each, check_max_t, check_ray, check_translation, BatchError};
+use crate::error::{
+    check_direction_range, check_each, check_max_t, check_ray, check_translation, BatchError,
+};
 use crate::Model;
 use obbtree_bv::{Pose, Ray};
 use rayon::prelude::*;
@@ -40,7 +42,8 @@ pub fn cast_rays_into<V: RayVolume>(
     check_each(rays, |ray| {
         check_ray(ray)?;
         check_max_t(max_t)?;
-        check_translation(pose)
+        check_translation(pose)?;
+        check_direction_range(&pose.inverse_transform_vector(&ray.dir))
     })?;
     model.prepare_rays();
     let cast = |ray: &Ray| cast_prepared(model, pose, ray, &MeshRay::new(pose, ray), max_t);

@@ -53,7 +53,7 @@ pub use hit::RayHit;
 pub use ray::MeshRay;
 pub use volume::RayVolume;
 
-use crate::error::{check_max_t, check_ray, check_translation, QueryError};
+use crate::error::{check_direction_range, check_max_t, check_ray, check_translation, QueryError};
 use crate::model::{Model, RayIndex};
 use obbtree_bv::{Pose, Ray};
 use traverse::{RayTree, Visitor};
@@ -63,7 +63,9 @@ pub(crate) fn prepare(pose: &Pose, ray: &Ray, max_t: f64) -> Result<MeshRay, Que
     check_ray(ray)?;
     check_max_t(max_t)?;
     check_translation(pose)?;
-    Ok(MeshRay::new(pose, ray))
+    let local = MeshRay::new(pose, ray);
+    check_direction_range(&local.ray.dir)?;
+    Ok(local)
 }
 
 /// Walks `model`'s ray index along `ray` (mesh frame), reporting to `visitor`.
