@@ -545,6 +545,19 @@ fn bad_input_is_an_error() {
             Err(QueryError::InvalidMaxT(_))
         ));
     }
+    // A direction whose small components would underflow when scaled to unit size.
+    let wide = Ray::new(Point::origin(), Vector::new(1.9e214, 2.2e-308, 0.0));
+    assert!(matches!(
+        cast_ray(&model, &pose, &wide, f64::INFINITY),
+        Err(QueryError::RayDirectionRange { .. })
+    ));
+    let err = cast_rays(&model, &pose, &[good, wide], f64::INFINITY).unwrap_err();
+    assert!(
+        matches!(err.source, QueryError::RayDirectionRange { .. }),
+        "{err:?}"
+    );
+    let fine = Ray::new(Point::origin(), Vector::new(1.0, 1e-300, 0.0));
+    assert!(cast_ray(&model, &pose, &fine, f64::INFINITY).is_ok());
     // The ray moved into the mesh frame must stay in the exact predicates' range.
     let far = Pose::from_translation([0.0, 0.0, 1.1e100]).unwrap();
     assert_eq!(
@@ -559,12 +572,15 @@ fn bad_input_is_an_error() {
         matches!(nan, Err(PoseError::NonFinite { part: "translation", value }) if value.is_nan()),
         "{nan:?}"
     );
-    let edge = Ray::new(
-        Point::new(1e100, -1e100, 0.0),
-        Vector::new(1e300, 1e-300, 0.0),
-    );
+    let edge = Ray::new(Point::new(1e100, -1e100, 0.0), Vector::new(1e300, 1.0, 0.0));
     let at_the_end = Pose::from_translation([1e100, 0.0, 0.0]).unwrap();
     assert!(cast_ray(&model, &at_the_end, &edge, 1.0).is_ok());
+    // 1e-300 of 1e300 would underflow when the direction is scaled to unit size.
+    let too_wide = Ray::new(edge.origin, Vector::new(1e300, 1e-300, 0.0));
+    assert!(matches!(
+        cast_ray(&model, &at_the_end, &too_wide, 1.0),
+        Err(QueryError::RayDirectionRange { .. })
+    ));
     // A model cannot pair a mesh with a tree built for another (the old query-time check of
     // the tree's triangle count is gone: a model's tree always belongs to its mesh).
     let other = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
