@@ -227,3 +227,11 @@ pub fn mode(text: &str) -> PyResult<obbtree::Mode> {
         )),
     }
 }
+
+/// Checks a `(4, 4)` pose argument as every query does, without a query: the drop-ins check
+/// a transform before anything else uses it. `ValueError` naming `name` when it is refused.
+#[pyfunction]
+#[pyo3(name = "_check_pose")]
+pub fn check_pose(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    pose(Some(obj), name).map(drop)
+}
