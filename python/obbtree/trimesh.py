@@ -91,21 +91,43 @@ class ContactData:
     estimate of its own).
     """
 
+    # A manager makes one per intersecting triangle pair, often hundreds of thousands per query:
+    # each holds its two names and faces, and a row of the arrays of points and normals shared
+    # by the contacts of its object pair.
+    __slots__ = ("_names", "_faces", "_points", "_normals", "_row")
+
     def __init__(self, names, indices, point, normal):
-        self.names = set(names)
-        self._inds = dict(zip(names, indices))
-        self._point = point
-        self._normal = normal
+        self._names = tuple(names)
+        self._faces = tuple(indices)
+        self._points, self._normals, self._row = (point,), (normal,), 0
+
+    @classmethod
+    def _of_pairs(cls, names, pairs, points, normals):
+        """The contacts of one object pair: ``pairs`` (p, 2) faces, ``points`` and ``normals``
+        (p, 3) arrays of their rows."""
+        made = []
+        new = cls.__new__
+        for row, faces in enumerate(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist())):
+            contact = new(cls)
+            contact._names, contact._faces, contact._row = names, faces, row
+            contact._points, contact._normals = points, normals
+            made.append(contact)
+        return made
+
+    @property
+    def names(self):
+        """The set of the two objects' names."""
+        return set(self._names)
 
     @property
     def normal(self):
         """The unit normal of the first object's triangle, (3,) float."""
-        return self._normal
+        return self._normals[self._row]
 
     @property
     def point(self):
         """A point of the intersection, (3,) float."""
-        return self._point
+        return self._points[self._row]
 
     @property
     def depth(self):
@@ -114,10 +136,15 @@ class ContactData:
 
     def index(self, name):
         """The index of the face of object ``name`` in this contact."""
-        return self._inds[name]
+        if name == self._names[0]:
+            return self._faces[0]
+        if name == self._names[1]:
+            return self._faces[1]
+        raise KeyError(name)
 
     def __repr__(self):
-        return f"ContactData({self._inds!r}, point={self._point!r})"
+        faces = dict(zip(self._names, self._faces))
+        return f"ContactData({faces!r}, point={self.point!r})"
 
 
 class _Object:
@@ -153,10 +180,11 @@ class _Object:
         """The centre of the mesh's ball, placed by the object's transform."""
         return self.transform[:3, :3] @ self._ball()[0] + self.transform[:3, 3]
 
-    def world_normal(self, face):
+    def world_normals(self, faces):
+        """The unit normals of ``faces`` ((p,) indices) in the world frame, (p, 3)."""
         if self._normals is None:
             self._normals = _face_normals(self.mesh)
-        return self.transform[:3, :3] @ self._normals[face]
+        return self._normals[faces] @ self.transform[:3, :3].T
 
 
 def _transform(transform):
@@ -175,6 +203,9 @@ class _TransformNamed:
         if kind is ValueError and str(error).startswith("pose: "):
             raise ValueError("transform: " + str(error)[len("pose: "):]) from None
         return False
+
+
+_TRANSFORM_NAMED = _TransformNamed()
 
 
 def _returns(result, names, contacts, return_names, return_data):
@@ -231,7 +262,7 @@ class CollisionManager:
         model = _model_of(mesh, self._bv, self._models)
         key = f"{next(self._keys)}"
         # Inserted before the old object goes: a refused transform leaves the manager as it was.
-        with _TransformNamed():
+        with _TRANSFORM_NAMED:
             self._scene.insert(key, model, transform)
         if name in self._objs:
             self.remove_object(name)
@@ -256,7 +287,7 @@ class CollisionManager:
         if name not in self._objs:
             raise ValueError(f"{name} not in collision manager!")
         transform = _transform(transform)
-        with _TransformNamed():
+        with _TRANSFORM_NAMED:
             self._scene.set_pose(self._key_of[name], transform)
         self._objs[name].transform = transform
 
@@ -269,7 +300,7 @@ class CollisionManager:
         transform = _transform(transform)
         model = _model_of(mesh, self._bv, self._external, limit=8)
         mode = "all" if return_data else "first"
-        with _TransformNamed():
+        with _TRANSFORM_NAMED:
             found = self._scene.collide_with(model, transform, mode=mode, contacts=return_data)
         names = {self._name_of[key] for key, *_ in found}
         contacts = []
@@ -315,10 +346,8 @@ class CollisionManager:
     @staticmethod
     def _pair_data(a, b, pairs, points):
         """ContactData of each intersecting pair ``[triangle of a, triangle of b]``."""
-        return [
-            ContactData((a.name, b.name), (i, j), point, a.world_normal(i))
-            for (i, j), point in zip(pairs.tolist(), points)
-        ]
+        normals = a.world_normals(pairs[:, 0])
+        return ContactData._of_pairs((a.name, b.name), pairs, points, normals)
 
     def min_distance_single(self, mesh, transform=None, return_name=False, return_data=False):
         """The distance from ``mesh`` at ``transform`` to the nearest object of the manager.

@@ -3,7 +3,7 @@
 //! margin; one pair of models under many poses, in parallel without the GIL.
 
 use crate::arrays::{check_shape, index_array, pose, poses};
-use crate::collide::pair_array;
+use crate::collide::{pair_array, run_query, worth_releasing};
 use crate::errors::value_error;
 use crate::model::Model;
 use crate::volumes::with_models;
@@ -244,9 +244,9 @@ pub fn distance<'py>(
 ) -> PyResult<PyDistanceResult> {
     let (pa, pb) = (pose(pose_a, "pose_a")?, pose(pose_b, "pose_b")?);
     let request = request(rel_err, abs_err, hint, solids)?;
-    let (ma, mb) = (a.inner.clone(), b.inner.clone());
-    let inner = py.detach(|| {
-        with_models!(&ma, &mb, |x, y| obbtree::distance(x, &pa, y, &pb, &request)
+    let (ma, mb) = (&a.inner, &b.inner);
+    let inner = run_query(py, worth_releasing(&a, &b, false), || {
+        with_models!(ma, mb, |x, y| obbtree::distance(x, &pa, y, &pb, &request)
             .map_err(|e| query_error("pose_b", e)))
     })?;
     Ok(PyDistanceResult { inner })
@@ -275,9 +275,9 @@ pub fn within_margin<'py>(
     margin: f64,
 ) -> PyResult<(bool, Bound<'py, PyArray2<i64>>)> {
     let (pa, pb) = (pose(pose_a, "pose_a")?, pose(pose_b, "pose_b")?);
-    let (ma, mb) = (a.inner.clone(), b.inner.clone());
-    let witness = py.detach(|| {
-        with_models!(&ma, &mb, |x, y| obbtree::within_margin(
+    let (ma, mb) = (&a.inner, &b.inner);
+    let witness = run_query(py, worth_releasing(&a, &b, false), || {
+        with_models!(ma, mb, |x, y| obbtree::within_margin(
             x, &pa, y, &pb, margin
         )
         .map_err(|e| query_error("pose_b", e)))
@@ -305,9 +305,9 @@ pub fn proximity_pairs<'py>(
     margin: f64,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (pa, pb) = (pose(pose_a, "pose_a")?, pose(pose_b, "pose_b")?);
-    let (ma, mb) = (a.inner.clone(), b.inner.clone());
-    let pairs = py.detach(|| {
-        with_models!(&ma, &mb, |x, y| obbtree::proximity_pairs(
+    let (ma, mb) = (&a.inner, &b.inner);
+    let pairs = run_query(py, true, || {
+        with_models!(ma, mb, |x, y| obbtree::proximity_pairs(
             x, &pa, y, &pb, margin
         )
         .map_err(|e| query_error("pose_b", e)))

@@ -31,6 +31,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
     m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::contains, m)?)?;
+    m.add_function(wrap_pyfunction!(collide::engine_collide_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(distance::distance, m)?)?;
     m.add_function(wrap_pyfunction!(distance::within_margin, m)?)?;
     m.add_function(wrap_pyfunction!(distance::proximity_pairs, m)?)?;

@@ -141,14 +141,13 @@ impl PyScene {
     }
 
     /// Moves the object `name` to `pose` (`(4, 4)`).
-    fn set_pose(&self, py: Python<'_>, name: String, pose: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_pose(&self, name: String, pose: &Bound<'_, PyAny>) -> PyResult<()> {
         let placed = self::pose(Some(pose), "pose")?;
-        py.detach(|| {
-            with_scene!(&mut self.lock().scene, |s| s
-                .lookup(&name)
-                .and_then(|id| s.set_pose(id, placed))
-                .map_err(scene_error))
-        })
+        // A lookup and a broad-phase update: shorter than releasing the GIL would take.
+        with_scene!(&mut self.lock().scene, |s| s
+            .lookup(&name)
+            .and_then(|id| s.set_pose(id, placed))
+            .map_err(scene_error))
     }
 
     /// Moves the objects `names[i]` to `poses[i]` (`(k, 4, 4)`); on an unknown name nothing moves.
