@@ -193,6 +193,22 @@ impl PyScene {
         Ok(Array2::from_shape_fn((4, 4), |(i, j)| m[(i, j)]).into_pyarray(py))
     }
 
+    /// How the last query answered its object pairs: `candidates` (bounds met), `reused`
+    /// (neither object moved), `witnessed` (last witness pair still intersects), `separated`
+    /// (last separating plane still separates), `queried` (the full exact query ran).
+    fn last_stats(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        let stats = with_scene!(&self.lock().scene, |s| s.last_stats());
+        [
+            ("candidates", stats.candidates),
+            ("reused", stats.reused),
+            ("witnessed", stats.witnessed),
+            ("separated", stats.separated),
+            ("queried", stats.queried),
+        ]
+        .into_iter()
+        .collect()
+    }
+
     /// The objects' names, sorted.
     fn names(&self, py: Python<'_>) -> Vec<String> {
         let mut names: Vec<String> = py.detach(|| {
