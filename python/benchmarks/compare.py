@@ -255,11 +255,13 @@ def bench_rays(args, rows):
             timed[label] = (float(build), float(seconds), int(growth), reached == "1", np.load(out))
     (build_o, ours, grow_o, reached_o, first_o) = timed["obbtree"]
     (build_e, theirs, grow_e, reached_e, first_e) = timed["embreex"]
-    differ = int((first_o != first_e).sum())
+    verdicts = judge_differences(args, first_o, first_e)
     rows.append(
         (
             f"rays: {args.rays:,} on dragon_res2 (202,520 triangles), intersects_first; "
-            f"{int((first_o >= 0).sum()):,} hits, {differ:,} first triangles differ",
+            f"{int((first_o >= 0).sum()):,} hits; first triangles differ on "
+            f"{sum(verdicts.values()):,} rays, decided exactly: {verdicts['obbtree']} for obbtree, "
+            f"{verdicts['tie']} ties (the same point), {verdicts['embreex']} for embreex",
             f"{ours:.3f} s",
             f"{theirs:.3f} s",
             f"{theirs / ours:.2f}×",
@@ -274,6 +276,39 @@ def bench_rays(args, rows):
     rows.append(("rays: resident memory growth during the queries (input: "
                  f"{2 * args.rays * 24 / 2**20:.0f} MiB)", mib(grow_o, reached_o),
                  mib(grow_e, reached_e), ""))
+
+
+def judge_differences(args, first_o, first_e):
+    """Every ray on which the two first triangles differ, decided by the exact rational oracle
+    of the tests (tests/exact.py): whose triangle is really hit, and first. Counts of rays
+    where obbtree's answer is the exact one, where both are (a tie: the same hit point, a shared
+    edge or vertex), and where embreex's is."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
+    from exact import ray_hits_triangle, ray_parameter
+
+    dragon = load("dragon_res2.ply.gz")
+    triangles = dragon.vertices[dragon.faces]
+    origins, directions = dragon_rays(dragon, args.rays)
+    verdicts = {"obbtree": 0, "tie": 0, "embreex": 0}
+
+    def hit_at(k, triangle):
+        """The exact ray parameter of a hit of ray ``k`` on ``triangle``, None for no hit."""
+        if triangle < 0 or not ray_hits_triangle(origins[k], directions[k], triangles[triangle], 4.0):
+            return None
+        return ray_parameter(origins[k], directions[k], triangles[triangle])
+
+    for k in np.flatnonzero(first_o != first_e):
+        t_o, t_e = hit_at(k, first_o[k]), hit_at(k, first_e[k])
+        if first_o[k] < 0:  # obbtree: a miss; right unless embreex's triangle is hit
+            right = "obbtree" if t_e is None else "embreex"
+        elif t_o is None:  # obbtree's triangle is not hit
+            right = "embreex"
+        elif t_e is None or t_o < t_e:
+            right = "obbtree"
+        else:
+            right = "tie" if t_o == t_e else "embreex"
+        verdicts[right] += 1
+    return verdicts
 
 
 # --- one small query --------------------------------------------------------------------------
