@@ -1,4 +1,4 @@
-"""obbtree: exact triangle-mesh collision and ray casting, NumPy arrays in and out.
+"""obbtree: exact triangle-mesh collision, distance and ray casting, NumPy arrays in and out.
 
 >>> import numpy as np, obbtree
 >>> square = obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float),
@@ -13,6 +13,7 @@ Drop-in backends for trimesh are in :mod:`obbtree.trimesh`.
 
 from ._obbtree import (
     VOLUMES,
+    DistanceResult,
     Mesh,
     Model,
     Scene,
@@ -22,11 +23,16 @@ from ._obbtree import (
     collide,
     collide_many,
     contains,
+    distance,
+    distance_many,
+    proximity_pairs,
     self_collide,
+    within_margin,
 )
 
 __all__ = [
     "VOLUMES",
+    "DistanceResult",
     "Mesh",
     "Model",
     "Scene",
@@ -36,5 +42,9 @@ __all__ = [
     "collide",
     "collide_many",
     "contains",
+    "distance",
+    "distance_many",
+    "proximity_pairs",
     "self_collide",
+    "within_margin",
 ]

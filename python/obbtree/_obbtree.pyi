@@ -1,7 +1,7 @@
 """Type stubs of the native extension ``obbtree._obbtree`` (re-exported by ``obbtree``)."""
 
 from os import PathLike
-from typing import List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -50,6 +50,37 @@ class Model:
     @property
     def memory_bytes(self) -> int: ...
 
+class DistanceResult:
+    """The answer of :func:`distance`; unpacks as
+    ``(distance, pair, point_a, point_b, lower, upper)``.
+
+    >>> d, pair, point_a, point_b, lower, upper = obbtree.distance(a, None, b, pose_b)
+    """
+
+    @property
+    def distance(self) -> float: ...
+    @property
+    def pair(self) -> Tuple[int, int]: ...
+    @property
+    def point_a(self) -> NDArray[np.float64]: ...
+    @property
+    def point_b(self) -> NDArray[np.float64]: ...
+    @property
+    def lower(self) -> float: ...
+    @property
+    def upper(self) -> float: ...
+    @property
+    def intersects(self) -> bool: ...
+    @property
+    def contained(
+        self,
+    ) -> Optional[
+        Literal["surfaces_intersect", "open_mesh", "disjoint", "overlapping", "a_in_b", "b_in_a"]
+    ]: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Union[float, Tuple[int, int], NDArray[np.float64]]: ...
+    def __iter__(self) -> Iterator[Union[float, Tuple[int, int], NDArray[np.float64]]]: ...
+
 class Scene:
     """Named, posed models queried together (collisions and rays)."""
 
@@ -62,6 +93,7 @@ class Scene:
     def set_poses(self, names: Sequence[str], poses: ArrayLike) -> None: ...
     def pose(self, name: str) -> NDArray[np.float64]: ...
     def names(self) -> List[str]: ...
+    def last_stats(self) -> Dict[str, int]: ...
     def allow(self, a: str, b: str) -> None: ...
     def __len__(self) -> int: ...
     def __contains__(self, name: str) -> bool: ...
@@ -103,3 +135,51 @@ def any_hit(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
     max_t: float = ...,
 ) -> NDArray[np.bool_]: ...
+def distance(
+    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, rel_err: float = 0.0,
+    abs_err: float = 0.0, hint: Optional[ArrayLike] = None, solids: bool = False,
+) -> DistanceResult:
+    """The distance between the posed meshes, the closest triangle pair and points, and a
+    certified interval (exactly 0 when they intersect).
+
+    >>> above = np.eye(4); above[2, 3] = 0.5
+    >>> d, pair, point_a, point_b, lower, upper = obbtree.distance(tri, None, tri, above)
+    >>> d, pair
+    (0.5, (0, 0))
+    >>> obbtree.distance(tri, None, tri, above, hint=pair, rel_err=0.01).distance
+    0.5
+    """
+
+def within_margin(
+    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, margin: float
+) -> Tuple[bool, NDArray[np.int64]]:
+    """Whether the posed meshes are at most ``margin`` apart (exact), with a ``(p, 2)`` array of
+    at most one witness pair.
+
+    >>> obbtree.within_margin(tri, None, tri, above, 0.5)[0]
+    True
+    """
+
+def proximity_pairs(
+    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, margin: float
+) -> NDArray[np.int64]:
+    """Every triangle pair at most ``margin`` apart (exact), ``(p, 2)`` int64, sorted.
+
+    >>> obbtree.proximity_pairs(tri, None, tri, above, 0.5).tolist()
+    [[0, 0]]
+    """
+
+def distance_many(
+    a: Model, b: Model, poses: ArrayLike, pose_a: _Pose = None, rel_err: float = 0.0,
+    abs_err: float = 0.0, hint: Optional[ArrayLike] = None, solids: bool = False,
+) -> Tuple[
+    NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64],
+    NDArray[np.float64], NDArray[np.float64],
+]:
+    """``distance`` at each of ``poses`` ``(k, 4, 4)``, in parallel without the GIL:
+    ``(distances, pairs, points_a, points_b, lower, upper)``, one row per pose.
+
+    >>> poses = np.stack([np.eye(4)] * 2); poses[:, 2, 3] = [0.0, 2.0]
+    >>> obbtree.distance_many(tri, tri, poses)[0].tolist()
+    [0.0, 2.0]
+    """

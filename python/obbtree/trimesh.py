@@ -19,18 +19,25 @@ import math
 
 import numpy as np
 
-from ._obbtree import Mesh, Model, Scene, any_hit, cast_rays, cast_rays_all, contains
+from ._obbtree import (
+    Mesh,
+    Model,
+    Scene,
+    _check_pose,
+    any_hit,
+    cast_rays,
+    cast_rays_all,
+    contains,
+    distance,
+)
 
-__all__ = ["CollisionManager", "ContactData", "RayMeshIntersector"]
+__all__ = ["CollisionManager", "ContactData", "DistanceData", "RayMeshIntersector"]
 
 #: The name trimesh gives the external object of ``in_collision_single`` in contact data.
 EXTERNAL = "__external"
 
-_DISTANCE_MISSING = (
-    "obbtree.trimesh.CollisionManager.{} needs obbtree's distance queries, which this build "
-    "does not include yet; use trimesh.collision.CollisionManager (python-fcl) for distances"
-)
-
+#: Bounding balls a manager keeps (of its objects' models and of the last meshes queried).
+_BALLS_KEPT = 4096
 
 def _content_key(mesh, vertices, faces):
     """A key that changes when the mesh's arrays do: trimesh's own content hash (cached by
@@ -84,21 +91,43 @@ class ContactData:
     estimate of its own).
     """
 
+    # A manager makes one per intersecting triangle pair, often hundreds of thousands per query:
+    # each holds its two names and faces, and a row of the arrays of points and normals shared
+    # by the contacts of its object pair.
+    __slots__ = ("_names", "_faces", "_points", "_normals", "_row")
+
     def __init__(self, names, indices, point, normal):
-        self.names = set(names)
-        self._inds = dict(zip(names, indices))
-        self._point = point
-        self._normal = normal
+        self._names = tuple(names)
+        self._faces = tuple(indices)
+        self._points, self._normals, self._row = (point,), (normal,), 0
+
+    @classmethod
+    def _of_pairs(cls, names, pairs, points, normals):
+        """The contacts of one object pair: ``pairs`` (p, 2) faces, ``points`` and ``normals``
+        (p, 3) arrays of their rows."""
+        made = []
+        new = cls.__new__
+        for row, faces in enumerate(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist())):
+            contact = new(cls)
+            contact._names, contact._faces, contact._row = names, faces, row
+            contact._points, contact._normals = points, normals
+            made.append(contact)
+        return made
+
+    @property
+    def names(self):
+        """The set of the two objects' names."""
+        return set(self._names)
 
     @property
     def normal(self):
         """The unit normal of the first object's triangle, (3,) float."""
-        return self._normal
+        return self._normals[self._row]
 
     @property
     def point(self):
         """A point of the intersection, (3,) float."""
-        return self._point
+        return self._points[self._row]
 
     @property
     def depth(self):
@@ -107,26 +136,55 @@ class ContactData:
 
     def index(self, name):
         """The index of the face of object ``name`` in this contact."""
-        return self._inds[name]
+        if name == self._names[0]:
+            return self._faces[0]
+        if name == self._names[1]:
+            return self._faces[1]
+        raise KeyError(name)
 
     def __repr__(self):
-        return f"ContactData({self._inds!r}, point={self._point!r})"
+        faces = dict(zip(self._names, self._faces))
+        return f"ContactData({faces!r}, point={self.point!r})"
 
 
 class _Object:
     """An object of a manager: the user's name and mesh, its model and pose."""
 
-    def __init__(self, name, mesh, model, transform):
+    def __init__(self, name, mesh, model, transform, spheres=None):
         self.name = name
         self.mesh = mesh
         self.model = model
         self.transform = transform
         self._normals = None
+        # Bounding balls by model, shared by a manager's objects: {id(model): (model, ball)}.
+        self._spheres = {} if spheres is None else spheres
 
-    def world_normal(self, face):
+    def _ball(self):
+        """A ball around the mesh (centred on its box's centre), computed once per model."""
+        entry = self._spheres.get(id(self.model))
+        if entry is None:
+            vertices = self.model.mesh.vertices
+            center = (vertices.min(axis=0) + vertices.max(axis=0)) / 2.0
+            radius = np.sqrt(((vertices - center) ** 2).sum(axis=1).max())
+            if len(self._spheres) >= _BALLS_KEPT:
+                del self._spheres[next(iter(self._spheres))]
+            # The model is kept with its ball so that its id is not reused while cached.
+            entry = self._spheres[id(self.model)] = (self.model, center, radius)
+        return entry[1:]
+
+    def radius(self):
+        """The radius of the mesh's ball."""
+        return self._ball()[1]
+
+    def world_center(self):
+        """The centre of the mesh's ball, placed by the object's transform."""
+        return self.transform[:3, :3] @ self._ball()[0] + self.transform[:3, 3]
+
+    def world_normals(self, faces):
+        """The unit normals of ``faces`` ((p,) indices) in the world frame, (p, 3)."""
         if self._normals is None:
             self._normals = _face_normals(self.mesh)
-        return self.transform[:3, :3] @ self._normals[face]
+        return self._normals[faces] @ self.transform[:3, :3].T
 
 
 def _transform(transform):
@@ -145,6 +203,9 @@ class _TransformNamed:
         if kind is ValueError and str(error).startswith("pose: "):
             raise ValueError("transform: " + str(error)[len("pose: "):]) from None
         return False
+
+
+_TRANSFORM_NAMED = _TransformNamed()
 
 
 def _returns(result, names, contacts, return_names, return_data):
@@ -169,6 +230,13 @@ class CollisionManager:
     >>> _ = manager.add_object("a", trimesh.creation.box())
     >>> manager.in_collision_single(trimesh.creation.box(), return_names=True)
     (True, {'a'})
+    >>> away = np.eye(4); away[0, 3] = 3.0
+    >>> manager.min_distance_single(trimesh.creation.box(), away, return_name=True)
+    (2.0, 'a')
+
+    Distances are between surfaces, as FCL measures the meshes trimesh gives it as BVH models:
+    0 where they touch or cross. (trimesh gives convex meshes to FCL as solids, whose signed
+    distance is negative when they overlap; here it is 0.)
     """
 
     _keys = itertools.count()
@@ -184,6 +252,7 @@ class CollisionManager:
         # last few meshes queried against the manager.
         self._models = {}
         self._external = {}
+        self._spheres = {}
 
     def add_object(self, name, mesh, transform=None):
         """Add ``mesh`` (a trimesh.Trimesh, or an ``obbtree.Model``) at ``transform`` ((4,4),
@@ -193,11 +262,11 @@ class CollisionManager:
         model = _model_of(mesh, self._bv, self._models)
         key = f"{next(self._keys)}"
         # Inserted before the old object goes: a refused transform leaves the manager as it was.
-        with _TransformNamed():
+        with _TRANSFORM_NAMED:
             self._scene.insert(key, model, transform)
         if name in self._objs:
             self.remove_object(name)
-        self._objs[name] = _Object(name, mesh, model, transform)
+        self._objs[name] = _Object(name, mesh, model, transform, self._spheres)
         self._key_of[name] = key
         self._name_of[key] = name
         return model
@@ -218,7 +287,7 @@ class CollisionManager:
         if name not in self._objs:
             raise ValueError(f"{name} not in collision manager!")
         transform = _transform(transform)
-        with _TransformNamed():
+        with _TRANSFORM_NAMED:
             self._scene.set_pose(self._key_of[name], transform)
         self._objs[name].transform = transform
 
@@ -231,7 +300,7 @@ class CollisionManager:
         transform = _transform(transform)
         model = _model_of(mesh, self._bv, self._external, limit=8)
         mode = "all" if return_data else "first"
-        with _TransformNamed():
+        with _TRANSFORM_NAMED:
             found = self._scene.collide_with(model, transform, mode=mode, contacts=return_data)
         names = {self._name_of[key] for key, *_ in found}
         contacts = []
@@ -277,22 +346,135 @@ class CollisionManager:
     @staticmethod
     def _pair_data(a, b, pairs, points):
         """ContactData of each intersecting pair ``[triangle of a, triangle of b]``."""
-        return [
-            ContactData((a.name, b.name), (i, j), point, a.world_normal(i))
-            for (i, j), point in zip(pairs.tolist(), points)
-        ]
+        normals = a.world_normals(pairs[:, 0])
+        return ContactData._of_pairs((a.name, b.name), pairs, points, normals)
 
     def min_distance_single(self, mesh, transform=None, return_name=False, return_data=False):
-        """Not available yet: raises NotImplementedError."""
-        raise NotImplementedError(_DISTANCE_MISSING.format("min_distance_single"))
+        """The distance from ``mesh`` at ``transform`` to the nearest object of the manager.
+
+        Returns ``distance`` and, if asked, the name of the nearest object and a DistanceData
+        (``"__external"`` names ``mesh``). The distance is between surfaces, exactly 0 where
+        they touch or cross.
+        """
+        transform = _transform(transform)
+        _check_pose(transform, "transform")
+        model = _model_of(mesh, self._bv, self._external, limit=8)
+        external = _Object(EXTERNAL, mesh, model, transform, self._spheres)
+        found = _closest((obj, external) for obj in self._objs.values())
+        distance, names, data = _distance_returns(found)
+        name = None if names is None else names[0]
+        return _returns(distance, name, data, return_name, return_data)
 
     def min_distance_internal(self, name=None, return_names=False, return_data=False):
-        """Not available yet: raises NotImplementedError."""
-        raise NotImplementedError(_DISTANCE_MISSING.format("min_distance_internal"))
+        """The distance between the two nearest objects of the manager or, given ``name``,
+        between that object and the nearest other one.
+
+        Returns ``distance`` and, if asked, the sorted pair of names and a DistanceData.
+        """
+        if name is not None and name not in self._objs:
+            raise ValueError(f"{name} not in collision manager!")
+        objects = list(self._objs.values())
+        if name is None:
+            candidates = itertools.combinations(objects, 2)
+        else:
+            chosen = self._objs[name]
+            candidates = ((chosen, obj) for obj in objects if obj is not chosen)
+        distance, names, data = _distance_returns(_closest(candidates))
+        if names is not None:
+            names = tuple(sorted(names))
+        return _returns(distance, names, data, return_names, return_data)
 
     def min_distance_other(self, other_manager, return_names=False, return_data=False):
-        """Not available yet: raises NotImplementedError."""
-        raise NotImplementedError(_DISTANCE_MISSING.format("min_distance_other"))
+        """The distance between the nearest pair of objects, one of this manager and one of
+        ``other_manager``.
+
+        Returns ``distance`` and, if asked, ``(name here, name there)`` and a DistanceData.
+        """
+        found = _closest(
+            itertools.product(self._objs.values(), other_manager._objs.values())
+        )
+        distance, names, data = _distance_returns(found)
+        return _returns(distance, names, data, return_names, return_data)
+
+
+class DistanceData:
+    """The closest triangle pair of two objects, as ``trimesh.collision.DistanceData``
+    describes it: ``names`` the set of their names, ``distance``, ``index(name)`` the closest
+    triangle of that object and ``point(name)`` its closest point (world frame)."""
+
+    def __init__(self, names, indices, points, distance):
+        self.names = set(names)
+        self._inds = dict(zip(names, indices))
+        self._points = dict(zip(names, points))
+        self._distance = distance
+
+    @property
+    def distance(self):
+        """The distance between the two objects."""
+        return self._distance
+
+    def index(self, name):
+        """The index of the closest face of object ``name``."""
+        return self._inds[name]
+
+    def point(self, name):
+        """The closest point on object ``name``, (3,) float."""
+        return self._points[name]
+
+    def __repr__(self):
+        return f"DistanceData({self._inds!r}, distance={self._distance!r})"
+
+
+#: What FCL reports as the distance of a query with no pair of objects (its initial
+#: ``min_distance``, the largest double), kept so that code written for trimesh sees the same.
+NO_PAIR_DISTANCE = float(np.finfo(np.float64).max)
+
+
+def _closest(candidates):
+    """The nearest of the ``(a, b)`` object pairs of ``candidates``: ``(a, b, result)`` with the
+    ``obbtree.distance`` result of ``a`` against ``b``, or None for no pairs.
+
+    Pairs are measured in the order of a lower bound on their distance (the gap between
+    bounding spheres of the objects) and the search stops at the first whose bound is not below
+    the best distance found, which no later pair can beat.
+    """
+    pairs = list(candidates)
+    if not pairs:
+        return None
+    bounds = _sphere_gaps(pairs)
+    best = None
+    for k in np.argsort(bounds, kind="stable"):
+        if best is not None and bounds[k] >= best[2].distance:
+            break
+        a, b = pairs[k]
+        result = distance(a.model, a.transform, b.model, b.transform)
+        if best is None or result.distance < best[2].distance:
+            best = (a, b, result)
+            if result.distance == 0.0:
+                break
+    return best
+
+
+def _sphere_gaps(pairs):
+    """For each ``(a, b)`` object pair, a lower bound on the distance of their meshes: the gap
+    between their bounding spheres, lowered by a margin far above the rounding of its terms."""
+    centers = np.array([[o.world_center() for o in pair] for pair in pairs])
+    radii = np.array([[o.radius() for o in pair] for pair in pairs])
+    span = np.linalg.norm(centers[:, 0] - centers[:, 1], axis=1)
+    reach = radii.sum(axis=1) + np.abs(centers).max(axis=(1, 2))
+    return span - radii.sum(axis=1) - 1e-9 * reach
+
+
+def _distance_returns(found):
+    """trimesh's distance, names and DistanceData of the nearest pair ``found`` (``(a, b,
+    result)`` or None)."""
+    if found is None:
+        return NO_PAIR_DISTANCE, None, None
+    a, b, result = found
+    data = DistanceData(
+        (a.name, b.name), result.pair, (result.point_a, result.point_b), result.distance
+    )
+    return result.distance, (a.name, b.name), data
 
 
 class RayMeshIntersector:

@@ -6,7 +6,7 @@
 use crate::errors::value_error;
 use numpy::ndarray::{ArrayViewD, Ix2, Ix3};
 use numpy::{
-    PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
+    PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
     PyUntypedArrayMethods,
 };
 use obbtree::bv::nalgebra::Matrix4;
@@ -152,11 +152,6 @@ pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Point>> {
         .collect())
 }
 
-/// The rows of an `(n, 3)` float argument, as vectors.
-pub fn vectors(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vector>> {
-    Ok(points(obj, name)?.into_iter().map(|p| p.coords).collect())
-}
-
 /// One point from a `(3,)` float argument.
 pub fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Point> {
     let array = float_array(obj, name)?;
@@ -165,26 +160,68 @@ pub fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Point> {
     Ok(Point::new(view[[0]], view[[1]], view[[2]]))
 }
 
-/// The rays of `origins` and `directions`, `(n, 3)` each with the same `n`. Their values are
-/// checked by the query (finite, in range, non-zero direction).
-pub fn rays(origins: &Bound<'_, PyAny>, directions: &Bound<'_, PyAny>) -> PyResult<Vec<Ray>> {
-    let origins = points(origins, "origins")?;
-    let directions = vectors(directions, "directions")?;
-    if origins.len() != directions.len() {
-        return Err(value_error(
+/// The rays of `origins` and `directions`, `(n, 3)` each with the same `n`, read where they
+/// lie and made into the engine's rays one chunk at a time ([`RayArrays::rays`]), so that a
+/// batch of any size needs a chunk's working memory beside its input and output. Their values
+/// are checked by the query (finite, in range, non-zero direction).
+pub struct RayArrays<'py> {
+    origins: PyReadonlyArrayDyn<'py, f64>,
+    directions: PyReadonlyArrayDyn<'py, f64>,
+}
+
+impl<'py> RayArrays<'py> {
+    /// Reads and checks the shapes of the two arguments.
+    pub fn new(origins: &Bound<'py, PyAny>, directions: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let origins = float_array(origins, "origins")?;
+        let directions = float_array(directions, "directions")?;
+        check_shape(&origins.as_array(), "origins", &[None, Some(3)], "(n, 3)")?;
+        check_shape(
+            &directions.as_array(),
             "directions",
-            format!(
-                "{} directions for {} origins: one direction per origin",
-                directions.len(),
-                origins.len()
-            ),
-        ));
+            &[None, Some(3)],
+            "(n, 3)",
+        )?;
+        let (n, m) = (
+            origins.as_array().shape()[0],
+            directions.as_array().shape()[0],
+        );
+        if n != m {
+            return Err(value_error(
+                "directions",
+                format!("{m} directions for {n} origins: one direction per origin"),
+            ));
+        }
+        Ok(Self {
+            origins,
+            directions,
+        })
     }
-    Ok(origins
-        .into_iter()
-        .zip(directions)
-        .map(|(o, d)| Ray::new(o, d))
-        .collect())
+
+    /// The number of rays.
+    pub fn len(&self) -> usize {
+        self.origins.as_array().shape()[0]
+    }
+
+    /// Rays `range` of the batch.
+    pub fn rays(&self, range: std::ops::Range<usize>) -> Vec<Ray> {
+        let (origins, directions) = (self.origins.as_array(), self.directions.as_array());
+        range
+            .map(|i| {
+                Ray::new(
+                    Point::new(origins[[i, 0]], origins[[i, 1]], origins[[i, 2]]),
+                    Vector::new(directions[[i, 0]], directions[[i, 1]], directions[[i, 2]]),
+                )
+            })
+            .collect()
+    }
+
+    /// The batch's chunks of at most `size` rays: `(first index, rays)`.
+    pub fn chunks(&self, size: usize) -> impl Iterator<Item = (usize, Vec<Ray>)> + '_ {
+        let n = self.len();
+        (0..n)
+            .step_by(size.max(1))
+            .map(move |start| (start, self.rays(start..(start + size).min(n))))
+    }
 }
 
 /// A `(4, 4)` homogeneous pose argument, checked by [`Pose::from_homogeneous`]; `None` is the
@@ -193,11 +230,29 @@ pub fn pose(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Pose> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Pose::identity());
     };
+    if let Some(matrix) = float64_matrix4(obj) {
+        return Pose::from_homogeneous(&matrix).map_err(|e| value_error(name, e));
+    }
     let array = float_array(obj, name)?;
     let view = array.as_array();
     check_shape(&view, name, &[Some(4), Some(4)], "(4, 4)")?;
     let matrix = Matrix4::from_fn(|i, j| view[[i, j]]);
     Pose::from_homogeneous(&matrix).map_err(|e| value_error(name, e))
+}
+
+/// The matrix of `obj` when it is a `(4, 4)` float64 array (any strides), read in place: the
+/// common case of a single query, without the borrow bookkeeping of [`float_array`] (a fifth
+/// of a microsecond, more than the engine needs to reject two meshes far apart).
+fn float64_matrix4(obj: &Bound<'_, PyAny>) -> Option<Matrix4<f64>> {
+    let array = obj.cast::<PyArray2<f64>>().ok()?;
+    if array.shape() != [4, 4] {
+        return None;
+    }
+    // SAFETY: the GIL is held from here to the copy below and nothing in between runs Python
+    // code or hands the array to other threads, so nothing can write to it meanwhile; the
+    // bindings never hold a mutable borrow of an argument across a GIL release.
+    let view = unsafe { array.as_array() };
+    Some(Matrix4::from_fn(|i, j| view[[i, j]]))
 }
 
 /// A `(k, 4, 4)` batch of homogeneous poses, each checked; an error names the first bad one.
@@ -226,4 +281,12 @@ pub fn mode(text: &str) -> PyResult<obbtree::Mode> {
             format!("{other:?} is not a mode; use \"first\" (one witness pair) or \"all\""),
         )),
     }
+}
+
+/// Checks a `(4, 4)` pose argument as every query does, without a query: the drop-ins check
+/// a transform before anything else uses it. `ValueError` naming `name` when it is refused.
+#[pyfunction]
+#[pyo3(name = "_check_pose")]
+pub fn check_pose(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    pose(Some(obj), name).map(drop)
 }

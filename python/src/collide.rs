@@ -6,7 +6,7 @@ use crate::errors::value_error;
 use crate::model::Model;
 use crate::volumes::{with_model, with_models};
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use obbtree::bv::intersect::tri_tri_segment::Intersection;
 use obbtree::{CollisionRequest, CollisionResult, Point, Pose};
 use pyo3::prelude::*;
@@ -15,9 +15,39 @@ use rayon::prelude::*;
 /// What `collide_many` returns: which poses touch, and the `[pose, triangle, triangle]` rows.
 type ManyResults<'py> = (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>);
 
-/// The `(p, 2)` int64 array of triangle pairs.
+/// Meshes with fewer triangles than this between them are queried without releasing the GIL
+/// (in `"first"` mode): such a query takes microseconds to a few hundred of them, below
+/// Python's own switch interval (5 ms), and releasing and taking back the GIL would add a
+/// tenth to the quickest answers (a pair far apart).
+const SHORT_QUERY_TRIANGLES: usize = 16_384;
+
+/// Whether a single query on `a` and `b` may run long enough to be worth releasing the GIL:
+/// big meshes, or every pair asked for (`all_pairs`).
+pub fn worth_releasing(a: &Model, b: &Model, all_pairs: bool) -> bool {
+    all_pairs || a.triangle_count() + b.triangle_count() >= SHORT_QUERY_TRIANGLES
+}
+
+/// `query`, without the GIL when `release` (threads then run Python meanwhile).
+pub fn run_query<T: Send>(py: Python<'_>, release: bool, query: impl FnOnce() -> T + Send) -> T {
+    if release {
+        py.detach(query)
+    } else {
+        query()
+    }
+}
+
+/// The `(p, 2)` int64 array of triangle pairs, allocated by NumPy and filled in place (no Rust
+/// buffer handed over: cheaper for the many small answers of single queries).
 pub fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArray2<i64>> {
-    Array2::from_shape_fn((pairs.len(), 2), |(i, j)| i64::from(pairs[i][j])).into_pyarray(py)
+    let array = PyArray2::<i64>::zeros(py, [pairs.len(), 2], false);
+    if !pairs.is_empty() {
+        // SAFETY: the array was just made (C order, contiguous) and no one else holds it.
+        let cells = unsafe { array.as_slice_mut() }.expect("a new array is contiguous");
+        for (cell, &index) in cells.iter_mut().zip(pairs.iter().flatten()) {
+            *cell = i64::from(index);
+        }
+    }
+    array
 }
 
 /// One point per pair of `result` (which must carry contacts, computed in A's frame), moved
@@ -68,9 +98,10 @@ pub fn collide<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (pa, pb) = (pose(pose_a, "pose_a")?, pose(pose_b, "pose_b")?);
     let request = request(mode, contacts)?;
-    let (ma, mb) = (a.inner.clone(), b.inner.clone());
-    let result = py.detach(|| {
-        with_models!(&ma, &mb, |x, y| obbtree::collide(x, &pa, y, &pb, &request)
+    let release = worth_releasing(&a, &b, request.mode == obbtree::Mode::All);
+    let (ma, mb) = (&a.inner, &b.inner);
+    let result = run_query(py, release, || {
+        with_models!(ma, mb, |x, y| obbtree::collide(x, &pa, y, &pb, &request)
             .map_err(|e| value_error("collide", e)))
     })?;
     let pairs = pair_array(py, &result.pairs);
@@ -192,4 +223,31 @@ pub fn contains<'py>(
         })
     })?;
     Ok(inside.into_pyarray(py))
+}
+
+/// Seconds per call of the engine's own `collide` on these arguments, over `repeats` calls in
+/// a loop without Python in between: the reference for the bindings' per-call overhead
+/// (`python/benchmarks/`).
+#[pyfunction]
+#[pyo3(name = "_engine_collide_seconds", signature = (a, pose_a, b, pose_b, mode = "first", repeats = 100_000))]
+pub fn engine_collide_seconds<'py>(
+    a: PyRef<'py, Model>,
+    pose_a: Option<&Bound<'py, PyAny>>,
+    b: PyRef<'py, Model>,
+    pose_b: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+    repeats: u32,
+) -> PyResult<f64> {
+    let (pa, pb) = (pose(pose_a, "pose_a")?, pose(pose_b, "pose_b")?);
+    let request = request(mode, false)?;
+    with_models!(&a.inner, &b.inner, |x, y| {
+        let start = std::time::Instant::now();
+        for _ in 0..repeats {
+            std::hint::black_box(
+                obbtree::collide(x, &pa, y, &pb, &request)
+                    .map_err(|e| value_error("collide", e))?,
+            );
+        }
+        Ok(start.elapsed().as_secs_f64() / f64::from(repeats.max(1)))
+    })
 }

@@ -1,5 +1,5 @@
 //! The `obbtree` Python extension (`obbtree._obbtree`): meshes, models, scenes and the exact
-//! collision and ray queries of the engine, NumPy arrays in and out. Batches release the GIL
+//! collision, distance and ray queries of the engine, NumPy arrays in and out. Batches release the GIL
 //! and run on rayon's pool; every object is immutable or locked, so safe to share between
 //! Python threads; every refusal of the engine is a Python exception with its message.
 //!
@@ -7,6 +7,7 @@
 
 mod arrays;
 mod collide;
+mod distance;
 mod errors;
 mod mesh;
 mod model;
@@ -25,13 +26,20 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mesh::Mesh>()?;
     m.add_class::<model::Model>()?;
     m.add_class::<scene::PyScene>()?;
+    m.add_class::<distance::PyDistanceResult>()?;
     m.add_function(wrap_pyfunction!(collide::collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
     m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::contains, m)?)?;
+    m.add_function(wrap_pyfunction!(collide::engine_collide_seconds, m)?)?;
+    m.add_function(wrap_pyfunction!(distance::distance, m)?)?;
+    m.add_function(wrap_pyfunction!(distance::within_margin, m)?)?;
+    m.add_function(wrap_pyfunction!(distance::proximity_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(distance::distance_many, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays_all, m)?)?;
     m.add_function(wrap_pyfunction!(rays::any_hit, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::check_pose, m)?)?;
     m.add("VOLUMES", volumes::VOLUME_NAMES.to_vec())?;
     Ok(())
 }

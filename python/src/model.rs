@@ -129,6 +129,13 @@ impl Model {
     }
 }
 
+impl Model {
+    /// The number of triangles of the mesh.
+    pub fn triangle_count(&self) -> usize {
+        with_model!(&self.inner, |m| m.mesh().triangles().len())
+    }
+}
+
 /// The model of the tree in `bytes` over `mesh`, of whatever volume type the bytes hold.
 fn from_tree_bytes(bytes: &[u8], mesh: Arc<TriMesh>) -> Result<AnyModel, LoadError> {
     match AnyModel::from_tree_bytes(bytes, Arc::clone(&mesh), "obb") {

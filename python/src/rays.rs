@@ -1,8 +1,9 @@
 //! Ray queries on a model: the first hit of each ray, every hit, and whether anything is hit.
-//! Rays are cast in chunks on rayon's pool without the GIL: the engine's per-hit records never
-//! exceed one chunk, whatever the number of rays.
+//! Rays are read from the caller's arrays and cast a chunk at a time on rayon's pool without the
+//! GIL: beside the input and the answers, a batch of any size holds one chunk's rays and hit
+//! records.
 
-use crate::arrays::{pose, rays};
+use crate::arrays::{pose, RayArrays};
 use crate::errors::value_error;
 use crate::model::Model;
 use crate::volumes::with_model;
@@ -72,30 +73,28 @@ pub fn cast_rays<'py>(
     max_t: f64,
 ) -> PyResult<FirstHits<'py>> {
     let placed = self::pose(pose, "pose")?;
-    let batch = rays(origins, directions)?;
+    let batch = RayArrays::new(origins, directions)?;
     check_max_t(max_t)?;
-    let m = model.inner.clone();
+    let m = &model.inner;
     let n = batch.len();
     let (mut hit, mut triangle, mut t) = (vec![false; n], vec![-1i64; n], vec![f64::INFINITY; n]);
     let mut points = vec![Point::new(f64::NAN, f64::NAN, f64::NAN); n];
-    py.detach(|| {
-        let mut hits: Vec<Option<RayHit>> = Vec::new();
-        for (c, chunk) in batch.chunks(CHUNK).enumerate() {
-            let start = c * CHUNK;
-            with_model!(&m, |x| obbtree::cast_rays_into(
-                x, &placed, chunk, max_t, &mut hits
+    let mut hits: Vec<Option<RayHit>> = Vec::new();
+    for (start, chunk) in batch.chunks(CHUNK) {
+        py.detach(|| {
+            with_model!(m, |x| obbtree::cast_rays_into(
+                x, &placed, &chunk, max_t, &mut hits
             ))
-            .map_err(|e| shifted(e, start))?;
-            for (k, h) in hits.iter().enumerate() {
-                if let Some(h) = h {
-                    let i = start + k;
-                    (hit[i], triangle[i], t[i], points[i]) =
-                        (true, i64::from(h.triangle), h.t, h.point);
-                }
+        })
+        .map_err(|e| shifted(e, start))?;
+        for (k, h) in hits.iter().enumerate() {
+            if let Some(h) = h {
+                let i = start + k;
+                (hit[i], triangle[i], t[i], points[i]) =
+                    (true, i64::from(h.triangle), h.t, h.point);
             }
         }
-        Ok::<(), PyErr>(())
-    })?;
+    }
     Ok((
         hit.into_pyarray(py),
         triangle.into_pyarray(py),
@@ -131,13 +130,11 @@ pub fn cast_rays_all<'py>(
     Bound<'py, PyArray2<f64>>,
 )> {
     let placed = self::pose(pose, "pose")?;
-    let batch = rays(origins, directions)?;
+    let batch = RayArrays::new(origins, directions)?;
     check_max_t(max_t)?;
-    let m = model.inner.clone();
-    let per_ray = py.detach(|| {
-        each_ray(&batch, |ray| {
-            with_model!(&m, |x| obbtree::cast_ray_all(x, &placed, ray, max_t))
-        })
+    let m = &model.inner;
+    let per_ray = each_ray(py, &batch, |ray| {
+        with_model!(m, |x| obbtree::cast_ray_all(x, &placed, ray, max_t))
     })?;
     let (mut ray, mut triangle, mut t, mut points) = (vec![], vec![], vec![], vec![]);
     for (i, hits) in per_ray.iter().enumerate() {
@@ -174,27 +171,27 @@ pub fn any_hit<'py>(
     max_t: f64,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let placed = self::pose(pose, "pose")?;
-    let batch = rays(origins, directions)?;
+    let batch = RayArrays::new(origins, directions)?;
     check_max_t(max_t)?;
-    let m = model.inner.clone();
-    let any = py.detach(|| {
-        each_ray(&batch, |ray| {
-            with_model!(&m, |x| obbtree::any_hit(x, &placed, ray, max_t))
-        })
+    let m = &model.inner;
+    let any = each_ray(py, &batch, |ray| {
+        with_model!(m, |x| obbtree::any_hit(x, &placed, ray, max_t))
     })?;
     Ok(any.into_pyarray(py))
 }
 
-/// `query` on every ray in parallel, in chunks; the first failing ray (by index) is the error.
+/// `query` on every ray in parallel without the GIL, a chunk at a time; the first failing ray
+/// (by index) is the error.
 fn each_ray<T: Send>(
-    batch: &[Ray],
-    query: impl Fn(&Ray) -> Result<T, QueryError> + Sync,
+    py: Python<'_>,
+    batch: &RayArrays<'_>,
+    query: impl Fn(&Ray) -> Result<T, QueryError> + Sync + Send,
 ) -> PyResult<Vec<T>> {
     let mut out = Vec::with_capacity(batch.len());
-    for (c, chunk) in batch.chunks(CHUNK).enumerate() {
-        let answers: Vec<_> = chunk.par_iter().map(&query).collect();
+    for (start, chunk) in batch.chunks(CHUNK) {
+        let answers: Vec<_> = py.detach(|| chunk.par_iter().map(&query).collect());
         for (k, answer) in answers.into_iter().enumerate() {
-            let index = c * CHUNK + k;
+            let index = start + k;
             out.push(answer.map_err(|source| shifted(BatchError { index, source }, 0))?);
         }
     }

@@ -141,14 +141,13 @@ impl PyScene {
     }
 
     /// Moves the object `name` to `pose` (`(4, 4)`).
-    fn set_pose(&self, py: Python<'_>, name: String, pose: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_pose(&self, name: String, pose: &Bound<'_, PyAny>) -> PyResult<()> {
         let placed = self::pose(Some(pose), "pose")?;
-        py.detach(|| {
-            with_scene!(&mut self.lock().scene, |s| s
-                .lookup(&name)
-                .and_then(|id| s.set_pose(id, placed))
-                .map_err(scene_error))
-        })
+        // A lookup and a broad-phase update: shorter than releasing the GIL would take.
+        with_scene!(&mut self.lock().scene, |s| s
+            .lookup(&name)
+            .and_then(|id| s.set_pose(id, placed))
+            .map_err(scene_error))
     }
 
     /// Moves the objects `names[i]` to `poses[i]` (`(k, 4, 4)`); on an unknown name nothing moves.
@@ -192,6 +191,22 @@ impl PyScene {
         })?;
         let m = placed.to_homogeneous();
         Ok(Array2::from_shape_fn((4, 4), |(i, j)| m[(i, j)]).into_pyarray(py))
+    }
+
+    /// How the last query answered its object pairs: `candidates` (bounds met), `reused`
+    /// (neither object moved), `witnessed` (last witness pair still intersects), `separated`
+    /// (last separating plane still separates), `queried` (the full exact query ran).
+    fn last_stats(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        let stats = with_scene!(&self.lock().scene, |s| s.last_stats());
+        [
+            ("candidates", stats.candidates),
+            ("reused", stats.reused),
+            ("witnessed", stats.witnessed),
+            ("separated", stats.separated),
+            ("queried", stats.queried),
+        ]
+        .into_iter()
+        .collect()
     }
 
     /// The objects' names, sorted.

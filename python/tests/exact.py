@@ -132,3 +132,88 @@ def ray_parameter(origin, direction, tri):
     if denom == 0:
         return None
     return sum(n[i] * (a[i] - o[i]) for i in range(3)) / denom
+
+
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _along(a, d, s):
+    return (a[0] + s * d[0], a[1] + s * d[1], a[2] + s * d[2])
+
+
+def _squared_gap(p, q):
+    d = _sub(p, q)
+    return _dot(d, d)
+
+
+def _point_triangle_squared(p, tri):
+    """Squared distance from point ``p`` to the closed triangle ``tri`` (rationals): the
+    Voronoi-region walk of Ericson (2005) §5.1.5, whose branches are exact here."""
+    a, b, c = tri
+    ab, ac, ap = _sub(b, a), _sub(c, a), _sub(p, a)
+    d1, d2 = _dot(ab, ap), _dot(ac, ap)
+    if d1 <= 0 and d2 <= 0:
+        return _squared_gap(p, a)
+    bp = _sub(p, b)
+    d3, d4 = _dot(ab, bp), _dot(ac, bp)
+    if d3 >= 0 and d4 <= d3:
+        return _squared_gap(p, b)
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0 and d1 >= 0 and d3 <= 0:
+        return _squared_gap(p, _along(a, ab, d1 / (d1 - d3)))
+    cp = _sub(p, c)
+    d5, d6 = _dot(ab, cp), _dot(ac, cp)
+    if d6 >= 0 and d5 <= d6:
+        return _squared_gap(p, c)
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0 and d2 >= 0 and d6 <= 0:
+        return _squared_gap(p, _along(a, ac, d2 / (d2 - d6)))
+    va = d3 * d6 - d5 * d4
+    if va <= 0 and d4 - d3 >= 0 and d5 - d6 >= 0:
+        w = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+        return _squared_gap(p, _along(b, _sub(c, b), w))
+    v, w = vb / (va + vb + vc), vc / (va + vb + vc)
+    return _squared_gap(p, _along(_along(a, ab, v), ac, w))
+
+
+def _clamp(x):
+    return min(max(x, Fraction(0)), Fraction(1))
+
+
+def _segment_segment_squared(p1, q1, p2, q2):
+    """Squared distance between closed segments of non-zero length (rationals): Ericson (2005)
+    §5.1.9, exact here, parallel segments included."""
+    d1, d2, r = _sub(q1, p1), _sub(q2, p2), _sub(p1, p2)
+    a, e, f = _dot(d1, d1), _dot(d2, d2), _dot(d2, r)
+    c, b = _dot(d1, r), _dot(d1, d2)
+    denom = a * e - b * b
+    s = _clamp((b * f - c * e) / denom) if denom != 0 else Fraction(0)
+    t = (b * s + f) / e
+    if t < 0:
+        t, s = Fraction(0), _clamp(-c / a)
+    elif t > 1:
+        t, s = Fraction(1), _clamp((b - c) / a)
+    return _squared_gap(_along(p1, d1, s), _along(p2, d2, t))
+
+
+def triangle_distance_squared(t1, t2):
+    """The exact squared distance between the closed triangles ``t1`` and ``t2`` ((3, 3) float
+    arrays, non-degenerate), a Fraction: 0 when they meet; otherwise the least of the six
+    vertex–triangle and nine edge–edge distances, one of which realises the distance of two
+    disjoint triangles (Ericson (2005) §5.1, "closest points of two triangles")."""
+    if triangles_intersect(t1, t2):
+        return Fraction(0)
+    a, b = [_q(p) for p in t1], [_q(p) for p in t2]
+    edges = lambda t: [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]  # noqa: E731
+    return min(
+        [_point_triangle_squared(p, b) for p in a]
+        + [_point_triangle_squared(p, a) for p in b]
+        + [_segment_segment_squared(p, q, r, s) for p, q in edges(a) for r, s in edges(b)]
+    )
+
+
+def within(t1, t2, margin):
+    """Whether the closed triangles are at most ``margin`` (a float) apart, exactly."""
+    m = Fraction(float(margin))
+    return triangle_distance_squared(t1, t2) <= m * m

@@ -161,3 +161,19 @@ def test_contains_on_a_sphere():
     np.testing.assert_array_equal(inside[clear], radius[clear] < 0.98)
     moved = translation(5.0, 0.0, 0.0)
     np.testing.assert_array_equal(obbtree.contains(model, points + [5.0, 0, 0], pose=moved), inside)
+
+
+def test_scene_stats_say_how_pairs_were_answered(kuka):
+    """A second query with nothing moved answers every candidate pair from the first; a moved
+    object's pairs are answered afresh (by the full query or a coherence shortcut)."""
+    scene = obbtree.Scene()
+    for i in (2, 3):
+        scene.insert(f"link{i}", obbtree.Model(kuka[i]))
+    first = [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()]
+    assert scene.last_stats()["candidates"] == 1
+    assert [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()] == first
+    assert scene.last_stats() == {"candidates": 1, "reused": 1, "witnessed": 0, "separated": 0, "queried": 0}
+    scene.set_pose("link3", translation(0.0, 0.0, 0.015625))
+    scene.collide_all()
+    stats = scene.last_stats()
+    assert stats["reused"] == 0 and stats["queried"] + stats["witnessed"] + stats["separated"] == 1
