@@ -4,6 +4,7 @@
 
 mod common;
 #[path = "../crates/tree/tests/common/mod.rs"]
+#[allow(clippy::duplicate_mod)] // both helper modules include the one case knob
 mod tree_common;
 
 use common::{asset, BUNDLED};
