@@ -294,6 +294,13 @@ fn table() -> Vec<Row> {
         ),
         row("scene", "frames", &["scene.json", "--frames", "junk.json"], 1, "junk.json: expected ident at line 1 column 2".into()),
         row("scene", "out", &["scene.json", "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),
+        row(
+            "scene",
+            "margin",
+            &["scene.json", "--margin", "-1"],
+            1,
+            "--margin: the margin must be a non-negative finite number, not -1".into(),
+        ),
     ]
 }
 
