@@ -380,7 +380,8 @@ fn kuka() -> String {
 
 /// The KUKA's self-collision and contacts with a post at each configuration, against the exact
 /// query on every pair of links not joined by a joint (poses from the URDF's forward
-/// kinematics) and every link–post pair.
+/// kinematics) and every link–post pair; with `--margin`, each configuration's clearance
+/// against the least exact distance over the same pairs.
 #[test]
 fn robot_configs_match_every_pair() {
     use obbtree::urdf::Robot;
@@ -418,6 +419,20 @@ fn robot_configs_match_every_pair() {
         &allow,
         "--json",
     ]));
+    let with_margin = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &configs_path,
+        "--scene",
+        &scene,
+        "--allow",
+        &allow,
+        "--margin",
+        "0.05",
+        "--json",
+    ]));
+    assert!(report["results"][0].get("clearance").is_none());
     assert_eq!(report["joints"].as_array().unwrap().len(), 7);
     let results = report["results"].as_array().unwrap();
     assert_eq!(results.len(), configs.len());
@@ -442,11 +457,17 @@ fn robot_configs_match_every_pair() {
             .any(|j| (j.parent, j.child) == (a, b) || (j.parent, j.child) == (b, a))
     };
     let name = |l: usize| robot.links[l].name.clone();
-    let (mut selfish, mut touching) = (0, 0);
-    for (q, result) in configs.iter().zip(results) {
+    let measured = |ma: &Model, pa: &Pose, mb: &Model, pb: &Pose| {
+        distance(ma, pa, mb, pb, &DistanceRequest::default())
+            .unwrap()
+            .distance
+    };
+    let (mut selfish, mut touching, mut apart) = (0, 0, 0);
+    for (k, (q, result)) in configs.iter().zip(results).enumerate() {
         let links = robot.link_poses(q).unwrap();
         let mut expected_self = Vec::new();
         let mut expected_env = Vec::new();
+        let mut clearance = f64::INFINITY;
         for (i, (la, oa, ma)) in visuals.iter().enumerate() {
             let pa = links[*la] * *oa;
             for (lb, ob, mb) in &visuals[i + 1..] {
@@ -454,17 +475,14 @@ fn robot_configs_match_every_pair() {
                 if joined(*la, *lb) || allowed {
                     continue;
                 }
-                let r = collide(
-                    ma,
-                    &pa,
-                    mb,
-                    &(links[*lb] * *ob),
-                    &CollisionRequest::default(),
-                );
+                let pb = links[*lb] * *ob;
+                clearance = clearance.min(measured(ma, &pa, mb, &pb));
+                let r = collide(ma, &pa, mb, &pb, &CollisionRequest::default());
                 if r.unwrap().intersects {
                     expected_self.push(json!([name(*la), name(*lb)]));
                 }
             }
+            clearance = clearance.min(measured(ma, &pa, &cube, &post_pose));
             if collide(ma, &pa, &cube, &post_pose, &CollisionRequest::default())
                 .unwrap()
                 .intersects
@@ -476,8 +494,20 @@ fn robot_configs_match_every_pair() {
         touching += expected_env.len();
         assert_eq!(result["self"], Value::from(expected_self), "{q:?}");
         assert_eq!(result["environment"], Value::from(expected_env), "{q:?}");
+        // The scene measures each pair with its objects in name order, the oracle in link
+        // order: the two may differ by rounding.
+        let got = with_margin["results"][k]["clearance"].as_f64().unwrap();
+        assert!(
+            (got - clearance).abs() <= 1e-12 * (1.0 + clearance),
+            "{q:?}: {got} {clearance}"
+        );
+        assert_eq!(with_margin["results"][k]["self"], result["self"]);
+        apart += usize::from(clearance > 0.0);
     }
-    assert!(selfish > 0 && touching > 0, "{selfish} {touching}");
+    assert!(
+        selfish > 0 && touching > 0 && apart > 0,
+        "{selfish} {touching} {apart}"
+    );
 }
 
 /// `--path`: the first colliding configuration after interpolation is the first one that
