@@ -16,7 +16,7 @@
 
 use super::{Robot, UrdfError};
 use crate::bv::{Obb, Pose};
-use crate::scene::{CollisionFilter, ObjectContact, ObjectId, Scene, SceneError};
+use crate::scene::{CollisionFilter, ObjectContact, ObjectDistance, ObjectId, Scene, SceneError};
 use crate::tree::TreeVolume;
 use crate::{BuildError, CollisionRequest, Mode, Model, PosedOverlap};
 use std::collections::BTreeSet;
@@ -256,6 +256,14 @@ impl<V: PosedOverlap> RobotScene<V> {
             .scene
             .collide_all(&CollisionRequest::new(Mode::First))?;
         Ok(self.sort_contacts(&contacts))
+    }
+
+    /// The clearance at the current configuration: the closest pair among the pairs
+    /// [`check`](Self::check) checks (links not joined by a joint, links and fixtures, neither
+    /// allowed), with its distance, triangles and world points ([`Scene::min_distance`]);
+    /// `None` when there is no such pair.
+    pub fn clearance(&self) -> Result<Option<ObjectDistance>, RobotError> {
+        Ok(self.scene.min_distance()?)
     }
 
     /// Link pairs and link–fixture pairs of scene contacts, each once, sorted by names.

@@ -9,7 +9,10 @@
 //! `{"joints":[…], "build_ms", "query_total_ms", "results":[{"self":[["link","link"], …],
 //! "environment":[["link","object"], …]}, …]}`, pairs sorted by names; with `--path`,
 //! `{"joints", "build_ms", "query_total_ms", "checked", "first_collision": index or null,
-//! "configuration", "self", "environment"}` (index after interpolation).
+//! "configuration", "self", "environment"}` (index after interpolation). With `--margin D`
+//! (not with `--path`), each result adds `"clearance"`: the smallest distance between the
+//! pairs checked (links not joined by a joint, links and fixtures), or null when there are
+//! none; the summary counts the configurations closer than D.
 
 use super::scene::{read_json, write_json, SceneSpec};
 use super::Error;
@@ -17,7 +20,7 @@ use crate::collide::counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{JointKind, PathCollision, Robot, RobotContacts, RobotScene};
-use obbtree::Model;
+use obbtree::{Model, QueryError};
 use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -58,6 +61,16 @@ pub struct Args {
         allow_negative_numbers = true
     )]
     resolution: Option<f64>,
+    /// Also report each configuration's clearance (the smallest distance between the pairs
+    /// checked) and count the configurations closer than D.
+    #[arg(
+        long,
+        value_name = "D",
+        requires = "configs",
+        conflicts_with = "path",
+        allow_hyphen_values = true
+    )]
+    margin: Option<f64>,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
@@ -94,6 +107,9 @@ struct ContactsEntry {
     #[serde(rename = "self")]
     self_collisions: Vec<[String; 2]>,
     environment: Vec<[String; 2]>,
+    /// With --margin: the smallest distance between the pairs checked (null for none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clearance: Option<Option<f64>>,
 }
 
 #[derive(Serialize)]
@@ -136,6 +152,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             "--resolution {r}: the resolution must be a positive finite number of radians (or metres)"
         )));
     }
+    if let Some(d) = args.margin.filter(|d| !(d.is_finite() && *d >= 0.0)) {
+        return Err(Error::Message(format!(
+            "--margin: {}",
+            QueryError::InvalidMargin(d)
+        )));
+    }
     let configs: ConfigsFile = read_json(configs_path, "configs")?;
     let fixtures = args.scene.as_deref().map(SceneSpec::read).transpose()?;
     let allow: Option<AllowFile> = args
@@ -175,7 +197,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             .set_configuration(q)
             .map_err(|e| configs_at(&format!("configs[{index}]: {e}")))?;
         let contacts = scene.check().map_err(|e| configs_at(&e))?;
-        results.push(named(&scene, &contacts));
+        let mut entry = named(&scene, &contacts);
+        if args.margin.is_some() {
+            let clearance = scene.clearance().map_err(|e| configs_at(&e))?;
+            entry.clearance = Some(clearance.map(|c| c.distance));
+        }
+        results.push(entry);
         progress.inc(1);
     }
     let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -186,7 +213,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         query_total_ms,
         results,
     };
-    emit(args, &report, out, |out| configs_summary(&report, out))
+    emit(args, &report, out, |out| {
+        configs_summary(&report, args.margin, out)
+    })
 }
 
 /// The robot scene: links, fixtures, allowed pairs.
@@ -254,6 +283,7 @@ fn named(scene: &RobotScene<Obb>, contacts: &RobotContacts) -> ContactsEntry {
             .iter()
             .map(|&(l, id)| [link(l), scene.scene().name(id).to_string()])
             .collect(),
+        clearance: None,
     }
 }
 
@@ -363,7 +393,11 @@ fn emit<R: Serialize>(
 /// Configurations listed one per line when there are at most this many.
 const LIST_MAX: usize = 20;
 
-fn configs_summary(r: &ConfigsReport, out: &mut dyn Write) -> Result<(), Error> {
+fn configs_summary(
+    r: &ConfigsReport,
+    margin: Option<f64>,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
     let colliding = r
         .results
         .iter()
@@ -376,11 +410,24 @@ fn configs_summary(r: &ConfigsReport, out: &mut dyn Write) -> Result<(), Error> 
         r.query_total_ms,
         r.build_ms
     )?;
+    if let Some(margin) = margin {
+        let close = r
+            .results
+            .iter()
+            .filter(|c| c.clearance.flatten().is_some_and(|d| d <= margin))
+            .count();
+        writeln!(out, "{close} with a clearance of at most {margin}")?;
+    }
     if r.results.len() <= LIST_MAX {
         for (k, c) in r.results.iter().enumerate() {
+            let clearance = match c.clearance {
+                Some(Some(d)) => format!(", clearance {d}"),
+                Some(None) => ", no pair to measure".into(),
+                None => String::new(),
+            };
             writeln!(
                 out,
-                "  configs[{k}]: {}",
+                "  configs[{k}]: {}{clearance}",
                 describe(&c.self_collisions, &c.environment)
             )?;
         }

@@ -1,5 +1,6 @@
-//! `obbtree scene SCENE.json [--frames FRAMES.json]`: which objects of a scene touch, in how
-//! many triangle pairs, at the scene's poses and after each frame of moves.
+//! `obbtree scene SCENE.json [--frames FRAMES.json] [--margin D]`: which objects of a scene
+//! touch, in how many triangle pairs, at the scene's poses and after each frame of moves; with
+//! a margin, which are within it at the scene's poses, and how far apart.
 //!
 //! `SCENE.json` is `{"objects":[{"name","mesh","pose":{"translation","rotation"}}, …],
 //! "allow":[["name","name"], …]}`: mesh paths relative to the scene file, world poses
@@ -8,7 +9,9 @@
 //! mesh file share one model. The JSON report (the contract other tools' harnesses mirror) is
 //! `{"objects", "build_ms", "query_total_ms", "contacts":[{"a","b","pairs"}], "frames":
 //! [{"contacts"}]}`: each touching pair once, `a < b` by name, sorted, `pairs` the number of
-//! distinct intersecting triangle pairs.
+//! distinct intersecting triangle pairs. `--margin D` adds `"within":[{"a","b","distance"}]`
+//! for the scene's poses: each pair at most `D` apart (decided exactly), once, `a < b` by name,
+//! sorted, with its distance.
 
 use super::Error;
 use crate::collide::counted;
@@ -16,8 +19,8 @@ use crate::poses::PoseEntry;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::load::load_mesh;
-use obbtree::scene::{ObjectContact, ObjectId, Scene};
-use obbtree::{CollisionRequest, Mode, Model, Pose, TriMesh};
+use obbtree::scene::{ObjectContact, ObjectDistance, ObjectId, Scene};
+use obbtree::{CollisionRequest, Mode, Model, Pose, QueryError, TriMesh};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
@@ -28,10 +31,11 @@ use std::time::Instant;
 ///
 /// Every pair of objects whose bounds meet runs the exact mesh–mesh query (touching counts);
 /// pairs listed in "allow" are never checked. Between frames, pairs of objects that did not
-/// move keep their answer.
+/// move keep their answer. With --margin, the pairs at most D apart at the scene's poses
+/// (decided exactly), with their distances.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree scene scene.json\n  obbtree scene scene.json --json --out contacts.json\n  obbtree scene scene.json --frames frames.json --json\n\nSCENE.json: {\"objects\":[{\"name\":\"a\",\"mesh\":\"meshes/bunny.obj\",\"pose\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}}, ...], \"allow\":[[\"a\",\"b\"], ...]}\nFRAMES.json: {\"frames\":[{\"a\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}, ...}, ...]}"
+    after_help = "Examples:\n  obbtree scene scene.json\n  obbtree scene scene.json --json --out contacts.json\n  obbtree scene scene.json --frames frames.json --json\n  obbtree scene scene.json --margin 0.01 --json\n\nSCENE.json: {\"objects\":[{\"name\":\"a\",\"mesh\":\"meshes/bunny.obj\",\"pose\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}}, ...], \"allow\":[[\"a\",\"b\"], ...]}\nFRAMES.json: {\"frames\":[{\"a\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}, ...}, ...]}"
 )]
 pub struct Args {
     /// The scene: objects (name, mesh path relative to this file, world pose) and allowed pairs.
@@ -40,6 +44,9 @@ pub struct Args {
     /// Frames of moves: in each, the new poses of the objects that move.
     #[arg(long, value_name = "FRAMES.json")]
     frames: Option<PathBuf>,
+    /// Also list the object pairs at most D apart at the scene's poses, with their distances.
+    #[arg(long, value_name = "D", allow_hyphen_values = true)]
+    margin: Option<f64>,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
@@ -229,6 +236,14 @@ struct ContactEntry {
     pairs: usize,
 }
 
+/// One pair within the margin in the report.
+#[derive(Serialize)]
+struct WithinEntry {
+    a: String,
+    b: String,
+    distance: f64,
+}
+
 #[derive(Serialize)]
 struct FrameEntry {
     contacts: Vec<ContactEntry>,
@@ -242,10 +257,18 @@ struct Report {
     query_total_ms: f64,
     contacts: Vec<ContactEntry>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    within: Option<Vec<WithinEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     frames: Option<Vec<FrameEntry>>,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    if let Some(d) = args.margin.filter(|d| !(d.is_finite() && *d >= 0.0)) {
+        return Err(Error::Message(format!(
+            "--margin: {}",
+            QueryError::InvalidMargin(d)
+        )));
+    }
     let spec = SceneSpec::read(&args.scene)?;
     let start = Instant::now();
     let mut scene = Scene::new();
@@ -260,6 +283,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let progress = progress_bar(args.json, frames.as_ref().map_or(0, Vec::len));
     let start = Instant::now();
     let loaded = scene.collide_all(&request).map_err(scene_error(&spec))?;
+    let within = args
+        .margin
+        .map(|d| scene.within_margin_all(d))
+        .transpose()
+        .map_err(scene_error(&spec))?;
     let mut per_frame = Vec::new();
     for (k, moves) in frames.iter().flatten().enumerate() {
         let in_frame = |e: obbtree::SceneError| {
@@ -286,6 +314,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         build_ms,
         query_total_ms,
         contacts: entries(&loaded),
+        within: within.as_deref().map(|w| within_entries(&scene, w)),
         frames: frames.as_ref().map(|_| {
             per_frame
                 .iter()
@@ -302,7 +331,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         let text = serde_json::to_string(&report)?;
         writeln!(out, "{text}")?;
     } else {
-        summary(&spec, &report, out)?;
+        summary(&spec, &report, args.margin, out)?;
     }
     Ok(())
 }
@@ -336,6 +365,18 @@ fn progress_bar(quiet: bool, frames: usize) -> ProgressBar {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
+}
+
+/// The pairs within the margin, by name.
+fn within_entries(scene: &Scene<Obb>, within: &[ObjectDistance]) -> Vec<WithinEntry> {
+    within
+        .iter()
+        .map(|d| WithinEntry {
+            a: scene.name(d.a).to_string(),
+            b: scene.name(d.b).to_string(),
+            distance: d.distance,
+        })
+        .collect()
 }
 
 fn ms(start: Instant) -> f64 {
@@ -373,7 +414,12 @@ fn touching_pairs(contacts: &[ContactEntry]) -> String {
     pairs.join(", ")
 }
 
-fn summary(spec: &SceneSpec, r: &Report, out: &mut impl Write) -> Result<(), Error> {
+fn summary(
+    spec: &SceneSpec,
+    r: &Report,
+    margin: Option<f64>,
+    out: &mut impl Write,
+) -> Result<(), Error> {
     writeln!(
         out,
         "scene {}: {} sharing {}, built in {:.1} ms",
@@ -398,6 +444,18 @@ fn summary(spec: &SceneSpec, r: &Report, out: &mut impl Write) -> Result<(), Err
                 c.b,
                 counted(c.pairs, "triangle pair", "triangle pairs")
             )?;
+        }
+    }
+    if let (Some(within), Some(margin)) = (&r.within, margin) {
+        writeln!(
+            out,
+            "within {margin}: {}",
+            counted(within.len(), "object pair", "object pairs")
+        )?;
+        if within.len() <= LIST_MAX {
+            for w in within {
+                writeln!(out, "  {} — {}: {}", w.a, w.b, w.distance)?;
+            }
         }
     }
     match &r.frames {

@@ -309,6 +309,13 @@ fn table() -> Vec<Row> {
             "--resolution 0: the resolution must be a positive finite number of radians (or metres)".into(),
         ),
         row("robot", "out", &[k, "--configs", "configs.json", "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),
+        row(
+            "robot",
+            "margin",
+            &[k, "--configs", "configs.json", "--margin", "NaN"],
+            1,
+            "--margin: the margin must be a non-negative finite number, not NaN".into(),
+        ),
         // scene
         row(
             "scene",
@@ -327,6 +334,13 @@ fn table() -> Vec<Row> {
         ),
         row("scene", "frames", &["scene.json", "--frames", "junk.json"], 1, "junk.json: expected ident at line 1 column 2".into()),
         row("scene", "out", &["scene.json", "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),
+        row(
+            "scene",
+            "margin",
+            &["scene.json", "--margin", "-1"],
+            1,
+            "--margin: the margin must be a non-negative finite number, not -1".into(),
+        ),
     ]
 }
 

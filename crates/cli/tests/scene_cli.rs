@@ -1,9 +1,9 @@
 //! `obbtree scene`: the JSON contract (`objects`, `build_ms`, `query_total_ms`, `contacts`,
-//! `frames`) against the exact two-mesh query run on every pair, `--out`, the summary, and
-//! every bad input's one-line error.
+//! `frames`, and `within` with `--margin`) against the exact two-mesh queries run on every pair,
+//! `--out`, the summary, and every bad input's one-line error.
 
 use obbtree::load::load_mesh;
-use obbtree::{collide, CollisionRequest, Model, Pose};
+use obbtree::{collide, distance, within_margin, CollisionRequest, DistanceRequest, Model, Pose};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -82,12 +82,7 @@ fn objects(dir: &Path) -> Vec<(String, String, [f64; 3], [f64; 3])> {
 /// Every touching pair `(a, b, pairs)`, `a < b`, by the exact query on every pair of objects
 /// placed as `poses` say.
 fn oracle(dir: &Path, poses: &BTreeMap<String, (String, Pose)>) -> Vec<(String, String, usize)> {
-    let mut models: BTreeMap<String, Model> = BTreeMap::new();
-    for (_, (mesh, _)) in poses.iter() {
-        models
-            .entry(mesh.clone())
-            .or_insert_with(|| Model::new(load_mesh(&dir.join(mesh)).unwrap()).unwrap());
-    }
+    let models = models(dir, poses);
     let all: Vec<_> = poses.iter().collect();
     let mut out = Vec::new();
     for (i, (a, (ma, pa))) in all.iter().enumerate() {
@@ -102,6 +97,43 @@ fn oracle(dir: &Path, poses: &BTreeMap<String, (String, Pose)>) -> Vec<(String, 
             .unwrap();
             if r.intersects {
                 out.push((a.to_string(), b.to_string(), r.pairs.len()));
+            }
+        }
+    }
+    out
+}
+
+/// One model per mesh file named in `poses`.
+fn models(dir: &Path, poses: &BTreeMap<String, (String, Pose)>) -> BTreeMap<String, Model> {
+    let mut models: BTreeMap<String, Model> = BTreeMap::new();
+    for (_, (mesh, _)) in poses.iter() {
+        models
+            .entry(mesh.clone())
+            .or_insert_with(|| Model::new(load_mesh(&dir.join(mesh)).unwrap()).unwrap());
+    }
+    models
+}
+
+/// Every pair `(a, b, distance)`, `a < b`, that the exact margin query finds within `margin`,
+/// with the distance query's distance, skipping the pairs `allowed` refuses.
+fn within_oracle(
+    dir: &Path,
+    poses: &BTreeMap<String, (String, Pose)>,
+    margin: f64,
+    allowed: impl Fn(&str, &str) -> bool,
+) -> Vec<(String, String, f64)> {
+    let models = models(dir, poses);
+    let all: Vec<_> = poses.iter().collect();
+    let mut out = Vec::new();
+    for (i, (a, (ma, pa))) in all.iter().enumerate() {
+        for (b, (mb, pb)) in &all[i + 1..] {
+            if !allowed(a, b) {
+                continue;
+            }
+            let (ma, mb) = (&models[ma], &models[mb]);
+            if within_margin(ma, pa, mb, pb, margin).unwrap().is_some() {
+                let d = distance(ma, pa, mb, pb, &DistanceRequest::default()).unwrap();
+                out.push((a.to_string(), b.to_string(), d.distance));
             }
         }
     }
@@ -190,6 +222,68 @@ fn json_contract_with_frames_matches_every_pair() {
     let alone = json_of(&obbtree(&["scene", &scene_path, "--json"]));
     assert!(alone.get("frames").is_none());
     assert_eq!(alone["contacts"], report["contacts"]);
+}
+
+#[test]
+fn margin_lists_the_pairs_within_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let objects = objects(dir.path());
+    let scene = json!({
+        "objects": objects.iter().map(|(n, m, t, r)| json!({"name": n, "mesh": m, "pose": pose(*t, *r)})).collect::<Vec<_>>(),
+        "allow": [["g", "e"]],
+    });
+    let scene_path = write(dir.path(), "scene.json", &scene);
+    let poses: BTreeMap<String, (String, Pose)> = objects
+        .iter()
+        .map(|(n, m, t, r)| (n.clone(), (m.clone(), Pose::new(*t, *r).unwrap())))
+        .collect();
+    // b–c are exactly 3 apart (faces at x = 2 and x = 5): within a margin of 3, not of 2.999.
+    for margin in ["0", "2.999", "3"] {
+        let report = json_of(&obbtree(&[
+            "scene",
+            &scene_path,
+            "--margin",
+            margin,
+            "--json",
+        ]));
+        let got: Vec<(String, String, f64)> = report["within"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                (
+                    w["a"].as_str().unwrap().to_string(),
+                    w["b"].as_str().unwrap().to_string(),
+                    w["distance"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        let expected = within_oracle(dir.path(), &poses, margin.parse().unwrap(), |a, b| {
+            (a, b) != ("e", "g")
+        });
+        assert_eq!(got, expected, "margin {margin}");
+        let b_c = expected
+            .iter()
+            .any(|w| (w.0.as_str(), w.1.as_str()) == ("b", "c"));
+        assert_eq!(b_c, margin == "3", "margin {margin}: {expected:?}");
+        assert!(
+            expected.iter().any(|w| w.2 == 0.0),
+            "touching pairs are within every margin"
+        );
+    }
+    let text = String::from_utf8(obbtree(&["scene", &scene_path, "--margin", "3"]).stdout).unwrap();
+    assert!(text.contains("within 3: "), "{text}");
+    assert!(text.contains("  b — c: 3\n"), "{text}");
+    // Without --margin there is no "within" key.
+    let alone = json_of(&obbtree(&["scene", &scene_path, "--json"]));
+    assert!(alone.get("within").is_none());
+    for bad in ["-1", "NaN", "inf"] {
+        let err = error_of(&obbtree(&["scene", &scene_path, "--margin", bad]));
+        assert!(
+            err.contains("--margin: the margin must be a non-negative finite number"),
+            "{err}"
+        );
+    }
 }
 
 #[test]
@@ -286,7 +380,8 @@ fn kuka() -> String {
 
 /// The KUKA's self-collision and contacts with a post at each configuration, against the exact
 /// query on every pair of links not joined by a joint (poses from the URDF's forward
-/// kinematics) and every link–post pair.
+/// kinematics) and every link–post pair; with `--margin`, each configuration's clearance
+/// against the least exact distance over the same pairs.
 #[test]
 fn robot_configs_match_every_pair() {
     use obbtree::urdf::Robot;
@@ -324,6 +419,20 @@ fn robot_configs_match_every_pair() {
         &allow,
         "--json",
     ]));
+    let with_margin = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &configs_path,
+        "--scene",
+        &scene,
+        "--allow",
+        &allow,
+        "--margin",
+        "0.05",
+        "--json",
+    ]));
+    assert!(report["results"][0].get("clearance").is_none());
     assert_eq!(report["joints"].as_array().unwrap().len(), 7);
     let results = report["results"].as_array().unwrap();
     assert_eq!(results.len(), configs.len());
@@ -348,11 +457,17 @@ fn robot_configs_match_every_pair() {
             .any(|j| (j.parent, j.child) == (a, b) || (j.parent, j.child) == (b, a))
     };
     let name = |l: usize| robot.links[l].name.clone();
-    let (mut selfish, mut touching) = (0, 0);
-    for (q, result) in configs.iter().zip(results) {
+    let measured = |ma: &Model, pa: &Pose, mb: &Model, pb: &Pose| {
+        distance(ma, pa, mb, pb, &DistanceRequest::default())
+            .unwrap()
+            .distance
+    };
+    let (mut selfish, mut touching, mut apart) = (0, 0, 0);
+    for (k, (q, result)) in configs.iter().zip(results).enumerate() {
         let links = robot.link_poses(q).unwrap();
         let mut expected_self = Vec::new();
         let mut expected_env = Vec::new();
+        let mut clearance = f64::INFINITY;
         for (i, (la, oa, ma)) in visuals.iter().enumerate() {
             let pa = links[*la] * *oa;
             for (lb, ob, mb) in &visuals[i + 1..] {
@@ -360,17 +475,14 @@ fn robot_configs_match_every_pair() {
                 if joined(*la, *lb) || allowed {
                     continue;
                 }
-                let r = collide(
-                    ma,
-                    &pa,
-                    mb,
-                    &(links[*lb] * *ob),
-                    &CollisionRequest::default(),
-                );
+                let pb = links[*lb] * *ob;
+                clearance = clearance.min(measured(ma, &pa, mb, &pb));
+                let r = collide(ma, &pa, mb, &pb, &CollisionRequest::default());
                 if r.unwrap().intersects {
                     expected_self.push(json!([name(*la), name(*lb)]));
                 }
             }
+            clearance = clearance.min(measured(ma, &pa, &cube, &post_pose));
             if collide(ma, &pa, &cube, &post_pose, &CollisionRequest::default())
                 .unwrap()
                 .intersects
@@ -382,8 +494,20 @@ fn robot_configs_match_every_pair() {
         touching += expected_env.len();
         assert_eq!(result["self"], Value::from(expected_self), "{q:?}");
         assert_eq!(result["environment"], Value::from(expected_env), "{q:?}");
+        // The scene measures each pair with its objects in name order, the oracle in link
+        // order: the two may differ by rounding.
+        let got = with_margin["results"][k]["clearance"].as_f64().unwrap();
+        assert!(
+            (got - clearance).abs() <= 1e-12 * (1.0 + clearance),
+            "{q:?}: {got} {clearance}"
+        );
+        assert_eq!(with_margin["results"][k]["self"], result["self"]);
+        apart += usize::from(clearance > 0.0);
     }
-    assert!(selfish > 0 && touching > 0, "{selfish} {touching}");
+    assert!(
+        selfish > 0 && touching > 0 && apart > 0,
+        "{selfish} {touching} {apart}"
+    );
 }
 
 /// `--path`: the first colliding configuration after interpolation is the first one that

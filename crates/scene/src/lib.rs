@@ -8,6 +8,8 @@
 //!   witness; [`Scene::frame`] moves objects first;
 //! * [`Scene::collide_with`]: one external model against the scene;
 //! * [`Scene::collide_scenes`]: two scenes against each other;
+//! * [`Scene::within_margin_all`] and [`Scene::min_distance`]: every object pair within a
+//!   margin, and the closest object pair, with their closest triangles and points;
 //! * [`Scene::cast_ray`] and [`Scene::cast_ray_all`]: the first object and triangle a ray hits,
 //!   and every hit.
 //!
@@ -72,6 +74,7 @@ mod bounds;
 mod broad;
 mod coherence;
 mod collide;
+mod distance;
 mod error;
 mod object;
 mod ray;
@@ -79,6 +82,7 @@ mod scene;
 mod separation;
 
 pub use collide::{ExternalContact, ObjectContact};
+pub use distance::ObjectDistance;
 pub use error::SceneError;
 pub use object::{Candidate, CollisionFilter, Object, ObjectId};
 pub use ray::SceneHit;

@@ -5,15 +5,19 @@
 //! the same object pairs, each witness one of the pair's intersecting triangle pairs. Warm
 //! answers (records reused, witnesses tested again) are compared with a fresh scene's over
 //! smooth motions, rays with every object cast one by one, `collide_with` and
-//! `collide_scenes` with every pair. The oracles share no broad-phase or scene code.
+//! `collide_scenes` with every pair; `within_margin_all` and `min_distance` with every pair's
+//! exact margin and distance queries. The oracles share no broad-phase or scene code.
 
 /// The one knob that sizes every property test, and failure persistence.
 #[path = "../../../tests/common/knob.rs"]
 mod knob;
 
 use obbtree_bv::{Point, Pose, Ray, TriMesh, Vector};
-use obbtree_query::{cast_ray, collide, CollisionRequest, CollisionResult, Mode, Model};
-use obbtree_scene::{CollisionFilter, ObjectContact, Scene, SceneError};
+use obbtree_query::{
+    cast_ray, collide, distance, within_margin, CollisionRequest, CollisionResult, DistanceRequest,
+    Mode, Model, QueryError,
+};
+use obbtree_scene::{CollisionFilter, ObjectContact, ObjectDistance, Scene, SceneError};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -684,4 +688,147 @@ fn bad_input_is_refused_with_the_names() {
     let err = scene.frame(&[(b, moved), (a, moved)], &CollisionRequest::default());
     assert!(matches!(err, Err(SceneError::UnknownObject(id)) if id == a));
     assert_eq!(scene.get(b).unwrap().pose(), &Pose::identity());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Distances: every pair within a margin, the closest pair.
+
+/// A pair's distance as the oracle and the scene report it: names (`a < b`), distance,
+/// triangle pair, closest points.
+type Measured = (String, String, f64, [u32; 2], [Point; 2]);
+
+impl Plain {
+    /// Every admitted pair `(a, b)` with `a < b` by name, with its exact distance query and
+    /// whether the exact margin query finds it within `margin`.
+    fn distances(&self, models: &[Model], margin: f64) -> Vec<(Measured, bool)> {
+        let all: Vec<_> = self.objects.iter().collect();
+        let mut out = Vec::new();
+        for (i, (na, a)) in all.iter().enumerate() {
+            for (nb, b) in &all[i + 1..] {
+                if !checked(&a.filter, &b.filter) || self.allowed.contains(&ordered(na, nb)) {
+                    continue;
+                }
+                let (ma, mb) = (&models[a.model], &models[b.model]);
+                let d = distance(ma, &a.pose, mb, &b.pose, &DistanceRequest::default()).unwrap();
+                let within = within_margin(ma, &a.pose, mb, &b.pose, margin).unwrap();
+                let measured = (
+                    na.to_string(),
+                    nb.to_string(),
+                    d.distance,
+                    d.pair,
+                    [d.point_a, d.point_b],
+                );
+                out.push((measured, within.is_some()));
+            }
+        }
+        out
+    }
+}
+
+fn measured<V>(scene: &Scene<V>, d: &ObjectDistance) -> Measured {
+    (
+        scene.name(d.a).to_string(),
+        scene.name(d.b).to_string(),
+        d.distance,
+        d.pair,
+        [d.point_a, d.point_b],
+    )
+}
+
+/// `within_margin_all` at a few margins and `min_distance` against every pair's exact queries;
+/// the closest pair is the oracle's least (distance, names).
+fn check_distances(scene: &Scene, plain: &Plain, models: &[Model]) -> Result<(), TestCaseError> {
+    for margin in [0.0, 0.05, 0.3, 1.5] {
+        let every = plain.distances(models, margin);
+        let expected: Vec<Measured> = every
+            .iter()
+            .filter(|(_, within)| *within)
+            .map(|(m, _)| m.clone())
+            .collect();
+        let got = scene.within_margin_all(margin).unwrap();
+        let got: Vec<Measured> = got.iter().map(|d| measured(scene, d)).collect();
+        prop_assert_eq!(got, expected, "margin {}", margin);
+        let closest = every.into_iter().map(|(m, _)| m).min_by(|x, y| {
+            x.2.total_cmp(&y.2)
+                .then_with(|| (&x.0, &x.1).cmp(&(&y.0, &y.1)))
+        });
+        let got = scene.min_distance().unwrap();
+        prop_assert_eq!(got.map(|d| measured(scene, &d)), closest);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(knob::config(24))]
+
+    #[test]
+    fn distances_match_every_pair(ops in prop::collection::vec(op(), 1..40)) {
+        let models = models();
+        let mut scene = Scene::new();
+        let mut plain = Plain::default();
+        for op in ops.iter().filter(|op| !matches!(op, Op::Query(_))) {
+            apply(op, &mut scene, &mut plain, &models)?;
+        }
+        check_distances(&scene, &plain, &models)?;
+    }
+}
+
+/// Scattered objects, most far apart: the closest pair's walk must still find the pair that
+/// brute force finds, after moves.
+#[test]
+fn min_distance_matches_every_pair_in_a_sparse_scene() {
+    let models = models();
+    for seed in 0..3 {
+        let mut rng = Pcg64::seed_from_u64(100 + seed);
+        let mut scene = Scene::new();
+        let mut plain = Plain::default();
+        for i in 0..25 {
+            let model = rng.gen_range(0..models.len());
+            let t = Vector::from_fn(|_, _| rng.gen_range(0.0..30.0));
+            let pose = Pose::new(t, Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0))).unwrap();
+            let filter = CollisionFilter::default();
+            scene.insert(name(i), models[model].clone(), pose).unwrap();
+            plain.objects.insert(
+                name(i),
+                Entry {
+                    model,
+                    pose,
+                    filter,
+                },
+            );
+        }
+        for _ in 0..10 {
+            let n = rng.gen_range(0..25u8);
+            let t = Vector::from_fn(|_, _| rng.gen_range(0.0..30.0));
+            let pose = Pose::new(t, Vector::zeros()).unwrap();
+            scene.set_pose(scene.id(&name(n)).unwrap(), pose).unwrap();
+            plain.objects.get_mut(&name(n)).unwrap().pose = pose;
+        }
+        let (a, b) = (name(rng.gen_range(0..25)), name(rng.gen_range(0..25)));
+        if a != b {
+            scene.allow_names(&a, &b).unwrap();
+            plain.allowed.insert(ordered(&a, &b));
+        }
+        check_distances(&scene, &plain, &models).unwrap();
+    }
+}
+
+#[test]
+fn bad_margins_are_refused() {
+    let models = models();
+    let mut scene = Scene::new();
+    assert_eq!(scene.min_distance(), Ok(None));
+    for margin in [-1.0, f64::NAN, f64::INFINITY] {
+        assert!(
+            matches!(
+                scene.within_margin_all(margin),
+                Err(SceneError::Query(QueryError::InvalidMargin(m))) if m.total_cmp(&margin).is_eq()
+            ),
+            "{margin}"
+        );
+    }
+    scene
+        .insert("a", models[0].clone(), Pose::identity())
+        .unwrap();
+    assert_eq!(scene.min_distance(), Ok(None), "one object makes no pair");
 }
