@@ -59,6 +59,9 @@ pub mod triangle;
 pub mod trimesh;
 pub mod volume;
 
+#[cfg(test)]
+mod test_support;
+
 pub use aabb::Aabb;
 pub use fit::{ObbFit, SphereFit};
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};

@@ -324,30 +324,10 @@ mod tests {
     //! the underflow term, fails only on inputs whose roundings come close to the worst case.
 
     use super::*;
+    use crate::test_support::{q, vector};
     use num_rational::BigRational;
     use num_traits::Signed;
     use rand::{Rng, SeedableRng};
-
-    fn q(x: f64) -> BigRational {
-        BigRational::from_float(x).expect("finite")
-    }
-
-    /// `m` times a random vector: components of equal size with random signs, or random ones.
-    fn vector(rng: &mut impl Rng, m: f64) -> Vector {
-        let mut c = || {
-            let x = if rng.gen_bool(0.5) {
-                1.0 + rng.gen_range(0.0..1e-3)
-            } else {
-                rng.gen_range(-1.0..1.0)
-            };
-            if rng.gen_bool(0.5) {
-                -m * x
-            } else {
-                m * x
-            }
-        };
-        Vector::new(c(), c(), c())
-    }
 
     /// The bound is at least Shewchuk's `(7ε + 56ε²) · Σ|dᵢ|(|u_j v_k| + |u_k v_j|)` (ε = 2⁻⁵³,
     /// the permanent exact) plus `(2 Σ|dᵢ| + 3) · 2⁻¹⁰⁷⁵` for products that underflow, for the

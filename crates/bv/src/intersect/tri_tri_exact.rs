@@ -387,31 +387,10 @@ mod tests {
     //! rounding errors come within a factor of two of the worst case.
 
     use super::*;
+    use crate::test_support::{q, vector};
     use num_rational::BigRational;
     use num_traits::Signed;
     use rand::{Rng, SeedableRng};
-
-    fn q(x: f64) -> BigRational {
-        BigRational::from_float(x).expect("finite")
-    }
-
-    /// A vector of magnitude about `m`: components of equal size with random signs (where the
-    /// permanent comes closest to `|w|₁ · scale`), or random ones.
-    fn vector(rng: &mut impl Rng, m: f64) -> Vector {
-        let mut c = || {
-            let x = if rng.gen_bool(0.5) {
-                1.0 + rng.gen_range(0.0..1e-3)
-            } else {
-                rng.gen_range(-1.0..1.0)
-            };
-            if rng.gen_bool(0.5) {
-                -m * x
-            } else {
-                m * x
-            }
-        };
-        Vector::new(c(), c(), c())
-    }
 
     /// `filtered`'s bound is at least Shewchuk's orient3d bound `(7ε + 56ε²) · Σ|wᵢ|(|e_j f_k| +
     /// |e_k f_j|)` (ε = 2⁻⁵³), the permanent taken exactly on the float differences the filter
