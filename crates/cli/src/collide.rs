@@ -2,6 +2,7 @@
 //! two meshes intersect, for each pose of B in A's frame; `obbtree collide A --self`: which
 //! triangles of one mesh intersect others they share no vertex with.
 
+use super::report::emit;
 use super::tree::Kind as Volume;
 use super::{Error, ModeArg};
 use crate::poses::{load_poses, PoseEntry};
@@ -167,17 +168,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             })
             .collect(),
     };
-    if let Some(path) = &args.out {
-        write_json(path, &report)?;
-    }
-    if args.json {
-        // Serialised first, so that a closed pipe is an output error like any other write.
-        let text = serde_json::to_string(&report)?;
-        writeln!(out, "{text}")?;
-    } else {
-        summary(args, &report, out)?;
-    }
-    Ok(())
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
+        summary(args, &report, out)
+    })
 }
 
 /// Mesh B and its poses, or self-collision, from the arguments.
@@ -215,15 +208,6 @@ fn check_containment(args: &Args, meshes: [(&TriMesh, &Path); 2]) -> Result<(), 
         ))),
         None => Ok(()),
     }
-}
-
-pub(crate) fn write_json(path: &Path, report: &impl Serialize) -> Result<(), Error> {
-    let fail =
-        |e: &dyn std::fmt::Display| Error::Message(format!("cannot write {}: {e}", path.display()));
-    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
-    let mut w = std::io::BufWriter::new(file);
-    serde_json::to_writer(&mut w, report).map_err(|e| fail(&e))?;
-    writeln!(w).and_then(|()| w.flush()).map_err(|e| fail(&e))
 }
 
 /// A spinner on standard error while `what` runs (hidden when quiet or not on a terminal).

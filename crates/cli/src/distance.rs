@@ -3,7 +3,8 @@
 //! `--margin D`, whether B is within D of A (decided exactly), and with `--pairs` every triangle
 //! pair within D.
 
-use super::collide::{counted, spinner, write_json};
+use super::collide::{counted, spinner};
+use super::report::emit;
 use super::tree::Kind as Volume;
 use super::Error;
 use crate::poses::{load_poses, PoseEntry};
@@ -174,16 +175,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         margin: args.margin,
         results,
     };
-    if let Some(path) = &args.out {
-        write_json(path, &report)?;
-    }
-    if args.json {
-        let text = serde_json::to_string(&report)?;
-        writeln!(out, "{text}")?;
-    } else {
-        summary(args, &report, out)?;
-    }
-    Ok(())
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
+        summary(args, &report, out)
+    })
 }
 
 /// The poses of B, from `--poses` or `--pose`.

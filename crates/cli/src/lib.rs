@@ -27,6 +27,7 @@ mod info;
 mod mesh;
 mod pick;
 mod render;
+mod report;
 mod robot;
 mod robot_demo;
 mod robots;

@@ -14,7 +14,8 @@
 //! pairs checked (links not joined by a joint, links and fixtures), or null when there are
 //! none; the summary counts the configurations closer than D.
 
-use super::scene::{read_json, write_json, SceneSpec};
+use super::report::emit;
+use super::scene::{read_json, SceneSpec};
 use super::Error;
 use crate::collide::counted;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -187,7 +188,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             &configs.configs,
             resolution,
         );
-        return emit(args, &report, out, |out| path_summary(args, &report, out));
+        return emit(args.out.as_deref(), args.json, &report, out, |out| {
+            path_summary(args, &report, out)
+        });
     }
     let progress = progress_bar(args.json, configs.configs.len());
     let start = Instant::now();
@@ -213,7 +216,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         query_total_ms,
         results,
     };
-    emit(args, &report, out, |out| {
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
         configs_summary(&report, args.margin, out)
     })
 }
@@ -353,7 +356,7 @@ fn list_joints(args: &Args, robot: &Robot, out: &mut impl Write) -> Result<(), E
             })
             .collect(),
     };
-    emit(args, &report, out, |out| {
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
         writeln!(
             out,
             "robot {:?} ({}): {}, in the order of a configuration:",
@@ -369,25 +372,6 @@ fn list_joints(args: &Args, robot: &Robot, out: &mut impl Write) -> Result<(), E
         }
         Ok(())
     })
-}
-
-/// Writes the report: `--out`, then JSON or the summary.
-fn emit<R: Serialize>(
-    args: &Args,
-    report: &R,
-    out: &mut impl Write,
-    summary: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
-) -> Result<(), Error> {
-    if let Some(path) = &args.out {
-        write_json(path, report)?;
-    }
-    if args.json {
-        let text = serde_json::to_string(report)?;
-        writeln!(out, "{text}")?;
-        Ok(())
-    } else {
-        summary(out)
-    }
 }
 
 /// Configurations listed one per line when there are at most this many.

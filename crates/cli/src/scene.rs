@@ -13,6 +13,7 @@
 //! for the scene's poses: each pair at most `D` apart (decided exactly), once, `a < b` by name,
 //! sorted, with its distance.
 
+use super::report::emit;
 use super::Error;
 use crate::collide::counted;
 use crate::poses::PoseEntry;
@@ -324,16 +325,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
                 .collect()
         }),
     };
-    if let Some(path) = &args.out {
-        write_json(path, &report)?;
-    }
-    if args.json {
-        let text = serde_json::to_string(&report)?;
-        writeln!(out, "{text}")?;
-    } else {
-        summary(&spec, &report, args.margin, out)?;
-    }
-    Ok(())
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
+        summary(&spec, &report, args.margin, out)
+    })
 }
 
 /// Queries run untimed before the clock starts (as the other harnesses do), each on a copy
@@ -381,15 +375,6 @@ fn within_entries(scene: &Scene<Obb>, within: &[ObjectDistance]) -> Vec<WithinEn
 
 fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
-}
-
-pub(crate) fn write_json(path: &Path, report: &impl Serialize) -> Result<(), Error> {
-    let fail =
-        |e: &dyn std::fmt::Display| Error::Message(format!("cannot write {}: {e}", path.display()));
-    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
-    let mut w = std::io::BufWriter::new(file);
-    serde_json::to_writer(&mut w, report).map_err(|e| fail(&e))?;
-    writeln!(w).and_then(|()| w.flush()).map_err(|e| fail(&e))
 }
 
 /// Touching pairs listed one per line when there are at most this many.
