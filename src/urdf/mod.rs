@@ -23,7 +23,10 @@
 
 mod scene;
 
-pub use scene::{PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP, LINK_GROUP};
+pub use scene::{
+    PathCheck, PathClearance, PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP,
+    LINK_GROUP,
+};
 
 use crate::bv::Pose;
 use crate::bv::TriMesh;

@@ -13,12 +13,15 @@
 //! joint moves more than a resolution between checked configurations, and stops at the first
 //! one in collision; consecutive configurations share the scene's records (the links before
 //! the first joint that moves keep their pairs, and touching pairs start from their witness).
+//! With a margin ([`RobotScene::check_path_with`]) it also finds the smallest clearance along
+//! the path, measuring only pairs closer than the margin and the best clearance so far, each
+//! from its closest triangles at the previous configuration.
 
 use super::{Robot, UrdfError};
 use crate::bv::{Obb, Pose};
 use crate::scene::{CollisionFilter, ObjectContact, ObjectDistance, ObjectId, Scene, SceneError};
 use crate::tree::TreeVolume;
-use crate::{BuildError, CollisionRequest, Mode, Model, PosedOverlap};
+use crate::{BuildError, CollisionRequest, Mode, Model, PosedOverlap, QueryError};
 use std::collections::BTreeSet;
 
 /// The collision group of a robot's links.
@@ -93,6 +96,34 @@ pub struct PathCollision {
     pub configuration: Vec<f64>,
     /// What touches there.
     pub contacts: RobotContacts,
+}
+
+/// The smallest clearance along a path ([`RobotScene::check_path_with`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathClearance {
+    /// The position of the configuration in the interpolated path (the first, among
+    /// configurations at the same clearance).
+    pub index: usize,
+    /// Its joint values.
+    pub configuration: Vec<f64>,
+    /// The closest pair there (as [`RobotScene::clearance`] gives it): 0 apart when the path
+    /// collides.
+    pub closest: ObjectDistance,
+}
+
+/// What a path check found ([`RobotScene::check_path_with`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathCheck {
+    /// How many configurations were checked: the whole interpolated path, or up to and
+    /// including the first in collision.
+    pub checked: usize,
+    /// The first configuration in collision.
+    pub collision: Option<PathCollision>,
+    /// With a margin: the first configuration whose clearance is at most the margin.
+    pub first_within_margin: Option<usize>,
+    /// With a margin: the smallest clearance among the configurations checked, if it is at
+    /// most the margin.
+    pub clearance: Option<PathClearance>,
 }
 
 /// A robot's links and its fixtures in one scene. See the [module documentation](self).
@@ -262,7 +293,7 @@ impl<V: PosedOverlap> RobotScene<V> {
     /// [`check`](Self::check) checks (links not joined by a joint, links and fixtures, neither
     /// allowed), with its distance, triangles and world points ([`Scene::min_distance`]);
     /// `None` when there is no such pair.
-    pub fn clearance(&self) -> Result<Option<ObjectDistance>, RobotError> {
+    pub fn clearance(&mut self) -> Result<Option<ObjectDistance>, RobotError> {
         Ok(self.scene.min_distance()?)
     }
 
@@ -300,7 +331,18 @@ impl<V: PosedOverlap> RobotScene<V> {
         }
     }
 
-    /// Walks `path` in order and returns the first configuration in collision, or `None`.
+    /// Walks `path` in order and returns the first configuration in collision, or `None`
+    /// ([`check_path_with`](Self::check_path_with) without a margin).
+    pub fn check_path(
+        &mut self,
+        path: &[Vec<f64>],
+        resolution: f64,
+    ) -> Result<Option<PathCollision>, RobotError> {
+        Ok(self.check_path_with(path, resolution, None)?.collision)
+    }
+
+    /// Walks `path` in order up to the first configuration in collision and, with a
+    /// `margin`, measures the clearance along the way.
     ///
     /// Between consecutive configurations `a` and `b` of the path, `n = max(1, ⌈max_j |b_j −
     /// a_j| / resolution⌉)` configurations are checked: `a + (b − a)·(k / n)` for
@@ -310,19 +352,21 @@ impl<V: PosedOverlap> RobotScene<V> {
     /// configuration is checked for its length and finiteness before any is checked for
     /// collision. The scene's records carry over from one configuration to the next; the
     /// robot is left at the last configuration checked.
-    pub fn check_path(
+    ///
+    /// With a margin, each checked configuration's clearance ([`clearance`](Self::clearance))
+    /// is measured only as far as it matters: pairs further apart than the margin, or than
+    /// the smallest clearance found so far, are never measured
+    /// ([`Scene::min_distance_within`]). The answer gives the first configuration within the
+    /// margin and the one of smallest clearance; a colliding configuration has clearance 0.
+    /// An error when the margin is negative, NaN or infinite.
+    pub fn check_path_with(
         &mut self,
         path: &[Vec<f64>],
         resolution: f64,
-    ) -> Result<Option<PathCollision>, RobotError> {
-        if !(resolution.is_finite() && resolution > 0.0) {
-            return Err(RobotError::Resolution(resolution));
-        }
-        for (index, q) in path.iter().enumerate() {
-            self.robot
-                .link_poses(q)
-                .map_err(|source| RobotError::Configuration { index, source })?;
-        }
+        margin: Option<f64>,
+    ) -> Result<PathCheck, RobotError> {
+        self.check_path_inputs(path, resolution, margin)?;
+        let mut found = PathCheck::default();
         let mut index = 0;
         for (i, q) in path.iter().enumerate() {
             let steps = match i {
@@ -331,18 +375,76 @@ impl<V: PosedOverlap> RobotScene<V> {
             };
             for q in steps {
                 self.set_configuration(&q)?;
+                found.checked = index + 1;
                 let contacts = self.check()?;
+                if let Some(margin) = margin {
+                    self.measure_clearance(&mut found, index, &q, margin)?;
+                }
                 if !contacts.is_empty() {
-                    return Ok(Some(PathCollision {
+                    found.collision = Some(PathCollision {
                         index,
                         configuration: q,
                         contacts,
-                    }));
+                    });
+                    return Ok(found);
                 }
                 index += 1;
             }
         }
-        Ok(None)
+        Ok(found)
+    }
+
+    /// Refuses a path with a wrong configuration, a resolution that is not a positive finite
+    /// number or a margin that is not a non-negative finite one, before anything moves.
+    fn check_path_inputs(
+        &self,
+        path: &[Vec<f64>],
+        resolution: f64,
+        margin: Option<f64>,
+    ) -> Result<(), RobotError> {
+        if !(resolution.is_finite() && resolution > 0.0) {
+            return Err(RobotError::Resolution(resolution));
+        }
+        if let Some(m) = margin.filter(|m| !(m.is_finite() && *m >= 0.0)) {
+            return Err(SceneError::Query(QueryError::InvalidMargin(m)).into());
+        }
+        for (index, q) in path.iter().enumerate() {
+            self.robot
+                .link_poses(q)
+                .map_err(|source| RobotError::Configuration { index, source })?;
+        }
+        Ok(())
+    }
+
+    /// The clearance at the current configuration, `index` of the path, if it is within the
+    /// margin and below the smallest found so far: recorded in `found`.
+    fn measure_clearance(
+        &mut self,
+        found: &mut PathCheck,
+        index: usize,
+        q: &[f64],
+        margin: f64,
+    ) -> Result<(), RobotError> {
+        let limit = found
+            .clearance
+            .as_ref()
+            .map_or(margin, |c| c.closest.distance);
+        let Some(closest) = self.scene.min_distance_within(limit)? else {
+            return Ok(());
+        };
+        found.first_within_margin.get_or_insert(index);
+        if found
+            .clearance
+            .as_ref()
+            .is_none_or(|c| closest.distance < c.closest.distance)
+        {
+            found.clearance = Some(PathClearance {
+                index,
+                configuration: q.to_vec(),
+                closest,
+            });
+        }
+        Ok(())
     }
 }
 

@@ -9,10 +9,14 @@
 //! `{"joints":[…], "build_ms", "query_total_ms", "results":[{"self":[["link","link"], …],
 //! "environment":[["link","object"], …]}, …]}`, pairs sorted by names; with `--path`,
 //! `{"joints", "build_ms", "query_total_ms", "checked", "first_collision": index or null,
-//! "configuration", "self", "environment"}` (index after interpolation). With `--margin D`
-//! (not with `--path`), each result adds `"clearance"`: the smallest distance between the
-//! pairs checked (links not joined by a joint, links and fixtures), or null when there are
-//! none; the summary counts the configurations closer than D.
+//! "configuration", "self", "environment"}` (index after interpolation). With `--margin D`,
+//! each result adds `"clearance"`: the smallest distance between the pairs checked (links not
+//! joined by a joint, links and fixtures), or null when there are none; the summary counts the
+//! configurations closer than D. With `--path --margin D`, the path report adds
+//! `"first_within_margin"` (the index of the first configuration whose clearance is at most D,
+//! or null) and `"clearance"`: `{"index", "distance", "pair":["object","object"],
+//! "configuration"}` for the smallest clearance along the path, or null when none is at most
+//! D.
 
 use super::report::emit;
 use super::scene::{read_json, SceneSpec};
@@ -20,7 +24,7 @@ use super::Error;
 use crate::collide::counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
-use obbtree::urdf::{JointKind, PathCollision, Robot, RobotContacts, RobotScene};
+use obbtree::urdf::{JointKind, PathClearance, PathCollision, Robot, RobotContacts, RobotScene};
 use obbtree::{Model, QueryError};
 use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
@@ -63,12 +67,12 @@ pub struct Args {
     )]
     resolution: Option<f64>,
     /// Also report each configuration's clearance (the smallest distance between the pairs
-    /// checked) and count the configurations closer than D.
+    /// checked) and count the configurations closer than D; with --path, the first
+    /// configuration closer than D and the smallest clearance along the path.
     #[arg(
         long,
         value_name = "D",
         requires = "configs",
-        conflicts_with = "path",
         allow_hyphen_values = true
     )]
     margin: Option<f64>,
@@ -141,6 +145,21 @@ struct PathReport {
     self_collisions: Option<Vec<[String; 2]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     environment: Option<Vec<[String; 2]>>,
+    /// With --margin: the first configuration within the margin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_within_margin: Option<Option<usize>>,
+    /// With --margin: the smallest clearance along the path, if within the margin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clearance: Option<Option<ClearanceEntry>>,
+}
+
+/// The smallest clearance along a path, by names.
+#[derive(Serialize)]
+struct ClearanceEntry {
+    index: usize,
+    distance: f64,
+    pair: [String; 2],
+    configuration: Vec<f64>,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
@@ -176,18 +195,15 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         let resolution = args.resolution.unwrap_or(f64::NAN);
         let start = Instant::now();
         let found = scene
-            .check_path(&configs.configs, resolution)
+            .check_path_with(&configs.configs, resolution, args.margin)
             .map_err(|e| configs_at(&e))?;
         let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
-        let report = path_report(
-            &scene,
-            joints,
-            build_ms,
-            query_total_ms,
-            found,
-            &configs.configs,
-            resolution,
-        );
+        let mut report = path_report(&scene, joints, build_ms, query_total_ms, found.collision);
+        report.checked = found.checked;
+        if args.margin.is_some() {
+            report.first_within_margin = Some(found.first_within_margin);
+            report.clearance = Some(found.clearance.map(|c| clearance_entry(&scene, c)));
+        }
         return emit(args.out.as_deref(), args.json, &report, out, |out| {
             path_summary(args, &report, out)
         });
@@ -296,17 +312,14 @@ fn path_report(
     build_ms: f64,
     query_total_ms: f64,
     found: Option<PathCollision>,
-    configs: &[Vec<f64>],
-    resolution: f64,
 ) -> PathReport {
-    let (checked, first, configuration, contacts) = match found {
+    let (first, configuration, contacts) = match found {
         Some(c) => (
-            c.index + 1,
             Some(c.index),
             Some(c.configuration),
             Some(named(scene, &c.contacts)),
         ),
-        None => (checked_count(configs, resolution), None, None, None),
+        None => (None, None, None),
     };
     let (self_collisions, environment) = match contacts {
         Some(c) => (Some(c.self_collisions), Some(c.environment)),
@@ -316,26 +329,25 @@ fn path_report(
         joints,
         build_ms,
         query_total_ms,
-        checked,
+        checked: 0,
         first_collision: first,
         configuration,
         self_collisions,
         environment,
+        first_within_margin: None,
+        clearance: None,
     }
 }
 
-/// How many configurations a path of `configs` at `resolution` checks (the interpolation of
-/// [`RobotScene::check_path`]).
-fn checked_count(configs: &[Vec<f64>], resolution: f64) -> usize {
-    let steps = configs.windows(2).map(|w| {
-        let largest = w[0]
-            .iter()
-            .zip(&w[1])
-            .map(|(a, b)| (b - a).abs())
-            .fold(0.0, f64::max);
-        ((largest / resolution).ceil() as usize).max(1)
-    });
-    usize::from(!configs.is_empty()) + steps.sum::<usize>()
+/// The smallest clearance of a path, by the scene's object names.
+fn clearance_entry(scene: &RobotScene<Obb>, c: PathClearance) -> ClearanceEntry {
+    let name = |id| scene.scene().name(id).to_string();
+    ClearanceEntry {
+        index: c.index,
+        distance: c.closest.distance,
+        pair: [name(c.closest.a), name(c.closest.b)],
+        configuration: c.configuration,
+    }
 }
 
 /// `obbtree robot URDF` alone: the moving joints in the order configurations list them.
@@ -441,6 +453,16 @@ fn path_summary(args: &Args, r: &PathReport, out: &mut dyn Write) -> Result<(), 
             if let Some(q) = &r.configuration {
                 writeln!(out, "  joint values: {q:?}")?;
             }
+        }
+    }
+    if let Some(margin) = args.margin {
+        match (r.first_within_margin.flatten(), r.clearance.as_ref().and_then(Option::as_ref)) {
+            (Some(first), Some(c)) => writeln!(
+                out,
+                "first within {margin} at configuration {first}; smallest clearance {} at configuration {} ({}–{})",
+                c.distance, c.index, c.pair[0], c.pair[1]
+            )?,
+            _ => writeln!(out, "no configuration within {margin}")?,
         }
     }
     Ok(())

@@ -558,6 +558,55 @@ fn robot_path_reports_the_first_colliding_configuration() {
     assert_eq!(report["checked"], first + 1);
     assert_eq!(report["configuration"], json!(every[first]));
     assert_eq!(report["self"], each["results"][first]["self"]);
+    assert!(report.get("clearance").is_none(), "only with --margin");
+
+    // --path --margin: the first configuration within the margin and the smallest clearance,
+    // against each configuration's clearance up to the first collision.
+    let margin = 0.05;
+    let clearances: Vec<f64> = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &list,
+        "--margin",
+        "0.05",
+        "--json",
+    ]))["results"]
+        .as_array()
+        .unwrap()[..=first]
+        .iter()
+        .map(|r| r["clearance"].as_f64().unwrap())
+        .collect();
+    let report = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &path,
+        "--path",
+        "--resolution",
+        "0.05",
+        "--margin",
+        "0.05",
+        "--json",
+    ]));
+    assert_eq!(report["first_collision"], first);
+    let within = clearances.iter().position(|&d| d <= margin).unwrap();
+    assert!(
+        within < first,
+        "the arm comes close before it touches: {clearances:?}"
+    );
+    assert_eq!(report["first_within_margin"], within);
+    let clearance = &report["clearance"];
+    assert_eq!(
+        clearance["distance"], 0.0,
+        "a colliding path has clearance 0"
+    );
+    assert_eq!(
+        clearance["index"],
+        clearances.iter().position(|&d| d == 0.0).unwrap()
+    );
+    assert_eq!(clearance["configuration"], json!(every[first]));
+    assert_eq!(clearance["pair"].as_array().unwrap().len(), 2);
     // A clear path: null, every configuration checked.
     let clear = write(
         dir.path(),
@@ -576,6 +625,55 @@ fn robot_path_reports_the_first_colliding_configuration() {
     ]));
     assert_eq!(report["first_collision"], Value::Null);
     assert_eq!(report["checked"], 1 + 3);
+    // A clear path with a margin: the smallest clearance of the four configurations.
+    let clear_list = write(
+        dir.path(),
+        "clear_list.json",
+        &json!({"configs": [vec![0.0; 7], vec![0.1, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0],
+            vec![0.2, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0], vec![0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.0]]}),
+    );
+    let each = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--configs",
+        &clear_list,
+        "--margin",
+        "10",
+        "--json",
+    ]));
+    let clearances: Vec<f64> = each["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["clearance"].as_f64().unwrap())
+        .collect();
+    let smallest = clearances.iter().copied().fold(f64::INFINITY, f64::min);
+    for (margin, first) in [("10", json!(0)), ("0", Value::Null)] {
+        let report = json_of(&obbtree(&[
+            "robot",
+            &kuka(),
+            "--configs",
+            &clear,
+            "--path",
+            "--resolution",
+            "0.1",
+            "--margin",
+            margin,
+            "--json",
+        ]));
+        assert_eq!(report["first_within_margin"], first, "margin {margin}");
+        if margin == "0" {
+            assert_eq!(report["clearance"], Value::Null);
+            continue;
+        }
+        let got = report["clearance"]["distance"].as_f64().unwrap();
+        assert!(
+            (got - smallest).abs() <= 1e-12 * (1.0 + smallest),
+            "{got} {clearances:?}"
+        );
+        let index = report["clearance"]["index"].as_u64().unwrap() as usize;
+        assert!((clearances[index] - smallest).abs() <= 1e-12 * (1.0 + smallest));
+    }
 }
 
 #[test]

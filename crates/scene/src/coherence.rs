@@ -67,6 +67,8 @@ pub(crate) enum Answered {
     Witnessed,
     /// The last separating plane, checked again.
     Separated,
+    /// The distance query, seeded with the last closest triangle pair.
+    Hinted,
     /// The full exact query.
     Queried,
 }

@@ -3,7 +3,7 @@
 //! ([`obbtree_query::collide`]); they run in parallel on rayon's pool.
 
 use crate::bounds::{meet, world_box};
-use crate::coherence::{answer, Answered, Collide, PairQuery, PairRecord};
+use crate::coherence::{answer, Collide, PairQuery, PairRecord};
 use crate::scene::{QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::Pose;
@@ -95,19 +95,11 @@ impl<V: PosedOverlap> Scene<V> {
             })
             .collect();
         let answers = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let mut stats = QueryStats {
-            candidates: candidates.len(),
-            ..QueryStats::default()
-        };
+        let mut stats = QueryStats::default();
         let mut records = std::collections::HashMap::with_capacity(candidates.len());
         let mut found = Vec::new();
         for ((a, b), (answer, how, stamps, learnt)) in candidates.into_iter().zip(answers) {
-            *match how {
-                Answered::Reused => &mut stats.reused,
-                Answered::Witnessed => &mut stats.witnessed,
-                Answered::Separated => &mut stats.separated,
-                Answered::Queried => &mut stats.queried,
-            } += 1;
+            stats.count(how);
             records.insert((a, b), PairRecord { stamps, learnt });
             if query.reports(&answer) {
                 found.push((a, b, answer));

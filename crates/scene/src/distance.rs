@@ -9,7 +9,8 @@
 //! far-apart objects are never measured.
 
 use crate::bounds::meet;
-use crate::scene::{ordered, Scene};
+use crate::coherence::Answered;
+use crate::scene::{ordered, QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::{Aabb, Point, Vector};
 use obbtree_query::{distance, within_margin, DistanceRequest, PosedOverlap, QueryError};
@@ -35,6 +36,39 @@ pub struct ObjectDistance {
     pub point_b: Point,
 }
 
+/// What the distance queries learnt about an object pair, at the pose stamps it holds for:
+/// while neither object moves, the answers themselves; after a motion, the closest triangle
+/// pair as the next measurement's hint.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DistanceRecord {
+    stamps: [u64; 2],
+    /// The pair's distance, closest triangles and points at these stamps, if measured.
+    measured: Option<ObjectDistance>,
+    /// The last margin decided at these stamps, and whether the pair was within it.
+    decided: Option<(f64, bool)>,
+    /// The closest triangle pair last measured, at these stamps or earlier ones.
+    hint: Option<[u32; 2]>,
+}
+
+impl DistanceRecord {
+    /// The record carried to the stamps `stamps`: the answers only if neither object moved,
+    /// the hint in any case.
+    fn at(record: Option<&DistanceRecord>, stamps: [u64; 2]) -> DistanceRecord {
+        match record {
+            Some(r) if r.stamps == stamps => *r,
+            _ => DistanceRecord {
+                stamps,
+                measured: None,
+                decided: None,
+                hint: record.and_then(|r| r.hint),
+            },
+        }
+    }
+}
+
+/// A pair's answer and what to remember of it.
+type Learnt<T> = (T, DistanceRecord, Answered);
+
 impl<V: PosedOverlap> Scene<V> {
     /// Every admitted pair of objects at most `margin` apart, each once as `(a, b)` with `a`
     /// before `b` by name, sorted by names, with its distance, closest triangles and points.
@@ -44,16 +78,30 @@ impl<V: PosedOverlap> Scene<V> {
     /// exactly ([`obbtree_query::within_margin`]), its distance then measured
     /// ([`obbtree_query::distance`]). An error ([`QueryError::InvalidMargin`]) when `margin`
     /// is negative, NaN or infinite; otherwise the first failing pair's, by names.
-    pub fn within_margin_all(&self, margin: f64) -> Result<Vec<ObjectDistance>, SceneError> {
+    ///
+    /// Coherence: a pair neither of whose objects moved since it was last decided at the same
+    /// margin, or measured, takes that answer; a moved pair's distance is measured from its
+    /// last closest triangle pair ([`DistanceRequest::hint`]). The decisions are exact either
+    /// way; the distances meet the guarantee of [`obbtree_query::distance`] either way.
+    pub fn within_margin_all(&mut self, margin: f64) -> Result<Vec<ObjectDistance>, SceneError> {
         if !(margin.is_finite() && margin >= 0.0) {
             return Err(QueryError::InvalidMargin(margin).into());
         }
         let candidates = self.candidates_within(margin);
-        let answers: Vec<Result<Option<ObjectDistance>, SceneError>> = candidates
+        let answers: Vec<Result<Learnt<Option<ObjectDistance>>, SceneError>> = candidates
             .par_iter()
             .map(|&(a, b)| self.pair_within(a, b, margin))
             .collect();
-        answers.into_iter().filter_map(Result::transpose).collect()
+        let answers = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let mut stats = QueryStats::default();
+        let mut found = Vec::new();
+        for ((a, b), (answer, record, how)) in candidates.into_iter().zip(answers) {
+            stats.count(how);
+            self.distances.insert((a, b), record);
+            found.extend(answer);
+        }
+        self.stats = stats;
+        Ok(found)
     }
 
     /// The closest admitted pair of objects (filters as in
@@ -61,27 +109,79 @@ impl<V: PosedOverlap> Scene<V> {
     /// points; among pairs at the same distance, the first by names. `None` when no pair is
     /// admitted. Pairs are measured in increasing order of the gap between their bounds, and
     /// the walk stops when the gap exceeds the best distance found.
-    pub fn min_distance(&self) -> Result<Option<ObjectDistance>, SceneError> {
-        let mut best: Option<ObjectDistance> = None;
+    ///
+    /// Coherence: the walk starts from the last closest pair, measured first, so that it
+    /// skips every pair whose gap exceeds that distance; pairs measured before take their
+    /// answer if neither object moved, and start from their last closest triangle pair
+    /// otherwise (see [`within_margin_all`](Self::within_margin_all)).
+    pub fn min_distance(&mut self) -> Result<Option<ObjectDistance>, SceneError> {
+        self.min_distance_within(f64::INFINITY)
+    }
+
+    /// [`min_distance`](Self::min_distance) among the pairs at most `limit` apart: the closest
+    /// admitted pair if its distance is at most `limit`, else `None`. Pairs whose bounds are
+    /// further apart than `limit` are never measured, so a small limit is cheap. An error
+    /// ([`QueryError::InvalidMargin`]) when `limit` is negative or NaN (it may be infinite).
+    pub fn min_distance_within(
+        &mut self,
+        limit: f64,
+    ) -> Result<Option<ObjectDistance>, SceneError> {
+        if limit.is_nan() || limit < 0.0 {
+            return Err(QueryError::InvalidMargin(limit).into());
+        }
+        let start = self.measure_last_closest(limit);
+        let mut learnt = Vec::new();
+        let mut best = start.as_ref().map(|(found, ..)| *found);
         let mut failure = None;
-        self.tree.nearest_pairs(f64::INFINITY, |a, b, _gap| {
+        let bound = |best: Option<ObjectDistance>| best.map_or(limit, |d| d.distance);
+        self.tree.nearest_pairs(bound(best), |a, b, _gap| {
             let Some((a, b)) = self.admitted(ObjectId(a), ObjectId(b)) else {
-                return best.map_or(f64::INFINITY, |d| d.distance);
+                return bound(best);
             };
+            if best.is_some_and(|d| (d.a, d.b) == (a, b)) {
+                return bound(best);
+            }
             match self.measure(a, b) {
-                Ok(found) => {
-                    if best.is_none_or(|d| self.nearer(&found, &d)) {
+                Ok((found, record, how)) => {
+                    learnt.push(((a, b), record, how));
+                    let nearer = best.map_or(found.distance <= limit, |d| self.nearer(&found, &d));
+                    if nearer {
                         best = Some(found);
                     }
+                    bound(best)
                 }
-                Err(error) => failure = Some(error),
-            }
-            match (&failure, best) {
-                (Some(_), _) => -1.0,
-                (None, best) => best.map_or(f64::INFINITY, |d| d.distance),
+                Err(error) => {
+                    failure = Some(error);
+                    -1.0
+                }
             }
         });
-        failure.map_or(Ok(best), Err)
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        let mut stats = QueryStats::default();
+        for (pair, record, how) in start
+            .map(|(found, r, how)| ((found.a, found.b), r, how))
+            .into_iter()
+            .chain(learnt)
+        {
+            stats.count(how);
+            self.distances.insert(pair, record);
+        }
+        self.stats = stats;
+        self.closest = best.map(|d| (d.a, d.b));
+        Ok(best)
+    }
+
+    /// The last closest pair measured again, if it is still admitted and at most `limit`
+    /// apart; a pair that fails is left to the walk, which reports the failure if it reaches
+    /// the pair.
+    fn measure_last_closest(&self, limit: f64) -> Option<Learnt<ObjectDistance>> {
+        let (a, b) = self.closest?;
+        let (a, b) = self.admitted(a, b)?;
+        self.measure(a, b)
+            .ok()
+            .filter(|(found, ..)| found.distance <= limit)
     }
 
     /// The admitted object pairs whose world bounds, one grown by `margin`, meet; each ordered
@@ -109,33 +209,82 @@ impl<V: PosedOverlap> Scene<V> {
         pairs
     }
 
-    /// The pair's distance if it is at most `margin`, decided exactly.
+    /// The pair's distance if it is at most `margin`, decided exactly: the last decision at
+    /// this margin if neither object moved, else the exact margin query; then measured.
     fn pair_within(
         &self,
         a: ObjectId,
         b: ObjectId,
         margin: f64,
-    ) -> Result<Option<ObjectDistance>, SceneError> {
+    ) -> Result<Learnt<Option<ObjectDistance>>, SceneError> {
         let (oa, ob) = (self.object(a)?, self.object(b)?);
-        let within = within_margin(&oa.model, &oa.pose, &ob.model, &ob.pose, margin)
-            .map_err(|source| self.pair_error(a, b, source))?;
-        within.map(|_| self.measure(a, b)).transpose()
+        let mut record = DistanceRecord::at(self.distances.get(&(a, b)), [oa.stamp, ob.stamp]);
+        let decided = record
+            .decided
+            .filter(|&(m, _)| m == margin)
+            .map(|(_, within)| within);
+        let (within, decided_how) = match decided {
+            Some(within) => (within, Answered::Reused),
+            None => {
+                let witness = within_margin(&oa.model, &oa.pose, &ob.model, &ob.pose, margin)
+                    .map_err(|source| self.pair_error(a, b, source))?;
+                (witness.is_some(), Answered::Queried)
+            }
+        };
+        record.decided = Some((margin, within));
+        if !within {
+            return Ok((None, record, decided_how));
+        }
+        let (found, measured, how) = self.measure_from(a, b, record)?;
+        // A pair decided afresh but measured before counts as queried; one measured now counts
+        // as its measurement does (hinted or queried).
+        let how = match (decided_how, how) {
+            (Answered::Queried, Answered::Reused) => Answered::Queried,
+            (_, how) => how,
+        };
+        Ok((Some(found), measured, how))
     }
 
-    /// The pair's distance, closest triangles and points.
-    fn measure(&self, a: ObjectId, b: ObjectId) -> Result<ObjectDistance, SceneError> {
+    /// The pair's distance, closest triangles and points, from its record.
+    fn measure(&self, a: ObjectId, b: ObjectId) -> Result<Learnt<ObjectDistance>, SceneError> {
         let (oa, ob) = (self.object(a)?, self.object(b)?);
-        let request = DistanceRequest::default();
+        let record = DistanceRecord::at(self.distances.get(&(a, b)), [oa.stamp, ob.stamp]);
+        self.measure_from(a, b, record)
+    }
+
+    /// The pair's distance: the record's if it has one at the current stamps, else the exact
+    /// query seeded with the record's hint.
+    fn measure_from(
+        &self,
+        a: ObjectId,
+        b: ObjectId,
+        record: DistanceRecord,
+    ) -> Result<Learnt<ObjectDistance>, SceneError> {
+        if let Some(found) = record.measured {
+            return Ok((found, record, Answered::Reused));
+        }
+        let (oa, ob) = (self.object(a)?, self.object(b)?);
+        let request = DistanceRequest::default().with_hint(record.hint);
         let result = distance(&oa.model, &oa.pose, &ob.model, &ob.pose, &request)
             .map_err(|source| self.pair_error(a, b, source))?;
-        Ok(ObjectDistance {
+        let found = ObjectDistance {
             a,
             b,
             distance: result.distance,
             pair: result.pair,
             point_a: result.point_a,
             point_b: result.point_b,
-        })
+        };
+        let how = match record.hint {
+            Some(_) => Answered::Hinted,
+            None => Answered::Queried,
+        };
+        let record = DistanceRecord {
+            measured: Some(found),
+            hint: Some(found.pair),
+            ..record
+        };
+        Ok((found, record, how))
     }
 
     /// Whether `x` is nearer than `y`, ties broken by names.

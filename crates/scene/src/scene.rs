@@ -2,7 +2,8 @@
 //! what the queries remember.
 
 use crate::bounds::world_box;
-use crate::coherence::PairRecord;
+use crate::coherence::{Answered, PairRecord};
+use crate::distance::DistanceRecord;
 use crate::object::{Candidate, CollisionFilter, Object, ObjectId};
 use crate::separation::HullPoints;
 use crate::SceneError;
@@ -31,6 +32,11 @@ pub struct Scene<V = Obb> {
     /// What the last [`collide_all`](Scene::collide_all) learnt about each pair it checked,
     /// keyed (first by name, second by name).
     pub(crate) records: HashMap<(ObjectId, ObjectId), PairRecord>,
+    /// What the distance queries learnt about each pair they measured or decided, keyed
+    /// likewise.
+    pub(crate) distances: HashMap<(ObjectId, ObjectId), DistanceRecord>,
+    /// The closest pair the last [`min_distance`](Scene::min_distance) found.
+    pub(crate) closest: Option<(ObjectId, ObjectId)>,
     next_stamp: u64,
     pub(crate) stats: QueryStats,
     /// The hull points of each model in use (for separating planes), keyed by the address of
@@ -39,13 +45,17 @@ pub struct Scene<V = Obb> {
     hulls: HashMap<usize, (Option<Arc<HullPoints>>, usize)>,
 }
 
-/// How the last [`Scene::collide_all`] answered its pairs: for tuning and benchmarks.
+/// How the last query of all pairs ([`Scene::collide_all`], [`Scene::within_margin_all`],
+/// [`Scene::min_distance`]) answered its pairs: for tuning and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
     /// Object pairs whose world bounds met and that the filters let through.
     pub candidates: usize,
     /// Pairs answered by the previous answer outright (neither object moved).
     pub reused: usize,
+    /// Distances measured from the pair's last closest triangle pair
+    /// ([`DistanceRequest::hint`](obbtree_query::DistanceRequest::hint)).
+    pub hinted: usize,
     /// Pairs answered by their last witness triangle pair, tested again ([`Mode::First`]
     /// (obbtree_query::Mode::First)).
     pub witnessed: usize,
@@ -53,6 +63,20 @@ pub struct QueryStats {
     pub separated: usize,
     /// Pairs that ran the full exact query.
     pub queried: usize,
+}
+
+impl QueryStats {
+    /// Counts one pair answered `how` (and as a candidate).
+    pub(crate) fn count(&mut self, how: Answered) {
+        self.candidates += 1;
+        *match how {
+            Answered::Reused => &mut self.reused,
+            Answered::Witnessed => &mut self.witnessed,
+            Answered::Separated => &mut self.separated,
+            Answered::Hinted => &mut self.hinted,
+            Answered::Queried => &mut self.queried,
+        } += 1;
+    }
 }
 
 impl<V> std::fmt::Debug for Scene<V> {
@@ -89,6 +113,8 @@ impl<V> Scene<V> {
             pair_filter: None,
             overlapping: HashSet::new(),
             records: HashMap::new(),
+            distances: HashMap::new(),
+            closest: None,
             next_stamp: 0,
             stats: QueryStats::default(),
             hulls: HashMap::new(),
@@ -141,7 +167,7 @@ impl<V> Scene<V> {
         self.tree.tight_aabb(id.0)
     }
 
-    /// How the last [`collide_all`](Self::collide_all) answered its pairs.
+    /// How the last query of all pairs answered its pairs.
     pub fn last_stats(&self) -> QueryStats {
         self.stats
     }
@@ -150,6 +176,8 @@ impl<V> Scene<V> {
     /// full exact query (for measuring what the records save, or to free their memory).
     pub fn clear_records(&mut self) {
         self.records.clear();
+        self.distances.clear();
+        self.closest = None;
     }
 
     /// Removes the object and returns it; its allowed pairs go with it.
@@ -160,6 +188,7 @@ impl<V> Scene<V> {
             .ok_or(SceneError::UnknownObject(id))?;
         self.names.remove(&object.name);
         self.allowed.retain(|&(a, b)| a != id && b != id);
+        self.forget(id);
         let key = model_key(&object.model);
         if let Some(entry) = self.hulls.get_mut(&key) {
             entry.1 -= 1;
@@ -232,6 +261,16 @@ impl<V> Scene<V> {
         match &self.pair_filter {
             Some(veto) if !veto(&candidate) => None,
             _ => Some((a, b)),
+        }
+    }
+
+    /// Drops what the queries learnt about the object's pairs: its id may be given to another
+    /// object, whose triangles the old records would name.
+    fn forget(&mut self, id: ObjectId) {
+        self.records.retain(|&(a, b), _| a != id && b != id);
+        self.distances.retain(|&(a, b), _| a != id && b != id);
+        if self.closest.is_some_and(|(a, b)| a == id || b == id) {
+            self.closest = None;
         }
     }
 

@@ -6,7 +6,9 @@
 //! allowed) and every link–fixture pair. No scene code is involved in the oracle.
 
 use obbtree::urdf::{Robot, RobotError, RobotScene};
-use obbtree::{collide, CollisionRequest, Mode, Model, Point, Pose, TriMesh};
+use obbtree::{
+    collide, distance, CollisionRequest, DistanceRequest, Mode, Model, Point, Pose, TriMesh,
+};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::collections::BTreeSet;
@@ -144,6 +146,30 @@ impl Oracle {
             environment.into_iter().collect(),
         )
     }
+
+    /// The smallest distance at `q` over the pairs `contacts` checks, each measured cold.
+    fn clearance(&self, q: &[f64]) -> f64 {
+        let links = self.robot.link_poses(q).unwrap();
+        let name = |l: usize| self.robot.links[l].name.clone();
+        let cold = DistanceRequest::default();
+        let mut smallest = f64::INFINITY;
+        for (i, (la, oa, ma)) in self.visuals.iter().enumerate() {
+            let pa = links[*la] * *oa;
+            for (lb, ob, mb) in &self.visuals[i + 1..] {
+                if self.joined(*la, *lb) || self.allowed.contains(&(name(*la), name(*lb))) {
+                    continue;
+                }
+                let d = distance(ma, &pa, mb, &(links[*lb] * *ob), &cold).unwrap();
+                smallest = smallest.min(d.distance);
+            }
+            for (fixture, mf, pf) in &self.fixtures {
+                if !self.allowed.contains(&(name(*la), fixture.clone())) {
+                    smallest = smallest.min(distance(ma, &pa, mf, pf, &cold).unwrap().distance);
+                }
+            }
+        }
+        smallest
+    }
 }
 
 fn robot_scene(allowed: &[(&str, &str)]) -> RobotScene {
@@ -276,6 +302,85 @@ fn check_path_finds_the_first_collision_of_the_cold_walk() {
     assert!(found >= 2, "{found} paths collide");
 }
 
+/// Random paths through the fixtures: the path check with a margin against every interpolated
+/// configuration's clearance measured cold, pair by pair, up to the first collision.
+#[test]
+fn path_clearance_matches_every_configuration_measured_cold() {
+    let oracle = Oracle::new(kuka(), fixtures(), ALLOWED);
+    let mut rng = Pcg64::seed_from_u64(13);
+    let robot = kuka();
+    let margin = 0.08;
+    let (mut within, mut collided) = (0, 0);
+    for trial in 0..4 {
+        let mut path = vec![vec![0.0; 7]];
+        for _ in 0..2 {
+            let q = random_configuration(&mut rng, &robot);
+            path.push(q.iter().map(|x| x * 0.5).collect());
+        }
+        let resolution = 0.1;
+        let mut clearances = Vec::new();
+        let mut collision = None;
+        for (index, q) in interpolated(&path, resolution).into_iter().enumerate() {
+            clearances.push(oracle.clearance(&q));
+            if oracle.contacts(&q) != (vec![], vec![]) {
+                collision = Some(index);
+                collided += 1;
+                break;
+            }
+        }
+        let mut scene = robot_scene(ALLOWED);
+        let got = scene
+            .check_path_with(&path, resolution, Some(margin))
+            .unwrap();
+        assert_eq!(got.checked, clearances.len(), "trial {trial}");
+        // Distances agree to the engine's guarantee (1e-12 of the coordinates), far below
+        // the slack allowed here; no clearance of these paths lies that close to the margin.
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-9;
+        let first = clearances.iter().position(|&d| d <= margin);
+        assert_eq!(
+            got.first_within_margin, first,
+            "trial {trial}: {clearances:?}"
+        );
+        let smallest = clearances.iter().copied().fold(f64::INFINITY, f64::min);
+        match &got.clearance {
+            None => assert!(smallest > margin, "trial {trial}: {smallest} missed"),
+            Some(c) => {
+                within += 1;
+                assert!(
+                    close(c.closest.distance, smallest),
+                    "trial {trial}: {c:?} against {smallest}"
+                );
+                assert!(
+                    close(clearances[c.index], smallest),
+                    "trial {trial}: at {}",
+                    c.index
+                );
+                let earlier = clearances[..c.index]
+                    .iter()
+                    .all(|&d| !close(d, smallest) && d > smallest);
+                assert!(
+                    earlier,
+                    "trial {trial}: an earlier configuration is as close"
+                );
+                let at = interpolated(&path, resolution)[c.index].clone();
+                assert_eq!(c.configuration, at, "trial {trial}");
+            }
+        }
+        assert_eq!(got.collision.map(|c| c.index), collision, "trial {trial}");
+        if collision.is_some() {
+            assert_eq!(
+                clearances.last(),
+                Some(&0.0),
+                "trial {trial}: touching is 0 apart"
+            );
+        }
+    }
+    assert!(
+        within >= 2 && collided >= 1,
+        "{within} within the margin, {collided} collide"
+    );
+}
+
 #[test]
 fn bad_input_is_refused() {
     let mut scene = robot_scene(&[]);
@@ -298,6 +403,12 @@ fn bad_input_is_refused() {
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let err = scene.check_path(&[vec![0.0; 7]], bad).unwrap_err();
         assert!(matches!(err, RobotError::Resolution(_)), "{err}");
+    }
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        let err = scene
+            .check_path_with(&[vec![0.0; 7]], 0.1, Some(bad))
+            .unwrap_err();
+        assert!(err.to_string().contains("margin"), "{err}");
     }
     let err = scene.allow("lbr_iiwa_link_1", "ghost").unwrap_err();
     assert_eq!(err.to_string(), "no link or fixture named \"ghost\"");

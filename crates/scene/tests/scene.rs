@@ -735,10 +735,34 @@ fn measured<V>(scene: &Scene<V>, d: &ObjectDistance) -> Measured {
     )
 }
 
+/// How a scene's distances are compared with the oracle's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Compare {
+    /// Records cleared: the same numbers, triangles and points as each pair's cold query.
+    Cold,
+    /// With the records of earlier queries: the same object pairs and margin decisions; the
+    /// distances agree within the engine's guarantee (1e-12 of the coordinates, far inside the
+    /// slack here), and the closest pair found is (one of) the closest.
+    Warm,
+}
+
+/// Distances agree within the guarantee of `distance` on these small coordinates.
+fn close(x: f64, y: f64) -> bool {
+    (x - y).abs() <= 1e-10 * (1.0 + x.abs())
+}
+
 /// `within_margin_all` at a few margins and `min_distance` against every pair's exact queries;
 /// the closest pair is the oracle's least (distance, names).
-fn check_distances(scene: &Scene, plain: &Plain, models: &[Model]) -> Result<(), TestCaseError> {
+fn check_distances(
+    scene: &mut Scene,
+    plain: &Plain,
+    models: &[Model],
+    compare: Compare,
+) -> Result<(), TestCaseError> {
     for margin in [0.0, 0.05, 0.3, 1.5] {
+        if compare == Compare::Cold {
+            scene.clear_records();
+        }
         let every = plain.distances(models, margin);
         let expected: Vec<Measured> = every
             .iter()
@@ -747,13 +771,35 @@ fn check_distances(scene: &Scene, plain: &Plain, models: &[Model]) -> Result<(),
             .collect();
         let got = scene.within_margin_all(margin).unwrap();
         let got: Vec<Measured> = got.iter().map(|d| measured(scene, d)).collect();
-        prop_assert_eq!(got, expected, "margin {}", margin);
-        let closest = every.into_iter().map(|(m, _)| m).min_by(|x, y| {
+        match compare {
+            Compare::Cold => prop_assert_eq!(got, expected, "margin {}", margin),
+            Compare::Warm => {
+                let names = |m: &[Measured]| -> Vec<(String, String)> {
+                    m.iter().map(|x| (x.0.clone(), x.1.clone())).collect()
+                };
+                prop_assert_eq!(names(&got), names(&expected), "margin {}", margin);
+                for (g, e) in got.iter().zip(&expected) {
+                    prop_assert!(close(g.2, e.2), "{:?} against {:?}", g, e);
+                }
+            }
+        }
+        if compare == Compare::Cold {
+            scene.clear_records();
+        }
+        let closest = every.iter().map(|(m, _)| m.clone()).min_by(|x, y| {
             x.2.total_cmp(&y.2)
                 .then_with(|| (&x.0, &x.1).cmp(&(&y.0, &y.1)))
         });
-        let got = scene.min_distance().unwrap();
-        prop_assert_eq!(got.map(|d| measured(scene, &d)), closest);
+        let got = scene.min_distance().unwrap().map(|d| measured(scene, &d));
+        match (compare, got, closest) {
+            (Compare::Cold, got, closest) => prop_assert_eq!(got, closest),
+            (Compare::Warm, Some(g), Some(c)) => {
+                let pair = every.iter().find(|(m, _)| (&m.0, &m.1) == (&g.0, &g.1));
+                prop_assert!(close(g.2, c.2), "{:?} against {:?}", g, c);
+                prop_assert!(pair.is_some_and(|(m, _)| close(m.2, c.2)), "{:?}", g);
+            }
+            (Compare::Warm, got, closest) => prop_assert_eq!(got, closest),
+        }
     }
     Ok(())
 }
@@ -761,20 +807,26 @@ fn check_distances(scene: &Scene, plain: &Plain, models: &[Model]) -> Result<(),
 proptest! {
     #![proptest_config(knob::config(24))]
 
+    /// Distances after operation sequences, cold at the end, and warm after each query
+    /// operation (records kept from the last, across moves, removes and inserts that may
+    /// reuse a removed object's id).
     #[test]
     fn distances_match_every_pair(ops in prop::collection::vec(op(), 1..40)) {
         let models = models();
         let mut scene = Scene::new();
         let mut plain = Plain::default();
-        for op in ops.iter().filter(|op| !matches!(op, Op::Query(_))) {
-            apply(op, &mut scene, &mut plain, &models)?;
+        for op in &ops {
+            match op {
+                Op::Query(_) => check_distances(&mut scene, &plain, &models, Compare::Warm)?,
+                op => apply(op, &mut scene, &mut plain, &models)?,
+            }
         }
-        check_distances(&scene, &plain, &models)?;
+        check_distances(&mut scene, &plain, &models, Compare::Cold)?;
     }
 }
 
 /// Scattered objects, most far apart: the closest pair's walk must still find the pair that
-/// brute force finds, after moves.
+/// brute force finds, after moves, cold and warm.
 #[test]
 fn min_distance_matches_every_pair_in_a_sparse_scene() {
     let models = models();
@@ -797,20 +849,139 @@ fn min_distance_matches_every_pair_in_a_sparse_scene() {
                 },
             );
         }
-        for _ in 0..10 {
+        for step in 0..10 {
             let n = rng.gen_range(0..25u8);
             let t = Vector::from_fn(|_, _| rng.gen_range(0.0..30.0));
             let pose = Pose::new(t, Vector::zeros()).unwrap();
             scene.set_pose(scene.id(&name(n)).unwrap(), pose).unwrap();
             plain.objects.get_mut(&name(n)).unwrap().pose = pose;
+            if step % 3 == 0 {
+                check_distances(&mut scene, &plain, &models, Compare::Warm).unwrap();
+            }
         }
         let (a, b) = (name(rng.gen_range(0..25)), name(rng.gen_range(0..25)));
         if a != b {
             scene.allow_names(&a, &b).unwrap();
             plain.allowed.insert(ordered(&a, &b));
         }
-        check_distances(&scene, &plain, &models).unwrap();
+        check_distances(&mut scene, &plain, &models, Compare::Warm).unwrap();
+        check_distances(&mut scene, &plain, &models, Compare::Cold).unwrap();
     }
+}
+
+/// Distances over a smooth motion: warm (records kept, hints from the last closest triangles)
+/// against cold at every frame, and the records do the work they are for.
+#[test]
+fn warm_distances_equal_cold_distances_over_smooth_motion() {
+    let models = models();
+    let mut rng = Pcg64::seed_from_u64(8);
+    let n = 30;
+    let start: Vec<(usize, Vector, Vector)> = (0..n)
+        .map(|_| {
+            let t = Vector::from_fn(|_, _| rng.gen_range(0.0..6.0));
+            let r = Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0));
+            (rng.gen_range(0..models.len()), t, r)
+        })
+        .collect();
+    let moving = |i: usize| i.is_multiple_of(3);
+    let pose_at = |i: usize, frame: usize| {
+        let (_, t, r) = start[i];
+        let s = if moving(i) { frame as f64 } else { 0.0 };
+        Pose::new(
+            t + Vector::new(0.004, -0.003, 0.002) * s,
+            r + Vector::repeat(0.01) * s,
+        )
+        .unwrap()
+    };
+    let mut scene = Scene::new();
+    let mut plain = Plain::default();
+    for (i, (m, _, _)) in start.iter().enumerate() {
+        let pose = pose_at(i, 0);
+        scene
+            .insert(name(i as u8), models[*m].clone(), pose)
+            .unwrap();
+        let filter = CollisionFilter::default();
+        plain.objects.insert(
+            name(i as u8),
+            Entry {
+                model: *m,
+                pose,
+                filter,
+            },
+        );
+    }
+    let (mut reused, mut hinted) = (0, 0);
+    for frame in 0..25 {
+        for i in (0..n).filter(|&i| moving(i)) {
+            let pose = pose_at(i, frame);
+            scene
+                .set_pose(scene.id(&name(i as u8)).unwrap(), pose)
+                .unwrap();
+            plain.objects.get_mut(&name(i as u8)).unwrap().pose = pose;
+        }
+        // The margin check_distances decides last, so that unmoved pairs reuse its decisions.
+        scene.within_margin_all(1.5).unwrap();
+        reused += scene.last_stats().reused;
+        hinted += scene.last_stats().hinted;
+        check_distances(&mut scene, &plain, &models, Compare::Warm).unwrap();
+    }
+    assert!(
+        reused > 50 && hinted > 25,
+        "{reused} reused, {hinted} hinted"
+    );
+}
+
+/// An object removed and another inserted in its slot of the broad phase: what the queries
+/// learnt about the old object's pairs (a witness triangle, a closest triangle pair, numbered
+/// beyond the new mesh's triangles) is not used for the new one.
+#[test]
+fn records_do_not_outlive_their_objects() {
+    // Twelve far triangles first, then a cube at the origin: the pairs' witnesses and closest
+    // triangles are numbered 12 and up, beyond the one triangle of `tiny`.
+    let far = cube(0.4);
+    let near = cube(1.0);
+    let mut vertices: Vec<Point> = far
+        .vertices()
+        .iter()
+        .map(|p| p + Vector::repeat(10.0))
+        .collect();
+    vertices.extend(near.vertices());
+    let mut faces: Vec<[u32; 3]> = far.triangles().to_vec();
+    faces.extend(near.triangles().iter().map(|f| f.map(|v| v + 8)));
+    let big: Model = Model::new(TriMesh::new(vertices, faces).unwrap()).unwrap();
+    let small: Model = Model::new(cube(0.4)).unwrap();
+    let tiny: Model = Model::new(
+        TriMesh::new(
+            vec![
+                Point::new(0.0, 0.0, 0.0),
+                Point::new(0.5, 0.0, 0.0),
+                Point::new(0.0, 0.5, 0.0),
+            ],
+            vec![[0, 1, 2]],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let first = CollisionRequest::new(Mode::First);
+    let mut scene = Scene::new();
+    let other = scene
+        .insert(
+            "other",
+            small,
+            Pose::from_translation([0.8, 0.8, 0.2]).unwrap(),
+        )
+        .unwrap();
+    let old = scene.insert("big", big, Pose::identity()).unwrap();
+    assert_eq!(scene.collide_all(&first).unwrap().len(), 1);
+    assert!(scene.min_distance().unwrap().unwrap().pair[0] >= 12);
+    scene.remove(old).unwrap();
+    scene.insert("tiny", tiny, Pose::identity()).unwrap();
+    scene
+        .set_pose(other, Pose::from_translation([0.1, 0.1, -0.1]).unwrap())
+        .unwrap();
+    assert_eq!(scene.collide_all(&first).unwrap().len(), 1);
+    assert_eq!(scene.min_distance().unwrap().unwrap().distance, 0.0);
+    assert_eq!(scene.within_margin_all(0.5).unwrap().len(), 1);
 }
 
 #[test]
@@ -818,6 +989,9 @@ fn bad_margins_are_refused() {
     let models = models();
     let mut scene = Scene::new();
     assert_eq!(scene.min_distance(), Ok(None));
+    for bad in [-1.0, f64::NAN] {
+        assert!(scene.min_distance_within(bad).is_err(), "{bad}");
+    }
     for margin in [-1.0, f64::NAN, f64::INFINITY] {
         assert!(
             matches!(
