@@ -583,5 +583,114 @@ fn path(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, path);
+/// The margin of the distance groups: a twentieth of an object's bounding radius.
+const MARGIN: f64 = 0.05;
+
+/// Pairs within [`MARGIN`] per frame of the frames world, warm and cold.
+fn margins(c: &mut Criterion) {
+    let pool = one_thread();
+    let library = Library::load();
+    let world = World::new(1000, library.models.len(), 1);
+    let (mut scene, ids) = world.scene(&library, &world.poses(0));
+    let updates = |frame: usize| -> Vec<(ObjectId, Pose)> {
+        (0..world.moving.len())
+            .map(|k| (ids[world.moving[k].0], world.moving_pose(k, frame)))
+            .collect()
+    };
+    let (mut hinted, mut reused, mut candidates, mut within) = (0, 0, 0, 0);
+    for frame in 1..=20 {
+        scene.set_poses(&updates(frame)).unwrap();
+        let warm = pool.install(|| scene.within_margin_all(MARGIN).unwrap());
+        let stats = scene.last_stats();
+        (hinted, reused) = (hinted + stats.hinted, reused + stats.reused);
+        (candidates, within) = (candidates + stats.candidates, within + warm.len());
+        let mut cold = scene.clone();
+        cold.clear_records();
+        let cold = pool.install(|| cold.within_margin_all(MARGIN).unwrap());
+        let pairs = |v: &[obbtree::scene::ObjectDistance]| -> Vec<_> {
+            v.iter().map(|d| (d.a, d.b)).collect()
+        };
+        assert_eq!(pairs(&warm), pairs(&cold), "frame {frame}");
+    }
+    println!(
+        "margins: per frame {:.1} candidate pairs, {:.1} within {MARGIN}: {:.1} reused, {:.1} hinted",
+        candidates as f64 / 20.0,
+        within as f64 / 20.0,
+        reused as f64 / 20.0,
+        hinted as f64 / 20.0
+    );
+    let mut group = c.benchmark_group("margins");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(8));
+    let mut frame = 0;
+    group.bench_function("warm", |b| {
+        b.iter(|| {
+            frame = (frame + 1) % FRAMES;
+            scene.set_poses(&updates(frame)).unwrap();
+            pool.install(|| black_box(scene.within_margin_all(MARGIN).unwrap().len()))
+        })
+    });
+    group.bench_function("cold", |b| {
+        b.iter(|| {
+            frame = (frame + 1) % FRAMES;
+            scene.set_poses(&updates(frame)).unwrap();
+            scene.clear_records();
+            pool.install(|| black_box(scene.within_margin_all(MARGIN).unwrap().len()))
+        })
+    });
+    group.finish();
+}
+
+/// Every configuration's clearance within [`MARGIN`] on `scene`, one by one with the records
+/// forgotten first.
+fn cold_clearance(scene: &mut RobotScene, path: &[Vec<f64>]) -> f64 {
+    path.iter()
+        .map(|q| {
+            scene.clear_records();
+            let one = scene.check_path_with(std::slice::from_ref(q), 0.05, Some(MARGIN));
+            one.unwrap()
+                .clearance
+                .map_or(f64::INFINITY, |c| c.closest.distance)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The KUKA path's smallest clearance within [`MARGIN`], warm against cold.
+fn clearance(c: &mut Criterion) {
+    let pool = one_thread();
+    let mut rng = Pcg64::seed_from_u64(3);
+    let robot = Robot::from_file(asset("kuka_iiwa/model.urdf")).unwrap();
+    let path = smooth_path(&robot, 1000, &mut rng);
+    let template = pool.install(|| robot_among_fixtures(&path, 50, &mut rng));
+    let mut warm = template.clone();
+    let found = pool.install(|| warm.check_path_with(&path, 0.05, Some(MARGIN)).unwrap());
+    let mut cold = template.clone();
+    let smallest = pool.install(|| cold_clearance(&mut cold, &path));
+    let warm_smallest = found
+        .clearance
+        .as_ref()
+        .map_or(f64::INFINITY, |c| c.closest.distance);
+    assert!((warm_smallest - smallest).abs() <= 1e-12 * (1.0 + smallest));
+    println!(
+        "clearance: first within {MARGIN} at {:?}, smallest {warm_smallest} at {:?}",
+        found.first_within_margin,
+        found.clearance.map(|c| c.index)
+    );
+    let mut group = c.benchmark_group("clearance");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("warm", |b| {
+        b.iter(|| {
+            pool.install(|| black_box(warm.check_path_with(&path, 0.05, Some(MARGIN)).unwrap()))
+        })
+    });
+    group.bench_function("cold", |b| {
+        b.iter(|| pool.install(|| black_box(cold_clearance(&mut cold, &path))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frames, path, margins, clearance);
 criterion_main!(benches);

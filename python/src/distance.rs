@@ -77,7 +77,7 @@ fn request(
         .with_solids(solids))
 }
 
-fn point_array<'py>(py: Python<'py>, p: &Point) -> Bound<'py, PyArray1<f64>> {
+pub(crate) fn point_array<'py>(py: Python<'py>, p: &Point) -> Bound<'py, PyArray1<f64>> {
     vec![p.x, p.y, p.z].into_pyarray(py)
 }
 

@@ -4,15 +4,56 @@
 
 use crate::arrays::{point, pose, poses};
 use crate::collide::{contact_points, pair_array, request};
+use crate::distance::point_array;
 use crate::errors::value_error;
 use crate::model::Model;
 use crate::volumes::{with_scene, with_scene_model, with_scenes, AnyModel, AnyScene};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
+use obbtree::scene::ObjectDistance;
 use obbtree::{CollisionResult, Pose, Ray, SceneError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::sync::{Mutex, MutexGuard};
+
+/// An object pair's distance as Python sees it: `(a, b, distance, pair, point_a, point_b)`.
+type DistanceTuple<'py> = (
+    String,
+    String,
+    f64,
+    (u32, u32),
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
+/// An object pair's distance, by names, before it becomes a Python tuple.
+struct Apart {
+    a: String,
+    b: String,
+    found: ObjectDistance,
+}
+
+impl Apart {
+    fn of<V>(scene: &obbtree::scene::Scene<V>, found: ObjectDistance) -> Self {
+        Self {
+            a: scene.name(found.a).to_string(),
+            b: scene.name(found.b).to_string(),
+            found,
+        }
+    }
+
+    fn into_tuple(self, py: Python<'_>) -> DistanceTuple<'_> {
+        let f = self.found;
+        (
+            self.a,
+            self.b,
+            f.distance,
+            (f.pair[0], f.pair[1]),
+            point_array(py, &f.point_a).into_any(),
+            point_array(py, &f.point_b).into_any(),
+        )
+    }
+}
 
 /// A ray's first hit on a scene as Python sees it: `(name, triangle, t, point)`.
 type RayHitTuple<'py> = (String, i64, f64, Bound<'py, PyAny>);
@@ -195,7 +236,8 @@ impl PyScene {
 
     /// How the last query answered its object pairs: `candidates` (bounds met), `reused`
     /// (neither object moved), `witnessed` (last witness pair still intersects), `separated`
-    /// (last separating plane still separates), `queried` (the full exact query ran).
+    /// (last separating plane still separates), `hinted` (distance measured from the pair's
+    /// last closest triangles), `queried` (the full exact query ran).
     fn last_stats(&self) -> std::collections::BTreeMap<&'static str, usize> {
         let stats = with_scene!(&self.lock().scene, |s| s.last_stats());
         [
@@ -203,6 +245,7 @@ impl PyScene {
             ("reused", stats.reused),
             ("witnessed", stats.witnessed),
             ("separated", stats.separated),
+            ("hinted", stats.hinted),
             ("queried", stats.queried),
         ]
         .into_iter()
@@ -269,6 +312,58 @@ impl PyScene {
             })
         })?;
         touching_list(py, found, contacts, true)
+    }
+
+    /// The closest pair of objects (allowed pairs skipped): `(a, b, distance, pair, point_a,
+    /// point_b)` with `a` before `b` by name, `pair` the closest `(triangle of a, triangle of
+    /// b)` and the points `(3,)` arrays in the world frame; `None` with fewer than two
+    /// objects. Ties go to the first pair by names. With `limit`, only a pair at most `limit`
+    /// apart (else `None`), which is cheaper: pairs further apart are never measured.
+    ///
+    /// >>> import numpy as np, obbtree
+    /// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
+    /// >>> scene = obbtree.Scene()
+    /// >>> up = np.eye(4); up[2, 3] = 2.0
+    /// >>> scene.insert("a", tri); scene.insert("b", tri, up)
+    /// >>> a, b, d, pair, pa, pb = scene.min_distance()
+    /// >>> (a, b, round(d, 6), pair)
+    /// ('a', 'b', 1.224745, (0, 0))
+    #[pyo3(signature = (limit = f64::INFINITY))]
+    fn min_distance<'py>(
+        &self,
+        py: Python<'py>,
+        limit: f64,
+    ) -> PyResult<Option<DistanceTuple<'py>>> {
+        if limit.is_nan() || limit < 0.0 {
+            let reason = format!("must be a non-negative number (or inf), not {limit}");
+            return Err(value_error("limit", reason));
+        }
+        let found = py.detach(|| {
+            with_scene!(&mut self.lock().scene, |s| s
+                .min_distance_within(limit)
+                .map(|found| found.map(|f| Apart::of(s, f))))
+        });
+        let found = found.map_err(|e| value_error("limit", e))?;
+        Ok(found.map(|f| f.into_tuple(py)))
+    }
+
+    /// Every pair of objects at most `margin` apart (decided exactly), sorted by names, as
+    /// `min_distance` gives a pair.
+    fn within_margin_all<'py>(
+        &self,
+        py: Python<'py>,
+        margin: f64,
+    ) -> PyResult<Vec<DistanceTuple<'py>>> {
+        let found = py.detach(|| {
+            with_scene!(&mut self.lock().scene, |s| s.within_margin_all(margin).map(
+                |found| found
+                    .into_iter()
+                    .map(|f| Apart::of(s, f))
+                    .collect::<Vec<_>>()
+            ))
+        });
+        let found = found.map_err(|e| value_error("margin", e))?;
+        Ok(found.into_iter().map(|f| f.into_tuple(py)).collect())
     }
 
     /// The objects that `model` at `pose` touches, sorted by name: `(name, pairs)` with `pairs`

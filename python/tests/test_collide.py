@@ -172,7 +172,7 @@ def test_scene_stats_say_how_pairs_were_answered(kuka):
     first = [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()]
     assert scene.last_stats()["candidates"] == 1
     assert [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()] == first
-    assert scene.last_stats() == {"candidates": 1, "reused": 1, "witnessed": 0, "separated": 0, "queried": 0}
+    assert scene.last_stats() == {"candidates": 1, "reused": 1, "witnessed": 0, "separated": 0, "hinted": 0, "queried": 0}
     scene.set_pose("link3", translation(0.0, 0.0, 0.015625))
     scene.collide_all()
     stats = scene.last_stats()

@@ -219,3 +219,73 @@ def test_distance_many_of_no_poses_is_empty(box):
     m = obbtree.Model(box)
     out = obbtree.distance_many(m, m, np.zeros((0, 4, 4)))
     assert [x.shape for x in out] == [(0,), (0, 2), (0, 3), (0, 3), (0,), (0,)]
+
+
+def scene_of(meshes, poses):
+    """A scene of the named meshes at their poses, and the same as plain (name, triangles)."""
+    scene = obbtree.Scene()
+    placed = {}
+    for (name, mesh), pose in zip(meshes, poses):
+        scene.insert(name, obbtree.Model(mesh), pose)
+        placed[name] = placed_triangles(mesh, pose)
+    return scene, placed
+
+
+def exact_pairs(placed, reach):
+    """Every object pair (a < b by name) with its exact least squared distance, among the
+    pairs whose triangles come within ``reach``."""
+    names = sorted(placed)
+    out = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            exact = exact_minimum(placed[a], placed[b], reach)
+            if exact is not None:
+                out[(a, b)] = exact
+    return out
+
+
+def test_scene_distances_match_the_exact_oracle_over_moves(box, ball):
+    meshes = [("box", box), ("ball", ball), ("box2", box), ("ball2", ball)]
+    poses = [np.eye(4), translation(0.5, 0.5, 1.8), translation(3.0, 0.0, 0.0) @ turn(0.4),
+             translation(0.3, 2.0, 0.2) @ turn(0.7)]
+    scene, placed = scene_of(meshes, poses)
+    margin = 1.0
+    for step in range(4):
+        scale = max(np.abs(t).max() for t in placed.values())
+        exact = exact_pairs(placed, margin * 1.01)
+        m2 = Fraction(margin) ** 2
+        within = scene.within_margin_all(margin)
+        assert [(a, b) for a, b, *_ in within] == sorted(p for p, e in exact.items() if e <= m2)
+        for a, b, d, pair, point_a, point_b in within:
+            assert_within_promise(d, exact[(a, b)], scale)
+            assert abs(np.linalg.norm(point_a - point_b) - d) <= 1e-9 * scale
+        a, b, d, pair, point_a, point_b = scene.min_distance()
+        least = min(exact.values())
+        assert_within_promise(d, least, scale)
+        assert_within_promise(d, exact[(a, b)], scale)
+        assert_within_promise(d, triangle_distance_squared(placed[a][pair[0]], placed[b][pair[1]]), scale)
+        if least > 0:
+            assert scene.min_distance(limit=math.sqrt(float(least)) * 0.99) is None
+        assert scene.min_distance(limit=math.sqrt(float(least)) * 1.01)[:2] == (a, b)
+        # Move the ball down towards the box, a step at a time: the records carry over.
+        pose = translation(0.5, 0.5, 1.8 - 0.35 * (step + 1))
+        scene.set_pose("ball", pose)
+        placed["ball"] = placed_triangles(ball, pose)
+    assert scene.last_stats()["hinted"] + scene.last_stats()["reused"] > 0
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda s: s.within_margin_all(-1.0), "margin: the margin must be a non-negative finite number, not -1"),
+        (lambda s: s.within_margin_all(math.inf), "margin: the margin must be"),
+        (lambda s: s.min_distance(limit=math.nan), "limit: must be a non-negative number (or inf), not NaN"),
+        (lambda s: s.min_distance(limit=-0.5), "limit: must be a non-negative number (or inf), not -0.5"),
+    ],
+)
+def test_scene_distance_arguments_raise_value_error(box, call, message):
+    scene, _ = scene_of([("a", box), ("b", box)], [np.eye(4), translation(2.0, 0.0, 0.0)])
+    with pytest.raises(ValueError) as raised:
+        call(scene)
+    assert message in str(raised.value)
+    assert obbtree.Scene().min_distance() is None

@@ -110,10 +110,15 @@ impl<V: PosedOverlap> Scene<V> {
     /// admitted. Pairs are measured in increasing order of the gap between their bounds, and
     /// the walk stops when the gap exceeds the best distance found.
     ///
-    /// Coherence: the walk starts from the last closest pair, measured first, so that it
-    /// skips every pair whose gap exceeds that distance; pairs measured before take their
-    /// answer if neither object moved, and start from their last closest triangle pair
-    /// otherwise (see [`within_margin_all`](Self::within_margin_all)).
+    /// Once a distance is known (the last closest pair, measured first, or the best so far),
+    /// every further pair is first decided exactly against it ([`obbtree_query::within_margin`]),
+    /// which prunes far more than a distance query does before it has found the distance, and
+    /// measured only if it is as close.
+    ///
+    /// Coherence: the walk starts from the last closest pair, so that it skips every pair
+    /// whose gap exceeds that distance; pairs measured or decided before take their answer if
+    /// neither object moved, and start from their last closest triangle pair otherwise (see
+    /// [`within_margin_all`](Self::within_margin_all)).
     pub fn min_distance(&mut self) -> Result<Option<ObjectDistance>, SceneError> {
         self.min_distance_within(f64::INFINITY)
     }
@@ -141,12 +146,11 @@ impl<V: PosedOverlap> Scene<V> {
             if best.is_some_and(|d| (d.a, d.b) == (a, b)) {
                 return bound(best);
             }
-            match self.measure(a, b) {
+            match self.measure_within(a, b, bound(best)) {
                 Ok((found, record, how)) => {
                     learnt.push(((a, b), record, how));
-                    let nearer = best.map_or(found.distance <= limit, |d| self.nearer(&found, &d));
-                    if nearer {
-                        best = Some(found);
+                    if found.is_some_and(|f| best.is_none_or(|d| self.nearer(&f, &d))) {
+                        best = found;
                     }
                     bound(best)
                 }
@@ -179,9 +183,25 @@ impl<V: PosedOverlap> Scene<V> {
     fn measure_last_closest(&self, limit: f64) -> Option<Learnt<ObjectDistance>> {
         let (a, b) = self.closest?;
         let (a, b) = self.admitted(a, b)?;
-        self.measure(a, b)
-            .ok()
-            .filter(|(found, ..)| found.distance <= limit)
+        let (found, record, how) = self.measure_within(a, b, limit).ok()?;
+        Some((found?, record, how))
+    }
+
+    /// The pair's distance if it is at most `bound`: with a finite bound, decided first by
+    /// the exact margin query, which prunes far more than a distance query can before it
+    /// has found the distance (so a pair beyond the bound costs little); measured then.
+    fn measure_within(
+        &self,
+        a: ObjectId,
+        b: ObjectId,
+        bound: f64,
+    ) -> Result<Learnt<Option<ObjectDistance>>, SceneError> {
+        match bound.is_finite() {
+            true => self.pair_within(a, b, bound),
+            false => self
+                .measure(a, b)
+                .map(|(found, record, how)| (Some(found), record, how)),
+        }
     }
 
     /// The admitted object pairs whose world bounds, one grown by `margin`, meet; each ordered

@@ -36,6 +36,14 @@
 //! slack that covers rounding (`separation.rs`). Warm answers equal cold ones (the tests check
 //! it), except that a `First` answer may name another witness. See `coherence.rs`.
 //!
+//! The distance queries ([`Scene::within_margin_all`], [`Scene::min_distance`]) keep, per
+//! pair, the last distance and margin decision with the same stamps, reused while neither
+//! object moves, and the last closest triangle pair, which seeds the next measurement of a
+//! moved pair ([`DistanceRequest::hint`](obbtree_query::DistanceRequest::hint), PQP's
+//! `last_tri`); the closest-pair walk starts from the last closest pair. Decisions are exact
+//! either way and distances meet the same guarantee; only which of several equally close
+//! triangle pairs is named may differ (`distance.rs`).
+//!
 //! Pairs run in parallel on rayon's pool; every query returns a [`SceneError`] naming the
 //! objects involved rather than an answer it cannot vouch for.
 //!
