@@ -518,16 +518,20 @@ fn robot_path_reports_the_first_colliding_configuration() {
     let ends: Vec<Vec<f64>> = vec![vec![0.0; 7], vec![-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21]];
     let path = write(dir.path(), "path.json", &json!({ "configs": ends }));
     let resolution = 0.05;
-    let report = json_of(&obbtree(&[
-        "robot",
-        &kuka(),
-        "--configs",
-        &path,
-        "--path",
-        "--resolution",
-        "0.05",
-        "--json",
-    ]));
+    let urdf = kuka();
+    let path_report = |extra: &[&str]| {
+        let head = [
+            "robot",
+            &urdf,
+            "--configs",
+            &path,
+            "--path",
+            "--resolution",
+            "0.05",
+        ];
+        json_of(&obbtree(&[&head[..], extra, &["--json"]].concat()))
+    };
+    let report = path_report(&[]);
     let largest = ends[0]
         .iter()
         .zip(&ends[1])
@@ -577,18 +581,7 @@ fn robot_path_reports_the_first_colliding_configuration() {
         .iter()
         .map(|r| r["clearance"].as_f64().unwrap())
         .collect();
-    let report = json_of(&obbtree(&[
-        "robot",
-        &kuka(),
-        "--configs",
-        &path,
-        "--path",
-        "--resolution",
-        "0.05",
-        "--margin",
-        "0.05",
-        "--json",
-    ]));
+    let report = path_report(&["--margin", "0.05"]);
     assert_eq!(report["first_collision"], first);
     let within = clearances.iter().position(|&d| d <= margin).unwrap();
     assert!(
