@@ -510,6 +510,14 @@ fn robot_configs_match_every_pair() {
     );
 }
 
+/// `obbtree robot` on the bundled KUKA with `args`, its JSON report.
+fn robot_report(args: &[&str]) -> Value {
+    let urdf = kuka();
+    json_of(&obbtree(
+        &[&["robot", urdf.as_str()], args, &["--json"]].concat(),
+    ))
+}
+
 /// `--path`: the first colliding configuration after interpolation is the first one that
 /// `--configs` reports in collision when given the interpolated list written out here.
 #[test]
@@ -518,18 +526,9 @@ fn robot_path_reports_the_first_colliding_configuration() {
     let ends: Vec<Vec<f64>> = vec![vec![0.0; 7], vec![-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21]];
     let path = write(dir.path(), "path.json", &json!({ "configs": ends }));
     let resolution = 0.05;
-    let urdf = kuka();
     let path_report = |extra: &[&str]| {
-        let head = [
-            "robot",
-            &urdf,
-            "--configs",
-            &path,
-            "--path",
-            "--resolution",
-            "0.05",
-        ];
-        json_of(&obbtree(&[&head[..], extra, &["--json"]].concat()))
+        let head = ["--configs", &path, "--path", "--resolution", "0.05"];
+        robot_report(&[&head[..], extra].concat())
     };
     let report = path_report(&[]);
     let largest = ends[0]
@@ -551,7 +550,7 @@ fn robot_path_reports_the_first_colliding_configuration() {
     }
     every.push(ends[1].clone());
     let list = write(dir.path(), "every.json", &json!({ "configs": every }));
-    let each = json_of(&obbtree(&["robot", &kuka(), "--configs", &list, "--json"]));
+    let each = robot_report(&["--configs", &list]);
     let first = each["results"]
         .as_array()
         .unwrap()
@@ -567,15 +566,7 @@ fn robot_path_reports_the_first_colliding_configuration() {
     // --path --margin: the first configuration within the margin and the smallest clearance,
     // against each configuration's clearance up to the first collision.
     let margin = 0.05;
-    let clearances: Vec<f64> = json_of(&obbtree(&[
-        "robot",
-        &kuka(),
-        "--configs",
-        &list,
-        "--margin",
-        "0.05",
-        "--json",
-    ]))["results"]
+    let clearances: Vec<f64> = robot_report(&["--configs", &list, "--margin", "0.05"])["results"]
         .as_array()
         .unwrap()[..=first]
         .iter()
@@ -606,16 +597,7 @@ fn robot_path_reports_the_first_colliding_configuration() {
         "clear.json",
         &json!({"configs": [vec![0.0; 7], vec![0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.0]]}),
     );
-    let report = json_of(&obbtree(&[
-        "robot",
-        &kuka(),
-        "--configs",
-        &clear,
-        "--path",
-        "--resolution",
-        "0.1",
-        "--json",
-    ]));
+    let report = robot_report(&["--configs", &clear, "--path", "--resolution", "0.1"]);
     assert_eq!(report["first_collision"], Value::Null);
     assert_eq!(report["checked"], 1 + 3);
     // A clear path with a margin: the smallest clearance of the four configurations.
@@ -625,15 +607,7 @@ fn robot_path_reports_the_first_colliding_configuration() {
         &json!({"configs": [vec![0.0; 7], vec![0.1, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0],
             vec![0.2, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0], vec![0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.0]]}),
     );
-    let each = json_of(&obbtree(&[
-        "robot",
-        &kuka(),
-        "--configs",
-        &clear_list,
-        "--margin",
-        "10",
-        "--json",
-    ]));
+    let each = robot_report(&["--configs", &clear_list, "--margin", "10"]);
     let clearances: Vec<f64> = each["results"]
         .as_array()
         .unwrap()
@@ -642,9 +616,7 @@ fn robot_path_reports_the_first_colliding_configuration() {
         .collect();
     let smallest = clearances.iter().copied().fold(f64::INFINITY, f64::min);
     for (margin, first) in [("10", json!(0)), ("0", Value::Null)] {
-        let report = json_of(&obbtree(&[
-            "robot",
-            &kuka(),
+        let args = [
             "--configs",
             &clear,
             "--path",
@@ -652,8 +624,8 @@ fn robot_path_reports_the_first_colliding_configuration() {
             "0.1",
             "--margin",
             margin,
-            "--json",
-        ]));
+        ];
+        let report = robot_report(&args);
         assert_eq!(report["first_within_margin"], first, "margin {margin}");
         if margin == "0" {
             assert_eq!(report["clearance"], Value::Null);
