@@ -13,6 +13,7 @@ Where the answers differ from trimesh's, these are the exact ones: touching tria
 intersect, and a ray through a shared edge or vertex hits.
 """
 
+import collections
 import hashlib
 import itertools
 import math
@@ -373,16 +374,26 @@ class CollisionManager:
         """
         if name is not None and name not in self._objs:
             raise ValueError(f"{name} not in collision manager!")
-        objects = list(self._objs.values())
         if name is None:
-            candidates = itertools.combinations(objects, 2)
+            found = self._scene_closest()
         else:
             chosen = self._objs[name]
-            candidates = ((chosen, obj) for obj in objects if obj is not chosen)
-        distance, names, data = _distance_returns(_closest(candidates))
+            others = (obj for obj in self._objs.values() if obj is not chosen)
+            found = _closest((chosen, obj) for obj in others)
+        distance, names, data = _distance_returns(found)
         if names is not None:
             names = tuple(sorted(names))
         return _returns(distance, names, data, return_names, return_data)
+
+    def _scene_closest(self):
+        """The nearest pair of objects by the scene's own search (``Scene.min_distance``, which
+        keeps what it learnt for the next call): ``(a, b, result)`` or None."""
+        found = self._scene.min_distance()
+        if found is None:
+            return None
+        key_a, key_b, distance, pair, point_a, point_b = found
+        a, b = (self._objs[self._name_of[k]] for k in (key_a, key_b))
+        return a, b, _Closest(distance, pair, point_a, point_b)
 
     def min_distance_other(self, other_manager, return_names=False, return_data=False):
         """The distance between the nearest pair of objects, one of this manager and one of
@@ -428,6 +439,10 @@ class DistanceData:
 #: What FCL reports as the distance of a query with no pair of objects (its initial
 #: ``min_distance``, the largest double), kept so that code written for trimesh sees the same.
 NO_PAIR_DISTANCE = float(np.finfo(np.float64).max)
+
+
+#: The fields of a distance result that ``_distance_returns`` reads.
+_Closest = collections.namedtuple("_Closest", "distance pair point_a point_b")
 
 
 def _closest(candidates):
