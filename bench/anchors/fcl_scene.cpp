@@ -1,8 +1,9 @@
 // FCL 0.7's broad phase and exact mesh–mesh narrow phase on a scene of many objects: which object
-// pairs touch, and in how many triangle pairs, at the scene's poses and after each frame of moves.
+// pairs touch, and in how many triangle pairs, at the scene's poses and after each frame of moves;
+// or (`--mode distance`) which object pair is the closest, and how far apart.
 //
 //   fcl_scene SCENE.json [--frames FRAMES.json] [--bv obbrss|obb] [--manager dynamic|dynamic_array|
-//             sap|ssap|interval|naive] [--mode pairs|all] [--brute] [--out result.json]
+//             sap|ssap|interval|naive] [--mode pairs|all|distance] [--brute] [--out result.json]
 //
 // SCENE.json {"objects":[{"name","mesh" (relative to SCENE.json),"pose":{"translation","rotation"}}],
 // "allow":[[a,b],..]} (world poses; "allow": pairs never checked). FRAMES.json
@@ -15,7 +16,11 @@
 // FCL's dynamic AABB tree) reports candidate pairs; each is tested by fcl::collide. `--mode pairs`
 // (default) asks for no contact points, so each intersecting triangle pair is one contact;
 // `--mode all` asks for contact points (FCL's `enable_contact`) and counts distinct triangle pairs
-// among them. `--brute` tests every pair of objects without a broad phase (the reference).
+// among them. `--mode distance` runs the manager's self-distance query instead, with FCL's default
+// distance callback (fcl::DefaultDistanceFunction, as python-fcl and trimesh use it; nearest points
+// asked for), which keeps the least distance over the candidate pairs and prunes each pair's
+// traversal with it; OBBRSS trees only (FCL 0.7 has no mesh distance for OBB trees). `--brute`
+// tests every pair of objects without a broad phase (the reference).
 #include "fcl_common.hpp"
 
 #include <cstdint>
@@ -134,6 +139,30 @@ inline std::unique_ptr<fcl::BroadPhaseCollisionManagerd> make_manager(const std:
   fail("--manager must be dynamic|dynamic_array|sap|ssap|interval|naive, not '" + name + "'");
 }
 
+// The closest object pair found so far by a self-distance query, beside FCL's own data.
+struct Closest {
+  const Scene* scene = nullptr;
+  fcl::DefaultDistanceData<double> fcl;  // the request and FCL's running least distance
+  int a = -1, b = -1;                    // the objects of that distance, a < b; -1: none yet
+};
+
+// FCL's default distance callback on one candidate pair, noting the pair's objects whenever the
+// least distance drops (FCL's result names the trees only, which objects share); allowed pairs
+// are skipped.
+inline bool on_distance_candidate(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* data,
+                                  double& dist) {
+  Closest& c = *static_cast<Closest*>(data);
+  const int a = object_index(o1), b = object_index(o2);
+  if (c.scene->is_allowed(a, b)) {
+    dist = c.fcl.result.min_distance;
+    return false;
+  }
+  const double before = c.fcl.result.min_distance;
+  const bool stop = fcl::DefaultDistanceFunction(o1, o2, &c.fcl, dist);
+  if (c.fcl.result.min_distance < before) std::tie(c.a, c.b) = std::minmax(a, b);
+  return stop;
+}
+
 // Queries the scene through the manager, or with `brute`, every pair of objects.
 class Collider {
  public:
@@ -150,18 +179,43 @@ class Collider {
   std::vector<Touch> collide() const {
     Query q{&scene_, contact_points_, {}};
     if (brute_) {
-      for (std::size_t i = 0; i < scene_.objects.size(); ++i) {
-        for (std::size_t j = i + 1; j < scene_.objects.size(); ++j) {
-          test_pair(q, scene_.objects[i].get(), scene_.objects[j].get());
-        }
-      }
+      every_pair([&](fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2) {
+        test_pair(q, o1, o2);
+        return false;  // every pair
+      });
     } else {
       manager_->collide(&q, on_candidate);
     }
     return q.touches;
   }
 
+  // The closest admitted object pair (a = b = -1 when there is none).
+  Closest distance() const {
+    Closest c;
+    c.scene = &scene_;
+    c.fcl.request.enable_nearest_points = true;
+    if (brute_) {
+      double dist = 0.0;
+      every_pair([&](fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2) {
+        return on_distance_candidate(o1, o2, &c, dist);
+      });
+    } else {
+      manager_->distance(&c, on_distance_candidate);
+    }
+    return c;
+  }
+
   // Sets the poses of one frame and tells the manager which objects moved.
+  // Calls `visit(o1, o2)` on every pair of objects, in index order, until it returns true.
+  template <class Visit>
+  void every_pair(Visit&& visit) const {
+    for (std::size_t i = 0; i < scene_.objects.size(); ++i) {
+      for (std::size_t j = i + 1; j < scene_.objects.size(); ++j) {
+        if (visit(scene_.objects[i].get(), scene_.objects[j].get())) return;
+      }
+    }
+  }
+
   void move(const Json& frame, const std::string& where) {
     std::vector<fcl::CollisionObjectd*> moved;
     for (const auto& [name, pose] : frame.items()) {
@@ -199,37 +253,55 @@ inline Report contacts_json(const Scene& scene, const std::vector<Touch>& touche
   return out;
 }
 
-int run_scene(const Args& args) {
-  args.only({"--frames", "--bv", "--manager", "--mode", "--brute", "--out"});
-  const auto& p = args.positional();
-  if (p.size() != 1) {
-    fail("usage: fcl_scene SCENE.json [--frames FRAMES.json] [--bv obbrss|obb] [--manager dynamic] "
-         "[--mode pairs|all] [--brute] [--out result.json]");
+// {"a","b","distance"} of the closest pair, a < b by name, or null when no pair is admitted.
+inline Report closest_json(const Scene& scene, const Closest& c) {
+  if (c.a < 0) return nullptr;
+  const auto [a, b] = std::minmax(scene.names[c.a], scene.names[c.b]);
+  return Report{{"a", a}, {"b", b}, {"distance", c.fcl.result.min_distance}};
+}
+
+// What every run reads, builds and reports alike.
+struct Run {
+  std::string bv, manager, mode;
+  SceneFile file;
+  Json frames;
+  double build_ms = 0.0;
+
+  Report line(const Scene& scene, const LoopTimes& times) const {
+    return Report{{"engine", "fcl"},
+                  {"command", "scene"},
+                  {"bv", bv},
+                  {"manager", manager},
+                  {"mode", mode},
+                  {"objects", scene.objects.size()},
+                  {"meshes", file.meshes.size()},
+                  {"frames", frames.size()},
+                  {"build_ms", build_ms},
+                  {"query_total_ms", times.total_ms},
+                  {"query_median_us", times.median_us()}};
   }
-  const std::string bv = args.get("--bv", "obbrss");
-  require_one_of(bv, {"obbrss", "obb"}, "--bv");
-  const std::string mode = args.get("--mode", "pairs");
-  require_one_of(mode, {"pairs", "all"}, "--mode");
-  const bool brute = args.has("--brute");
-  const std::string manager = brute ? "brute" : args.get("--manager", "dynamic");
-  const SceneFile file = read_scene(p[0]);
-  const Json frames = args.has("--frames") ? read_json(args.get("--frames", "")).at("frames") : Json::array();
+  Report out(const Scene& scene, const LoopTimes& times) const {
+    return Report{
+        {"objects", scene.objects.size()}, {"build_ms", build_ms}, {"query_total_ms", times.total_ms}};
+  }
+};
 
-  const Clock::time_point start = Clock::now();
-  Scene scene = build_scene(file, p[0], bv);
-  Collider collider(scene, manager, brute, mode == "all");
-  const double build_ms = milliseconds(Clock::now() - start);
-
-  // The warm-up repeats frame 0's query only: a frame's moves are applied once, in order.
-  for (std::size_t k = 0; k < kWarmUpQueries; ++k) (void)collider.collide();
-  auto [times, touches] = time_queries(
+// Frame 0's query, then each frame's moves and query, under the clock (after the warm-up, which
+// repeats frame 0's query only: a frame's moves are applied once, in order).
+template <class Query>
+auto time_frames(Collider& collider, const Json& frames, Query&& query) {
+  for (std::size_t k = 0; k < kWarmUpQueries; ++k) (void)query();
+  return time_queries(
       frames.size() + 1,
       [&](std::size_t k) {
         if (k > 0) collider.move(frames[k - 1], "frame " + std::to_string(k - 1));
-        return collider.collide();
+        return query();
       },
       0);
+}
 
+void report_contacts(const Run& run, const Scene& scene, Collider& collider, const Args& args) {
+  auto [times, touches] = time_frames(collider, run.frames, [&] { return collider.collide(); });
   std::size_t pairs_total = 0, touching_total = 0;
   Report per_frame = Report::array();
   for (std::size_t k = 0; k < touches.size(); ++k) {
@@ -237,27 +309,67 @@ int run_scene(const Args& args) {
     touching_total += touches[k].size();
     if (k > 0) per_frame.push_back(Report{{"contacts", contacts_json(scene, touches[k])}});
   }
-  print_line(Report{{"engine", "fcl"},
-                    {"command", "scene"},
-                    {"bv", bv},
-                    {"manager", manager},
-                    {"mode", mode},
-                    {"objects", scene.objects.size()},
-                    {"meshes", file.meshes.size()},
-                    {"frames", frames.size()},
-                    {"build_ms", build_ms},
-                    {"query_total_ms", times.total_ms},
-                    {"query_median_us", times.median_us()},
-                    {"contact_pairs_total", pairs_total},
-                    {"touching_object_pairs_total", touching_total},
-                    {"frame0_contact_pairs", triangle_pairs(touches[0])},
-                    {"frame0_touching_object_pairs", touches[0].size()}});
-  if (args.has("--out")) {
-    write_json_file(args.get("--out", ""), Report{{"objects", scene.objects.size()},
-                                                  {"build_ms", build_ms},
-                                                  {"query_total_ms", times.total_ms},
-                                                  {"contacts", contacts_json(scene, touches[0])},
-                                                  {"frames", std::move(per_frame)}});
+  Report line = run.line(scene, times);
+  line["contact_pairs_total"] = pairs_total;
+  line["touching_object_pairs_total"] = touching_total;
+  line["frame0_contact_pairs"] = triangle_pairs(touches[0]);
+  line["frame0_touching_object_pairs"] = touches[0].size();
+  print_line(line);
+  if (!args.has("--out")) return;
+  Report out = run.out(scene, times);
+  out["contacts"] = contacts_json(scene, touches[0]);
+  out["frames"] = std::move(per_frame);
+  write_json_file(args.get("--out", ""), out);
+}
+
+void report_distance(const Run& run, const Scene& scene, Collider& collider, const Args& args) {
+  auto [times, closest] = time_frames(collider, run.frames, [&] { return collider.distance(); });
+  double least = std::numeric_limits<double>::infinity();
+  Report per_frame = Report::array();
+  for (std::size_t k = 0; k < closest.size(); ++k) {
+    if (closest[k].a >= 0) least = std::min(least, closest[k].fcl.result.min_distance);
+    if (k > 0) per_frame.push_back(Report{{"closest", closest_json(scene, closest[k])}});
+  }
+  Report line = run.line(scene, times);
+  line["min_distance"] = std::isfinite(least) ? Report(least) : Report(nullptr);
+  line["frame0_closest"] = closest_json(scene, closest[0]);
+  print_line(line);
+  if (!args.has("--out")) return;
+  Report out = run.out(scene, times);
+  out["closest"] = closest_json(scene, closest[0]);
+  out["frames"] = std::move(per_frame);
+  write_json_file(args.get("--out", ""), out);
+}
+
+int run_scene(const Args& args) {
+  args.only({"--frames", "--bv", "--manager", "--mode", "--brute", "--out"});
+  const auto& p = args.positional();
+  if (p.size() != 1) {
+    fail("usage: fcl_scene SCENE.json [--frames FRAMES.json] [--bv obbrss|obb] [--manager dynamic] "
+         "[--mode pairs|all|distance] [--brute] [--out result.json]");
+  }
+  Run run;
+  run.bv = args.get("--bv", "obbrss");
+  require_one_of(run.bv, {"obbrss", "obb"}, "--bv");
+  run.mode = args.get("--mode", "pairs");
+  require_one_of(run.mode, {"pairs", "all", "distance"}, "--mode");
+  if (run.mode == "distance" && run.bv != "obbrss") {
+    fail("--mode distance: FCL 0.7 has no mesh distance for OBB trees (use --bv obbrss)");
+  }
+  const bool brute = args.has("--brute");
+  run.manager = brute ? "brute" : args.get("--manager", "dynamic");
+  run.file = read_scene(p[0]);
+  run.frames = args.has("--frames") ? read_json(args.get("--frames", "")).at("frames") : Json::array();
+
+  const Clock::time_point start = Clock::now();
+  Scene scene = build_scene(run.file, p[0], run.bv);
+  Collider collider(scene, run.manager, brute, run.mode == "all");
+  run.build_ms = milliseconds(Clock::now() - start);
+
+  if (run.mode == "distance") {
+    report_distance(run, scene, collider, args);
+  } else {
+    report_contacts(run, scene, collider, args);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
-//! `obbtree scene SCENE.json [--frames FRAMES.json] [--margin D]`: which objects of a scene
-//! touch, in how many triangle pairs, at the scene's poses and after each frame of moves; with
-//! a margin, which are within it at the scene's poses, and how far apart.
+//! `obbtree scene SCENE.json [--frames FRAMES.json] [--margin D] [--min-distance]`: which
+//! objects of a scene touch, in how many triangle pairs, at the scene's poses and after each
+//! frame of moves; with a margin, which are within it at the scene's poses, and how far apart;
+//! with `--min-distance`, the closest pair of objects at the scene's poses and after each frame.
 //!
 //! `SCENE.json` is `{"objects":[{"name","mesh","pose":{"translation","rotation"}}, …],
 //! "allow":[["name","name"], …]}`: mesh paths relative to the scene file, world poses
@@ -11,7 +12,10 @@
 //! [{"contacts"}]}`: each touching pair once, `a < b` by name, sorted, `pairs` the number of
 //! distinct intersecting triangle pairs. `--margin D` adds `"within":[{"a","b","distance"}]`
 //! for the scene's poses: each pair at most `D` apart (decided exactly), once, `a < b` by name,
-//! sorted, with its distance.
+//! sorted, with its distance. `--min-distance` adds `"closest":{"a","b","distance"}` (or
+//! `null` when no pair is admitted) at the top level and in each frame entry, `a < b` by name,
+//! and `"closest_total_ms"`: the closest-pair queries alone, a part of `query_total_ms`
+//! (`build_ms` then includes every model's distance index).
 
 use super::report::emit;
 use super::Error;
@@ -26,17 +30,18 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Which objects of a scene touch, at its poses and after each frame of moves.
 ///
 /// Every pair of objects whose bounds meet runs the exact mesh–mesh query (touching counts);
 /// pairs listed in "allow" are never checked. Between frames, pairs of objects that did not
 /// move keep their answer. With --margin, the pairs at most D apart at the scene's poses
-/// (decided exactly), with their distances.
+/// (decided exactly), with their distances. With --min-distance, the closest pair of objects
+/// at the scene's poses and after each frame.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree scene scene.json\n  obbtree scene scene.json --json --out contacts.json\n  obbtree scene scene.json --frames frames.json --json\n  obbtree scene scene.json --margin 0.01 --json\n\nSCENE.json: {\"objects\":[{\"name\":\"a\",\"mesh\":\"meshes/bunny.obj\",\"pose\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}}, ...], \"allow\":[[\"a\",\"b\"], ...]}\nFRAMES.json: {\"frames\":[{\"a\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}, ...}, ...]}"
+    after_help = "Examples:\n  obbtree scene scene.json\n  obbtree scene scene.json --json --out contacts.json\n  obbtree scene scene.json --frames frames.json --json\n  obbtree scene scene.json --margin 0.01 --json\n  obbtree scene scene.json --frames frames.json --min-distance --json\n\nSCENE.json: {\"objects\":[{\"name\":\"a\",\"mesh\":\"meshes/bunny.obj\",\"pose\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}}, ...], \"allow\":[[\"a\",\"b\"], ...]}\nFRAMES.json: {\"frames\":[{\"a\":{\"translation\":[x,y,z],\"rotation\":[rx,ry,rz]}, ...}, ...]}"
 )]
 pub struct Args {
     /// The scene: objects (name, mesh path relative to this file, world pose) and allowed pairs.
@@ -48,6 +53,10 @@ pub struct Args {
     /// Also list the object pairs at most D apart at the scene's poses, with their distances.
     #[arg(long, value_name = "D", allow_hyphen_values = true)]
     margin: Option<f64>,
+    /// Also report the closest pair of objects, and its distance, at the scene's poses and
+    /// after each frame.
+    #[arg(long)]
+    min_distance: bool,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
@@ -237,9 +246,9 @@ struct ContactEntry {
     pairs: usize,
 }
 
-/// One pair within the margin in the report.
+/// One pair and its distance in the report: within the margin, or the closest.
 #[derive(Serialize)]
-struct WithinEntry {
+struct DistanceEntry {
     a: String,
     b: String,
     distance: f64,
@@ -248,6 +257,9 @@ struct WithinEntry {
 #[derive(Serialize)]
 struct FrameEntry {
     contacts: Vec<ContactEntry>,
+    /// With --min-distance: the closest pair, `null` when no pair is admitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closest: Option<Option<DistanceEntry>>,
 }
 
 /// The JSON report (the contract of the module docs).
@@ -256,9 +268,13 @@ struct Report {
     objects: usize,
     build_ms: f64,
     query_total_ms: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closest_total_ms: Option<f64>,
     contacts: Vec<ContactEntry>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    within: Option<Vec<WithinEntry>>,
+    closest: Option<Option<DistanceEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    within: Option<Vec<DistanceEntry>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     frames: Option<Vec<FrameEntry>>,
 }
@@ -274,32 +290,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let start = Instant::now();
     let mut scene = Scene::new();
     spec.build_into(&mut scene)?;
+    if args.min_distance {
+        prepare_distance(&scene);
+    }
     let build_ms = ms(start);
     let frames = match &args.frames {
         Some(path) => Some(read_frames(path, &scene)?),
         None => None,
     };
     let request = CollisionRequest::new(Mode::All);
-    warm_up(&scene, &request)?;
-    let progress = progress_bar(args.json, frames.as_ref().map_or(0, Vec::len));
-    let start = Instant::now();
-    let loaded = scene.collide_all(&request).map_err(scene_error(&spec))?;
-    let within = args
-        .margin
-        .map(|d| scene.within_margin_all(d))
-        .transpose()
-        .map_err(scene_error(&spec))?;
-    let mut per_frame = Vec::new();
-    for (k, moves) in frames.iter().flatten().enumerate() {
-        let in_frame = |e: obbtree::SceneError| {
-            let file = args.frames.as_deref().unwrap_or(&args.scene);
-            Error::Message(format!("{}: frame {k}: {e}", file.display()))
-        };
-        per_frame.push(scene.frame(moves, &request).map_err(in_frame)?);
-        progress.inc(1);
-    }
-    let query_total_ms = ms(start);
-    progress.finish_and_clear();
+    warm_up(&scene, &request, args.min_distance)?;
+    let timed = timed_queries(args, &spec, &mut scene, frames.as_deref(), &request)?;
     let entries = |contacts: &[ObjectContact]| -> Vec<ContactEntry> {
         contacts
             .iter()
@@ -310,17 +311,25 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             })
             .collect()
     };
+    let closest = |step: &Step| step.closest.map(|c| c.map(|d| distance_entry(&scene, &d)));
     let report = Report {
         objects: scene.len(),
         build_ms,
-        query_total_ms,
-        contacts: entries(&loaded),
-        within: within.as_deref().map(|w| within_entries(&scene, w)),
+        query_total_ms: timed.query_total_ms,
+        closest_total_ms: timed.closest_total_ms,
+        contacts: entries(&timed.loaded.contacts),
+        closest: closest(&timed.loaded),
+        within: timed
+            .within
+            .as_deref()
+            .map(|w| w.iter().map(|d| distance_entry(&scene, d)).collect()),
         frames: frames.as_ref().map(|_| {
-            per_frame
+            timed
+                .per_frame
                 .iter()
-                .map(|c| FrameEntry {
-                    contacts: entries(c),
+                .map(|step| FrameEntry {
+                    contacts: entries(&step.contacts),
+                    closest: closest(step),
                 })
                 .collect()
         }),
@@ -330,15 +339,113 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     })
 }
 
+/// Builds every model's distance index now, under `build_ms` (as other engines build theirs
+/// with their trees), rather than in the first frame that measures one of its objects.
+fn prepare_distance(scene: &Scene<Obb>) {
+    for (_, object) in scene.objects() {
+        object.model().prepare_distance();
+    }
+}
+
+/// What one step of the timed queries found: the touching pairs and, with --min-distance,
+/// the closest pair (inside, `None` when no pair is admitted).
+struct Step {
+    contacts: Vec<ObjectContact>,
+    closest: Option<Option<ObjectDistance>>,
+}
+
+/// What the timed queries found, at the scene's poses and after each frame, and their times.
+struct Timed {
+    loaded: Step,
+    within: Option<Vec<ObjectDistance>>,
+    per_frame: Vec<Step>,
+    query_total_ms: f64,
+    /// With --min-distance: the closest-pair queries alone.
+    closest_total_ms: Option<f64>,
+}
+
+/// The scene's poses queried, then every frame's moves applied and queried, under the clock.
+fn timed_queries(
+    args: &Args,
+    spec: &SceneSpec,
+    scene: &mut Scene<Obb>,
+    frames: Option<&[Moves]>,
+    request: &CollisionRequest,
+) -> Result<Timed, Error> {
+    let progress = progress_bar(args.json, frames.map_or(0, <[Moves]>::len));
+    let mut closest_time = Duration::ZERO;
+    let start = Instant::now();
+    let mut query = |scene: &mut Scene<Obb>, moves: &[(ObjectId, Pose)]| {
+        step(scene, moves, request, args.min_distance, &mut closest_time)
+    };
+    let loaded = query(scene, &[]).map_err(scene_error(spec))?;
+    let within = args
+        .margin
+        .map(|d| scene.within_margin_all(d))
+        .transpose()
+        .map_err(scene_error(spec))?;
+    let mut per_frame = Vec::new();
+    for (k, moves) in frames.into_iter().flatten().enumerate() {
+        let in_frame = |e: obbtree::SceneError| {
+            let file = args.frames.as_deref().unwrap_or(&args.scene);
+            Error::Message(format!("{}: frame {k}: {e}", file.display()))
+        };
+        per_frame.push(query(scene, moves).map_err(in_frame)?);
+        progress.inc(1);
+    }
+    let query_total_ms = ms(start);
+    progress.finish_and_clear();
+    Ok(Timed {
+        loaded,
+        within,
+        per_frame,
+        query_total_ms,
+        closest_total_ms: args
+            .min_distance
+            .then_some(closest_time.as_secs_f64() * 1e3),
+    })
+}
+
+/// One step of the timed queries: moves the objects, finds the touching pairs and, with
+/// `min_distance`, the closest pair, adding that query's time to `closest_time`.
+fn step(
+    scene: &mut Scene<Obb>,
+    moves: &[(ObjectId, Pose)],
+    request: &CollisionRequest,
+    min_distance: bool,
+    closest_time: &mut Duration,
+) -> Result<Step, obbtree::SceneError> {
+    let contacts = scene.frame(moves, request)?;
+    if !min_distance {
+        return Ok(Step {
+            contacts,
+            closest: None,
+        });
+    }
+    let start = Instant::now();
+    let closest = scene.min_distance()?;
+    *closest_time += start.elapsed();
+    Ok(Step {
+        contacts,
+        closest: Some(closest),
+    })
+}
+
 /// Queries run untimed before the clock starts (as the other harnesses do), each on a copy
 /// of the scene so that the timed queries start cold: what is warmed is the caches and the
-/// threads, not the scene's records.
-fn warm_up(scene: &Scene<Obb>, request: &CollisionRequest) -> Result<(), Error> {
+/// threads, not the scene's records. With `min_distance`, the closest-pair query too.
+fn warm_up(
+    scene: &Scene<Obb>,
+    request: &CollisionRequest,
+    min_distance: bool,
+) -> Result<(), Error> {
+    let fail = |e: obbtree::SceneError| Error::Message(e.to_string());
     for _ in 0..super::WARM_UP_QUERIES.min(3) {
-        scene
-            .clone()
-            .collide_all(request)
-            .map_err(|e| Error::Message(e.to_string()))?;
+        let mut copy = scene.clone();
+        copy.collide_all(request).map_err(fail)?;
+        if min_distance {
+            copy.min_distance().map_err(fail)?;
+        }
     }
     Ok(())
 }
@@ -361,16 +468,13 @@ fn progress_bar(quiet: bool, frames: usize) -> ProgressBar {
     bar
 }
 
-/// The pairs within the margin, by name.
-fn within_entries(scene: &Scene<Obb>, within: &[ObjectDistance]) -> Vec<WithinEntry> {
-    within
-        .iter()
-        .map(|d| WithinEntry {
-            a: scene.name(d.a).to_string(),
-            b: scene.name(d.b).to_string(),
-            distance: d.distance,
-        })
-        .collect()
+/// A pair and its distance, by name.
+fn distance_entry(scene: &Scene<Obb>, d: &ObjectDistance) -> DistanceEntry {
+    DistanceEntry {
+        a: scene.name(d.a).to_string(),
+        b: scene.name(d.b).to_string(),
+        distance: d.distance,
+    }
 }
 
 fn ms(start: Instant) -> f64 {
@@ -397,6 +501,14 @@ fn touching_pairs(contacts: &[ContactEntry]) -> String {
         })
         .collect();
     pairs.join(", ")
+}
+
+/// The closest pair as "a — b, d apart", or "none (no pair is checked)".
+fn closest_pair(closest: &Option<DistanceEntry>) -> String {
+    match closest {
+        Some(c) => format!("{} — {}, {} apart", c.a, c.b, c.distance),
+        None => "none (no pair is checked)".into(),
+    }
 }
 
 fn summary(
@@ -431,6 +543,9 @@ fn summary(
             )?;
         }
     }
+    if let Some(closest) = &r.closest {
+        writeln!(out, "closest pair: {}", closest_pair(closest))?;
+    }
     if let (Some(within), Some(margin)) = (&r.within, margin) {
         writeln!(
             out,
@@ -454,7 +569,11 @@ fn summary(
             )?;
             if frames.len() <= LIST_MAX {
                 for (k, frame) in frames.iter().enumerate() {
-                    writeln!(out, "  frame {k}: {}", touching_pairs(&frame.contacts))?;
+                    write!(out, "  frame {k}: {}", touching_pairs(&frame.contacts))?;
+                    match &frame.closest {
+                        Some(closest) => writeln!(out, "; closest {}", closest_pair(closest))?,
+                        None => writeln!(out)?,
+                    }
                 }
             }
             writeln!(

@@ -770,3 +770,159 @@ fn bundled_cell_of_the_tour() {
     ]));
     assert!(path["first_collision"].as_u64().unwrap() > 0, "{path}");
 }
+
+/// The closest pair `(a, b, distance)`, `a < b`, among every pair `allowed` admits, by the
+/// distance query run on each (the first by names among equal distances); `None` when no pair
+/// is admitted.
+fn closest_oracle(
+    dir: &Path,
+    poses: &BTreeMap<String, (String, Pose)>,
+    allowed: impl Fn(&str, &str) -> bool,
+) -> Option<(String, String, f64)> {
+    let models = models(dir, poses);
+    let all: Vec<_> = poses.iter().collect();
+    let mut best: Option<(String, String, f64)> = None;
+    for (i, (a, (ma, pa))) in all.iter().enumerate() {
+        for (b, (mb, pb)) in &all[i + 1..] {
+            if !allowed(a, b) {
+                continue;
+            }
+            let d = distance(
+                &models[ma],
+                pa,
+                &models[mb],
+                pb,
+                &DistanceRequest::default(),
+            )
+            .unwrap()
+            .distance;
+            if best.as_ref().is_none_or(|(.., least)| d < *least) {
+                best = Some((a.to_string(), b.to_string(), d));
+            }
+        }
+    }
+    best
+}
+
+/// A report's `"closest"` entry as `(a, b, distance)`; `None` for `null`.
+fn closest_of(v: &Value) -> Option<(String, String, f64)> {
+    if v.is_null() {
+        return None;
+    }
+    Some((
+        v["a"].as_str().unwrap().to_string(),
+        v["b"].as_str().unwrap().to_string(),
+        v["distance"].as_f64().unwrap(),
+    ))
+}
+
+fn assert_same_closest(
+    got: Option<(String, String, f64)>,
+    expected: Option<(String, String, f64)>,
+    what: &str,
+) {
+    match (got, expected) {
+        (Some((ga, gb, gd)), Some((ea, eb, ed))) => {
+            assert_eq!((ga, gb), (ea, eb), "{what}");
+            assert!(
+                (gd - ed).abs() <= 1e-12 * ed.max(1.0),
+                "{what}: {gd} against {ed}"
+            );
+        }
+        (got, expected) => assert_eq!(got, expected, "{what}"),
+    }
+}
+
+#[test]
+fn min_distance_names_the_closest_pair_of_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("meshes")).unwrap();
+    std::fs::write(dir.path().join("meshes/cube.obj"), CUBE).unwrap();
+    let teapot = asset("teapot.obj").to_str().unwrap().to_string();
+    let cube = "meshes/cube.obj".to_string();
+    let objects: Vec<(String, String, [f64; 3], [f64; 3])> = vec![
+        ("a".into(), cube.clone(), [0.0; 3], [0.0; 3]),
+        ("b".into(), cube.clone(), [3.0, 0.0, 0.0], [0.0; 3]),
+        ("c".into(), cube.clone(), [0.0, 5.0, 0.0], [0.3, 0.2, 0.1]),
+        ("d".into(), teapot, [60.0, 0.0, 0.0], [0.0, 0.0, 0.4]),
+        ("e".into(), cube.clone(), [30.0, 0.0, 10.0], [0.0; 3]),
+        // 0.4 from a, but allowed; 0.6 from b: the closest pair at the scene's poses.
+        ("f".into(), cube, [1.4, 0.0, 0.0], [0.0; 3]),
+    ];
+    let scene = json!({
+        "objects": objects.iter().map(|(n, m, t, r)| json!({"name": n, "mesh": m, "pose": pose(*t, *r)})).collect::<Vec<_>>(),
+        "allow": [["f", "a"]],
+    });
+    let scene_path = write(dir.path(), "scene.json", &scene);
+    let frames = json!({"frames": [
+        {"c": pose([0.2, 1.3, 0.1], [0.3, 0.2, 0.1])},
+        {"c": pose([0.0, 9.0, 0.0], [0.0; 3]), "e": pose([42.0, 0.5, 0.0], [0.2, 0.0, 0.3])},
+        {},
+        // b touches f at the face x = 2.4.
+        {"b": pose([2.4, 0.3, 0.2], [0.0; 3])},
+        {"b": pose([8.0, 0.0, 0.0], [0.0; 3]), "f": pose([0.0, 0.0, -1.7], [0.1, 0.0, 0.0])},
+    ]});
+    let frames_path = write(dir.path(), "frames.json", &frames);
+    let report = json_of(&obbtree(&[
+        "scene",
+        &scene_path,
+        "--frames",
+        &frames_path,
+        "--min-distance",
+        "--json",
+    ]));
+    assert!(report["closest_total_ms"].as_f64().unwrap() >= 0.0);
+    let mut poses: BTreeMap<String, (String, Pose)> = objects
+        .iter()
+        .map(|(n, m, t, r)| (n.clone(), (m.clone(), Pose::new(*t, *r).unwrap())))
+        .collect();
+    let admitted = |a: &str, b: &str| (a, b) != ("a", "f");
+    let expected = closest_oracle(dir.path(), &poses, admitted);
+    assert_eq!(
+        expected.as_ref().map(|c| (c.0.as_str(), c.1.as_str())),
+        Some(("b", "f"))
+    );
+    assert_same_closest(closest_of(&report["closest"]), expected, "scene's poses");
+    let mut answers = Vec::new();
+    for (k, frame) in frames["frames"].as_array().unwrap().iter().enumerate() {
+        for (name, p) in frame.as_object().unwrap() {
+            let t: [f64; 3] = serde_json::from_value(p["translation"].clone()).unwrap();
+            let r: [f64; 3] = serde_json::from_value(p["rotation"].clone()).unwrap();
+            poses.get_mut(name).unwrap().1 = Pose::new(t, r).unwrap();
+        }
+        let expected = closest_oracle(dir.path(), &poses, admitted);
+        let got = closest_of(&report["frames"][k]["closest"]);
+        assert_same_closest(got, expected.clone(), &format!("frame {k}"));
+        answers.push(expected.unwrap());
+    }
+    // The frames change the closest pair, and one of them touches.
+    assert!(answers
+        .windows(2)
+        .any(|w| (&w[0].0, &w[0].1) != (&w[1].0, &w[1].1)));
+    assert!(answers.iter().any(|c| c.2 == 0.0), "{answers:?}");
+    // The contacts are those of a run without --min-distance, which has no "closest" key.
+    let plain = json_of(&obbtree(&[
+        "scene",
+        &scene_path,
+        "--frames",
+        &frames_path,
+        "--json",
+    ]));
+    assert_eq!(plain["contacts"], report["contacts"]);
+    for k in 0..5 {
+        assert_eq!(
+            plain["frames"][k]["contacts"],
+            report["frames"][k]["contacts"]
+        );
+        assert!(plain["frames"][k].get("closest").is_none());
+    }
+    assert!(plain.get("closest").is_none() && plain.get("closest_total_ms").is_none());
+    // A scene with a single object has no pair: "closest" is null.
+    let lone = json!({"objects": [{"name": "a", "mesh": "meshes/cube.obj"}]});
+    let lone_path = write(dir.path(), "lone.json", &lone);
+    let report = json_of(&obbtree(&["scene", &lone_path, "--min-distance", "--json"]));
+    assert!(report["closest"].is_null(), "{report}");
+    let text =
+        String::from_utf8(obbtree(&["scene", &scene_path, "--min-distance"]).stdout).unwrap();
+    assert!(text.contains("closest pair: b — f, "), "{text}");
+}
