@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use obbtree_bv::{Aabb, Kdop18, Obb, Point, Pose, Sphere, TriMesh};
+use obbtree_bv::{Aabb, Kdop18, Obb, Point, Pose, Sphere, TriMesh, Vector};
 use obbtree_query::{
     brute_force_self, collide, contains_point, self_collide, CollisionRequest, Containment, Mode,
     Model, PosedOverlap,
@@ -274,4 +274,115 @@ fn points_in_a_small_cube_placed_far_away() {
     ] {
         assert!(checked > 9000, "{checked} inside");
     }
+}
+
+/// `contains_point` of every volume type's model against the exact answer `inside`, for each
+/// point of `points` under the identity pose.
+fn points_against<V: PosedOverlap>(
+    mesh: &TriMesh,
+    points: &[Point],
+    inside: impl Fn(&Point) -> bool,
+) {
+    let model = model::<V>(mesh);
+    for p in points {
+        let got = contains_point(&model, &Pose::identity(), p).unwrap();
+        assert_eq!(got, inside(p), "{p:?}");
+    }
+}
+
+/// Every volume type: [`points_against`] for Obb, Aabb, Kdop18 and Sphere trees.
+fn points_against_every_volume(mesh: &TriMesh, points: &[Point], inside: impl Fn(&Point) -> bool) {
+    points_against::<Obb>(mesh, points, &inside);
+    points_against::<Aabb>(mesh, points, &inside);
+    points_against::<Kdop18>(mesh, points, &inside);
+    points_against::<Sphere>(mesh, points, &inside);
+}
+
+/// Whether `p` lies in the closed box `[0, s]³` (exact: the points are dyadic).
+fn in_box(p: &Point, s: f64) -> bool {
+    p.iter().all(|&c| (0.0..=s).contains(&c))
+}
+
+/// Points exactly in the planes of the faces of the box `[0, 2]³`, inside the faces (on the
+/// surface: inside) and beyond their edges (outside): the ray from a point in a face's plane
+/// starts in that plane, and only the exact test in the plane tells the face's inside from its
+/// outside.
+#[test]
+fn points_in_the_planes_of_the_faces() {
+    let mesh = cube(2, 1.0);
+    let values = [-1.0, -0.25, 0.0, 0.5, 1.0, 2.0, 2.25, 3.0];
+    let mut points = Vec::new();
+    for axis in 0..3 {
+        for plane in [0.0, 2.0] {
+            for &u in &values {
+                for &w in &values {
+                    let mut p = Point::origin();
+                    p[axis] = plane;
+                    p[(axis + 1) % 3] = u;
+                    p[(axis + 2) % 3] = w;
+                    points.push(p);
+                }
+            }
+        }
+    }
+    assert!(points.iter().any(|p| in_box(p, 2.0)) && points.iter().any(|p| !in_box(p, 2.0)));
+    points_against_every_volume(&mesh, &points, |p| in_box(p, 2.0));
+}
+
+/// Points outside a box at many distances along the diagonal, both ways, and the centres of
+/// boxes from 1/64 to 64 wide: the ray's far end must leave the box beyond the point whatever
+/// the box's size and the point's distance (a segment ending inside the solid miscounts).
+#[test]
+fn points_far_along_the_diagonal_and_centres_of_boxes_of_every_size() {
+    let mesh = cube(1, 1.0);
+    let centre = Point::new(0.5, 0.5, 0.5);
+    let points: Vec<Point> = (4..=48)
+        .flat_map(|k| {
+            let s = f64::from(k) * 0.25;
+            [centre + Vector::repeat(s), centre - Vector::repeat(s)]
+        })
+        .collect();
+    points_against_every_volume(&mesh, &points, |p| in_box(p, 1.0));
+    for k in -6..=6 {
+        let side = 2f64.powi(k);
+        let centre = Point::from(Vector::repeat(side / 2.0));
+        points_against_every_volume(&cube(1, side), &[centre], |_| true);
+    }
+}
+
+/// A point whose first ray lies in the plane of a triangle (so it grazes, and another direction
+/// decides): the box `[-1, 1]³` with a tetrahedron inside it one of whose faces has a plane
+/// through the origin and through the far end of the first ray that `contains_point` casts
+/// from the origin (its direction and length are rebuilt here from the function's
+/// documentation of them: the direction `(0.5773, 0.5967, 0.5571)`, the length twice the
+/// box's diagonal plus twice the distance from its centre, plus 1). The origin lies in that
+/// face's plane outside the face, outside the tetrahedron and inside the box.
+#[test]
+fn a_first_ray_in_the_plane_of_a_triangle_is_drawn_again() {
+    let corners = cube(1, 2.0);
+    let shift = Vector::repeat(-1.0);
+    let mut vertices: Vec<Point> = corners.vertices().iter().map(|p| p + shift).collect();
+    let mut triangles = corners.triangles().to_vec();
+    let reach = 2.0 * Vector::repeat(2.0).norm() + 1.0;
+    let far = Point::from(Vector::new(0.5773, 0.5967, 0.5571).normalize() * reach);
+    let a = Point::new(0.125, -0.25, 0.0625);
+    let (a2, eighth, b) = (a * 2.0, far / 8.0, Point::new(-0.5, 0.25, -0.375));
+    let base = vertices.len() as u32;
+    vertices.extend([a, a2, eighth, b]);
+    // Outward for the tetrahedron whichever way it turns: orient by the apex b.
+    let turn = obbtree_bv::predicates::orient3d(&a, &a2, &eighth, &b);
+    let [x, y, z, w] = [0, 1, 2, 3].map(|k| base + k);
+    let faces = if turn > 0 {
+        [[x, y, z], [x, w, y], [y, w, z], [z, w, x]]
+    } else {
+        [[x, z, y], [x, y, w], [y, z, w], [z, x, w]]
+    };
+    triangles.extend(faces);
+    let mesh = TriMesh::new(vertices, triangles).unwrap();
+    assert_eq!(
+        obbtree_bv::predicates::orient3d(&a, &a2, &eighth, &Point::origin()),
+        0
+    );
+    assert_eq!(obbtree_bv::predicates::orient3d(&a, &a2, &eighth, &far), 0);
+    points_against_every_volume(&mesh, &[Point::origin()], |_| true);
 }
