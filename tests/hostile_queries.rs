@@ -1061,6 +1061,42 @@ fn picking_under_poses_matches_exact_crossings() {
 /// Checked to fail with that pad set to 0.
 #[test]
 fn contains_point_near_the_faces_of_a_small_cube_placed_far() {
+    let mut rng = Pcg64::seed_from_u64(41);
+    let poses: Vec<Pose> = (0..common::cases(16))
+        .map(|_| {
+            let t = [0; 3].map(|_| rng.gen_range(0.5..1.5) * 1e5);
+            rotation_vector_pose(t, [0; 3].map(|_| rng.gen_range(-3.0..3.0)))
+        })
+        .collect();
+    contains_point_near_faces(&cube(1e-3), &poses, &mut rng);
+}
+
+/// `contains_point` on a millimetre cube lying 10 from its mesh's origin, turned by rotation
+/// matrices that are orthonormal only to about 4e-11 (inside the 1e-10 a pose accepts): the
+/// query moves the point into the mesh frame by `Rᵀ`, which is then not `R⁻¹` (about 1e-9 off at
+/// 17 from the origin), and places the triangles by `R`; points on the placed faces and a few
+/// ulps to either side, against the exact parity oracle. (The culling's pads cover the
+/// deviation twice over: the volumes' own relative pad in `meets_segment` and the tolerance
+/// term of `segment_pad`; removing the latter alone changes no answer here.)
+#[test]
+fn contains_point_under_rotations_orthonormal_only_to_the_tolerance() {
+    let mut rng = Pcg64::seed_from_u64(43);
+    let poses: Vec<Pose> = (0..common::cases(8))
+        .map(|_| {
+            let turn = rotation_vector_pose([0.0; 3], [0; 3].map(|_| rng.gen_range(-3.0..3.0)));
+            let skew = nalgebra::Matrix3::from_fn(|_, _| rng.gen_range(-1.0..1.0) * 2e-11);
+            let t = Vector::from_fn(|_, _| rng.gen_range(0.5..1.5));
+            Pose::from_parts(t, turn.rotation() + skew).expect("within the tolerance")
+        })
+        .collect();
+    let off_origin = mapped(&cube(1e-3), |v| v + Vector::repeat(10.0));
+    contains_point_near_faces(&off_origin, &poses, &mut rng);
+}
+
+/// Points on each placed face of `cube` (three per triangle) and up to 4 ulps to either side,
+/// under each pose, through every volume's tree (one triangle per leaf), against the exact parity
+/// oracle; both answers must occur often.
+fn contains_point_near_faces(cube: &TriMesh, poses: &[Pose], rng: &mut Pcg64) {
     fn one_per_leaf<V: obbtree::tree::TreeVolume>(mesh: &TriMesh) -> Model<V> {
         let tree = BuildOptions {
             leaf_size: 1,
@@ -1068,17 +1104,13 @@ fn contains_point_near_the_faces_of_a_small_cube_placed_far() {
         };
         Model::build(mesh.clone(), &ModelOptions::from(tree)).unwrap()
     }
-    let cube = cube(1e-3);
-    let (obb, aabb) = (one_per_leaf::<Obb>(&cube), one_per_leaf::<Aabb>(&cube));
-    let (sphere, kdop) = (one_per_leaf::<Sphere>(&cube), one_per_leaf::<Kdop18>(&cube));
+    let (obb, aabb) = (one_per_leaf::<Obb>(cube), one_per_leaf::<Aabb>(cube));
+    let (sphere, kdop) = (one_per_leaf::<Sphere>(cube), one_per_leaf::<Kdop18>(cube));
     let nudged = |x: f64, k: i32| {
         (0..k.abs()).fold(x, |x, _| if k > 0 { x.next_up() } else { x.next_down() })
     };
-    let mut rng = Pcg64::seed_from_u64(41);
     let mut seen = [0usize; 2];
-    for _ in 0..common::cases(16) {
-        let t = [0; 3].map(|_| rng.gen_range(0.5..1.5) * 1e5);
-        let pose = rotation_vector_pose(t, [0; 3].map(|_| rng.gen_range(-3.0..3.0)));
+    for pose in poses {
         for tri in 0..cube.triangles().len() {
             let [a, b, c] = cube
                 .triangle(tri)
@@ -1089,15 +1121,15 @@ fn contains_point_near_the_faces_of_a_small_cube_placed_far() {
                 let on = a + (b - a) * u + (c - a) * v;
                 for k in -4..=4 {
                     let p = on.map(|x| nudged(x, k));
-                    let Some(want) = targets::oracles::parity::inside(&cube, &pose, &p) else {
+                    let Some(want) = targets::oracles::parity::inside(cube, pose, &p) else {
                         continue;
                     };
                     seen[usize::from(want)] += 1;
                     let got = [
-                        contains_point(&obb, &pose, &p),
-                        contains_point(&aabb, &pose, &p),
-                        contains_point(&sphere, &pose, &p),
-                        contains_point(&kdop, &pose, &p),
+                        contains_point(&obb, pose, &p),
+                        contains_point(&aabb, pose, &p),
+                        contains_point(&sphere, pose, &p),
+                        contains_point(&kdop, pose, &p),
                     ];
                     assert!(
                         got.iter().all(|g| *g == Ok(want)),
