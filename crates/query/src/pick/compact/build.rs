@@ -148,3 +148,43 @@ fn leaf_triangles<T>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{f32_down, f32_up};
+    use rand::{Rng, SeedableRng};
+
+    /// `f32_down(x)` is the largest `f32` at most `x` and `f32_up(x)` the smallest at least
+    /// `x`, checked by their neighbours: around 0 (tiny values of both signs, which round to a
+    /// zero above or below them), at `f32` values, halfway between two, and at random.
+    #[test]
+    fn rounding_to_f32_brackets_the_value() {
+        let mut values = vec![
+            0.0, -0.0, 1e-50, -1e-50, 1e-300, -1e-300, 1.0, -1.0, 0.1, -0.1,
+        ];
+        values.extend([1e38, -1e38, 3.0e38, -3.0e38]);
+        values.extend([
+            f64::from(f32::MIN_POSITIVE),
+            -f64::from(f32::from_bits(1)) / 2.0,
+        ]);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(17);
+        for _ in 0..10_000 {
+            let x = f64::from_bits(rng.gen());
+            if x.is_finite() && x.abs() < f64::from(f32::MAX) {
+                values.push(x);
+            }
+        }
+        for x in values {
+            let down = f32_down(x);
+            assert!(
+                f64::from(down) <= x && f64::from(down.next_up()) > x,
+                "{x:e} down {down:e}"
+            );
+            let up = f32_up(x);
+            assert!(
+                f64::from(up) >= x && f64::from(up.next_down()) < x,
+                "{x:e} up {up:e}"
+            );
+        }
+    }
+}
