@@ -386,3 +386,51 @@ fn a_first_ray_in_the_plane_of_a_triangle_is_drawn_again() {
     assert_eq!(obbtree_bv::predicates::orient3d(&a, &a2, &eighth, &far), 0);
     points_against_every_volume(&mesh, &[Point::origin()], |_| true);
 }
+
+/// A point whose first ray ends exactly in the plane of a triangle that the ray does not
+/// otherwise meet: the box `[-1, 1]³` with a tetrahedron inside it, one face of which lies in the
+/// plane `x − y = c` through the far end `q` of the first ray cast from the origin (rebuilt as in
+/// `a_first_ray_in_the_plane_of_a_triangle_is_drawn_again`; `c = q_x − q_y` and the face's
+/// vertices are exact). The far end on the plane counts no crossing; the origin is inside the
+/// box and outside the tetrahedron.
+#[test]
+fn a_first_ray_ending_in_the_plane_of_a_triangle() {
+    let corners = cube(1, 2.0);
+    let shift = Vector::repeat(-1.0);
+    let mut vertices: Vec<Point> = corners.vertices().iter().map(|p| p + shift).collect();
+    let mut triangles = corners.triangles().to_vec();
+    let reach = 2.0 * Vector::repeat(2.0).norm() + 1.0;
+    let far = Point::from(Vector::new(0.5773, 0.5967, 0.5571).normalize() * reach);
+    let c = far.x - far.y;
+    let on_plane = |x: f64, z: f64| Point::new(x, x - c, z);
+    let face = [
+        on_plane(0.25, 0.125),
+        on_plane(0.5, 0.25),
+        on_plane(0.375, 0.625),
+    ];
+    let apex = Point::new(0.75, 0.25, 0.375);
+    for v in face {
+        assert_eq!(v.x - v.y, c, "the face lies exactly in the plane");
+    }
+    let base = vertices.len() as u32;
+    vertices.extend(face);
+    vertices.push(apex);
+    let turn = obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], &apex);
+    let [x, y, z, w] = [0, 1, 2, 3].map(|k| base + k);
+    let faces = if turn > 0 {
+        [[x, y, z], [x, w, y], [y, w, z], [z, w, x]]
+    } else {
+        [[x, z, y], [x, y, w], [y, z, w], [z, x, w]]
+    };
+    triangles.extend(faces);
+    let mesh = TriMesh::new(vertices, triangles).unwrap();
+    assert_eq!(
+        obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], &far),
+        0
+    );
+    assert_ne!(
+        obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], &Point::origin()),
+        0
+    );
+    points_against_every_volume(&mesh, &[Point::origin()], |_| true);
+}
