@@ -350,35 +350,45 @@ fn points_far_along_the_diagonal_and_centres_of_boxes_of_every_size() {
     }
 }
 
-/// A point whose first ray lies in the plane of a triangle (so it grazes, and another direction
-/// decides): the box `[-1, 1]³` with a tetrahedron inside it one of whose faces has a plane
-/// through the origin and through the far end of the first ray that `contains_point` casts
-/// from the origin (its direction and length are rebuilt here from the function's
-/// documentation of them: the direction `(0.5773, 0.5967, 0.5571)`, the length twice the
-/// box's diagonal plus twice the distance from its centre, plus 1). The origin lies in that
-/// face's plane outside the face, outside the tetrahedron and inside the box.
-#[test]
-fn a_first_ray_in_the_plane_of_a_triangle_is_drawn_again() {
+/// The far end of the first ray `contains_point` casts from the origin under the identity pose
+/// in a mesh whose box is `[-1, 1]³`, rebuilt from the function's documentation of it: the
+/// direction `(0.5773, 0.5967, 0.5571)`, the length twice the box's diagonal plus twice the
+/// distance from its centre, plus 1.
+fn first_far_end_from_the_origin() -> Point {
+    let reach = 2.0 * Vector::repeat(2.0).norm() + 1.0;
+    Point::from(Vector::new(0.5773, 0.5967, 0.5571).normalize() * reach)
+}
+
+/// The box `[-1, 1]³` and, inside it, the tetrahedron `tetra` with its faces turned outwards
+/// (`tetra[0..3]` is one of them).
+fn box_with_tetrahedron(tetra: [Point; 4]) -> TriMesh {
     let corners = cube(1, 2.0);
     let shift = Vector::repeat(-1.0);
     let mut vertices: Vec<Point> = corners.vertices().iter().map(|p| p + shift).collect();
     let mut triangles = corners.triangles().to_vec();
-    let reach = 2.0 * Vector::repeat(2.0).norm() + 1.0;
-    let far = Point::from(Vector::new(0.5773, 0.5967, 0.5571).normalize() * reach);
-    let a = Point::new(0.125, -0.25, 0.0625);
-    let (a2, eighth, b) = (a * 2.0, far / 8.0, Point::new(-0.5, 0.25, -0.375));
     let base = vertices.len() as u32;
-    vertices.extend([a, a2, eighth, b]);
-    // Outward for the tetrahedron whichever way it turns: orient by the apex b.
-    let turn = obbtree_bv::predicates::orient3d(&a, &a2, &eighth, &b);
+    vertices.extend(tetra);
+    let turn = obbtree_bv::predicates::orient3d(&tetra[0], &tetra[1], &tetra[2], &tetra[3]);
     let [x, y, z, w] = [0, 1, 2, 3].map(|k| base + k);
-    let faces = if turn > 0 {
+    triangles.extend(if turn > 0 {
         [[x, y, z], [x, w, y], [y, w, z], [z, w, x]]
     } else {
         [[x, z, y], [x, y, w], [y, z, w], [z, x, w]]
-    };
-    triangles.extend(faces);
-    let mesh = TriMesh::new(vertices, triangles).unwrap();
+    });
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
+/// A point whose first ray lies in the plane of a triangle (so it grazes, and another direction
+/// decides): the box `[-1, 1]³` with a tetrahedron inside it one of whose faces has a plane
+/// through the origin and through the far end of the first ray
+/// ([`first_far_end_from_the_origin`]). The origin lies in that face's plane outside the face,
+/// outside the tetrahedron and inside the box.
+#[test]
+fn a_first_ray_in_the_plane_of_a_triangle_is_drawn_again() {
+    let far = first_far_end_from_the_origin();
+    let a = Point::new(0.125, -0.25, 0.0625);
+    let (a2, eighth, b) = (a * 2.0, far / 8.0, Point::new(-0.5, 0.25, -0.375));
+    let mesh = box_with_tetrahedron([a, a2, eighth, b]);
     assert_eq!(
         obbtree_bv::predicates::orient3d(&a, &a2, &eighth, &Point::origin()),
         0
@@ -389,18 +399,13 @@ fn a_first_ray_in_the_plane_of_a_triangle_is_drawn_again() {
 
 /// A point whose first ray ends exactly in the plane of a triangle that the ray does not
 /// otherwise meet: the box `[-1, 1]³` with a tetrahedron inside it, one face of which lies in the
-/// plane `x − y = c` through the far end `q` of the first ray cast from the origin (rebuilt as in
-/// `a_first_ray_in_the_plane_of_a_triangle_is_drawn_again`; `c = q_x − q_y` and the face's
-/// vertices are exact). The far end on the plane counts no crossing; the origin is inside the
-/// box and outside the tetrahedron.
+/// plane `x − y = c` through the far end `q` of the first ray from the origin
+/// ([`first_far_end_from_the_origin`]; `c = q_x − q_y` and the face's vertices are exact). The
+/// far end on the plane counts no crossing; the origin is inside the box and outside the
+/// tetrahedron.
 #[test]
 fn a_first_ray_ending_in_the_plane_of_a_triangle() {
-    let corners = cube(1, 2.0);
-    let shift = Vector::repeat(-1.0);
-    let mut vertices: Vec<Point> = corners.vertices().iter().map(|p| p + shift).collect();
-    let mut triangles = corners.triangles().to_vec();
-    let reach = 2.0 * Vector::repeat(2.0).norm() + 1.0;
-    let far = Point::from(Vector::new(0.5773, 0.5967, 0.5571).normalize() * reach);
+    let far = first_far_end_from_the_origin();
     let c = far.x - far.y;
     let on_plane = |x: f64, z: f64| Point::new(x, x - c, z);
     let face = [
@@ -408,29 +413,12 @@ fn a_first_ray_ending_in_the_plane_of_a_triangle() {
         on_plane(0.5, 0.25),
         on_plane(0.375, 0.625),
     ];
-    let apex = Point::new(0.75, 0.25, 0.375);
     for v in face {
         assert_eq!(v.x - v.y, c, "the face lies exactly in the plane");
     }
-    let base = vertices.len() as u32;
-    vertices.extend(face);
-    vertices.push(apex);
-    let turn = obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], &apex);
-    let [x, y, z, w] = [0, 1, 2, 3].map(|k| base + k);
-    let faces = if turn > 0 {
-        [[x, y, z], [x, w, y], [y, w, z], [z, w, x]]
-    } else {
-        [[x, z, y], [x, y, w], [y, z, w], [z, x, w]]
-    };
-    triangles.extend(faces);
-    let mesh = TriMesh::new(vertices, triangles).unwrap();
-    assert_eq!(
-        obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], &far),
-        0
-    );
-    assert_ne!(
-        obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], &Point::origin()),
-        0
-    );
+    let mesh = box_with_tetrahedron([face[0], face[1], face[2], Point::new(0.75, 0.25, 0.375)]);
+    let side = |p: &Point| obbtree_bv::predicates::orient3d(&face[0], &face[1], &face[2], p);
+    assert_eq!(side(&far), 0);
+    assert_ne!(side(&Point::origin()), 0);
     points_against_every_volume(&mesh, &[Point::origin()], |_| true);
 }
