@@ -25,7 +25,7 @@ use crate::collide::counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{JointKind, PathClearance, PathCollision, Robot, RobotContacts, RobotScene};
-use obbtree::{Model, QueryError};
+use obbtree::QueryError;
 use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -264,26 +264,16 @@ pub(crate) fn with_fixtures(
     let Some(spec) = fixtures else {
         return Ok(scene);
     };
-    let models = spec
-        .meshes
-        .iter()
-        .map(|(file, mesh)| {
-            Model::new(mesh.clone()).map_err(|e| {
-                Error::Message(format!("{}: cannot build the tree: {e}", file.display()))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let models = spec.models()?;
     for (index, (name, mesh, pose)) in spec.objects.iter().enumerate() {
         scene
             .add_fixture(name.clone(), models[*mesh].clone(), *pose)
-            .map_err(|e| {
-                Error::Message(format!("{}: objects[{index}]: {e}", spec.path.display()))
-            })?;
+            .map_err(|e| spec.error(format!("objects[{index}]: {e}")))?;
     }
     for (index, [a, b]) in spec.allow.iter().enumerate() {
         scene
             .allow(a, b)
-            .map_err(|e| Error::Message(format!("{}: allow[{index}]: {e}", spec.path.display())))?;
+            .map_err(|e| spec.error(format!("allow[{index}]: {e}")))?;
     }
     Ok(scene)
 }

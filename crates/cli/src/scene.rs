@@ -148,15 +148,7 @@ impl SceneSpec {
     /// Builds one model per mesh and inserts every object into `scene` (object `i` named as
     /// in the file), then the allowed pairs; errors name the file and the entry.
     pub(crate) fn build_into(&self, scene: &mut Scene<Obb>) -> Result<Vec<ObjectId>, Error> {
-        let models = self
-            .meshes
-            .iter()
-            .map(|(file, mesh)| {
-                Model::new(mesh.clone()).map_err(|e| {
-                    Error::Message(format!("{}: cannot build the tree: {e}", file.display()))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let models = self.models()?;
         let mut ids = Vec::with_capacity(self.objects.len());
         for (index, (name, mesh, pose)) in self.objects.iter().enumerate() {
             let id = scene
@@ -172,7 +164,20 @@ impl SceneSpec {
         Ok(ids)
     }
 
-    fn error(&self, what: String) -> Error {
+    /// One model per mesh file, in the order of `meshes`; an error names the file.
+    pub(crate) fn models(&self) -> Result<Vec<Model>, Error> {
+        self.meshes
+            .iter()
+            .map(|(file, mesh)| {
+                Model::new(mesh.clone()).map_err(|e| {
+                    Error::Message(format!("{}: cannot build the tree: {e}", file.display()))
+                })
+            })
+            .collect()
+    }
+
+    /// An error about `what` in this scene file, naming the file.
+    pub(crate) fn error(&self, what: String) -> Error {
         Error::Message(format!("{}: {what}", self.path.display()))
     }
 }

@@ -17,8 +17,10 @@
 //! check. The one freedom is which witness a [`Mode::First`] answer names (any intersecting
 //! pair is a witness; the full query names the first its traversal meets).
 //!
-//! The queries of all pairs are written against [`PairQuery`], so that the distance and
-//! margin queries add their own answers and shortcuts without a second driver.
+//! The collision queries of all pairs are written against [`PairQuery`]. The distance
+//! queries keep records of their own (`distance.rs`): the closest-pair walk measures pairs in
+//! best-first order and stops early rather than answering every candidate, and its records
+//! (hints) must outlive collision queries, which keep only the pairs they checked.
 
 use crate::object::Object;
 use crate::separation::{find_separation, separates};
