@@ -36,6 +36,19 @@ fn shifted(error: BatchError, start: usize) -> PyErr {
     )
 }
 
+/// The arguments every ray query shares, checked: the pose, the rays, and `max_t`.
+fn ray_batch<'py>(
+    origins: &Bound<'py, PyAny>,
+    directions: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+    max_t: f64,
+) -> PyResult<(obbtree::Pose, RayArrays<'py>)> {
+    let placed = self::pose(pose, "pose")?;
+    let batch = RayArrays::new(origins, directions)?;
+    check_max_t(max_t)?;
+    Ok((placed, batch))
+}
+
 fn check_max_t(max_t: f64) -> PyResult<()> {
     if max_t.is_nan() || max_t < 0.0 {
         Err(value_error("max_t", QueryError::InvalidMaxT(max_t)))
@@ -72,9 +85,7 @@ pub fn cast_rays<'py>(
     pose: Option<&Bound<'py, PyAny>>,
     max_t: f64,
 ) -> PyResult<FirstHits<'py>> {
-    let placed = self::pose(pose, "pose")?;
-    let batch = RayArrays::new(origins, directions)?;
-    check_max_t(max_t)?;
+    let (placed, batch) = ray_batch(origins, directions, pose, max_t)?;
     let m = &model.inner;
     let n = batch.len();
     let (mut hit, mut triangle, mut t) = (vec![false; n], vec![-1i64; n], vec![f64::INFINITY; n]);
@@ -129,9 +140,7 @@ pub fn cast_rays_all<'py>(
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray2<f64>>,
 )> {
-    let placed = self::pose(pose, "pose")?;
-    let batch = RayArrays::new(origins, directions)?;
-    check_max_t(max_t)?;
+    let (placed, batch) = ray_batch(origins, directions, pose, max_t)?;
     let m = &model.inner;
     let per_ray = each_ray(py, &batch, |ray| {
         with_model!(m, |x| obbtree::cast_ray_all(x, &placed, ray, max_t))
@@ -170,9 +179,7 @@ pub fn any_hit<'py>(
     pose: Option<&Bound<'py, PyAny>>,
     max_t: f64,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-    let placed = self::pose(pose, "pose")?;
-    let batch = RayArrays::new(origins, directions)?;
-    check_max_t(max_t)?;
+    let (placed, batch) = ray_batch(origins, directions, pose, max_t)?;
     let m = &model.inner;
     let any = each_ray(py, &batch, |ray| {
         with_model!(m, |x| obbtree::any_hit(x, &placed, ray, max_t))
