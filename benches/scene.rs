@@ -455,30 +455,7 @@ fn smooth_path(robot: &Robot, steps: usize, rng: &mut Pcg64) -> Vec<Vec<f64>> {
 
 /// A box of half sizes `h` about the origin.
 fn block(h: Vector3<f64>) -> TriMesh {
-    let v = (0..8)
-        .map(|i| {
-            Point::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).unwrap()
+    TriMesh::cuboid(Point::from(-h), Point::from(h)).unwrap()
 }
 
 /// The robot among `count` fixtures that the path never touches: candidates placed around the

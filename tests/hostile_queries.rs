@@ -163,30 +163,7 @@ fn rays_at(mesh: &TriMesh, count: usize, seed: u64) -> Vec<Ray> {
 
 /// Closed unit cube `[0, 1]³` scaled by `s`, 12 triangles, outward winding.
 fn cube(s: f64) -> TriMesh {
-    let v = (0..8)
-        .map(|i| {
-            p(
-                f64::from(i & 1) * s,
-                f64::from(i >> 1 & 1) * s,
-                f64::from(i >> 2) * s,
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    mesh(v, t)
+    TriMesh::cuboid(p(0.0, 0.0, 0.0), p(s, s, s)).unwrap()
 }
 
 fn soup(seed: u64, n: usize) -> TriMesh {

@@ -1,6 +1,6 @@
 //! The validated triangle mesh that trees and queries are built over.
 
-use crate::{Point, Triangle};
+use crate::{Point, Triangle, Vector};
 use serde::{Deserialize, Serialize};
 
 /// Why a vertex/index set is not a usable mesh. Loaders wrap this with the file name.
@@ -78,6 +78,46 @@ pub struct TriMesh {
 }
 
 impl TriMesh {
+    /// The closed box `[mins, maxs]` as 12 triangles turned outwards: vertex `i` takes the
+    /// `maxs` coordinate on axis `k` when bit `k` of `i` is set, else the `mins` one; faces
+    /// `z = min` (0, 1), `z = max` (2, 3), `y = min` (4, 5), `y = max` (6, 7), `x = min`
+    /// (8, 9), `x = max` (10, 11). The same checks as [`TriMesh::new`] (a box of zero width
+    /// is accepted; its triangles are then degenerate).
+    ///
+    /// ```
+    /// use obbtree_bv::{Point, TriMesh};
+    /// let unit = TriMesh::cuboid(Point::origin(), Point::new(1.0, 1.0, 1.0))?;
+    /// assert_eq!((unit.vertices().len(), unit.triangles().len()), (8, 12));
+    /// assert!(unit.is_closed());
+    /// # Ok::<(), obbtree_bv::MeshError>(())
+    /// ```
+    pub fn cuboid(mins: Point, maxs: Point) -> Result<Self, MeshError> {
+        let corner = |i: usize| {
+            Point::from(Vector::from_fn(|k, _| {
+                if i >> k & 1 == 0 {
+                    mins[k]
+                } else {
+                    maxs[k]
+                }
+            }))
+        };
+        let triangles = vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        Self::new((0..8).map(corner).collect(), triangles)
+    }
+
     /// Validates and wraps `vertices` and `triangles`.
     pub fn new(vertices: Vec<Point>, triangles: Vec<[u32; 3]>) -> Result<Self, MeshError> {
         if triangles.is_empty() {
@@ -183,5 +223,43 @@ impl TriMesh {
         directed
             .iter()
             .all(|(&(a, b), &n)| n == 1 && directed.get(&(b, a)) == Some(&1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TriMesh;
+    use crate::Point;
+
+    /// The box's signed volume (the divergence theorem over its triangles, `Σ a·(b × c) / 6`,
+    /// exact on these dyadic corners) is its volume: every face is turned outwards; and each
+    /// face lies in the plane its documentation names.
+    #[test]
+    fn cuboid_is_closed_outward_and_in_its_planes() {
+        let (mins, maxs) = (Point::new(-1.0, 0.5, 2.0), Point::new(3.0, 0.75, 4.0));
+        let mesh = TriMesh::cuboid(mins, maxs).unwrap();
+        assert!(mesh.is_closed());
+        let volume: f64 = (0..12)
+            .map(|t| {
+                let tri = mesh.triangle(t);
+                tri.a.coords.dot(&tri.b.coords.cross(&tri.c.coords)) / 6.0
+            })
+            .sum();
+        assert_eq!(volume, 4.0 * 0.25 * 2.0);
+        let planes = [
+            (2, mins.z),
+            (2, maxs.z),
+            (1, mins.y),
+            (1, maxs.y),
+            (0, mins.x),
+            (0, maxs.x),
+        ];
+        for (t, (axis, value)) in (0..12).map(|t| (t, planes[t / 2])) {
+            let tri = mesh.triangle(t);
+            assert!(
+                [tri.a, tri.b, tri.c].iter().all(|p| p[axis] == value),
+                "triangle {t}"
+            );
+        }
     }
 }

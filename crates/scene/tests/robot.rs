@@ -23,30 +23,7 @@ fn kuka() -> Robot {
 
 /// A box of half sizes `h` centred at the origin, 12 triangles.
 fn block(h: [f64; 3]) -> TriMesh {
-    let v = (0..8)
-        .map(|i| {
-            Point::new(
-                if i & 1 == 0 { -h[0] } else { h[0] },
-                if i & 2 == 0 { -h[1] } else { h[1] },
-                if i & 4 == 0 { -h[2] } else { h[2] },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).unwrap()
+    TriMesh::cuboid(Point::from(h).map(|c| -c), Point::from(h)).unwrap()
 }
 
 /// Fixtures around the arm (which reaches about 1.3 m up from the origin): posts and shelves.

@@ -28,30 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// An axis-aligned box `[0, s]³` as 12 triangles.
 fn cube(s: f64) -> TriMesh {
-    let v = (0..8)
-        .map(|i| {
-            Point::new(
-                s * f64::from(i & 1),
-                s * f64::from(i >> 1 & 1),
-                s * f64::from(i >> 2 & 1),
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t).unwrap()
+    TriMesh::cuboid(Point::origin(), Point::new(s, s, s)).unwrap()
 }
 
 /// An octahedron of radius `r` about the origin.
