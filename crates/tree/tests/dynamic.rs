@@ -1046,3 +1046,32 @@ fn invalid_bounds_are_refused() {
     );
     check_structure(&tree);
 }
+
+/// A displacement no longer than the box's largest side is a step of a motion and stretches
+/// the fat box ahead along it; a longer one is a jump and leaves only the margin (a box
+/// stretched along a jump would sweep the space it jumped across).
+#[test]
+fn steps_stretch_the_fat_box_and_jumps_do_not() {
+    let options = DynamicOptions::default();
+    let margin = options.relative_margin; // the unit box's largest side is 1
+    let mut tree = DynamicTree::with_options(options);
+    let id = tree.insert(unit_box_at(0.0, 0.0, 0.0), 1).unwrap();
+    for (to, stretched) in [(1.0, true), (1.0 + 1e-9, false), (40.0, false)] {
+        let start = unit_box_at(0.0, 0.0, 0.0);
+        tree.update(id, start).unwrap();
+        let moved = unit_box_at(to, 0.0, 0.0);
+        assert!(tree
+            .update_with_displacement(id, moved, &Vector::new(to, 0.0, 0.0))
+            .unwrap());
+        let fat = *tree.fat_aabb(id).unwrap();
+        let reach = if stretched {
+            options.displacement_scale * to
+        } else {
+            0.0
+        };
+        assert_eq!(fat.mins.x, to - margin, "step {to}");
+        assert_eq!(fat.maxs.x, to + 1.0 + margin + reach, "step {to}");
+        assert_eq!((fat.mins.y, fat.maxs.y), (-margin, 1.0 + margin), "step {to}");
+    }
+    check_structure(&tree);
+}

@@ -33,7 +33,8 @@ pub struct DynamicOptions {
     pub relative_margin: f64,
     /// Factor on the displacement given to
     /// [`update_with_displacement`](super::DynamicTree::update_with_displacement): the fat box
-    /// reaches that many steps ahead along it (Box2D 2.4 uses 4).
+    /// reaches that many steps ahead along it (Box2D 2.4 uses 4), unless it is longer than
+    /// the box's largest side (a jump).
     pub displacement_scale: f64,
 }
 
@@ -71,7 +72,7 @@ impl DynamicOptions {
     /// The fat box of `tight`, stretched along `displacement` if one is given.
     pub(super) fn fatten(&self, tight: &Aabb, displacement: Option<&Vector>) -> Aabb {
         let mut fat = grow(tight, self.margin_for(tight));
-        if let Some(d) = displacement {
+        if let Some(d) = displacement.filter(|d| is_step(tight, d)) {
             let reach = d * self.displacement_scale;
             for i in 0..3 {
                 if reach[i] < 0.0 {
@@ -90,6 +91,13 @@ impl DynamicOptions {
         let loose = clamp(&grow(fresh, LOOSE_MARGINS * self.margin_for(tight)));
         contains(stored, tight) && contains(&loose, stored)
     }
+}
+
+/// Whether `displacement` is a step of a motion worth extrapolating: no longer than the
+/// box's largest side. A longer one is a jump (an object set down elsewhere), and stretching
+/// the fat box along it would sweep it across the space between, meeting every proxy there.
+fn is_step(tight: &Aabb, displacement: &Vector) -> bool {
+    displacement.amax() <= (tight.maxs - tight.mins).max()
 }
 
 /// `aabb` grown by `margin` on every side. The rounded corners never move inwards, so the

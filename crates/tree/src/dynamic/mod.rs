@@ -225,7 +225,8 @@ impl<T> DynamicTree<T> {
     /// [`update`](Self::update) for an object that moved by `displacement` since the last
     /// frame: a fresh fat box also reaches
     /// [`displacement_scale`](DynamicOptions::displacement_scale) times `displacement` ahead, so
-    /// the next frames' boxes are likely to fit.
+    /// the next frames' boxes are likely to fit. A displacement longer than the box's largest
+    /// side counts as a jump, not a motion to extrapolate, and stretches nothing.
     pub fn update_with_displacement(
         &mut self,
         id: ProxyId,
