@@ -1,7 +1,7 @@
 //! Insertion of a leaf: the sibling that adds the least surface area to the tree, then a new
 //! parent for the two and the rebalancing walk to the root.
 
-use super::best_first::Queued;
+use std::cmp::Reverse;
 use super::{DynamicTree, Node, NULL};
 use obbtree_bv::{Aabb, BoundingVolume};
 
@@ -43,15 +43,9 @@ impl<T> DynamicTree<T> {
         let leaf_area = aabb.surface_area();
         let (mut best_cost, mut best) = (f64::INFINITY, NULL);
         self.search.clear();
-        self.search.push(Queued {
-            key: 0.0,
-            item: (self.nodes[self.root].height, self.root),
-        });
-        while let Some(Queued {
-            key: growth,
-            item: (_, index),
-        }) = self.search.pop()
-        {
+        self.search.push(search_entry(0.0, self.nodes[self.root].height, self.root));
+        while let Some(Reverse((growth_bits, entry))) = self.search.pop() {
+            let (growth, index) = (f64::from_bits(growth_bits), entry as u32);
             if growth + leaf_area >= best_cost {
                 break;
             }
@@ -67,14 +61,23 @@ impl<T> DynamicTree<T> {
             let below = growth + merged_area - node.aabb.surface_area();
             if below + leaf_area < best_cost {
                 for child in node.children() {
-                    self.search.push(Queued {
-                        key: below,
-                        item: (self.nodes[child].height, child),
-                    });
+                    let height = self.nodes[child].height;
+                    self.search.push(search_entry(below, height, child));
                 }
             }
         }
         debug_assert_ne!(best, NULL);
         best
     }
+}
+
+/// An entry of the insertion search's min-heap: the growth's bits (growth is never negative,
+/// and the bits of non-negative floats order as their values), then the height and the node,
+/// so that among equal costs lower nodes come first. Integer keys compare in one instruction
+/// where `f64::total_cmp` and a tie-break take several.
+pub(super) type SearchEntry = Reverse<(u64, u64)>;
+
+fn search_entry(growth: f64, height: u32, node: u32) -> SearchEntry {
+    debug_assert!(growth >= 0.0, "negative growth {growth}");
+    Reverse((growth.to_bits(), (u64::from(height) << 32) | u64::from(node)))
 }

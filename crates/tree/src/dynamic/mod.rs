@@ -131,8 +131,7 @@ pub struct DynamicTree<T> {
     moved: Vec<ProxyId>,
     options: DynamicOptions,
     /// The insertion search's queue, kept to avoid an allocation per insertion.
-    /// Items: (height, node), so that among equal costs lower nodes come first.
-    search: BinaryHeap<best_first::Queued<(u32, u32)>>,
+    search: BinaryHeap<insert::SearchEntry>,
 }
 
 impl<T> Default for DynamicTree<T> {
