@@ -60,6 +60,17 @@ pub(crate) struct Separation {
     backoff: u8,
 }
 
+impl Separation {
+    /// A pair met for the first time waits one full query before the search: a pair whose
+    /// boxes meet for a single frame (an object set down elsewhere, then moved on) never pays
+    /// for it, and a pair that stays near is searched from its second query on.
+    const FIRST_SIGHT: Self = Self {
+        normal: None,
+        wait: 1,
+        backoff: 0,
+    };
+}
+
 /// How a pair was answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Answered {
@@ -178,7 +189,7 @@ impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
         before: Option<&Learnt>,
     ) -> Learnt {
         let known = before.map_or(
-            Separation::default(),
+            Separation::FIRST_SIGHT,
             |Learnt::Collision { separation, .. }| *separation,
         );
         let separation = match how {
