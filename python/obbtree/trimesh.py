@@ -149,16 +149,21 @@ class ContactData:
 
 
 class _Object:
-    """An object of a manager: the user's name and mesh, its model and pose."""
+    """An object queried against a manager: the user's name and mesh, its model and pose."""
 
     def __init__(self, name, mesh, model, transform, spheres=None):
         self.name = name
         self.mesh = mesh
         self.model = model
-        self.transform = transform
+        self._transform = transform
         self._normals = None
         # Bounding balls by model, shared by a manager's objects: {id(model): (model, ball)}.
         self._spheres = {} if spheres is None else spheres
+
+    @property
+    def transform(self):
+        """The pose, ``(4, 4)``."""
+        return self._transform
 
     def _ball(self):
         """A ball around the mesh (centred on its box's centre), computed once per model."""
@@ -188,6 +193,21 @@ class _Object:
         return self._normals[faces] @ self.transform[:3, :3].T
 
 
+class _SceneObject(_Object):
+    """An object of a manager: its pose is the one its scene holds (``set_transform`` hands the
+    caller's matrix to the scene alone, which copies it)."""
+
+    def __init__(self, name, mesh, model, scene, key, spheres):
+        super().__init__(name, mesh, model, None, spheres)
+        self._scene = scene
+        self._key = key
+
+    @property
+    def transform(self):
+        """The pose, ``(4, 4)``, as the scene holds it."""
+        return self._scene.pose(self._key)
+
+
 def _transform(transform):
     if transform is None:
         return np.eye(4)
@@ -201,9 +221,17 @@ class _TransformNamed:
         return self
 
     def __exit__(self, kind, error, traceback):
-        if kind is ValueError and str(error).startswith("pose: "):
-            raise ValueError("transform: " + str(error)[len("pose: "):]) from None
+        if kind is ValueError:
+            _raise_renamed(error)
         return False
+
+
+def _raise_renamed(error):
+    """Raises the scene's ``ValueError`` ``error`` again, about ``transform`` if it was about
+    ``pose``."""
+    if str(error).startswith("pose: "):
+        raise ValueError("transform: " + str(error)[len("pose: "):]) from None
+    raise error
 
 
 _TRANSFORM_NAMED = _TransformNamed()
@@ -267,7 +295,7 @@ class CollisionManager:
             self._scene.insert(key, model, transform)
         if name in self._objs:
             self.remove_object(name)
-        self._objs[name] = _Object(name, mesh, model, transform, self._spheres)
+        self._objs[name] = _SceneObject(name, mesh, model, self._scene, key, self._spheres)
         self._key_of[name] = key
         self._name_of[key] = name
         return model
@@ -285,12 +313,13 @@ class CollisionManager:
 
     def set_transform(self, name, transform):
         """Move the object ``name`` to ``transform`` ((4,4)); ``ValueError`` if there is none."""
-        if name not in self._objs:
+        key = self._key_of.get(name)
+        if key is None:
             raise ValueError(f"{name} not in collision manager!")
-        transform = _transform(transform)
-        with _TRANSFORM_NAMED:
-            self._scene.set_pose(self._key_of[name], transform)
-        self._objs[name].transform = transform
+        try:
+            self._scene.set_pose(key, transform)
+        except ValueError as error:
+            _raise_renamed(error)
 
     def in_collision_single(self, mesh, transform=None, return_names=False, return_data=False):
         """Does ``mesh`` at ``transform`` touch any object of the manager?

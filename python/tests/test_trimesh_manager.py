@@ -100,6 +100,36 @@ def test_add_remove_set_transform(parts):
         ours.add_object("x", as_trimesh(parts["bunny"]), np.eye(3))
 
 
+def test_set_transform_keeps_its_own_copy(parts):
+    """The manager answers for the transform as it was when set: changing the caller's array
+    afterwards, or a refused transform, moves nothing; contact normals use that pose too."""
+    ours, theirs = both_managers(parts, PLACES)
+    far = translation(100.0, 0.0, 0.0)
+    for manager in (ours, theirs):
+        manager.set_transform("link3", far)
+    far[0, 3] = PLACES["link3"][0, 3]  # back in contact, had the manager kept the array
+    bad = np.array(PLACES["link3"])
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="transform: "):
+        ours.set_transform("link3", bad)
+    with pytest.raises(ValueError, match="transform: "):
+        ours.set_transform("link3", np.eye(3))
+    names = ours.in_collision_internal(return_names=True)
+    assert names == theirs.in_collision_internal(return_names=True)
+    assert ("link2", "link3") not in names[1]
+    ours.set_transform("link3", PLACES["link3"].tolist())  # nested lists too (not trimesh's)
+    theirs.set_transform("link3", PLACES["link3"])
+    _, contacts = ours.in_collision_internal(return_data=True)
+    _, theirs_contacts = theirs.in_collision_internal(return_data=True)
+    assert len(contacts) > 0 and len(contacts) == len(theirs_contacts)
+    rotated = ours._objs["link3"].transform[:3, :3]
+    assert np.array_equal(rotated, PLACES["link3"][:3, :3])
+    for contact in contacts:
+        if contact.names == {"link2", "link3"}:
+            normal = ours._objs["link3"].world_normals([contact.index("link3")])[0]
+            assert abs(np.linalg.norm(normal) - 1.0) < 1e-12
+
+
 # Objects apart, for the distance queries: two KUKA links close to each other far from the rest,
 # the bunny and the teapot farther apart.
 APART = {
