@@ -36,8 +36,8 @@
 //!   siblings of height at most 1 (what keeps the tree AVL-balanced, below).
 //! * **Removal** (`remove.rs`) replaces the leaf's parent by its sibling (Box2D's
 //!   `b2DynamicTree::RemoveLeaf`).
-//! * **Rebalancing** (`rebalance.rs`): after either, every node on the path to the root is
-//!   refitted and may be rotated: of Kensler's six rotations ("Tree rotations for improving
+//! * **Rebalancing** (`rebalance.rs`): after either, the nodes on the path to the root are
+//!   refitted and may be rotated (up to where nothing changes any more): of Kensler's six rotations ("Tree rotations for improving
 //!   bounding volume hierarchies", 2008), the one that lowers the surface area most is applied,
 //!   among those that keep the node and its children AVL-balanced (children's heights differ by
 //!   at most 1; Adelson-Velsky & Landis 1962) and do not make it taller. When the insertion or

@@ -20,13 +20,25 @@ fn balanced(h1: u32, h2: u32) -> bool {
 }
 
 impl<T> DynamicTree<T> {
-    /// Rotates and refits every node from `index` up to the root.
+    /// Rotates and refits the nodes from `index` up to the root, stopping early where two
+    /// nodes in a row were not rotated and kept their box and height: the nodes above, their
+    /// children and grandchildren are then as they were, so their boxes still hold and their
+    /// rotations were weighed on the same boxes before.
     pub(super) fn rebalance_upwards(&mut self, mut index: u32) {
+        let mut child_unchanged = false;
         while index != NULL {
-            if let Some(rotation) = self.best_rotation(index) {
+            let before = (self.nodes[index].aabb, self.nodes[index].height);
+            let rotation = self.best_rotation(index);
+            if let Some(rotation) = rotation {
                 self.exchange(index, rotation);
             }
             self.refit(index);
+            let unchanged = rotation.is_none()
+                && (self.nodes[index].aabb, self.nodes[index].height) == before;
+            if unchanged && child_unchanged {
+                return;
+            }
+            child_unchanged = unchanged;
             index = self.nodes[index].parent;
         }
     }
