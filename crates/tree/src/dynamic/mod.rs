@@ -100,7 +100,6 @@ use fatten::{check_bounds, check_displacement};
 use node::{Node, NodePool, NULL};
 use obbtree_bv::{Aabb, Vector};
 use slotmap::SlotMap;
-use std::collections::BinaryHeap;
 
 slotmap::new_key_type! {
     /// Handle of a proxy in a [`DynamicTree`]: stable while the proxy lives, never reused for
@@ -130,8 +129,8 @@ pub struct DynamicTree<T> {
     /// may also hold removed ones (skipped).
     moved: Vec<ProxyId>,
     options: DynamicOptions,
-    /// The insertion search's queue, kept to avoid an allocation per insertion.
-    search: BinaryHeap<insert::SearchEntry>,
+    /// The insertion search's stack, kept to avoid an allocation per insertion.
+    search_stack: Vec<(f64, u32)>,
 }
 
 impl<T> Default for DynamicTree<T> {
@@ -155,7 +154,7 @@ impl<T> DynamicTree<T> {
             proxies: SlotMap::with_key(),
             moved: Vec::new(),
             options,
-            search: BinaryHeap::new(),
+            search_stack: Vec::new(),
         }
     }
 

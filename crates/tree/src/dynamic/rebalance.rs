@@ -33,8 +33,8 @@ impl<T> DynamicTree<T> {
                 self.exchange(index, rotation);
             }
             self.refit(index);
-            let unchanged = rotation.is_none()
-                && (self.nodes[index].aabb, self.nodes[index].height) == before;
+            let unchanged =
+                rotation.is_none() && (self.nodes[index].aabb, self.nodes[index].height) == before;
             if unchanged && child_unchanged {
                 return;
             }
