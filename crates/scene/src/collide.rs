@@ -9,6 +9,7 @@ use crate::{ObjectId, SceneError};
 use obbtree_bv::Pose;
 use obbtree_query::{collide, CollisionRequest, CollisionResult, Model, PosedOverlap};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 
 /// How many candidate pairs must need a query (not reuse their record) before a query of all
@@ -76,10 +77,9 @@ impl<V: PosedOverlap> Scene<V> {
     }
 
     /// Runs `query` on every candidate pair ([`Scene::candidates`]), in parallel when enough
-    /// need a query ([`PARALLEL_PAIRS`]), each
-    /// answered from its record where possible; keeps the new records and returns the
-    /// reported pairs in the candidates' order (sorted by names). On error, the error of the
-    /// first failing pair in that order, and the records stay as they were.
+    /// need a query ([`PARALLEL_PAIRS`]), each answered from its record where possible; keeps
+    /// the new records and returns the reported pairs sorted by names. On error, the error of
+    /// the failing pair first by names, and the records stay as they were.
     pub(crate) fn query_all_pairs<Q: PairQuery<V>>(
         &mut self,
         query: &Q,
@@ -105,9 +105,9 @@ impl<V: PosedOverlap> Scene<V> {
         } else {
             candidates.iter().map(answer_pair).collect()
         };
-        let answers = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let answers = self.first_error_by_names(&candidates, answers)?;
         let mut stats = QueryStats::default();
-        let mut records = std::collections::HashMap::with_capacity(candidates.len());
+        let mut records = FxHashMap::with_capacity_and_hasher(candidates.len(), Default::default());
         let mut found = Vec::new();
         for ((a, b), (answer, how, stamps, learnt)) in candidates.into_iter().zip(answers) {
             stats.count(how);
@@ -118,7 +118,26 @@ impl<V: PosedOverlap> Scene<V> {
         }
         self.records = records;
         self.stats = stats;
+        found.sort_unstable_by(|x, y| self.by_names((x.0, x.1), (y.0, y.1)));
         Ok(found)
+    }
+
+    /// The answers, or the error of the failing pair first by names.
+    fn first_error_by_names<T>(
+        &self,
+        candidates: &[(ObjectId, ObjectId)],
+        answers: Vec<Result<T, SceneError>>,
+    ) -> Result<Vec<T>, SceneError> {
+        if answers.iter().all(Result::is_ok) {
+            return Ok(answers.into_iter().flatten().collect());
+        }
+        let (_, error) = candidates
+            .iter()
+            .zip(answers)
+            .filter_map(|(&pair, answer)| answer.err().map(|error| (pair, error)))
+            .min_by(|x, y| self.by_names(x.0, y.0))
+            .expect("a failing pair");
+        Err(error)
     }
 
     /// Whether enough candidate pairs need more than their record's answer to be worth

@@ -10,7 +10,8 @@ use crate::SceneError;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, Pose};
 use obbtree_query::Model;
 use obbtree_tree::{DynamicOptions, DynamicTree};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A user's veto on object pairs: called for every pair whose bounds meet and that the groups
@@ -23,18 +24,20 @@ pub struct Scene<V = Obb> {
     /// The broad phase; each proxy's payload is its object, its tight box the world bounds.
     pub(crate) tree: DynamicTree<Object<V>>,
     names: HashMap<String, ObjectId>,
-    /// Pairs never checked, each as (smaller id, larger id).
-    allowed: HashSet<(ObjectId, ObjectId)>,
+    /// Pairs never checked, each as (smaller id, larger id). The maps keyed by ids use
+    /// rustc's Fx hash: ids are handed out by the scene, not chosen by users, so a keyed hash
+    /// (std's SipHash, several times slower on a pair of integers) protects nothing.
+    allowed: FxHashSet<(ObjectId, ObjectId)>,
     pair_filter: Option<PairFilter>,
     /// Every pair of objects whose fat boxes overlap, as (smaller id, larger id), kept up to
     /// date from the tree's moved proxies when a query needs it.
-    pub(crate) overlapping: HashSet<(ObjectId, ObjectId)>,
+    pub(crate) overlapping: FxHashSet<(ObjectId, ObjectId)>,
     /// What the last [`collide_all`](Scene::collide_all) learnt about each pair it checked,
     /// keyed (first by name, second by name).
-    pub(crate) records: HashMap<(ObjectId, ObjectId), PairRecord>,
+    pub(crate) records: FxHashMap<(ObjectId, ObjectId), PairRecord>,
     /// What the distance queries learnt about each pair they measured or decided, keyed
     /// likewise.
-    pub(crate) distances: HashMap<(ObjectId, ObjectId), DistanceRecord>,
+    pub(crate) distances: FxHashMap<(ObjectId, ObjectId), DistanceRecord>,
     /// The closest pair the last [`min_distance`](Scene::min_distance) found.
     pub(crate) closest: Option<(ObjectId, ObjectId)>,
     next_stamp: u64,
@@ -109,11 +112,11 @@ impl<V> Scene<V> {
         Self {
             tree: DynamicTree::with_options(options),
             names: HashMap::new(),
-            allowed: HashSet::new(),
+            allowed: FxHashSet::default(),
             pair_filter: None,
-            overlapping: HashSet::new(),
-            records: HashMap::new(),
-            distances: HashMap::new(),
+            overlapping: FxHashSet::default(),
+            records: FxHashMap::default(),
+            distances: FxHashMap::default(),
             closest: None,
             next_stamp: 0,
             stats: QueryStats::default(),
