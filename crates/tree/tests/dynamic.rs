@@ -1071,7 +1071,11 @@ fn steps_stretch_the_fat_box_and_jumps_do_not() {
         };
         assert_eq!(fat.mins.x, to - margin, "step {to}");
         assert_eq!(fat.maxs.x, to + 1.0 + margin + reach, "step {to}");
-        assert_eq!((fat.mins.y, fat.maxs.y), (-margin, 1.0 + margin), "step {to}");
+        assert_eq!(
+            (fat.mins.y, fat.maxs.y),
+            (-margin, 1.0 + margin),
+            "step {to}"
+        );
     }
     check_structure(&tree);
 }
