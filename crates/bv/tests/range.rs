@@ -318,3 +318,52 @@ fn outside_the_range_the_predicate_can_be_wrong() {
         assert!(!tri_tri_exact::intersects(&p, &q), "{s:e}");
     }
 }
+
+/// Every power of two `2ᵏ` from the smallest subnormal to the largest, made by doubling from
+/// the smallest subnormal (exact, and sharing nothing with the bit arithmetic under test).
+fn powers_of_two() -> Vec<(i32, f64)> {
+    let mut p = f64::from_bits(1); // 2⁻¹⁰⁷⁴
+    (-1074..=1023)
+        .map(|k| {
+            let here = (k, p);
+            p *= 2.0;
+            here
+        })
+        .collect()
+}
+
+#[test]
+fn binary_exponent_is_the_floor_of_log2_everywhere() {
+    use obbtree_bv::range::binary_exponent;
+    for (k, p) in powers_of_two() {
+        for x in [p, -p] {
+            assert_eq!(binary_exponent(x), k, "2^{k}");
+        }
+        // The largest value below 2^(k+1): 2^(k+1) minus one ulp, or 2^k's double less one ulp.
+        let below_next = (p * 2.0).next_down();
+        if below_next.is_finite() && below_next >= p {
+            assert_eq!(binary_exponent(below_next), k, "just below 2^{}", k + 1);
+        }
+        if k > -1073 {
+            assert_eq!(binary_exponent(p * 1.5), k, "1.5·2^{k}");
+        }
+    }
+    assert_eq!(binary_exponent(f64::MAX), 1023);
+    assert_eq!(binary_exponent(f64::MIN_POSITIVE), -1022);
+}
+
+#[test]
+fn power_of_two_factors_multiply_to_the_power() {
+    use obbtree_bv::range::power_of_two_factors;
+    for (k, p) in powers_of_two() {
+        let [f0, f1] = power_of_two_factors(k);
+        assert_eq!(f0 * f1, p, "2^{k}");
+        // And 2^-k undoes it where both are in range.
+        if (-1022..=1022).contains(&k) {
+            let [g0, g1] = power_of_two_factors(-k);
+            assert_eq!(p * g0 * g1, 1.0, "2^-{k}");
+        }
+    }
+    let [f0, f1] = power_of_two_factors(2046);
+    assert_eq!(f64::from_bits(1) * f0 * f1, 2f64.powi(972), "2^-1074 · 2^2046");
+}

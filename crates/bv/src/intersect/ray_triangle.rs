@@ -1,6 +1,7 @@
 //! Ray–triangle: Möller–Trumbore (fast) and a watertight variant (for picking).
 
 use crate::predicates;
+use crate::range::{binary_exponent, power_of_two_factors};
 use crate::{Point, Ray, Triangle, Vector};
 use std::ops::{Add, Mul, Sub};
 use wide::f64x2;
@@ -284,12 +285,10 @@ fn unit_direction(dir: &Vector) -> (Vector, [f64; 2]) {
     if largest == 0.0 || !largest.is_finite() {
         return (*dir, [1.0, 1.0]);
     }
-    let k = largest.log2().floor() as i32;
-    // In two steps: `2^k` alone is not representable for the largest and smallest `k`.
-    let halves = |k: i32| [2f64.powi(k / 2), 2f64.powi(k - k / 2)];
-    let [down0, down1] = halves(-k);
+    let k = binary_exponent(largest);
+    let [down0, down1] = power_of_two_factors(-k);
     let scaled = dir * down0 * down1;
-    let [up0, up1] = halves(k);
+    let [up0, up1] = power_of_two_factors(k);
     if scaled * up0 * up1 == *dir {
         (scaled, [down0, down1])
     } else {

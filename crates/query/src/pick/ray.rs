@@ -1,6 +1,7 @@
 //! A ray moved into the mesh frame once per query, with what every volume test reuses.
 
 use obbtree_bv::intersect::ray_triangle::WatertightRay;
+use obbtree_bv::range::{binary_exponent, power_of_two_factors};
 use obbtree_bv::{Point, Pose, Ray, Vector};
 
 /// The query ray in the frame of the mesh (and of its tree), with the per-ray constants of the
@@ -43,11 +44,8 @@ impl MeshRay {
     pub fn in_mesh_frame(ray: Ray) -> Self {
         let inv_dir = ray.dir.map(|d| 1.0 / d);
         let amax = ray.dir.amax();
-        let unit_exponent = if amax >= f64::MIN_POSITIVE && amax.is_finite() {
-            // The exponent field of a normal number: ⌊log₂ amax⌋ without a `log2` call.
-            ((amax.to_bits() >> 52) & 0x7ff) as i32 - 1023
-        } else if amax > 0.0 {
-            amax.log2().floor() as i32
+        let unit_exponent = if amax > 0.0 && amax.is_finite() {
+            binary_exponent(amax)
         } else {
             0
         };
@@ -76,10 +74,8 @@ impl MeshRay {
     }
 }
 
-/// `x·2ᵉ`, exact unless the result leaves the normal range: two factors, each a representable
-/// power of two for `|e| <= 2046`.
+/// `x·2ᵉ`, exact unless the result leaves the normal range.
 fn times_power_of_two(x: f64, e: i32) -> f64 {
-    let half = e / 2;
-    let power = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
-    x * power(half) * power(e - half)
+    let [f0, f1] = power_of_two_factors(e);
+    x * f0 * f1
 }
