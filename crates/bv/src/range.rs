@@ -235,6 +235,30 @@ fn check_translation(translation: &Vector) -> Result<(), RangeError> {
     }
 }
 
+/// `⌊log₂ |x|⌋` for a finite nonzero `x`, exactly, from its bits: the exponent field of a
+/// normal number, the leading one of a subnormal's significand (IEEE 754-2008 §3.4). (A
+/// `log2` call costs tens of nanoseconds and may round up just below a power of two.)
+pub fn binary_exponent(x: f64) -> i32 {
+    debug_assert!(x.is_finite() && x != 0.0, "no binary exponent of {x}");
+    let bits = x.abs().to_bits();
+    let field = (bits >> 52) as i32;
+    if field > 0 {
+        field - 1023
+    } else {
+        -1074 + 63 - bits.leading_zeros() as i32
+    }
+}
+
+/// Two powers of two whose product is `2ᵉ`, each representable for `|e| <= 2046` (`2ᵉ` alone is
+/// not for the largest and smallest `e`): `x · f₀ · f₁` is `x·2ᵉ`, exact unless the result
+/// leaves the normal range.
+pub fn power_of_two_factors(e: i32) -> [f64; 2] {
+    debug_assert!(e.abs() <= 2046, "2^{e} does not split into two normal powers");
+    let power = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    let half = e / 2;
+    [power(half), power(e - half)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,28 +285,4 @@ mod tests {
             assert!(in_exact_range(x) && in_exact_range(-x), "{x:e}");
         }
     }
-}
-
-/// `⌊log₂ |x|⌋` for a finite nonzero `x`, exactly, from its bits: the exponent field of a
-/// normal number, the leading one of a subnormal's significand (IEEE 754-2008 §3.4). (A
-/// `log2` call costs tens of nanoseconds and may round up just below a power of two.)
-pub fn binary_exponent(x: f64) -> i32 {
-    debug_assert!(x.is_finite() && x != 0.0, "no binary exponent of {x}");
-    let bits = x.abs().to_bits();
-    let field = (bits >> 52) as i32;
-    if field > 0 {
-        field - 1023
-    } else {
-        -1074 + 63 - bits.leading_zeros() as i32
-    }
-}
-
-/// Two powers of two whose product is `2ᵉ`, each representable for `|e| <= 2046` (`2ᵉ` alone is
-/// not for the largest and smallest `e`): `x · f₀ · f₁` is `x·2ᵉ`, exact unless the result
-/// leaves the normal range.
-pub fn power_of_two_factors(e: i32) -> [f64; 2] {
-    debug_assert!(e.abs() <= 2046, "2^{e} does not split into two normal powers");
-    let power = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
-    let half = e / 2;
-    [power(half), power(e - half)]
 }
