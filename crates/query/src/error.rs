@@ -9,6 +9,7 @@ use crate::Model;
 use obbtree_bv::intersect::frustum::FrustumError;
 use obbtree_bv::range::{placed_in_exact_range, RangeError};
 use obbtree_bv::{Point, Pose, Ray, Vector, MAX_COORDINATE};
+use rayon::prelude::*;
 use std::fmt;
 
 /// Which of a query's meshes an error is about.
@@ -124,15 +125,27 @@ pub struct BatchError {
 }
 
 /// `Ok` when every item of `items` passes `check`; otherwise the first failure, with its index.
-pub(crate) fn check_each<T>(
+pub(crate) fn check_each<T: Sync>(
     items: &[T],
-    check: impl Fn(&T) -> Result<(), QueryError>,
+    check: impl Fn(&T) -> Result<(), QueryError> + Sync,
 ) -> Result<(), BatchError> {
-    for (index, item) in items.iter().enumerate() {
-        check(item).map_err(|source| BatchError { index, source })?;
+    let first_bad = if items.len() < PARALLEL_CHECKS {
+        items.iter().position(|item| check(item).is_err())
+    } else {
+        items.par_iter().position_first(|item| check(item).is_err())
+    };
+    match first_bad {
+        Some(index) => Err(BatchError {
+            index,
+            source: check(&items[index]).expect_err("failed before"),
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
+
+/// Batches at least this long are checked on rayon's pool: a pass on the calling thread
+/// leaves the pool idle before the batch's queries start.
+const PARALLEL_CHECKS: usize = 4096;
 
 /// `Ok` when every vertex of `model`'s mesh placed by `pose` (`R·p + t` in `f64`) certainly
 /// stays in the exact range: [`placed_in_exact_range`], O(1) from the mesh's bounds and its
