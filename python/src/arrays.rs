@@ -4,7 +4,7 @@
 //! Values (NaN, poses, index ranges) are checked by the engine, whose message is kept.
 
 use crate::errors::value_error;
-use numpy::ndarray::{ArrayViewD, Ix2, Ix3};
+use numpy::ndarray::{ArrayView2, ArrayViewD, Ix2, Ix3};
 use numpy::{
     PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -14,6 +14,7 @@ use obbtree::{Point, Pose, Ray, Vector};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyModule;
+use rayon::prelude::*;
 
 /// Largest integer magnitude that a `float64` holds exactly (2⁵³).
 const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
@@ -160,6 +161,11 @@ pub fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Point> {
     Ok(Point::new(view[[0]], view[[1]], view[[2]]))
 }
 
+/// An `(n, 3)` array as 2-d (its shape checked before).
+fn rows(array: ArrayViewD<'_, f64>) -> ArrayView2<'_, f64> {
+    array.into_dimensionality::<Ix2>().expect("checked (n, 3)")
+}
+
 /// The rays of `origins` and `directions`, `(n, 3)` each with the same `n`, read where they
 /// lie and made into the engine's rays one chunk at a time ([`RayArrays::rays`]), so that a
 /// batch of any size needs a chunk's working memory beside its input and output. Their values
@@ -202,17 +208,24 @@ impl<'py> RayArrays<'py> {
         self.origins.as_array().shape()[0]
     }
 
-    /// Rays `range` of the batch.
+    /// Rays `range` of the batch, read on rayon's pool. The GIL stays held, so no Python code
+    /// can write to the arrays meanwhile; the pool's threads only read their memory, and no
+    /// task on the pool ever takes the GIL (the bindings call no Python from the pool), so
+    /// waiting for it with the GIL held cannot deadlock.
     pub fn rays(&self, range: std::ops::Range<usize>) -> Vec<Ray> {
-        let (origins, directions) = (self.origins.as_array(), self.directions.as_array());
+        let origins = rows(self.origins.as_array());
+        let directions = rows(self.directions.as_array());
+        let row = |a: &ArrayView2<'_, f64>, i: usize| [a[[i, 0]], a[[i, 1]], a[[i, 2]]];
+        let mut rays = Vec::with_capacity(range.len());
         range
+            .into_par_iter()
+            .with_min_len(4096)
             .map(|i| {
-                Ray::new(
-                    Point::new(origins[[i, 0]], origins[[i, 1]], origins[[i, 2]]),
-                    Vector::new(directions[[i, 0]], directions[[i, 1]], directions[[i, 2]]),
-                )
+                let ([ox, oy, oz], [dx, dy, dz]) = (row(&origins, i), row(&directions, i));
+                Ray::new(Point::new(ox, oy, oz), Vector::new(dx, dy, dz))
             })
-            .collect()
+            .collect_into_vec(&mut rays);
+        rays
     }
 
     /// The batch's chunks of at most `size` rays: `(first index, rays)`.

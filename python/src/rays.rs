@@ -88,30 +88,65 @@ pub fn cast_rays<'py>(
     let (placed, batch) = ray_batch(origins, directions, pose, max_t)?;
     let m = &model.inner;
     let n = batch.len();
-    let (mut hit, mut triangle, mut t) = (vec![false; n], vec![-1i64; n], vec![f64::INFINITY; n]);
-    let mut points = vec![Point::new(f64::NAN, f64::NAN, f64::NAN); n];
+    // Zeroed (untouched pages until written); every slot is written below.
+    let (mut hit, mut triangle, mut t) = (vec![false; n], vec![0i64; n], vec![0.0; n]);
+    let mut points = vec![0.0; 3 * n];
     let mut hits: Vec<Option<RayHit>> = Vec::new();
     for (start, chunk) in batch.chunks(CHUNK) {
+        let end = start + chunk.len();
+        let outputs = FirstHitSlots {
+            hit: &mut hit[start..end],
+            triangle: &mut triangle[start..end],
+            t: &mut t[start..end],
+            points: &mut points[3 * start..3 * end],
+        };
         py.detach(|| {
             with_model!(m, |x| obbtree::cast_rays_into(
                 x, &placed, &chunk, max_t, &mut hits
-            ))
+            ))?;
+            outputs.fill(&hits);
+            Ok::<_, BatchError>(())
         })
         .map_err(|e| shifted(e, start))?;
-        for (k, h) in hits.iter().enumerate() {
-            if let Some(h) = h {
-                let i = start + k;
-                (hit[i], triangle[i], t[i], points[i]) =
-                    (true, i64::from(h.triangle), h.t, h.point);
-            }
-        }
     }
+    let points = numpy::ndarray::Array2::from_shape_vec((n, 3), points).expect("3 per ray");
     Ok((
         hit.into_pyarray(py),
         triangle.into_pyarray(py),
         t.into_pyarray(py),
-        point_array(py, &points),
+        points.into_pyarray(py),
     ))
+}
+
+/// One chunk's slots of the first-hit arrays.
+struct FirstHitSlots<'a> {
+    hit: &'a mut [bool],
+    triangle: &'a mut [i64],
+    t: &'a mut [f64],
+    points: &'a mut [f64],
+}
+
+impl FirstHitSlots<'_> {
+    /// Writes each ray's answer (a miss: `false`, -1, `inf`, NaN), on rayon's pool.
+    fn fill(self, hits: &[Option<RayHit>]) {
+        self.hit
+            .par_iter_mut()
+            .zip(self.triangle.par_iter_mut())
+            .zip(self.t.par_iter_mut())
+            .zip(self.points.par_chunks_exact_mut(3))
+            .zip(hits.par_iter())
+            .with_min_len(4096)
+            .for_each(|((((hit, triangle), t), point), found)| match found {
+                Some(h) => {
+                    (*hit, *triangle, *t) = (true, i64::from(h.triangle), h.t);
+                    point.copy_from_slice(h.point.coords.as_slice());
+                }
+                None => {
+                    (*hit, *triangle, *t) = (false, -1, f64::INFINITY);
+                    point.fill(f64::NAN);
+                }
+            });
+    }
 }
 
 /// Every hit of each ray, `0 <= t <= max_t`: `(ray, triangle, t, points)` arrays of one row per
