@@ -83,6 +83,23 @@ def test_first_mode_gives_a_pair_of_all_mode(bunny, teapot):
             assert tuple(first[0]) in set(map(tuple, pairs.tolist()))
 
 
+def test_no_pairs_is_one_shared_read_only_empty_array(bunny, teapot):
+    """A query that finds nothing answers a (0, 2) int64 array that cannot be changed in place
+    (it is shared between answers); a copy can."""
+    a, b = obbtree.Model(bunny), obbtree.Model(teapot)
+    far = np.eye(4)
+    far[0, 3] = 1e3
+    answers = [obbtree.collide(a, None, b, far, mode=mode)[1] for mode in ("first", "all")]
+    for pairs in answers:
+        assert pairs.shape == (0, 2) and pairs.dtype == np.int64
+        assert not pairs.flags.writeable
+        with pytest.raises(ValueError):
+            pairs.resize((1, 2))
+        copy = pairs.copy()
+        copy.resize((1, 2), refcheck=False)
+    assert answers[0] is answers[1]
+
+
 def test_every_volume_type_gives_the_same_pairs(bunny, teapot):
     expected = obbtree.collide(obbtree.Model(bunny), None, obbtree.Model(teapot), POSES[1], mode="all")[1]
     for bv in obbtree.VOLUMES:
