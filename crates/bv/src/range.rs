@@ -253,7 +253,10 @@ pub fn binary_exponent(x: f64) -> i32 {
 /// not for the largest and smallest `e`): `x · f₀ · f₁` is `x·2ᵉ`, exact unless the result
 /// leaves the normal range.
 pub fn power_of_two_factors(e: i32) -> [f64; 2] {
-    debug_assert!(e.abs() <= 2046, "2^{e} does not split into two normal powers");
+    debug_assert!(
+        e.abs() <= 2046,
+        "2^{e} does not split into two normal powers"
+    );
     let power = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
     let half = e / 2;
     [power(half), power(e - half)]

@@ -365,5 +365,9 @@ fn power_of_two_factors_multiply_to_the_power() {
         }
     }
     let [f0, f1] = power_of_two_factors(2046);
-    assert_eq!(f64::from_bits(1) * f0 * f1, 2f64.powi(972), "2^-1074 · 2^2046");
+    assert_eq!(
+        f64::from_bits(1) * f0 * f1,
+        2f64.powi(972),
+        "2^-1074 · 2^2046"
+    );
 }
