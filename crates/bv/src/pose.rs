@@ -287,11 +287,28 @@ fn check_finite<'a>(
 /// Whether `r` is a proper rotation within [`ORTHONORMAL_TOLERANCE`].
 fn check_rotation(r: &Matrix3<f64>) -> Result<(), PoseError> {
     check_finite("rotation", r.iter())?;
-    let deviation = (r.transpose() * r - Matrix3::identity()).abs().max();
+    // `RᵀR − I` from the six distinct dot products of the columns (it is symmetric).
+    let [c0, c1, c2] = [r.column(0), r.column(1), r.column(2)];
+    let terms = [
+        c0.dot(&c0) - 1.0,
+        c1.dot(&c1) - 1.0,
+        c2.dot(&c2) - 1.0,
+        c0.dot(&c1),
+        c0.dot(&c2),
+        c1.dot(&c2),
+    ];
+    // NaN (∞ − ∞ from entries near `f64::MAX`) is the largest deviation of all.
+    let deviation = terms.into_iter().fold(0.0, |largest: f64, x| {
+        if x.is_nan() || largest.is_nan() {
+            f64::NAN
+        } else {
+            largest.max(x.abs())
+        }
+    });
     if deviation.is_nan() || deviation > ORTHONORMAL_TOLERANCE {
         return Err(PoseError::NotOrthonormal { deviation });
     }
-    let determinant = r.determinant();
+    let determinant = c0.dot(&c1.cross(&c2));
     if determinant < 0.0 {
         return Err(PoseError::Reflection { determinant });
     }
