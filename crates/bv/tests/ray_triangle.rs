@@ -540,6 +540,25 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    /// The same at small scales: the case scaled by `2⁻ᵏ` (exact, so the exact answer is the
+    /// same), where the vertices' 1-norms relative to the origin are below 1 and the filter's
+    /// error bound, a product of two of them, is smallest.
+    #[test]
+    fn miss_filter_rejects_only_misses_at_small_scales((ray, tri) in needle_case(), k in 1i32..200) {
+        let s = 2f64.powi(-k);
+        let scale = |p: &Point| Point::from(p.coords * s);
+        let ray = Ray::new(scale(&ray.origin), ray.dir * s);
+        let tri = Triangle::new(scale(&tri.a), scale(&tri.b), scale(&tri.c));
+        let hit = exact_rational(&ray, &tri).is_some();
+        let misses = WatertightRay::new(&ray).certainly_misses(&lanes(&[tri, tri]));
+        prop_assert!(!(hit && misses[0]), "{:?} {:?}", ray, tri);
+        prop_assert_eq!(cast_watertight(&ray, &tri).is_some(), hit, "{:?} {:?}", ray, tri);
+    }
+}
+
 /// The filter does filter: it rejects most triangles a random ray misses (and never one it hits,
 /// checked above and by the picking tests).
 #[test]
