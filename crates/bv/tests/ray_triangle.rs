@@ -369,6 +369,12 @@ fn unrepresentable_hits_are_misses() {
     for dir in [Vector::zeros(), -Vector::zeros()] {
         assert_eq!(cast_watertight(&Ray::new(origin, dir), &tri), None);
     }
+    // Directions with a non-finite component (which the queries refuse) hit nothing here.
+    for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+        for dir in [Vector::new(0.0, 0.0, bad), Vector::new(bad, 0.0, 1.0)] {
+            assert_eq!(cast_watertight(&Ray::new(origin, dir), &tri), None, "{dir:?}");
+        }
+    }
     let far = Triangle::new(
         Point::new(-1e80, -1e80, 1e80),
         Point::new(3e80, -1e80, 1e80),
