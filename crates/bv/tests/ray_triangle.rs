@@ -372,7 +372,11 @@ fn unrepresentable_hits_are_misses() {
     // Directions with a non-finite component (which the queries refuse) hit nothing here.
     for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
         for dir in [Vector::new(0.0, 0.0, bad), Vector::new(bad, 0.0, 1.0)] {
-            assert_eq!(cast_watertight(&Ray::new(origin, dir), &tri), None, "{dir:?}");
+            assert_eq!(
+                cast_watertight(&Ray::new(origin, dir), &tri),
+                None,
+                "{dir:?}"
+            );
         }
     }
     let far = Triangle::new(

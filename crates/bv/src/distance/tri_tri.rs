@@ -315,6 +315,14 @@ pub fn within(p: &Triangle, q: &Triangle, d: f64) -> bool {
     }
     let rel = Relative::new(p, q);
     let spread = rel.spread();
+    // Most pairs a margin query meets are farther than `d` from each other's plane: two
+    // slabs settle them before the fifteen closest-point candidates.
+    if [rel.p.normal(), rel.q.normal()]
+        .iter()
+        .any(|n| slab_gap(&rel, n, spread) > d)
+    {
+        return false;
+    }
     let pair = closest_pair(&rel.p, &rel.q, spread);
     let found = pair.distance_squared.sqrt();
     // The reported points are within 30 ulps of `spread` of actual points of the triangles
