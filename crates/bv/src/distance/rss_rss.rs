@@ -75,6 +75,15 @@ impl PlacedRss {
 /// coordinates and `1e-9` of their sizes and offset otherwise. Negative: they may meet.
 #[inline]
 pub fn lower_bound(a: &Rss, b: &PlacedRss) -> f64 {
+    lower_bound_or_above(a, b, f64::INFINITY)
+}
+
+/// [`lower_bound`], or, as soon as one candidate direction proves the distance above
+/// `enough`, that direction's bound (still a lower bound, above `enough`, perhaps below the
+/// largest): for a query that only asks whether the pair is farther than `enough` (a margin),
+/// most pairs it prunes are settled by the first direction or two.
+#[inline]
+pub fn lower_bound_or_above(a: &Rss, b: &PlacedRss, enough: f64) -> f64 {
     let d = b.corner - a.corner.coords;
     let local = Rectangle {
         corner: a.axes.tr_mul(&d),
@@ -86,7 +95,8 @@ pub fn lower_bound(a: &Rss, b: &PlacedRss) -> f64 {
     let sizes = a.lengths[0] + a.lengths[1] + b.lengths[0] + b.lengths[1];
     let pad = SLACK * (a.corner.coords.abs().sum() + d.abs().sum() + sizes)
         + PARALLEL_EPS * (local.corner.abs().sum() + sizes);
-    rectangles_gap(&a.lengths, &local) - a.radius - b.radius - pad
+    let less = a.radius + b.radius + pad;
+    rectangles_gap(&a.lengths, &local, enough + less) - less
 }
 
 /// B's rectangle in A's rectangle frame (where A's is `[0, a₀] × [0, a₁] × {0}`): corner, edge
@@ -104,13 +114,17 @@ struct Rectangle {
 /// The normals are unit vectors to rounding (the pose's and the axes' departures from
 /// orthonormality are paid for by the caller's `1e-9` of the offset and sizes), so their gaps
 /// are not divided by their lengths.
+/// Returns early, with the gap found so far, once that gap exceeds `enough`.
 #[inline]
-fn rectangles_gap(a: &[f64; 2], b: &Rectangle) -> f64 {
+fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64) -> f64 {
     let (t, u, v, w) = (&b.corner, &b.u, &b.v, &b.w);
     let (lu, lv) = (u * b.lengths[0], v * b.lengths[1]);
     let along = |n: &Vector| spans_gap(a[0] * n.x, a[1] * n.y, n.dot(t), n.dot(&lu), n.dot(&lv));
     let mut best = larger(0.0, spans_gap(0.0, 0.0, t.z, lu.z, lv.z));
     best = larger(best, along(w));
+    if best > enough {
+        return best;
+    }
     for e in [u, v] {
         // `e_x × e` and `e_y × e`.
         for n in [Vector::new(0.0, -e.z, e.y), Vector::new(e.z, 0.0, -e.x)] {
@@ -118,6 +132,9 @@ fn rectangles_gap(a: &[f64; 2], b: &Rectangle) -> f64 {
             if gap > 0.0 {
                 best = larger(best, gap / n.norm());
             }
+        }
+        if best > enough {
+            return best;
         }
     }
     let n = nearest_corner_direction(a, b, &lu, &lv);

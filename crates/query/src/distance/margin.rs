@@ -49,6 +49,12 @@ impl Visitor for Margin {
         bound * (1.0 - 4.0 * f64::EPSILON) > self.margin
     }
 
+    /// A bound above the margin by more than the rounding `prunes` allows for prunes, so the
+    /// bound may stop at the first direction that exceeds it.
+    fn enough(&self) -> f64 {
+        self.margin * (1.0 + 8.0 * f64::EPSILON)
+    }
+
     #[inline]
     fn pruned(&mut self, _: f64) {}
 

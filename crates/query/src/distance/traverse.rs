@@ -15,6 +15,13 @@ pub(crate) trait Visitor {
     /// Whether a node pair whose distance is at least `bound` can be left out.
     fn prunes(&self, bound: f64) -> bool;
 
+    /// A distance beyond which a node pair's exact bound is not needed: any bound above it
+    /// prunes the pair and records nothing ([`Margin`](super::margin::Margin)'s margin);
+    /// `∞` for visitors that keep the pruned bounds.
+    fn enough(&self) -> f64 {
+        f64::INFINITY
+    }
+
     /// Notes that a part of the two meshes at least `bound` apart was left out.
     fn pruned(&mut self, bound: f64);
 
@@ -56,6 +63,7 @@ pub(crate) fn walk<V>(
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
     let place = |j: usize| PlacedRss::new(&trees.b_volumes[j], rotation, translation);
+    let enough = visitor.enough();
     with_placed(nb.len(), place(0), |placed| {
         let a_bounds = leaves.a_side().1;
         let mut bound = |leaves: &mut LeafTest, i: usize, j: usize| -> f64 {
@@ -64,7 +72,7 @@ pub(crate) fn walk<V>(
                 box_gap(&a_bounds[i], &around)
             } else {
                 let b = placed.get(j as u32, || place(j));
-                rss_rss::lower_bound(&trees.a_volumes[i], b)
+                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
             }
         };
         let mut stack = Stack::new();
