@@ -78,10 +78,14 @@ pub fn lower_bound(a: &Rss, b: &PlacedRss) -> f64 {
     lower_bound_or_above(a, b, f64::INFINITY)
 }
 
-/// [`lower_bound`], or, as soon as one candidate direction proves the distance above
-/// `enough`, that direction's bound (still a lower bound, above `enough`, perhaps below the
-/// largest): for a query that only asks whether the pair is farther than `enough` (a margin),
-/// most pairs it prunes are settled by the first direction or two.
+/// A lower bound for a query that only asks whether the pair is farther than `enough` (a
+/// margin): [`lower_bound`] when `enough` is infinite; otherwise it stops at the first
+/// direction that proves the pair beyond `enough` (most pairs a margin query prunes are
+/// settled by the first direction or two), and it leaves out the nearest-corner direction,
+/// the costliest, which only tightens pairs whose closest points include a corner. Still a
+/// lower bound (never above [`lower_bound`]); pairs it does not settle go down to the exact
+/// leaf tests. On the dragons' near misses the margin query took 11.5 ms this way, 13.5 ms
+/// with the corner direction, 22–27 ms with the two normals alone.
 #[inline]
 pub fn lower_bound_or_above(a: &Rss, b: &PlacedRss, enough: f64) -> f64 {
     let d = b.corner - a.corner.coords;
@@ -114,7 +118,8 @@ struct Rectangle {
 /// The normals are unit vectors to rounding (the pose's and the axes' departures from
 /// orthonormality are paid for by the caller's `1e-9` of the offset and sizes), so their gaps
 /// are not divided by their lengths.
-/// Returns early, with the gap found so far, once that gap exceeds `enough`.
+/// Returns early, with the gap found so far, once that gap exceeds `enough`; for a finite
+/// `enough`, leaves out the nearest-corner direction.
 #[inline]
 fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64) -> f64 {
     let (t, u, v, w) = (&b.corner, &b.u, &b.v, &b.w);
@@ -136,6 +141,9 @@ fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64) -> f64 {
         if best > enough {
             return best;
         }
+    }
+    if enough.is_finite() {
+        return best;
     }
     let n = nearest_corner_direction(a, b, &lu, &lv);
     let gap = along(&n);
