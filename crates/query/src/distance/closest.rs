@@ -155,6 +155,11 @@ impl Visitor for Closest {
         bound >= self.cutoff
     }
 
+    /// A bound at or above the cutoff prunes.
+    fn enough(&self) -> f64 {
+        self.cutoff
+    }
+
     #[inline]
     fn pruned(&mut self, bound: f64) {
         self.floor = self.floor.min(bound * (1.0 - GAP_ROUNDING));

@@ -49,10 +49,13 @@ impl Visitor for Margin {
         bound * (1.0 - 4.0 * f64::EPSILON) > self.margin
     }
 
-    /// A bound above the margin by more than the rounding `prunes` allows for prunes, so the
-    /// bound may stop at the first direction that exceeds it.
+    /// A bound above the margin by more than the rounding `prunes` allows for prunes.
     fn enough(&self) -> f64 {
         self.margin * (1.0 + 8.0 * f64::EPSILON)
+    }
+
+    fn corners(&self) -> bool {
+        false
     }
 
     #[inline]

@@ -15,11 +15,15 @@ pub(crate) trait Visitor {
     /// Whether a node pair whose distance is at least `bound` can be left out.
     fn prunes(&self, bound: f64) -> bool;
 
-    /// A distance beyond which a node pair's exact bound is not needed: any bound above it
-    /// prunes the pair and records nothing ([`Margin`](super::margin::Margin)'s margin);
-    /// `∞` for visitors that keep the pruned bounds.
-    fn enough(&self) -> f64 {
-        f64::INFINITY
+    /// A distance beyond which a node pair's largest bound is not needed: any bound above it
+    /// prunes the pair (the cutoff or the margin), so the bound may stop at the first
+    /// direction that exceeds it ([`rss_rss::lower_bound_or_above`]).
+    fn enough(&self) -> f64;
+
+    /// Whether the bound between internal nodes takes the nearest-corner direction too (the
+    /// costliest): the closest-pair query needs it, the margin query gains without it.
+    fn corners(&self) -> bool {
+        true
     }
 
     /// Notes that a part of the two meshes at least `bound` apart was left out.
@@ -63,20 +67,20 @@ pub(crate) fn walk<V>(
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
     let place = |j: usize| PlacedRss::new(&trees.b_volumes[j], rotation, translation);
-    let enough = visitor.enough();
+    let corners = visitor.corners();
     with_placed(nb.len(), place(0), |placed| {
         let a_bounds = leaves.a_side().1;
-        let mut bound = |leaves: &mut LeafTest, i: usize, j: usize| -> f64 {
+        let mut bound = |leaves: &mut LeafTest, enough: f64, i: usize, j: usize| -> f64 {
             if nb[j].is_leaf() {
                 let (_, around) = leaves.placed(&Leaf::of(trees.b, j));
                 box_gap(&a_bounds[i], &around)
             } else {
                 let b = placed.get(j as u32, || place(j));
-                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
+                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough, corners)
             }
         };
         let mut stack = Stack::new();
-        let mut next = Some((0, 0, bound(leaves, 0, 0)));
+        let mut next = Some((0, 0, bound(leaves, visitor.enough(), 0, 0)));
         while let Some((i, j, lower)) = next.take().or_else(|| stack.pop()) {
             if visitor.prunes(lower) {
                 visitor.pruned(lower);
@@ -94,7 +98,8 @@ pub(crate) fn walk<V>(
                     continue;
                 }
             };
-            let [c, d] = children.map(|(i, j)| (i as u32, j as u32, bound(leaves, i, j)));
+            let enough = visitor.enough();
+            let [c, d] = children.map(|(i, j)| (i as u32, j as u32, bound(leaves, enough, i, j)));
             let (near, far) = if d.2 < c.2 { (d, c) } else { (c, d) };
             if visitor.prunes(far.2) {
                 visitor.pruned(far.2);
