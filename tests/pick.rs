@@ -328,9 +328,17 @@ fn picktree_single_and_double_storage_match_exact_hits() {
     let double: Model<Aabb> = build(&bunny, RayIndex::Compact);
     let single: Model<Aabb> = build(&rounded, RayIndex::Compact);
     // 80 and 40 bytes per leaf triangle; the nodes (128 bytes per ~2 triangles) are alike.
-    let saved = index_bytes(&double) as f64 - index_bytes(&single) as f64;
-    let per_triangle = saved / bunny.triangles().len() as f64;
+    let (double_bytes, single_bytes) = (index_bytes(&double) as f64, index_bytes(&single) as f64);
+    let triangles = bunny.triangles().len() as f64;
+    let per_triangle = (double_bytes - single_bytes) / triangles;
     assert!((30.0..50.0).contains(&per_triangle), "{per_triangle} bytes");
+    // And the nodes are counted: 40 bytes a triangle, plus 128 a node, of which there are
+    // between a twentieth and a half as many as triangles (the bunny: 52 bytes in all).
+    let single_per_triangle = single_bytes / triangles;
+    assert!(
+        (40.0 + 6.4..40.0 + 64.0).contains(&single_per_triangle),
+        "{single_per_triangle} bytes"
+    );
     let mut tally = Tally::default();
     for (name, model) in [("double", &double), ("single", &single)] {
         let mesh = model.mesh();
