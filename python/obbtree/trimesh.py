@@ -184,7 +184,8 @@ class _Object:
 
     def world_center(self):
         """The centre of the mesh's ball, placed by the object's transform."""
-        return self.transform[:3, :3] @ self._ball()[0] + self.transform[:3, 3]
+        transform = self.transform  # a scene object's is read from the scene: once
+        return transform[:3, :3] @ self._ball()[0] + transform[:3, 3]
 
     def world_normals(self, faces):
         """The unit normals of ``faces`` ((p,) indices) in the world frame, (p, 3)."""

@@ -37,6 +37,13 @@ pub(crate) struct PairRecord {
     pub(crate) learnt: Learnt,
 }
 
+impl PairRecord {
+    /// Whether the record was made at the objects' current poses (neither has moved since).
+    pub(crate) fn is_current<V>(&self, a: &Object<V>, b: &Object<V>) -> bool {
+        self.stamps == [a.stamp, b.stamp]
+    }
+}
+
 /// The answers a pair record can hold: one kind per query of all pairs.
 #[derive(Clone, Debug)]
 pub(crate) enum Learnt {
@@ -130,7 +137,7 @@ pub(crate) fn answer<V, Q: PairQuery<V>>(
     record: Option<&PairRecord>,
 ) -> Result<(Q::Answer, Answered), QueryError> {
     if let Some(record) = record {
-        if record.stamps == [a.stamp, b.stamp] {
+        if record.is_current(a, b) {
             if let Some(answer) = query.reuse(&record.learnt) {
                 return Ok((answer, Answered::Reused));
             }

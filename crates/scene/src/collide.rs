@@ -143,11 +143,13 @@ impl<V: PosedOverlap> Scene<V> {
     /// Whether enough candidate pairs need more than their record's answer to be worth
     /// handing to rayon's pool ([`PARALLEL_PAIRS`]).
     fn worth_threads(&self, candidates: &[(ObjectId, ObjectId)]) -> bool {
-        let stale = |&&(a, b): &&(ObjectId, ObjectId)| {
-            let stamps = [a, b].map(|id| self.get(id).map(|o| o.stamp));
-            self.records
-                .get(&(a, b))
-                .is_none_or(|r| [Some(r.stamps[0]), Some(r.stamps[1])] != stamps)
+        let stale = |&&(a, b): &&(ObjectId, ObjectId)| match (
+            self.get(a),
+            self.get(b),
+            self.records.get(&(a, b)),
+        ) {
+            (Some(oa), Some(ob), Some(record)) => !record.is_current(oa, ob),
+            _ => true,
         };
         candidates.iter().filter(stale).count() >= PARALLEL_PAIRS
     }

@@ -317,10 +317,7 @@ pub fn within(p: &Triangle, q: &Triangle, d: f64) -> bool {
     let spread = rel.spread();
     // Most pairs a margin query meets are farther than `d` from each other's plane: two
     // slabs settle them before the fifteen closest-point candidates.
-    if [rel.p.normal(), rel.q.normal()]
-        .iter()
-        .any(|n| slab_gap(&rel, n, spread) > d)
-    {
+    if face_slab_apart(&rel, spread, d) {
         return false;
     }
     let pair = closest_pair(&rel.p, &rel.q, spread);
@@ -331,7 +328,7 @@ pub fn within(p: &Triangle, q: &Triangle, d: f64) -> bool {
     if found * (1.0 + 8.0 * UNIT) + 128.0 * UNIT * spread <= d {
         return true;
     }
-    if slab_gap(&rel, &(pair.y - pair.x), spread) > d || any_slab_apart(&rel, spread, d) {
+    if slab_gap(&rel, &(pair.y - pair.x), spread) > d || edge_slab_apart(&rel, spread, d) {
         return false;
     }
     within_exact(p, q, d)
@@ -354,18 +351,24 @@ fn slab_gap(rel: &Relative, n: &Vector, spread: f64) -> f64 {
     gap / (norm * (1.0 + 4.0 * UNIT))
 }
 
-/// Whether a slab along a face normal or an edge product proves the triangles more than `d`
-/// apart.
+/// Whether a slab along either face normal proves the triangles more than `d` apart.
+#[inline]
+fn face_slab_apart(rel: &Relative, spread: f64, d: f64) -> bool {
+    [rel.p.normal(), rel.q.normal()]
+        .iter()
+        .any(|n| slab_gap(rel, n, spread) > d)
+}
+
+/// Whether a slab along the product of an edge of each proves the triangles more than `d`
+/// apart (the face normals were tried first, [`face_slab_apart`]).
 #[cold]
-fn any_slab_apart(rel: &Relative, spread: f64, d: f64) -> bool {
-    let (p, q) = (&rel.p, &rel.q);
-    let normals = [p.normal(), q.normal()];
-    normals.iter().any(|n| slab_gap(rel, n, spread) > d)
-        || p.edges.iter().any(|e| {
-            q.edges
-                .iter()
-                .any(|f| slab_gap(rel, &e.cross(f), spread) > d)
-        })
+fn edge_slab_apart(rel: &Relative, spread: f64, d: f64) -> bool {
+    rel.p.edges.iter().any(|e| {
+        rel.q
+            .edges
+            .iter()
+            .any(|f| slab_gap(rel, &e.cross(f), spread) > d)
+    })
 }
 
 /// [`within`] by exact arithmetic.
