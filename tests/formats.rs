@@ -24,14 +24,7 @@ fn write_off(m: &TriMesh) -> Vec<u8> {
 }
 
 fn write_obj(m: &TriMesh) -> Vec<u8> {
-    let mut s = String::new();
-    m.vertices()
-        .iter()
-        .for_each(|p| writeln!(s, "v {} {} {}", p.x, p.y, p.z).unwrap());
-    m.triangles()
-        .iter()
-        .for_each(|[a, b, c]| writeln!(s, "f {} {} {}", a + 1, b + 1, c + 1).unwrap());
-    s.into_bytes()
+    common::shapes::obj_text(m).into_bytes()
 }
 
 #[derive(Clone, Copy)]

@@ -47,3 +47,17 @@ pub fn shared_centroid(n: u32) -> TriMesh {
     let triangles = (0..n).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
     mesh(vertices, triangles)
 }
+
+/// The mesh as OBJ text: a `v` line per vertex (printed so that it reads back to the same
+/// `f64`s) and an `f` line per triangle.
+pub fn obj_text(m: &TriMesh) -> String {
+    let vertices = m
+        .vertices()
+        .iter()
+        .map(|v| format!("v {} {} {}\n", v.x, v.y, v.z));
+    let faces = m
+        .triangles()
+        .iter()
+        .map(|[a, b, c]| format!("f {} {} {}\n", a + 1, b + 1, c + 1));
+    vertices.chain(faces).collect()
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{asset, obbtree};
+use common::{asset, cube_obj, obbtree};
 use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
@@ -155,34 +155,6 @@ fn bad_input_is_one_line_and_non_zero() {
         assert!(err.contains(expect), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
-}
-
-/// A closed cube `[0, s]³` as an OBJ file (12 triangles, outward winding).
-fn cube_obj(dir: &std::path::Path, name: &str, s: f64) -> std::path::PathBuf {
-    let mut text = String::new();
-    for i in 0..8 {
-        let c = |bit: u32| f64::from(i >> bit & 1) * s;
-        text += &format!("v {} {} {}\n", c(0), c(1), c(2));
-    }
-    for [a, b, c] in [
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ] {
-        text += &format!("f {} {} {}\n", a + 1, b + 1, c + 1);
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 /// `--containment` names each answer: B inside A, A inside B, apart, surfaces meeting.

@@ -3,46 +3,14 @@
 
 mod common;
 
-use common::{asset, obbtree};
+use common::{asset, cube_obj, obbtree};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
 use std::process::Output;
 
 fn json(o: &Output) -> Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap()
 }
-
-/// The closed cube `[0, 1]³` as an OBJ file (12 triangles).
-fn cube_obj(dir: &Path) -> PathBuf {
-    let mut text = String::new();
-    for i in 0..8 {
-        let c = |bit: u32| f64::from(i >> bit & 1);
-        text += &format!("v {} {} {}\n", c(0), c(1), c(2));
-    }
-    for [a, b, c] in CUBE_FACES {
-        text += &format!("f {} {} {}\n", a + 1, b + 1, c + 1);
-    }
-    let path = dir.join("cube.obj");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// The triangles of the cube, by vertex: vertex `i` is at `(i & 1, i >> 1 & 1, i >> 2 & 1)`.
-const CUBE_FACES: [[u64; 3]; 12] = [
-    [0, 2, 1],
-    [1, 2, 3],
-    [4, 5, 6],
-    [5, 7, 6],
-    [0, 1, 4],
-    [1, 5, 4],
-    [2, 6, 3],
-    [3, 6, 7],
-    [0, 4, 2],
-    [2, 4, 6],
-    [1, 3, 5],
-    [3, 7, 5],
-];
 
 fn keys(v: &Value) -> Vec<&str> {
     let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -53,7 +21,7 @@ fn keys(v: &Value) -> Vec<&str> {
 #[test]
 fn distance_report_has_the_contract_shape() {
     let dir = tempfile::tempdir().unwrap();
-    let cube = cube_obj(dir.path());
+    let cube = cube_obj(dir.path(), "cube.obj", 1.0);
     let c = cube.to_str().unwrap();
     // B two units beyond A along x: the faces x = 1 and x = 3 are 2 apart.
     let one = json(&obbtree(&[
@@ -125,7 +93,7 @@ fn distance_report_has_the_contract_shape() {
 #[test]
 fn margins_are_decided_exactly_and_list_pairs() {
     let dir = tempfile::tempdir().unwrap();
-    let cube = cube_obj(dir.path());
+    let cube = cube_obj(dir.path(), "cube.obj", 1.0);
     let c = cube.to_str().unwrap();
     let ask = |margin: &str, pairs: bool| {
         let mut args = vec![
@@ -158,7 +126,8 @@ fn margins_are_decided_exactly_and_list_pairs() {
     for face_pair in [[10, 8], [10, 9], [11, 8], [11, 9]] {
         assert!(pairs.contains(&face_pair), "{face_pair:?}: {all}");
     }
-    let on = |t: u64, x: u64| CUBE_FACES[t as usize].iter().any(|&v| v & 1 == x);
+    let faces = common::cube(1.0).triangles().to_vec();
+    let on = |t: u64, x: u32| faces[t as usize].iter().any(|&v| v & 1 == x);
     assert!(pairs.iter().all(|&[i, j]| on(i, 1) && on(j, 0)), "{all}");
     assert!(pairs.windows(2).all(|w| w[0] < w[1]), "{all}");
     assert_eq!(all["within"], true);

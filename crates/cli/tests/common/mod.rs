@@ -15,3 +15,16 @@ pub fn obbtree(args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// The closed cube `[0, side]³` (`TriMesh::cuboid`) written as OBJ to `dir/name`.
+pub fn cube_obj(dir: &std::path::Path, name: &str, side: f64) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, shapes::obj_text(&cube(side))).unwrap();
+    path
+}
+
+/// The closed cube `[0, side]³`: vertex `i` at `side · (i & 1, i >> 1 & 1, i >> 2 & 1)`.
+pub fn cube(side: f64) -> obbtree::bv::TriMesh {
+    let corner = obbtree::bv::Point::new(side, side, side);
+    obbtree::bv::TriMesh::cuboid(obbtree::bv::Point::origin(), corner).unwrap()
+}
