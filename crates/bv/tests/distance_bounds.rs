@@ -596,28 +596,23 @@ proptest! {
 proptest! {
     #![proptest_config(config_with(300))]
 
-    /// The bound that may stop early or leave the corner direction out
-    /// (`lower_bound_or_above`) is never above the full one, equals it for an infinite
-    /// `enough` with the corner, and with the corner it is above `enough` exactly when the full
-    /// one is.
+    /// The bound that may stop early (`lower_bound_or_above`) is never above the full one,
+    /// equals it for an infinite `enough`, and is above `enough` exactly when the full one is
+    /// (and equal to it when not).
     #[test]
     fn rss_bound_stops_only_above_enough(a in shape(), b in shape(), rot in pose_rotation(),
                                           dir in direction(), gap in gap(), fraction in 0.0..2.0f64) {
         let (va, vb) = (Rss::fit_points(&a.points, ()), Rss::fit_points(&b.points, ()));
         let placed = PlacedRss::new(&vb, &rot, &(dir * (gap + 3.0)));
         let full = rss_rss::lower_bound(&va, &placed);
-        prop_assert_eq!(rss_rss::lower_bound_or_above(&va, &placed, f64::INFINITY, true), full);
-        prop_assert!(rss_rss::lower_bound_or_above(&va, &placed, f64::INFINITY, false) <= full);
+        prop_assert_eq!(rss_rss::lower_bound_or_above(&va, &placed, f64::INFINITY), full);
         let enough = fraction * full.abs();
-        for corner in [true, false] {
-            let early = rss_rss::lower_bound_or_above(&va, &placed, enough, corner);
-            prop_assert!(early <= full, "{early} > {full}");
-            if early > enough {
-                prop_assert!(full > enough);
-            }
-            if corner && early <= enough {
-                prop_assert_eq!(early, full);
-            }
+        let early = rss_rss::lower_bound_or_above(&va, &placed, enough);
+        prop_assert!(early <= full, "{early} > {full}");
+        if early > enough {
+            prop_assert!(full > enough);
+        } else {
+            prop_assert_eq!(early, full);
         }
     }
 }

@@ -13,6 +13,10 @@
 //! * **Tight.** Volumes (or a segment and a volume) separated along a face axis by more than a
 //!   millionth of their magnitude are reported apart: a test that always answered "overlap"
 //!   would keep every answer of the queries right and fail here.
+//! * **Grown by a margin** ([`PosedOverlap::relative_within`], the margin queries' test): with
+//!   A's triangle moved away, volumes grown by at least the move still overlap when the
+//!   triangles met, and volumes apart by more than twice a margin are reported apart when
+//!   grown by it.
 //!
 //! The volumes: the engine's fits (OBB: covariance and minimum volume; sphere: Welzl, Ritter, AABB
 //! centre; AABB; 18-DOP) and OBBs in random axes, each checked in exact dyadic arithmetic to
@@ -690,7 +694,48 @@ fn check_overlap<V: Exact>(c: &Case, rng: &mut Pcg64) -> Result<(bool, bool), Te
             std::any::type_name::<V>()
         );
     }
+    check_within::<V>(c, meet, (&c.ta, &moved), (&far, &b), margin, rng)?;
     Ok((meet, apart))
+}
+
+/// The margin queries' test ([`PosedOverlap::relative_within`]) on the same volumes: with A's
+/// triangle moved from `ta` to `moved`, triangles that met are now at most the move apart, so
+/// volumes grown by a margin at least that large must overlap; and volumes apart along a face
+/// axis by more than twice a margin (a box grown by `m` along its own axes reaches at most
+/// `√3·m` further along another axis) plus `tolerance` must not.
+fn check_within<V: Exact>(
+    c: &Case,
+    meet: bool,
+    (ta, moved): (&[Point; 3], &[Point; 3]),
+    (far, b): (&V, &V),
+    tolerance: f64,
+    rng: &mut Pcg64,
+) -> Result<(), TestCaseError> {
+    let test = |m: f64| {
+        let rel = V::relative_within(&c.pose, m);
+        V::overlaps(far, &V::place(b, &rel), &rel)
+    };
+    // How far each vertex moved, rounding of the move allowed for.
+    let step = (0..3)
+        .map(|k| (moved[k] - ta[k]).norm() + 4.0 * f64::EPSILON * moved[k].coords.abs().sum())
+        .fold(0.0, f64::max)
+        * (1.0 + 1e-9);
+    if meet {
+        prop_assert!(
+            test(step),
+            "{}: contents within {step:e}, volumes grown by it said apart: {c:?}\na = {far:?}\nb = {b:?}",
+            std::any::type_name::<V>()
+        );
+    }
+    let small = step * rng.gen_range(0.0..0.5);
+    if V::apart(far, b, &c.pose, 2.0 * small + tolerance) {
+        prop_assert!(
+            !test(small),
+            "{}: apart by more than twice {small:e}, volumes grown by it said overlap: {c:?}\na = {far:?}\nb = {b:?}",
+            std::any::type_name::<V>()
+        );
+    }
+    Ok(())
 }
 
 /// The conservative property of `meets_segment` where containment uses it: the mesh (B's

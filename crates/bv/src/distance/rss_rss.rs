@@ -75,22 +75,15 @@ impl PlacedRss {
 /// coordinates and `1e-9` of their sizes and offset otherwise. Negative: they may meet.
 #[inline]
 pub fn lower_bound(a: &Rss, b: &PlacedRss) -> f64 {
-    lower_bound_or_above(a, b, f64::INFINITY, true)
+    lower_bound_or_above(a, b, f64::INFINITY)
 }
 
 /// [`lower_bound`], or a looser lower bound where the caller only asks whether the pair is
 /// farther than `enough`: it stops at the first direction that proves the pair beyond
-/// `enough` (most pairs a query prunes are settled by the first direction or two), and
-/// without `corner` it leaves out the nearest-corner direction, the costliest, which only
-/// tightens pairs whose closest points include a corner. Never above [`lower_bound`]; equal to
-/// it for an infinite `enough` with `corner`.
-///
-/// On dragon_res3's near misses the margin query (which leaves the corner out: the pairs it
-/// alone would settle go to the exact leaf tests) took 11.8 ms this way, 13.5 ms with the
-/// corner and 22–27 ms with the two normals alone; the closest-pair query keeps the corner
-/// (without it, 200 far poses took 1.7 s instead of 55 ms) and stops at its cutoff.
+/// `enough` (most pairs a query prunes are settled by the first direction or two). Never above
+/// [`lower_bound`]; equal to it for an infinite `enough`.
 #[inline]
-pub fn lower_bound_or_above(a: &Rss, b: &PlacedRss, enough: f64, corner: bool) -> f64 {
+pub fn lower_bound_or_above(a: &Rss, b: &PlacedRss, enough: f64) -> f64 {
     let d = b.corner - a.corner.coords;
     let local = Rectangle {
         corner: a.axes.tr_mul(&d),
@@ -103,7 +96,7 @@ pub fn lower_bound_or_above(a: &Rss, b: &PlacedRss, enough: f64, corner: bool) -
     let pad = SLACK * (a.corner.coords.abs().sum() + d.abs().sum() + sizes)
         + PARALLEL_EPS * (local.corner.abs().sum() + sizes);
     let less = a.radius + b.radius + pad;
-    rectangles_gap(&a.lengths, &local, enough + less, corner) - less
+    rectangles_gap(&a.lengths, &local, enough + less) - less
 }
 
 /// B's rectangle in A's rectangle frame (where A's is `[0, a₀] × [0, a₁] × {0}`): corner, edge
@@ -121,10 +114,9 @@ struct Rectangle {
 /// The normals are unit vectors to rounding (the pose's and the axes' departures from
 /// orthonormality are paid for by the caller's `1e-9` of the offset and sizes), so their gaps
 /// are not divided by their lengths.
-/// Returns early, with the gap found so far, once that gap exceeds `enough`; without `corner`,
-/// leaves out the nearest-corner direction.
+/// Returns early, with the gap found so far, once that gap exceeds `enough`.
 #[inline]
-fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64, corner: bool) -> f64 {
+fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64) -> f64 {
     let (t, u, v, w) = (&b.corner, &b.u, &b.v, &b.w);
     let (lu, lv) = (u * b.lengths[0], v * b.lengths[1]);
     let along = |n: &Vector| spans_gap(a[0] * n.x, a[1] * n.y, n.dot(t), n.dot(&lu), n.dot(&lv));
@@ -144,9 +136,6 @@ fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64, corner: bool) -> f64
         if best > enough {
             return best;
         }
-    }
-    if !corner {
-        return best;
     }
     let n = nearest_corner_direction(a, b, &lu, &lv);
     let gap = along(&n);

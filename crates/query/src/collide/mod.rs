@@ -35,7 +35,7 @@ pub(crate) mod traverse;
 
 pub use brute::{brute_force, brute_force_self};
 pub use containment::{contains_point, Containment};
-use leaf::Leaf;
+use leaf::{Leaf, LeafTest};
 pub use many::collide_many;
 pub use posed::PosedOverlap;
 pub use request::{CollisionRequest, CollisionResult, Mode};
@@ -145,16 +145,25 @@ fn find_pairs<V: PosedOverlap>(
     let limit = request.limit();
     let pairs = &mut result.pairs;
     let done = leaf::with_leaf_test(a, b, b_in_a, |leaves| {
-        traverse::leaf_pairs(a.tree(), b.tree(), &rel, false, leaves, |leaves, i, j| {
-            leaves.test(
-                Leaf::of(a.tree(), i),
-                Leaf::of(b.tree(), j),
-                |_, _| true,
-                |ia, ib| [ia, ib],
-                pairs,
-                limit,
-            )
-        })
+        let meets_leaf = |leaves: &mut LeafTest, i, b: &Leaf| leaves.meets_leaf(i, b);
+        traverse::leaf_pairs(
+            a.tree(),
+            b.tree(),
+            &rel,
+            false,
+            leaves,
+            meets_leaf,
+            |leaves, i, j| {
+                leaves.test(
+                    Leaf::of(a.tree(), i),
+                    Leaf::of(b.tree(), j),
+                    |_, _| true,
+                    |ia, ib| [ia, ib],
+                    pairs,
+                    limit,
+                )
+            },
+        )
     });
     result.truncated = done.is_break() && request.mode == Mode::All;
 }

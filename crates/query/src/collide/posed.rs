@@ -34,7 +34,17 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     type Placed: Copy + 'static;
 
     /// Prepares `b_in_a` (the pose of B's frame in A's frame) once per query.
-    fn relative(b_in_a: &Pose) -> Self::Relative;
+    fn relative(b_in_a: &Pose) -> Self::Relative {
+        Self::relative_within(b_in_a, 0.0)
+    }
+
+    /// Prepares `b_in_a` for a margin query: [`PosedOverlap::overlaps`] then reports every pair
+    /// of volumes whose contents may come within `margin` (finite, non-negative) of each other,
+    /// as if one volume of the pair were grown by `margin` on every side. (A point within
+    /// `margin` of a box lies in the box grown by `margin` along each of its axes, and likewise
+    /// for a slab along a unit axis, so growing the box or the slabs keeps the test
+    /// conservative.)
+    fn relative_within(b_in_a: &Pose, margin: f64) -> Self::Relative;
 
     /// Moves a volume of B into A's frame. The traversal does this once per node of B it
     /// visits and tests the result against many nodes of A.
@@ -60,9 +70,18 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool;
 }
 
-/// The relative pose of the two meshes as box-test data (rotation and |R| + ε computed once).
-fn relative_pose(b_in_a: &Pose) -> RelativePose {
-    RelativePose::new(*b_in_a.rotation(), *b_in_a.translation())
+/// The relative pose of the two meshes as box-test data (rotation and |R| + ε computed once),
+/// with A's boxes grown by `margin` (through the slack every box test adds to A's extents).
+fn relative_pose(b_in_a: &Pose, margin: f64) -> RelativePose {
+    let mut rel = RelativePose::new(*b_in_a.rotation(), *b_in_a.translation());
+    rel.slack += rounded_up(margin);
+    rel
+}
+
+/// `margin` with room for the rounding of the few sums it enters in a volume test (each off
+/// by at most half an ulp of its result).
+fn rounded_up(margin: f64) -> f64 {
+    margin * (1.0 + 4.0 * f64::EPSILON)
 }
 
 /// An OBB of B in A's frame: centre `R_ab c_B + t_ab`, axes `R_ab B` (orthonormal up to
@@ -83,8 +102,8 @@ impl PosedOverlap for Obb {
     type Relative = RelativePose;
     type Placed = PlacedObb;
 
-    fn relative(b_in_a: &Pose) -> RelativePose {
-        relative_pose(b_in_a)
+    fn relative_within(b_in_a: &Pose, margin: f64) -> RelativePose {
+        relative_pose(b_in_a, margin)
     }
 
     #[inline]
@@ -144,8 +163,8 @@ impl PosedOverlap for Aabb {
     /// Centre in A's frame, half-extents, rounding bound.
     type Placed = (Vector, Vector, f64);
 
-    fn relative(b_in_a: &Pose) -> RelativePose {
-        relative_pose(b_in_a)
+    fn relative_within(b_in_a: &Pose, margin: f64) -> RelativePose {
+        relative_pose(b_in_a, margin)
     }
 
     #[inline]
@@ -188,26 +207,42 @@ fn grown(b: &Aabb, rel: f64, pad: f64) -> Aabb {
     Aabb::new(b.mins.map(|x| x - pad), b.maxs.map(|x| x + pad))
 }
 
+/// The relative pose of the two meshes and the margin B's volumes are grown by (rounded up).
+#[derive(Clone, Copy, Debug)]
+pub struct PoseAndMargin {
+    pose: Pose,
+    margin: f64,
+}
+
+/// The box grown by `m` on every side.
+fn widened(b: &Aabb, m: f64) -> Aabb {
+    Aabb::new(b.mins.map(|x| x - m), b.maxs.map(|x| x + m))
+}
+
 /// Spheres: the centre of B's sphere moved into A's frame, then the distance test.
 impl PosedOverlap for Sphere {
-    type Relative = Pose;
-    /// B's sphere with its centre in A's frame and its radius grown by the move's rounding.
+    type Relative = PoseAndMargin;
+    /// B's sphere with its centre in A's frame and its radius grown by the move's rounding
+    /// (and by the margin).
     type Placed = Sphere;
 
-    fn relative(b_in_a: &Pose) -> Pose {
-        *b_in_a
+    fn relative_within(b_in_a: &Pose, margin: f64) -> PoseAndMargin {
+        PoseAndMargin {
+            pose: *b_in_a,
+            margin: rounded_up(margin),
+        }
     }
 
     #[inline]
-    fn place(b: &Sphere, rel: &Pose) -> Sphere {
-        let c = rel.transform_point(&b.center);
+    fn place(b: &Sphere, rel: &PoseAndMargin) -> Sphere {
+        let c = rel.pose.transform_point(&b.center);
         // The centre's move and B's vertices' placement (magnitude at most `|c| + r`).
-        let slack = SLACK * (c.coords.abs().sum() + rel.translation().abs().sum() + b.radius);
-        Sphere::new(c, b.radius + slack)
+        let slack = SLACK * (c.coords.abs().sum() + rel.pose.translation().abs().sum() + b.radius);
+        Sphere::new(c, b.radius + slack + rel.margin)
     }
 
     #[inline]
-    fn overlaps(a: &Sphere, b: &Sphere, _: &Pose) -> bool {
+    fn overlaps(a: &Sphere, b: &Sphere, _: &PoseAndMargin) -> bool {
         let r = a.radius + b.radius;
         let r = r + SLACK * (b.center.coords.abs().sum() + a.center.coords.abs().sum() + r);
         (b.center - a.center).norm_squared() <= r * r
@@ -241,19 +276,23 @@ pub struct KdopRelative<const A: usize> {
     a_axes_in_b: [Vector; A],
     /// `|R n_j| + ε` for B's axes `n_j`: A's box's projected radius on B's slab `j`.
     b_axes_in_a: [Vector; A],
+    /// How far the boxes are grown on every side (the margin, rounded up).
+    margin: f64,
 }
 
 /// k-DOPs (fixed slab axes, so a rotated k-DOP is no k-DOP): conservative test in two halves.
 /// B's k-DOP is bounded by its AABB (its first three slabs), that box is rotated into A's frame
 /// and its support interval along each of A's slab axes compared with A's slab (Ericson,
 /// Real-Time Collision Detection §4.6.2, projecting a box on an axis); then the same with the
-/// roles swapped (A's AABB in B's frame against B's slabs).
+/// roles swapped (A's AABB in B's frame against B's slabs). For a margin query both boxes are
+/// grown by the margin: a point within the margin of B's contents lies in B's grown box, and
+/// likewise for A.
 impl<const A: usize> PosedOverlap for Kdop<A> {
     type Relative = KdopRelative<A>;
     /// B's k-DOP itself (the test places its box).
     type Placed = Kdop<A>;
 
-    fn relative(b_in_a: &Pose) -> KdopRelative<A> {
+    fn relative_within(b_in_a: &Pose, margin: f64) -> KdopRelative<A> {
         let r = b_in_a.rotation();
         let axes = Self::axes();
         KdopRelative {
@@ -262,6 +301,7 @@ impl<const A: usize> PosedOverlap for Kdop<A> {
             inverse: b_in_a.inverse(),
             a_axes_in_b: axes.map(|n| (r.tr_mul(&n)).abs().add_scalar(obb_obb::PARALLEL_EPS)),
             b_axes_in_a: axes.map(|n| (r * n).abs().add_scalar(obb_obb::PARALLEL_EPS)),
+            margin: rounded_up(margin),
         }
     }
 
@@ -272,8 +312,12 @@ impl<const A: usize> PosedOverlap for Kdop<A> {
 
     #[inline]
     fn overlaps(a: &Self, b: &Self, rel: &KdopRelative<A>) -> bool {
-        slabs_meet_box(a, &b.aabb(), &rel.pose, &rel.axes, &rel.a_axes_in_b)
-            && slabs_meet_box(b, &a.aabb(), &rel.inverse, &rel.axes, &rel.b_axes_in_a)
+        let (box_a, box_b) = (
+            widened(&a.aabb(), rel.margin),
+            widened(&b.aabb(), rel.margin),
+        );
+        slabs_meet_box(a, &box_b, &rel.pose, &rel.axes, &rel.a_axes_in_b)
+            && slabs_meet_box(b, &box_a, &rel.inverse, &rel.axes, &rel.b_axes_in_a)
     }
 
     fn size(&self) -> f64 {

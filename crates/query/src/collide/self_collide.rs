@@ -1,6 +1,6 @@
 //! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
 
-use super::leaf::{with_leaf_test, Leaf};
+use super::leaf::{with_leaf_test, Leaf, LeafTest};
 use super::{traverse, CollisionRequest, CollisionResult, Mode, PosedOverlap};
 use crate::Model;
 use obbtree_bv::{Pose, TriMesh};
@@ -34,6 +34,7 @@ pub fn self_collide<V: PosedOverlap>(
             &V::relative(&identity),
             true,
             leaves,
+            |leaves: &mut LeafTest, i, b: &Leaf| leaves.meets_leaf(i, b),
             |leaves, i, j| {
                 leaves.test(
                     Leaf::of(tree, i),

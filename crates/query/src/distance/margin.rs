@@ -1,10 +1,12 @@
-//! Triangle pairs within a margin, decided exactly: the visitor of [`super::within_margin`]
-//! (the first witness) and [`super::proximity_pairs`] (every pair).
+//! Triangle pairs within a margin, decided exactly: what [`super::within_margin`] (the first
+//! witness) and [`super::proximity_pairs`] (every pair) do at the leaves of the collision walk
+//! grown by the margin, and the box test that screens the leaves.
 
 use super::closest::triangle;
-use super::traverse::{box_gap_squared, Visitor};
+use super::traverse::box_gap_squared;
 use crate::collide::leaf::{Leaf, LeafTest};
 use obbtree_bv::distance::tri_tri;
+use obbtree_bv::Aabb;
 use std::ops::ControlFlow;
 
 /// Relative rounding of [`box_gap_squared`] (three squares and two sums of non-negative
@@ -34,36 +36,27 @@ impl Margin {
         }
     }
 
+    /// The margin.
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// A test of whether boxes may be within the margin, apart from the search (so that the
+    /// walk can hold it while the search collects pairs).
+    pub fn box_test(&self) -> impl Fn(&Aabb, &Aabb) -> bool {
+        let margin_squared = self.margin_squared;
+        move |a, b| !beyond(margin_squared, box_gap_squared(a, b))
+    }
+
     /// Whether boxes `gap_squared` apart are certainly farther than the margin.
     #[inline]
     fn beyond(&self, gap_squared: f64) -> bool {
-        gap_squared * (1.0 - SQUARED_GAP_ROUNDING) > self.margin_squared
+        beyond(self.margin_squared, gap_squared)
     }
-}
-
-impl Visitor for Margin {
-    /// Only pairs certainly farther than the margin: the bounds are conservative, so a bound
-    /// above the margin proves every triangle pair below it farther.
-    #[inline]
-    fn prunes(&self, bound: f64) -> bool {
-        bound * (1.0 - 4.0 * f64::EPSILON) > self.margin
-    }
-
-    /// A bound above the margin by more than the rounding `prunes` allows for prunes.
-    fn enough(&self) -> f64 {
-        self.margin * (1.0 + 8.0 * f64::EPSILON)
-    }
-
-    fn corners(&self) -> bool {
-        false
-    }
-
-    #[inline]
-    fn pruned(&mut self, _: f64) {}
 
     /// Every triangle pair of the two leaves whose boxes may be within the margin, through the
     /// exact predicate [`tri_tri::within`].
-    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()> {
+    pub fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()> {
         let (a_tris, a_bounds) = test.a_side();
         let pa = &a_tris[a.start..a.start + a.triangles.len()];
         let around_a = &a_bounds[a.node];
@@ -86,4 +79,11 @@ impl Visitor for Margin {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// Whether boxes `gap_squared` apart are certainly farther than the margin whose square,
+/// rounded up, is `margin_squared`.
+#[inline]
+fn beyond(margin_squared: f64, gap_squared: f64) -> bool {
+    gap_squared * (1.0 - SQUARED_GAP_ROUNDING) > margin_squared
 }

@@ -60,7 +60,8 @@ mod traverse;
 
 pub use request::{DistanceRequest, DistanceResult};
 
-use crate::collide::leaf::{placed_triangle, with_leaf_test};
+use crate::collide::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
+use crate::collide::traverse::leaf_pairs;
 use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
 use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryError};
 use crate::Model;
@@ -143,7 +144,7 @@ pub fn within_margin<V: PosedOverlap>(
     check_margin(margin)?;
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     let mut visitor = Margin::new(margin, true);
-    search(a, b, &b_in_a, &mut visitor);
+    search_margin(a, b, &b_in_a, &mut visitor);
     Ok(visitor.pairs.first().copied())
 }
 
@@ -159,7 +160,7 @@ pub fn proximity_pairs<V: PosedOverlap>(
     check_margin(margin)?;
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     let mut visitor = Margin::new(margin, false);
-    search(a, b, &b_in_a, &mut visitor);
+    search_margin(a, b, &b_in_a, &mut visitor);
     let mut pairs = visitor.pairs;
     pairs.sort_unstable_by_key(|&[a, b]| u64::from(a) << 32 | u64::from(b));
     Ok(pairs)
@@ -270,4 +271,27 @@ fn search<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, visitor: &mut impl Visit
         b_in_a,
     };
     let _: ControlFlow<()> = with_leaf_test(a, b, b_in_a, |leaves| walk(&trees, leaves, visitor));
+}
+
+/// The collision walk with every volume test grown by the margin
+/// ([`PosedOverlap::relative_within`]) and leaves compared by the gap between the boxes around
+/// their triangles, `margin` deciding the leaf pairs.
+fn search_margin<V: PosedOverlap>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, margin: &mut Margin) {
+    let rel = V::relative_within(b_in_a, margin.margin());
+    let near = margin.box_test();
+    let (tree_a, tree_b) = (a.tree(), b.tree());
+    let _: ControlFlow<()> = with_leaf_test(a, b, b_in_a, |leaves| {
+        leaf_pairs(
+            tree_a,
+            tree_b,
+            &rel,
+            false,
+            leaves,
+            |leaves: &mut LeafTest, i, leaf: &Leaf| {
+                let (_, around_b) = leaves.placed(leaf);
+                near(&leaves.a_side().1[i], &around_b)
+            },
+            |leaves, i, j| margin.leaves(leaves, Leaf::of(tree_a, i), Leaf::of(tree_b, j)),
+        )
+    });
 }

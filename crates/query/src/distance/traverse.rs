@@ -20,12 +20,6 @@ pub(crate) trait Visitor {
     /// direction that exceeds it ([`rss_rss::lower_bound_or_above`]).
     fn enough(&self) -> f64;
 
-    /// Whether the bound between internal nodes takes the nearest-corner direction too (the
-    /// costliest): the closest-pair query needs it, the margin query gains without it.
-    fn corners(&self) -> bool {
-        true
-    }
-
     /// Notes that a part of the two meshes at least `bound` apart was left out.
     fn pruned(&mut self, bound: f64);
 
@@ -67,7 +61,6 @@ pub(crate) fn walk<V>(
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
     let place = |j: usize| PlacedRss::new(&trees.b_volumes[j], rotation, translation);
-    let corners = visitor.corners();
     with_placed(nb.len(), place(0), |placed| {
         let a_bounds = leaves.a_side().1;
         let mut bound = |leaves: &mut LeafTest, enough: f64, i: usize, j: usize| -> f64 {
@@ -76,7 +69,7 @@ pub(crate) fn walk<V>(
                 box_gap(&a_bounds[i], &around)
             } else {
                 let b = placed.get(j as u32, || place(j));
-                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough, corners)
+                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
             }
         };
         let mut stack = Stack::new();
