@@ -36,9 +36,12 @@
 //!
 //! # The walk
 //!
-//! Depth first, the nearer child pair first (PQP's order; Larsen, Gottschalk, Lin & Manocha
-//! 1999), so the first leaves reached give a good upper bound at once; a hint gives one before
-//! the walk starts. Node pairs with an internal node of B are bounded by the model's distance
+//! Best first: the pending node pair with the least lower bound is expanded next (a priority
+//! queue, as in Hjaltason & Samet's best-first nearest-neighbour search, *Distance browsing in
+//! spatial databases*, ACM TODS 1999), so only pairs whose bound is below the distance are ever
+//! expanded; on dragon_res3 this took half the bounds and a quarter of the triangle pairs of
+//! PQP's depth-first, nearer-child-first order (Larsen, Gottschalk, Lin & Manocha 1999), as
+//! many as that order needs when a hint gives the answer before it starts. Node pairs with an internal node of B are bounded by the model's distance
 //! index, a rectangle swept sphere around each node's triangles of the model's own tree, whatever
 //! its volume type ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, 38 bytes
 //! per triangle on the dragons with the default OBB leaves); pairs with a leaf of B by the boxes
@@ -77,7 +80,7 @@ use traverse::{walk, Trees, Visitor};
 /// error when a tolerance or the hint is not valid, or when B, placed in A's frame, would leave
 /// the coordinate range in which the answer is exact.
 ///
-/// The walk descends both trees together, nearer child pair first, pruning node pairs by a
+/// The walk descends both trees together, best first, pruning node pairs by a
 /// conservative lower bound (the distance between rectangle swept spheres around each node's
 /// triangles, Larsen, Gottschalk, Lin & Manocha 1999, built on the first query or by
 /// [`Model::prepare_distance`]) against the best distance found; a hint

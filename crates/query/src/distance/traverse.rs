@@ -6,8 +6,9 @@ use crate::collide::leaf::{Leaf, LeafTest};
 use crate::collide::traverse::with_placed;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
 use obbtree_bv::{Aabb, Pose, Rss};
-use obbtree_tree::{Bvh, MAX_DEPTH};
-use smallvec::SmallVec;
+use obbtree_tree::Bvh;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
 
 /// What a query does with the node pairs the walk reaches.
@@ -27,13 +28,6 @@ pub(crate) trait Visitor {
     fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()>;
 }
 
-/// A node pair waiting to be visited, with a lower bound on its distance.
-type Pending = (u32, u32, f64);
-
-/// Pending pairs: each step pops one pair and pushes at most one (it goes on with the nearer
-/// child pair at once), so the stack holds at most `MAX_DEPTH + 1` pairs per tree.
-type Stack = SmallVec<[Pending; 2 * (MAX_DEPTH + 1)]>;
-
 /// The two trees with the rectangle swept sphere around each node's triangles (by node
 /// index), B placed in A's frame by `b_in_a`.
 pub(crate) struct Trees<'m, V> {
@@ -44,9 +38,9 @@ pub(crate) struct Trees<'m, V> {
     pub b_in_a: &'m Pose,
 }
 
-/// Walks the node pairs of the two trees depth first, nearer child pair first (PQP's order,
-/// Larsen, Gottschalk, Lin & Manocha 1999), skipping every pair the visitor prunes by its lower
-/// bound, until the visitor breaks.
+/// Walks the node pairs of the two trees best first: the pending pair with the least lower
+/// bound next (ties to the smaller pair, which goes deeper), skipping every pair the visitor
+/// prunes by its lower bound, until the least pending bound prunes or the visitor breaks.
 ///
 /// A pair whose node of B is internal is bounded by the rectangle swept spheres
 /// ([`rss_rss::lower_bound`], B's placed once per query); a pair with a leaf of B by the gap
@@ -72,12 +66,18 @@ pub(crate) fn walk<V>(
                 rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
             }
         };
-        let mut stack = Stack::new();
-        let mut next = Some((0, 0, bound(leaves, visitor.enough(), 0, 0)));
-        while let Some((i, j, lower)) = next.take().or_else(|| stack.pop()) {
+        let mut queue = BinaryHeap::new();
+        let pending = |i: usize, j: usize, lower: f64| {
+            let size = size(&trees.a_volumes[i]) + size(&trees.b_volumes[j]);
+            Reverse((lower.max(0.0).to_bits(), size.to_bits(), i as u32, j as u32))
+        };
+        queue.push(pending(0, 0, bound(leaves, visitor.enough(), 0, 0)));
+        while let Some(Reverse((lower, _, i, j))) = queue.pop() {
+            let lower = f64::from_bits(lower);
             if visitor.prunes(lower) {
+                // Every pair left is at least as far.
                 visitor.pruned(lower);
-                continue;
+                break;
             }
             let (i, j) = (i as usize, j as usize);
             let (x, y) = (&na[i], &nb[j]);
@@ -91,15 +91,14 @@ pub(crate) fn walk<V>(
                     continue;
                 }
             };
-            let enough = visitor.enough();
-            let [c, d] = children.map(|(i, j)| (i as u32, j as u32, bound(leaves, enough, i, j)));
-            let (near, far) = if d.2 < c.2 { (d, c) } else { (c, d) };
-            if visitor.prunes(far.2) {
-                visitor.pruned(far.2);
-            } else {
-                stack.push(far);
+            for (i, j) in children {
+                let lower = bound(leaves, visitor.enough(), i, j);
+                if visitor.prunes(lower) {
+                    visitor.pruned(lower);
+                } else {
+                    queue.push(pending(i, j, lower));
+                }
             }
-            next = Some(near);
         }
         ControlFlow::Continue(())
     })
