@@ -206,10 +206,15 @@ fn run_query<V: PosedOverlap + TreeVolume>(
 ) -> Result<(f64, f64, Vec<PoseResult>), Error> {
     let start = Instant::now();
     let building = spinner(quiet, "building the trees");
+    // The closest-pair query's RSS index is built with the trees (as other engines build
+    // theirs); the margin questions walk the trees alone.
+    let measures = matches!(question, Question::Distance { .. });
     let build = |m: TriMesh| {
         let model = Model::<V>::new(m)
             .map_err(|e| Error::Message(format!("cannot build the tree: {e}")))?;
-        model.prepare_distance();
+        if measures {
+            model.prepare_distance();
+        }
         Ok::<_, Error>(model)
     };
     let models = build(a).and_then(|ma| Ok((ma, build(b)?)));

@@ -29,7 +29,9 @@
 //! meet and through the float search of the fifteen vertex–face and edge–edge candidates, whose
 //! error is at most [`DISTANCE_ERROR`]` · (M + d)` (`16ε`, four hundred times below the promise),
 //! otherwise. The margin queries decide each triangle pair with the exact predicate
-//! [`tri_tri::within`] and prune only pairs whose bound is certainly above the margin.
+//! [`tri_tri::within`] and prune only node pairs whose volumes, grown by the margin, are
+//! apart ([`PosedOverlap::relative_within`], conservative like collision's tests), and leaf
+//! pairs whose triangles' boxes are certainly farther apart than the margin.
 //!
 //! With tolerances, `d <= d*·(1 + rel_err) + abs_err` (to the same rounding), and the
 //! interval still holds.
