@@ -126,11 +126,23 @@ fn rectangles_gap(a: &[f64; 2], b: &Rectangle, enough: f64) -> f64 {
         return best;
     }
     for e in [u, v] {
-        // `e_x × e` and `e_y × e`.
-        for n in [Vector::new(0.0, -e.z, e.y), Vector::new(e.z, 0.0, -e.x)] {
-            let gap = along(&n);
+        // `e_x × e = (0, -e_z, e_y)` and `e_y × e = (e_z, 0, -e_x)`, their zero terms left out
+        // (the same values: a product by 0 adds ±0).
+        let x_cross = |p: &Vector| e.y * p.z - e.z * p.y;
+        let y_cross = |p: &Vector| e.z * p.x - e.x * p.z;
+        let gaps = [
+            (
+                spans_gap(0.0, -a[1] * e.z, x_cross(t), x_cross(&lu), x_cross(&lv)),
+                (e.y * e.y + e.z * e.z).sqrt(),
+            ),
+            (
+                spans_gap(a[0] * e.z, 0.0, y_cross(t), y_cross(&lu), y_cross(&lv)),
+                (e.z * e.z + e.x * e.x).sqrt(),
+            ),
+        ];
+        for (gap, length) in gaps {
             if gap > 0.0 {
-                best = larger(best, gap / n.norm());
+                best = larger(best, gap / length);
             }
         }
         if best > enough {
