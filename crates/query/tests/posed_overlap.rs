@@ -751,10 +751,12 @@ fn check_segment<V: Exact>(c: &Case, rng: &mut Pcg64) -> Result<(bool, bool), Te
         _ => near(rng, &tp[0], c.h),
     };
     let d = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0)) * c.h * power(rng.gen_range(-4..=20));
-    let p = if rng.gen_ratio(1, 4) {
-        x
-    } else {
-        x - d * rng.gen_range(0.0..1.0)
+    let p = match rng.gen_range(0..8) {
+        0 | 1 => x,
+        // From far away, as containment's rays start at a query point far from most of the
+        // volumes they pass: a segment up to 2^40 times longer than its offset from the volume.
+        2 => x - d * power(rng.gen_range(10..=40)),
+        _ => x - d * rng.gen_range(0.0..1.0),
     };
     let lq = c.pose.inverse_transform_point(&(x + d));
     let q = c.pose.transform_point(&lq);
@@ -831,6 +833,51 @@ fn properties<V: Exact>() {
         share(t.apart) && share(t.segments_meeting) && share(t.segments_apart),
         "{t:?}"
     );
+}
+
+/// A triangle of A touching, at one vertex, the face of the box around a triangle of B that
+/// spans a cube centred on B's origin (the box's centre 0, its size all of its magnitude), at
+/// the identity and at a quarter turn, from `2⁻⁶⁰` to `2⁶⁰`: what the property cases reach only
+/// rarely. The volumes must overlap.
+fn touching_a_face_of_a_centred_box<V: Exact>() {
+    let mut rng = Pcg64::seed_from_u64(7);
+    let quarter = Matrix3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0);
+    for k in (-60..=60).step_by(20) {
+        let h = power(k);
+        let tb = [
+            Point::new(-h, -h, -h),
+            Point::new(h, h, h),
+            Point::new(h, -h, h),
+        ];
+        for r in [Matrix3::identity(), quarter] {
+            let pose = Pose::from_parts(Vector::zeros(), r).unwrap();
+            let v = pose.transform_point(&tb[1]);
+            let away = v.coords.map(|x| x.signum() * h);
+            let ta = [
+                v,
+                v + away,
+                v + away.component_mul(&Vector::new(1.0, 0.5, 0.25)),
+            ];
+            let case = Case {
+                kind: "face of a centred box",
+                turn: "exact",
+                ta,
+                tb,
+                pose,
+                h,
+            };
+            let (meet, _) = check_overlap::<V>(&case, &mut rng).unwrap();
+            assert!(meet, "the triangles share a vertex: {case:?}");
+        }
+    }
+}
+
+#[test]
+fn volumes_touching_a_face_of_a_centred_box_overlap() {
+    touching_a_face_of_a_centred_box::<Obb>();
+    touching_a_face_of_a_centred_box::<Aabb>();
+    touching_a_face_of_a_centred_box::<Sphere>();
+    touching_a_face_of_a_centred_box::<Kdop18>();
 }
 
 #[test]
