@@ -17,7 +17,7 @@ pub(crate) trait Visitor {
     fn prunes(&self, bound: f64) -> bool;
 
     /// A distance beyond which a node pair's largest bound is not needed: any bound above it
-    /// prunes the pair (the cutoff or the margin), so the bound may stop at the first
+    /// prunes the pair (the closest-pair query's cutoff), so the bound may stop at the first
     /// direction that exceeds it ([`rss_rss::lower_bound_or_above`]).
     fn enough(&self) -> f64;
 
