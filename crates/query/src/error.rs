@@ -129,18 +129,14 @@ pub(crate) fn check_each<T: Sync>(
     items: &[T],
     check: impl Fn(&T) -> Result<(), QueryError> + Sync,
 ) -> Result<(), BatchError> {
-    let first_bad = if items.len() < PARALLEL_CHECKS {
-        items.iter().position(|item| check(item).is_err())
+    let failure =
+        |(index, item): (usize, &T)| check(item).err().map(|source| BatchError { index, source });
+    let first = if items.len() < PARALLEL_CHECKS {
+        items.iter().enumerate().find_map(failure)
     } else {
-        items.par_iter().position_first(|item| check(item).is_err())
+        items.par_iter().enumerate().find_map_first(failure)
     };
-    match first_bad {
-        Some(index) => Err(BatchError {
-            index,
-            source: check(&items[index]).expect_err("failed before"),
-        }),
-        None => Ok(()),
-    }
+    first.map_or(Ok(()), Err)
 }
 
 /// Batches at least this long are checked on rayon's pool: a pass on the calling thread

@@ -203,8 +203,10 @@ fn half(b: &Aabb) -> Vector {
 /// The box grown on every side by `rel` times its coordinates' magnitude plus its size, and by
 /// `pad`.
 fn grown(b: &Aabb, rel: f64, pad: f64) -> Aabb {
-    let pad = pad + rel * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum());
-    Aabb::new(b.mins.map(|x| x - pad), b.maxs.map(|x| x + pad))
+    widened(
+        b,
+        pad + rel * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum()),
+    )
 }
 
 /// The relative pose of the two meshes and the margin B's volumes are grown by (rounded up).

@@ -43,8 +43,9 @@
 //! spatial databases*, ACM TODS 1999), so only pairs whose bound is below the distance are ever
 //! expanded; on dragon_res3 this took half the bounds and a quarter of the triangle pairs of
 //! PQP's depth-first, nearer-child-first order (Larsen, Gottschalk, Lin & Manocha 1999), as
-//! many as that order needs when a hint gives the answer before it starts. Node pairs with an internal node of B are bounded by the model's distance
-//! index, a rectangle swept sphere around each node's triangles of the model's own tree, whatever
+//! many as that order needs when a hint gives the answer before it starts. Node pairs with an
+//! internal node of B are bounded by the model's distance index, a rectangle swept sphere
+//! around each node's triangles of the model's own tree, whatever
 //! its volume type ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, 38 bytes
 //! per triangle on the dragons with the default OBB leaves); pairs with a leaf of B by the boxes
 //! around the triangles (B's leaf triangles are placed in A's frame once per query, and each
