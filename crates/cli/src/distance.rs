@@ -13,8 +13,8 @@ use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::tree::TreeVolume;
 use obbtree::{
-    distance, distance_many, proximity_pairs, within_margin, BatchError, DistanceRequest,
-    DistanceResult, Model, Pose, PosedOverlap, QueryError,
+    distance_many, proximity_pairs, within_margin, BatchError, DistanceRequest, DistanceResult,
+    DistanceTracker, Model, Pose, PosedOverlap, QueryError,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -56,8 +56,9 @@ pub struct Args {
     /// With --margin: list every triangle pair within D.
     #[arg(long, requires = "margin")]
     pairs: bool,
-    /// Seed each pose's query with the closest pair of the previous pose (for a sequence of
-    /// nearby poses); the queries then run in order, on one thread.
+    /// Start each pose's query where the previous pose's stopped: its closest pair and the
+    /// node pairs its walk left out (for a sequence of nearby poses); the queries then run in
+    /// order, on one thread.
     #[arg(long, conflicts_with = "margin")]
     hints: bool,
     /// Closed meshes count as solids: one inside the other is at distance 0.
@@ -234,11 +235,11 @@ fn run_query<V: PosedOverlap + TreeVolume>(
         hints: true,
     } = question
     {
-        let mut hint = None;
+        let mut tracker = DistanceTracker::new();
         for (k, pose) in poses.iter().enumerate() {
-            let r = distance(&ma, &Pose::identity(), &mb, pose, &request.with_hint(hint))
+            let r = tracker
+                .distance(&ma, &Pose::identity(), &mb, pose, &request)
                 .map_err(|source| refused(0)(BatchError { index: k, source }))?;
-            hint = Some(r.pair);
             results.push(PoseResult::from(r));
             progress.inc(1);
         }

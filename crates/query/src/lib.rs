@@ -40,6 +40,7 @@ pub use collide::{
 pub use cull::{classify_triangle, cull, Culled, FrustumVolume};
 pub use distance::{
     distance, distance_many, proximity_pairs, within_margin, DistanceRequest, DistanceResult,
+    DistanceTracker,
 };
 pub use error::{BatchError, Operand, QueryError};
 pub use model::{Model, ModelOptions, RayIndex};

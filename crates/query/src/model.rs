@@ -6,7 +6,11 @@ use crate::pick::PickTree;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, Rss, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+
+/// The identity of the next model assembled.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// Which hierarchy ray queries walk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -82,6 +86,8 @@ struct SolidFacts {
 }
 
 struct Inner<V> {
+    /// Tells this model's data from every other's (a tracker remembers which models it walked).
+    id: u64,
     mesh: Arc<TriMesh>,
     tree: Bvh<V>,
     /// Containment's facts about the mesh, found on first use: most models never need them,
@@ -144,6 +150,7 @@ impl<V: TreeVolume> Model<V> {
     fn assemble(mesh: Arc<TriMesh>, tree: Bvh<V>) -> Self {
         let boxed = boxed_in_tree_order(&mesh, &tree);
         let inner = Inner {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             solid: OnceLock::new(),
             bounds: Aabb::from_points(mesh.vertices()),
             smallest_nonzero_coordinate: mesh.smallest_nonzero_coordinate(),
@@ -180,6 +187,11 @@ impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> Model<V> {
 }
 
 impl<V> Model<V> {
+    /// What tells this model's mesh and tree from every other model's (clones share it).
+    pub(crate) fn id(&self) -> u64 {
+        self.inner.id
+    }
+
     /// The mesh.
     #[inline]
     pub fn mesh(&self) -> &TriMesh {

@@ -22,7 +22,7 @@ use num_traits::Zero;
 use obbtree_bv::{Point, Pose, TriMesh};
 use obbtree_query::{
     distance, distance_many, proximity_pairs, within_margin, Containment, DistanceRequest,
-    DistanceResult, Model, PosedOverlap, QueryError,
+    DistanceResult, DistanceTracker, Model, PosedOverlap, QueryError,
 };
 use rand::Rng;
 use std::collections::HashMap;
@@ -540,4 +540,152 @@ fn tolerances_bound_the_excess() {
             "pose {k}: pair"
         );
     }
+}
+
+/// `mesh` shifted by `offset`.
+fn shifted(mesh: &TriMesh, offset: [f64; 3]) -> TriMesh {
+    let offset = nalgebra::Vector3::from(offset);
+    let vertices = mesh.vertices().iter().map(|p| p + offset).collect();
+    TriMesh::new(vertices, mesh.triangles().to_vec()).expect("shifted mesh")
+}
+
+/// The triangles of `a` and `b` in one mesh.
+fn merged(a: &TriMesh, b: &TriMesh) -> TriMesh {
+    let base = a.vertices().len() as u32;
+    let vertices = a.vertices().iter().chain(b.vertices()).copied().collect();
+    let triangles = a
+        .triangles()
+        .iter()
+        .copied()
+        .chain(b.triangles().iter().map(|t| t.map(|i| i + base)))
+        .collect();
+    TriMesh::new(vertices, triangles).expect("merged mesh")
+}
+
+/// A tracker's answers along `poses`, each checked against the exact distance, for every
+/// volume type.
+fn check_tracked(a: &TriMesh, b: &TriMesh, poses: &[Pose], what: &str) {
+    let mut placed: Vec<Placed> = poses.iter().map(|p| Placed::new(a, b, p)).collect();
+    let id = Pose::identity();
+    for_each_volume(a, b, |volume, models| {
+        with_models!(models, |ma, mb| {
+            let mut tracker = DistanceTracker::new();
+            for (k, pose) in poses.iter().enumerate() {
+                let request = DistanceRequest::default();
+                let r = tracker.distance(ma, &id, mb, pose, &request).unwrap();
+                check_distance(&mut placed[k], &r, &format!("{what}, {volume}, step {k}"));
+            }
+        })
+    });
+}
+
+#[test]
+fn tracked_sequences_meet_the_guarantee_for_every_volume() {
+    let meshes = meshes();
+    let mut r = rng(23);
+    for (na, ma) in &meshes {
+        for (nb, mb) in &meshes {
+            // A random walk: each step turns B by up to 0.05 rad about its origin and shifts
+            // it by up to 0.1; every eighth step jumps to a fresh pose.
+            let mut pose = random_pose(&mut r, 2.5);
+            let mut poses = Vec::new();
+            for k in 0..cases(16) {
+                let step = if k % 8 == 7 {
+                    random_pose(&mut r, 2.5)
+                } else {
+                    let turn = [0; 3].map(|_| r.gen_range(-0.03..0.03));
+                    let shift = [0; 3].map(|_| r.gen_range(-0.06..0.06));
+                    pose * Pose::new(shift, turn).expect("small step")
+                };
+                pose = step;
+                poses.push(pose);
+            }
+            check_tracked(ma, mb, &poses, &format!("{na} × {nb}"));
+        }
+    }
+}
+
+/// Motions that bring a part of A left out at one pose nearer than the last closest pair: a
+/// tracker that did not lower its bounds by the shift (first case) or by the turn (second)
+/// would leave the new closest pair out.
+#[test]
+fn tracked_bounds_are_lowered_by_the_shift_and_the_turn() {
+    let ball = blob(9, 4, 8, 1.0, 0.1);
+    let small = blob(10, 3, 6, 0.5, 0.1);
+    // Two balls 10 apart; B between them moves from the first's side to the second's.
+    let two = merged(&ball, &shifted(&ball, [10.0, 0.0, 0.0]));
+    let poses = [4.0, 4.4, 5.6, 6.2, 3.0].map(|x| Pose::from_translation([x, 0.0, 0.0]).unwrap());
+    check_tracked(&two, &small, &poses, "shifted between two balls");
+    // Two balls above and below B's arm: a ball 6 from B's origin, turned about it from one
+    // side to the other.
+    let above_below = merged(
+        &shifted(&ball, [6.0, 3.5, 0.0]),
+        &shifted(&ball, [6.0, -3.5, 0.0]),
+    );
+    let arm = shifted(&small, [6.0, 0.0, 0.0]);
+    let poses =
+        [0.15, 0.1, -0.1, -0.15, 0.12].map(|angle| Pose::new([0.0; 3], [0.0, 0.0, angle]).unwrap());
+    check_tracked(&above_below, &arm, &poses, "turned between two balls");
+}
+
+#[test]
+fn a_tracker_given_other_models_starts_afresh() {
+    let m = blob(4, 4, 6, 1.0, 0.2);
+    let far = shifted(&m, [30.0, 0.0, 0.0]);
+    let (a, b): (Model<obbtree_bv::Obb>, Model<obbtree_bv::Obb>) = (model(&m), model(&m));
+    let other: Model<obbtree_bv::Obb> = model(&far);
+    let (id, pose) = (
+        Pose::identity(),
+        Pose::from_translation([3.0, 0.0, 0.0]).unwrap(),
+    );
+    let request = DistanceRequest::default();
+    let mut tracker = DistanceTracker::new();
+    for (x, y) in [(&a, &b), (&a, &other), (&other, &b), (&a, &b.clone())] {
+        let tracked = tracker.distance(x, &id, y, &pose, &request).unwrap();
+        assert_eq!(tracked, distance(x, &id, y, &pose, &request).unwrap());
+    }
+    tracker.forget();
+    let again = tracker.distance(&a, &id, &b, &pose, &request).unwrap();
+    assert_eq!(again, distance(&a, &id, &b, &pose, &request).unwrap());
+    let bad = DistanceRequest::default().with_tolerances(-1.0, 0.0);
+    assert!(tracker.distance(&a, &id, &b, &pose, &bad).is_err());
+}
+
+/// The search leaves out pairs that cannot be nearer than the best found by more than a tenth
+/// of the guarantee: here the hint's pair is 1e-11 farther than the closest (1.4 times the
+/// guarantee's bound), and must not be kept.
+#[test]
+fn pairs_nearer_by_more_than_the_guarantee_are_found() {
+    let triangle = |x: f64, z: f64| {
+        [
+            Point::new(x, 0.0, z),
+            Point::new(x + 1.0, 0.0, z),
+            Point::new(x, 1.0, z),
+        ]
+    };
+    let gap = 1e-11;
+    let [p, q, r] = triangle(0.0, 0.0);
+    let [s, t, u] = triangle(5.0, gap);
+    let a = TriMesh::new(vec![p, q, r, s, t, u], vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+    let b = TriMesh::new(
+        vec![
+            Point::new(-1.0, -1.0, 0.0),
+            Point::new(7.0, -1.0, 0.0),
+            Point::new(-1.0, 7.0, 0.0),
+        ],
+        vec![[0, 1, 2]],
+    )
+    .unwrap();
+    let pose = Pose::from_translation([0.0, 0.0, 1.0]).unwrap();
+    let mut placed = Placed::new(&a, &b, &pose);
+    for_each_volume(&a, &b, |volume, models| {
+        with_models!(models, |ma, mb| {
+            for hint in [None, Some([0, 0])] {
+                let request = DistanceRequest::default().with_hint(hint);
+                let r = distance(ma, &Pose::identity(), mb, &pose, &request).unwrap();
+                check_distance(&mut placed, &r, &format!("{volume}, hint {hint:?}"));
+                assert_eq!(r.pair, [1, 0], "{volume}: {r:?}");
+            }
+        })
+    });
 }

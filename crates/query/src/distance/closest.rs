@@ -1,7 +1,9 @@
 //! The closest triangle pair: the visitor of [`super::distance`].
 
 use super::traverse::{box_gap_squared, Visitor};
+use super::DistanceRequest;
 use crate::collide::leaf::{Boxed, Leaf, LeafTest};
+use crate::Model;
 use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Aabb, Point, Triangle, Vector};
@@ -22,10 +24,18 @@ pub(crate) struct Candidate {
     pub intersects: bool,
 }
 
+/// The part of the guarantee's error budget (`1e-12·(d* + L)`) the search spends on leaving
+/// out pairs that cannot be nearer than the best by more than `TIE_SLACK·(d + L)`: every
+/// triangle pair around a closest vertex pair, or a vertex and an edge, is exactly as far as
+/// the best, and its lower bounds (exact up to rounding) would otherwise never prune it.
+const TIE_SLACK: f64 = 1e-13;
+
 /// The search for the closest pair under tolerances.
 pub(crate) struct Closest {
     rel_err: f64,
     abs_err: f64,
+    /// `TIE_SLACK` times a lower bound on the largest absolute coordinate of the placed meshes.
+    tie_scale: f64,
     /// The best pair so far (`None` before the first).
     pub best: Option<Candidate>,
     /// Node or triangle pairs at least this far apart cannot improve on `best` by more than the
@@ -43,11 +53,13 @@ pub(crate) struct Closest {
 }
 
 impl Closest {
-    /// A search with the tolerances and no pair yet.
-    pub fn new(rel_err: f64, abs_err: f64) -> Self {
+    /// A search with the tolerances and no pair yet; `magnitude` is at most the largest
+    /// absolute coordinate of the placed meshes.
+    pub fn new(rel_err: f64, abs_err: f64, magnitude: f64) -> Self {
         Self {
             rel_err,
             abs_err,
+            tie_scale: TIE_SLACK * magnitude,
             best: None,
             cutoff: f64::INFINITY,
             cutoff_squared: f64::INFINITY,
@@ -57,19 +69,34 @@ impl Closest {
         }
     }
 
+    /// A search for `request` between `a` and another mesh placed in its frame (`a`'s largest
+    /// absolute coordinate is at most that of the placed meshes).
+    pub fn for_request<V>(request: &DistanceRequest, a: &Model<V>) -> Self {
+        let bounds = a.bounds();
+        let magnitude = bounds.mins.coords.amax().max(bounds.maxs.coords.amax());
+        Self::new(request.rel_err, request.abs_err, magnitude)
+    }
+
     /// Offers the pair `pair` of triangles at `found` (`intersects`: by the exact test); keeps
     /// it if nearer than the best.
     #[inline]
     pub fn offer(&mut self, pair: [u32; 2], found: TriangleDistance, intersects: bool) {
-        self.floor = self.floor.min(found.distance - found.error);
         if self.best.is_none_or(|b| found.distance < b.found.distance) {
             self.best = Some(Candidate {
                 pair,
                 found,
                 intersects,
             });
-            // A pair at `d >= cutoff` satisfies `distance <= d (1 + rel_err) + abs_err`.
-            self.cutoff = ((found.distance - self.abs_err) / (1.0 + self.rel_err)).max(0.0);
+            // A pair at `d >= cutoff` satisfies `distance <= d (1 + rel_err) + abs_err` up to
+            // the tie slack; a positive distance keeps a positive cutoff (an intersecting pair,
+            // whose bounds are 0, is never left out while the best pair is disjoint).
+            let tolerated = (found.distance - self.abs_err) / (1.0 + self.rel_err);
+            let slack = TIE_SLACK * found.distance + self.tie_scale;
+            self.cutoff = match tolerated - slack {
+                cutoff if cutoff > 0.0 => cutoff,
+                _ if found.distance > 0.0 => found.distance.min(f64::MIN_POSITIVE),
+                _ => 0.0,
+            };
             // A positive cutoff keeps a positive square (boxes that meet, gap 0, are never
             // skipped while the best pair is disjoint).
             self.cutoff_squared = match self.cutoff * self.cutoff {
@@ -98,7 +125,9 @@ impl Closest {
         if tri_tri_exact::intersects(p, q) {
             self.offer(pair, tri_tri::distance(p, q), true);
         } else {
-            self.offer(pair, disjoint(p, q), false);
+            let found = disjoint(p, q);
+            self.floor = self.floor.min(found.distance - found.error);
+            self.offer(pair, found, false);
         }
     }
 
@@ -110,7 +139,7 @@ impl Closest {
 
     /// Measures the triangles `p` (of A) and `q` (of B, placed), whose boxes are `gap_squared`
     /// apart: the exact intersection test when the boxes meet, else (and when it says
-    /// disjoint) the float search. Breaks on an intersecting pair.
+    /// disjoint) the float search; their distance's lower bound. Breaks on an intersecting pair.
     #[inline]
     fn measure(
         &mut self,
@@ -118,14 +147,15 @@ impl Closest {
         p: &Boxed,
         q: &Boxed,
         gap_squared: f64,
-    ) -> ControlFlow<()> {
+    ) -> ControlFlow<(), f64> {
         let (tp, tq) = (triangle(p), triangle(q));
         if gap_squared == 0.0 && tri_tri_exact::intersects_prepared(&p.tri, &q.tri) {
             self.offer(pair, tri_tri::distance(&tp, &tq), true);
             return ControlFlow::Break(());
         }
-        self.offer(pair, disjoint(&tp, &tq), false);
-        ControlFlow::Continue(())
+        let found = disjoint(&tp, &tq);
+        self.offer(pair, found, false);
+        ControlFlow::Continue(found.distance - found.error)
     }
 }
 
@@ -166,23 +196,25 @@ impl Visitor for Closest {
     }
 
     /// Every triangle pair of the two leaves whose boxes are nearer than the cutoff (a
-    /// triangle of B whose box is not near A's leaf box is skipped whole).
-    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()> {
+    /// triangle of B whose box is not near A's leaf box is skipped whole); the least lower
+    /// bound of the pairs, skipped or measured.
+    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<(), f64> {
         let (a_tris, a_bounds) = test.a_side();
         let pa = &a_tris[a.start..a.start + a.triangles.len()];
         let around_a = &a_bounds[a.node];
         let (pb, _) = test.placed(&b);
+        let (mut least, mut least_squared) = (f64::INFINITY, f64::INFINITY);
         for (q, &tb) in pb.iter().zip(b.triangles) {
             let gap = box_gap_squared(around_a, &q.bounds);
             if gap >= self.cutoff_squared {
-                self.floor_squared = self.floor_squared.min(gap);
+                least_squared = least_squared.min(gap);
                 continue;
             }
             let magnitude = box_magnitude(around_a) + box_magnitude(&q.bounds);
             for (p, &ta) in pa.iter().zip(a.triangles) {
                 let gap = box_gap_squared(&p.bounds, &q.bounds);
                 if gap >= self.cutoff_squared {
-                    self.floor_squared = self.floor_squared.min(gap);
+                    least_squared = least_squared.min(gap);
                     continue;
                 }
                 let slab = slab_gap(
@@ -192,13 +224,15 @@ impl Visitor for Closest {
                     magnitude,
                 );
                 if slab >= self.cutoff {
-                    self.floor = self.floor.min(slab);
+                    least = least.min(slab);
                     continue;
                 }
-                self.measure([ta, tb], p, q, gap)?;
+                least = least.min(self.measure([ta, tb], p, q, gap)?);
             }
         }
-        ControlFlow::Continue(())
+        self.floor = self.floor.min(least);
+        self.floor_squared = self.floor_squared.min(least_squared);
+        ControlFlow::Continue(least.min(least_squared.sqrt() * (1.0 - GAP_ROUNDING)))
     }
 }
 

@@ -62,9 +62,11 @@ mod closest;
 pub(crate) mod index;
 mod margin;
 mod request;
+mod tracker;
 mod traverse;
 
 pub use request::{DistanceRequest, DistanceResult};
+pub use tracker::DistanceTracker;
 
 use crate::collide::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
 use crate::collide::traverse::leaf_pairs;
@@ -76,7 +78,7 @@ use margin::Margin;
 use obbtree_bv::Pose;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
-use traverse::{walk, Trees, Visitor};
+use traverse::{walk, Settled, Start, Trees, Visitor};
 
 /// The distance between the meshes of `a` (posed by `pose_a`) and `b` (posed by `pose_b`), the
 /// closest triangle pair and its closest points (world frame), within the guarantee below. An
@@ -225,17 +227,41 @@ fn run<V: PosedOverlap>(
     b_in_a: &Pose,
     request: &DistanceRequest,
 ) -> DistanceResult {
-    let mut closest = Closest::new(request.rel_err, request.abs_err);
-    if let Some([i, j]) = request.hint {
+    let mut closest = Closest::for_request(request, a);
+    offer_pair(&mut closest, a, b, b_in_a, request.hint);
+    if !closest.done() {
+        let _ = search(a, b, b_in_a, &mut closest, Start::Roots, None);
+    }
+    answer(a, pose_a, b, b_in_a, request, &closest)
+}
+
+/// Measures the triangle pair `pair` (a hint), if any, first.
+fn offer_pair<V>(
+    closest: &mut Closest,
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    pair: Option<[u32; 2]>,
+) {
+    if let Some([i, j]) = pair {
         let (p, q) = (
             a.mesh().triangle(i as usize),
             placed_triangle(b.mesh(), j as usize, b_in_a),
         );
         closest.measure_pair([i, j], &p, &q);
     }
-    if !closest.done() {
-        search(a, b, b_in_a, &mut closest);
-    }
+}
+
+/// The answer from the closest pair a search found (and, for solids, whether one lies inside
+/// the other).
+fn answer<V: PosedOverlap>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    request: &DistanceRequest,
+    closest: &Closest,
+) -> DistanceResult {
     let best = closest
         .best
         .expect("every walk measures at least one triangle pair");
@@ -267,8 +293,16 @@ fn run<V: PosedOverlap>(
     result
 }
 
-/// The walk over the two models with their distance indexes, `visitor` deciding.
-fn search<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, visitor: &mut impl Visitor) {
+/// The walk over the two models with their distance indexes from `start`, `visitor`
+/// deciding; with `settled`, what it settles (complete when it does not break).
+fn search<V>(
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    visitor: &mut impl Visitor,
+    start: Start<'_>,
+    settled: Option<&mut Vec<Settled>>,
+) -> ControlFlow<()> {
     let trees = Trees {
         a: a.tree(),
         b: b.tree(),
@@ -276,7 +310,9 @@ fn search<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, visitor: &mut impl Visit
         b_volumes: b.rss_index(),
         b_in_a,
     };
-    let _: ControlFlow<()> = with_leaf_test(a, b, b_in_a, |leaves| walk(&trees, leaves, visitor));
+    with_leaf_test(a, b, b_in_a, |leaves| {
+        walk(&trees, leaves, visitor, start, settled)
+    })
 }
 
 /// The collision walk with every volume test grown by the margin

@@ -24,8 +24,9 @@ pub(crate) trait Visitor {
     /// Notes that a part of the two meshes at least `bound` apart was left out.
     fn pruned(&mut self, bound: f64);
 
-    /// Visits the triangle pairs of leaf `a` of A and leaf `b` of B; `Break` ends the walk.
-    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<()>;
+    /// Visits the triangle pairs of leaf `a` of A and leaf `b` of B: a lower bound on their
+    /// distance as the visitor left them (at least the pair's own), or `Break` to end the walk.
+    fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<(), f64>;
 }
 
 /// The two trees with the rectangle swept sphere around each node's triangles (by node
@@ -38,9 +39,37 @@ pub(crate) struct Trees<'m, V> {
     pub b_in_a: &'m Pose,
 }
 
+/// A node pair a walk left out (or a leaf pair it measured) and a lower bound on the distance
+/// between its triangles at the walk's placement: together, the pairs a walk settles cover
+/// every triangle pair of the two meshes, so a later walk may start from them instead of the
+/// roots ([`Start::Settled`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settled {
+    pub a: u32,
+    pub b: u32,
+    pub lower: f64,
+}
+
+/// Where a walk starts.
+#[derive(Clone, Copy)]
+pub(crate) enum Start<'s> {
+    /// The pair of roots.
+    Roots,
+    /// The pairs an earlier walk settled, each bound lowered by `moved`, a bound on how far any
+    /// point of B moved since: no triangle pair came nearer by more than that, so the lowered
+    /// bounds still hold (they are computed afresh when one is too low to prune).
+    Settled { pairs: &'s [Settled], moved: f64 },
+}
+
+/// Marks a pending pair whose bound is an earlier walk's, lowered (in the node index of B:
+/// trees hold fewer than 2^31 nodes).
+const STALE: u32 = 1 << 31;
+
 /// Walks the node pairs of the two trees best first: the pending pair with the least lower
 /// bound next (ties to the smaller pair, which goes deeper), skipping every pair the visitor
 /// prunes by its lower bound, until the least pending bound prunes or the visitor breaks.
+/// With `settled`, every pair left out and every leaf pair visited is added to it with its
+/// bound (complete unless the walk breaks).
 ///
 /// A pair whose node of B is internal is bounded by the rectangle swept spheres
 /// ([`rss_rss::lower_bound`], B's placed once per query); a pair with a leaf of B by the gap
@@ -51,10 +80,21 @@ pub(crate) fn walk<V>(
     trees: &Trees<'_, V>,
     leaves: &mut LeafTest,
     visitor: &mut impl Visitor,
+    start: Start<'_>,
+    mut settled: Option<&mut Vec<Settled>>,
 ) -> ControlFlow<()> {
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
     let place = |j: usize| PlacedRss::new(&trees.b_volumes[j], rotation, translation);
+    let mut settle = |i: usize, j: usize, lower: f64| {
+        if let Some(settled) = settled.as_deref_mut() {
+            settled.push(Settled {
+                a: i as u32,
+                b: j as u32,
+                lower,
+            });
+        }
+    };
     with_placed(nb.len(), place(0), |placed| {
         let a_bounds = leaves.a_side().1;
         let mut bound = |leaves: &mut LeafTest, enough: f64, i: usize, j: usize| -> f64 {
@@ -67,19 +107,53 @@ pub(crate) fn walk<V>(
             }
         };
         let mut queue = BinaryHeap::new();
-        let pending = |i: usize, j: usize, lower: f64| {
+        let pending = |i: usize, j: usize, lower: f64, stale: bool| {
             let size = size(&trees.a_volumes[i]) + size(&trees.b_volumes[j]);
-            Reverse((lower.max(0.0).to_bits(), size.to_bits(), i as u32, j as u32))
+            let mark = if stale { STALE } else { 0 };
+            Reverse((
+                lower.max(0.0).to_bits(),
+                size.to_bits(),
+                i as u32,
+                j as u32 | mark,
+            ))
         };
-        queue.push(pending(0, 0, bound(leaves, visitor.enough(), 0, 0)));
+        match start {
+            Start::Roots => queue.push(pending(0, 0, bound(leaves, visitor.enough(), 0, 0), false)),
+            Start::Settled { pairs, moved } => {
+                for s in pairs {
+                    let lower = lowered(s.lower, moved);
+                    let (i, j) = (s.a as usize, s.b as usize);
+                    if visitor.prunes(lower) {
+                        visitor.pruned(lower);
+                        settle(i, j, lower);
+                    } else {
+                        queue.push(pending(i, j, lower, true));
+                    }
+                }
+            }
+        }
         while let Some(Reverse((lower, _, i, j))) = queue.pop() {
             let lower = f64::from_bits(lower);
+            let (i, j, stale) = (i as usize, (j & !STALE) as usize, j & STALE != 0);
             if visitor.prunes(lower) {
                 // Every pair left is at least as far.
                 visitor.pruned(lower);
+                settle(i, j, lower);
+                for Reverse((lower, _, i, j)) in queue.drain() {
+                    settle(i as usize, (j & !STALE) as usize, f64::from_bits(lower));
+                }
                 break;
             }
-            let (i, j) = (i as usize, j as usize);
+            if stale {
+                let fresh = bound(leaves, visitor.enough(), i, j);
+                if visitor.prunes(fresh) {
+                    visitor.pruned(fresh);
+                    settle(i, j, fresh);
+                } else {
+                    queue.push(pending(i, j, fresh, false));
+                }
+                continue;
+            }
             let (x, y) = (&na[i], &nb[j]);
             let split_a = y.is_leaf()
                 || (!x.is_leaf() && size(&trees.a_volumes[i]) >= size(&trees.b_volumes[j]));
@@ -87,7 +161,9 @@ pub(crate) fn walk<V>(
                 (Some([l, r]), _) if split_a => [(l, j), (r, j)],
                 (_, Some([l, r])) => [(i, l), (i, r)],
                 _ => {
-                    visitor.leaves(leaves, Leaf::of(trees.a, i), Leaf::of(trees.b, j))?;
+                    let left =
+                        visitor.leaves(leaves, Leaf::of(trees.a, i), Leaf::of(trees.b, j))?;
+                    settle(i, j, lower.max(left));
                     continue;
                 }
             };
@@ -95,13 +171,21 @@ pub(crate) fn walk<V>(
                 let lower = bound(leaves, visitor.enough(), i, j);
                 if visitor.prunes(lower) {
                     visitor.pruned(lower);
+                    settle(i, j, lower);
                 } else {
-                    queue.push(pending(i, j, lower));
+                    queue.push(pending(i, j, lower, false));
                 }
             }
         }
         ControlFlow::Continue(())
     })
+}
+
+/// An earlier bound `lower` lowered by `moved`, rounded down (the difference rounds by at most
+/// `ε` of itself).
+#[inline]
+fn lowered(lower: f64, moved: f64) -> f64 {
+    (lower - moved) * (1.0 - 2.0 * f64::EPSILON)
 }
 
 /// The size of a rectangle swept sphere that decides which node of a pair the walk splits
