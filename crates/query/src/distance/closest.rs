@@ -7,6 +7,7 @@ use crate::Model;
 use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Aabb, Point, Triangle, Vector};
+use smallvec::SmallVec;
 use std::ops::ControlFlow;
 
 /// Relative rounding of [`box_gap_squared`] and of its square root, and of a volume bound
@@ -202,7 +203,15 @@ impl Visitor for Closest {
         let (a_tris, a_bounds) = test.a_side();
         let pa = &a_tris[a.start..a.start + a.triangles.len()];
         let around_a = &a_bounds[a.node];
-        let (pb, _) = test.placed(&b);
+        let (pb, around_b) = test.placed(&b);
+        // A's triangles' projections on the best pair's direction, made again when a better
+        // pair turns it.
+        let mut n = self.direction;
+        let rounding = SLAB_ROUNDING * (box_magnitude(around_a) + box_magnitude(&around_b));
+        let highs_along = |n: &Vector| -> SmallVec<[f64; 16]> {
+            pa.iter().map(|p| highest(n, p.tri.vertices())).collect()
+        };
+        let mut highs = highs_along(&n);
         let (mut least, mut least_squared) = (f64::INFINITY, f64::INFINITY);
         for (q, &tb) in pb.iter().zip(b.triangles) {
             let gap = box_gap_squared(around_a, &q.bounds);
@@ -210,24 +219,24 @@ impl Visitor for Closest {
                 least_squared = least_squared.min(gap);
                 continue;
             }
-            let magnitude = box_magnitude(around_a) + box_magnitude(&q.bounds);
-            for (p, &ta) in pa.iter().zip(a.triangles) {
+            let mut low = lowest(&n, q.tri.vertices()) - rounding;
+            for (k, (p, &ta)) in pa.iter().zip(a.triangles).enumerate() {
+                let slab = low - highs[k];
+                if slab >= self.cutoff {
+                    least = least.min(slab);
+                    continue;
+                }
                 let gap = box_gap_squared(&p.bounds, &q.bounds);
                 if gap >= self.cutoff_squared {
                     least_squared = least_squared.min(gap);
                     continue;
                 }
-                let slab = slab_gap(
-                    &self.direction,
-                    p.tri.vertices(),
-                    q.tri.vertices(),
-                    magnitude,
-                );
-                if slab >= self.cutoff {
-                    least = least.min(slab);
-                    continue;
-                }
                 least = least.min(self.measure([ta, tb], p, q, gap)?);
+                if self.direction != n {
+                    n = self.direction;
+                    highs = highs_along(&n);
+                    low = lowest(&n, q.tri.vertices()) - rounding;
+                }
             }
         }
         self.floor = self.floor.min(least);
@@ -236,21 +245,31 @@ impl Visitor for Closest {
     }
 }
 
-/// A lower bound on the distance between triangles `p` and `q` from their projections on the
-/// unit vector `n` (any unit vector gives one: the separating-axis argument, Ericson,
-/// *Real-Time Collision Detection* (2005) §5.2.1): the gap between `q`'s lowest and `p`'s
-/// highest vertex, less a bound on the rounding. `magnitude` bounds the sum of the largest
-/// absolute coordinates of `p` and `q`: each projection rounds by at most `√3·3.01ε` times its
-/// vertex's largest coordinate, the subtraction by `ε` of the result, and `n`'s norm is 1 to
-/// within `4ε`; `32ε·magnitude` covers them all.
+/// The rounding of a lower bound on the distance between two triangles from their projections
+/// on a unit vector `n`, the gap between `q`'s lowest and `p`'s highest vertex along it (any
+/// unit vector gives one: the separating-axis argument, Ericson, *Real-Time Collision
+/// Detection* (2005) §5.2.1), relative to the sum of the largest absolute coordinates of the
+/// two: each projection rounds by at most `√3·3.01ε` times its vertex's largest coordinate,
+/// the subtraction by `ε` of the result, and `n`'s norm is 1 to within `4ε`; `32ε` covers
+/// them all.
+const SLAB_ROUNDING: f64 = 32.0 * f64::EPSILON;
+
+/// The largest projection of a triangle's vertices on `n`.
 #[inline(always)]
-fn slab_gap(n: &Vector, p: &[Point; 3], q: &[Point; 3], magnitude: f64) -> f64 {
-    let along = |v: &Point| n.x * v.x + n.y * v.y + n.z * v.z;
-    let (p0, p1, p2) = (along(&p[0]), along(&p[1]), along(&p[2]));
-    let (q0, q1, q2) = (along(&q[0]), along(&q[1]), along(&q[2]));
-    let high = p0.max(p1).max(p2);
-    let low = q0.min(q1).min(q2);
-    low - high - 32.0 * f64::EPSILON * magnitude
+fn highest(n: &Vector, t: &[Point; 3]) -> f64 {
+    along(n, &t[0]).max(along(n, &t[1])).max(along(n, &t[2]))
+}
+
+/// The least projection of a triangle's vertices on `n`.
+#[inline(always)]
+fn lowest(n: &Vector, t: &[Point; 3]) -> f64 {
+    along(n, &t[0]).min(along(n, &t[1])).min(along(n, &t[2]))
+}
+
+/// The projection of `v` on `n`.
+#[inline(always)]
+fn along(n: &Vector, v: &Point) -> f64 {
+    n.x * v.x + n.y * v.y + n.z * v.z
 }
 
 /// The largest absolute coordinate of a box's points.
