@@ -76,16 +76,19 @@ const STALE: u32 = 1 << 31;
 /// between the box around A's node's triangles and the box around B's placed leaf triangles
 /// (B's leaf triangles are placed for the leaf test anyway, and the gap is exact up to
 /// rounding). The larger node of a pair is split (A's when B's is a leaf).
-pub(crate) fn walk<V>(
+pub(crate) fn walk<V, W: Visitor>(
     trees: &Trees<'_, V>,
     leaves: &mut LeafTest,
-    visitor: &mut impl Visitor,
+    visitor: &mut W,
     start: Start<'_>,
     mut settled: Option<&mut Vec<Settled>>,
 ) -> ControlFlow<()> {
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
     let place = |j: usize| PlacedRss::new(&trees.b_volumes[j], rotation, translation);
+    // A walk whose settled pairs are kept computes their bounds whole: the next walk's lowered
+    // bounds then prune more.
+    let tracked = settled.is_some();
     let mut settle = |i: usize, j: usize, lower: f64| {
         if let Some(settled) = settled.as_deref_mut() {
             settled.push(Settled {
@@ -106,6 +109,13 @@ pub(crate) fn walk<V>(
                 rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
             }
         };
+        let enough = |visitor: &W| {
+            if tracked {
+                f64::INFINITY
+            } else {
+                visitor.enough()
+            }
+        };
         let mut queue = BinaryHeap::new();
         let pending = |i: usize, j: usize, lower: f64, stale: bool| {
             let size = size(&trees.a_volumes[i]) + size(&trees.b_volumes[j]);
@@ -118,7 +128,7 @@ pub(crate) fn walk<V>(
             ))
         };
         match start {
-            Start::Roots => queue.push(pending(0, 0, bound(leaves, visitor.enough(), 0, 0), false)),
+            Start::Roots => queue.push(pending(0, 0, bound(leaves, enough(visitor), 0, 0), false)),
             Start::Settled { pairs, moved } => {
                 for s in pairs {
                     let lower = lowered(s.lower, moved);
@@ -145,7 +155,7 @@ pub(crate) fn walk<V>(
                 break;
             }
             if stale {
-                let fresh = bound(leaves, visitor.enough(), i, j);
+                let fresh = bound(leaves, enough(visitor), i, j);
                 if visitor.prunes(fresh) {
                     visitor.pruned(fresh);
                     settle(i, j, fresh);
@@ -168,7 +178,7 @@ pub(crate) fn walk<V>(
                 }
             };
             for (i, j) in children {
-                let lower = bound(leaves, visitor.enough(), i, j);
+                let lower = bound(leaves, enough(visitor), i, j);
                 if visitor.prunes(lower) {
                     visitor.pruned(lower);
                     settle(i, j, lower);
