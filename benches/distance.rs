@@ -5,7 +5,8 @@
 //! for the poses: obbtree's `distance` cold, with each pose hinted by its own answer of a first
 //! pass (the best a hint can do), and `within_margin` at the median near distance; parry3d-f64's
 //! TriMesh distance on the first 10 poses only (it takes about a quarter of a second per pose
-//! here). Trees are built once, outside the measurement. The anchors (FCL, coal) run through
+//! here). A sequence of 1,000 nearby poses from the first near miss, cold and with a
+//! `DistanceTracker`. Trees are built once, outside the measurement. The anchors (FCL, coal) run through
 //! `bench/anchors` (see `docs/performance.md`).
 //!
 //! Run: `cargo bench --bench distance` (`-- obbtree` for ours only).
@@ -16,7 +17,7 @@ use obbtree_compare as parry;
 use criterion::{criterion_group, criterion_main, Criterion};
 use obbtree::bv::{Obb, TriMesh, Vector};
 use obbtree::load::load_mesh;
-use obbtree::{distance, within_margin, DistanceRequest, Model, Pose};
+use obbtree::{distance, within_margin, DistanceRequest, DistanceTracker, Model, Pose};
 use obbtree_cli::poses::load_poses;
 use std::path::Path;
 use std::time::Duration;
@@ -119,6 +120,48 @@ fn bench(c: &mut Criterion) {
         &model,
         &pushed_away(&mesh, &near),
     );
+    bench_sequence(c, &model, &sequence(&near[0], 1000));
+}
+
+/// `n` nearby poses from `start`: B turns by 1e-4 rad about a fixed axis and drifts by 2e-5
+/// along a fixed direction from one pose to the next.
+fn sequence(start: &Pose, n: usize) -> Vec<Pose> {
+    let axis = Vector::new(0.48, -0.6, 0.64);
+    let drift = Vector::new(-0.36, 0.48, 0.8);
+    (0..n)
+        .map(|k| {
+            let k = k as f64;
+            let turn = Pose::new(drift * 2e-5 * k, axis * 1e-4 * k).unwrap();
+            turn * *start
+        })
+        .collect()
+}
+
+/// A sequence of nearby poses cold, and with a [`DistanceTracker`] starting each query where
+/// the last one stopped.
+fn bench_sequence(c: &mut Criterion, a: &Model<Obb>, poses: &[Pose]) {
+    let id = Pose::identity();
+    let request = DistanceRequest::default();
+    let mut g = c.benchmark_group("distance_dragon_res3_sequence_1000");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("obbtree_distance", |bench| {
+        bench.iter(|| {
+            poses
+                .iter()
+                .map(|p| distance(a, &id, a, p, &request).unwrap().distance)
+                .sum::<f64>()
+        })
+    });
+    g.bench_function("obbtree_distance_tracked", |bench| {
+        bench.iter(|| {
+            let mut tracker = DistanceTracker::new();
+            poses
+                .iter()
+                .map(|p| tracker.distance(a, &id, a, p, &request).unwrap().distance)
+                .sum::<f64>()
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);
