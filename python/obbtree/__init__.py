@@ -14,6 +14,7 @@ Drop-in backends for trimesh are in :mod:`obbtree.trimesh`.
 from ._obbtree import (
     VOLUMES,
     DistanceResult,
+    DistanceTracker,
     Mesh,
     Model,
     Scene,
@@ -33,6 +34,7 @@ from ._obbtree import (
 __all__ = [
     "VOLUMES",
     "DistanceResult",
+    "DistanceTracker",
     "Mesh",
     "Model",
     "Scene",

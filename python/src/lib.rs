@@ -27,6 +27,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Model>()?;
     m.add_class::<scene::PyScene>()?;
     m.add_class::<distance::PyDistanceResult>()?;
+    m.add_class::<distance::PyDistanceTracker>()?;
     m.add_function(wrap_pyfunction!(collide::collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
     m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;

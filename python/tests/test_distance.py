@@ -167,6 +167,27 @@ def test_the_entry_points_agree_on_the_bundled_meshes(kuka):
         assert one.pair in set(map(tuple, pairs.tolist())) or one.distance == 0
 
 
+def test_a_tracker_along_a_motion_meets_the_exact_oracle(box, ball):
+    """A DistanceTracker along small steps (the ball approaching, touching and leaving the box)
+    and a jump: every answer checked against the exact oracle, as cold queries are."""
+    tracker = obbtree.DistanceTracker()
+    a, b = obbtree.Model(box), obbtree.Model(ball)
+    ta = placed_triangles(box, np.eye(4))
+    steps = [translation(0.3, 0.4, 1.8 - 0.1 * k) @ turn(0.05 * k) for k in range(12)]
+    for k, pose in enumerate(steps + [POSES[5], POSES[0]]):
+        result = tracker.distance(a, None, b, pose)
+        tb = placed_triangles(ball, pose)
+        exact = exact_minimum(ta, tb, result.distance)
+        assert exact is not None, f"step {k}: no pair as close as {result.distance}"
+        assert_within_promise(result.distance, exact, max(np.abs(ta).max(), np.abs(tb).max()))
+        assert (result.distance == 0.0) == (exact == 0) == result.intersects
+        cold = obbtree.distance(a, None, b, pose)
+        assert abs(result.distance - cold.distance) <= 1e-12 * (1 + cold.distance)
+    tracker.forget()
+    assert tracker.distance(a, None, b, POSES[0]).distance == obbtree.distance(a, None, b, POSES[0]).distance
+    assert repr(tracker) == "obbtree.DistanceTracker()"
+
+
 def test_solids_report_containment(box):
     big = obbtree.Model(box)
     small = obbtree.Model(obbtree.Mesh(BOX * 0.25, BOX_FACES))
@@ -207,6 +228,9 @@ def test_result_unpacks_and_indexes(box):
         (lambda m: obbtree.distance_many(m, m, np.eye(4)), ValueError, "poses: expected an array of shape (k, 4, 4)"),
         (lambda m: obbtree.distance_many(m, m, np.stack([np.eye(4)]), hint=(99, 0)), ValueError, "hint: the hint [99, 0]"),
         (lambda m: obbtree.distance(m, None, obbtree.Model(m.mesh, bv="aabb"), None), ValueError, "different bounding volumes"),
+        (lambda m: obbtree.DistanceTracker().distance(m, None, m, translation(1e300, 0, 0)), ValueError, "pose_b:"),
+        (lambda m: obbtree.DistanceTracker().distance(m, None, m, None, rel_err=math.inf), ValueError, "rel_err must be a non-negative finite number"),
+        (lambda m: obbtree.DistanceTracker().distance(m, np.eye(3), m, None), ValueError, "pose_a:"),
     ],
 )
 def test_bad_arguments_raise_value_error(box, call, error, message):

@@ -42,6 +42,25 @@ def test_shared_models_from_many_threads(bunny, teapot):
             np.testing.assert_array_equal(many, [len(e) > 0 for e in expected_pairs])
 
 
+def test_one_distance_tracker_shared_by_threads(bunny, teapot):
+    """Threads taking turns on one tracker (each call starting where some other thread's
+    stopped) get the cold answers."""
+    a, b = obbtree.Model(bunny), obbtree.Model(teapot)
+    batch = poses(16, seed=3)
+    for k in range(len(batch)):
+        batch[k] = translation(0.0, 0.0, 1.5 + 0.01 * k) @ batch[k]
+    expected = [obbtree.distance(a, None, b, p).distance for p in batch]
+    tracker = obbtree.DistanceTracker()
+
+    def work(k):
+        return k, tracker.distance(a, None, b, batch[k % len(batch)]).distance
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for k, got in pool.map(work, range(64)):
+            want = expected[k % len(batch)]
+            assert abs(got - want) <= 1e-12 * (1 + want), (k, got, want)
+
+
 def test_shared_scene_moved_and_queried_from_many_threads(kuka):
     scene = obbtree.Scene()
     models = [obbtree.Model(m) for m in kuka]
