@@ -196,9 +196,10 @@ impl Visitor for Closest {
         self.floor = self.floor.min(bound * (1.0 - GAP_ROUNDING));
     }
 
-    /// Every triangle pair of the two leaves whose boxes are nearer than the cutoff (a
-    /// triangle of B whose box is not near A's leaf box is skipped whole); the least lower
-    /// bound of the pairs, skipped or measured.
+    /// Every triangle pair of the two leaves nearer than the cutoff by its projections on the
+    /// best pair's direction (one subtraction with A's made once per leaf pair) and by its
+    /// boxes (a triangle of B whose box is not near A's leaf box is skipped whole); the least
+    /// lower bound of the pairs, skipped or measured.
     fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<(), f64> {
         let (a_tris, a_bounds) = test.a_side();
         let pa = &a_tris[a.start..a.start + a.triangles.len()];

@@ -9,6 +9,8 @@
 //!   witness pair.
 //! * [`proximity_pairs`]: every triangle pair at most a margin apart.
 //! * [`distance_many`]: one mesh pair under many poses, in parallel.
+//! * [`DistanceTracker`]: one mesh pair along a sequence of nearby poses, each query starting
+//!   where the last one stopped.
 //!
 //! # The guarantee
 //!
@@ -24,8 +26,11 @@
 //!
 //! Why: the walk prunes a pair of nodes only when a conservative lower bound on their distance
 //! (the distance between rectangle swept spheres, [`rss_rss::lower_bound`], or the gap between
-//! exact boxes around triangles, each allowed for their rounding) is at least the best distance
-//! found; the triangle pairs it measures go through the exact intersection test when their boxes
+//! exact boxes around triangles, or the gap between two triangles' projections on the best
+//! pair's direction, each allowed for their rounding) is at least the best distance found less
+//! `1e-13·(d + L_A)` (`L_A` the largest coordinate of A: a tenth of the promise, spent on
+//! leaving out pairs exactly as far as the best, such as all those around a closest vertex
+//! pair); the triangle pairs it measures go through the exact intersection test when their boxes
 //! meet and through the float search of the fifteen vertex–face and edge–edge candidates, whose
 //! error is at most [`DISTANCE_ERROR`]` · (M + d)` (`16ε`, four hundred times below the promise),
 //! otherwise. The margin queries decide each triangle pair with the exact predicate
