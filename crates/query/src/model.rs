@@ -15,7 +15,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 /// Which hierarchy ray queries walk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RayIndex {
-    /// A compact 4-wide AABB tree built for picking ([`PickTree`]), built on the first ray
+    /// A compact 4-wide AABB tree built for picking (`PickTree`), built on the first ray
     /// query (or by [`Model::prepare_rays`]): the fastest, at about 40–80 bytes per triangle.
     #[default]
     Compact,

@@ -61,7 +61,7 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     fn size(&self) -> f64;
 
     /// Whether the closed segment `p0 p1` (in the volume's frame) may meet the volume grown by
-    /// `pad` and by a relative [`SEGMENT_PAD`] of its own coordinates; conservative. `pad`
+    /// `pad` and by a relative `SEGMENT_PAD` of its own coordinates; conservative. `pad`
     /// (absolute, in the volume's frame) is the caller's bound on how far the segment it means
     /// may lie from `p0 p1`: the rounding of moving a world segment into the mesh frame and of
     /// placing the mesh, which follows the world coordinates and the translation, not the
