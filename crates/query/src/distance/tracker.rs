@@ -138,6 +138,7 @@ impl DistanceTracker {
         };
         let mut settled = std::mem::take(&mut self.spare);
         settled.clear();
+        settled.reserve(last.as_ref().map_or(0, |l| l.settled.len() + l.settled.len() / 2));
         if search(a, b, b_in_a, closest, start, Some(&mut settled)).is_break() {
             self.spare = settled;
             return last;

@@ -130,15 +130,20 @@ pub(crate) fn walk<V, W: Visitor>(
         match start {
             Start::Roots => queue.push(pending(0, 0, bound(leaves, enough(visitor), 0, 0), false)),
             Start::Settled { pairs, moved } => {
+                // The least bound left out is told once.
+                let mut least = f64::INFINITY;
                 for s in pairs {
                     let lower = lowered(s.lower, moved);
                     let (i, j) = (s.a as usize, s.b as usize);
                     if visitor.prunes(lower) {
-                        visitor.pruned(lower);
+                        least = least.min(lower);
                         settle(i, j, lower);
                     } else {
                         queue.push(pending(i, j, lower, true));
                     }
+                }
+                if least < f64::INFINITY {
+                    visitor.pruned(least);
                 }
             }
         }
