@@ -51,6 +51,19 @@ pub(crate) struct Closest {
     /// The unit direction from the best pair's point of A to its point of B: the gap between
     /// two triangles' projections on it bounds their distance from below.
     direction: Vector,
+    /// Triangle pairs an earlier search measured, with lower bounds that still hold: a pair
+    /// whose bound prunes is not measured again.
+    remembered: Vec<Measured>,
+    /// With [`Closest::remember`]: the triangle pairs measured (or passed over by a
+    /// remembered bound), with their lower bounds, for the next search.
+    pub measured: Option<Vec<Measured>>,
+}
+
+/// A triangle pair `[triangle of A, triangle of B]` and a lower bound on its distance.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Measured {
+    pub pair: [u32; 2],
+    pub lower: f64,
 }
 
 impl Closest {
@@ -67,6 +80,35 @@ impl Closest {
             floor: f64::INFINITY,
             floor_squared: f64::INFINITY,
             direction: Vector::zeros(),
+            remembered: Vec::new(),
+            measured: None,
+        }
+    }
+
+    /// Passes over the triangle pairs of `remembered` whose bound, lowered by `moved`, prunes;
+    /// and records the pairs this search measures (or passes over) in [`Closest::measured`].
+    pub fn remember(&mut self, mut remembered: Vec<Measured>, moved: f64) {
+        for m in &mut remembered {
+            m.lower = super::traverse::lowered(m.lower, moved);
+        }
+        self.remembered = remembered;
+        self.measured = Some(Vec::new());
+    }
+
+    /// The remembered lower bound of the pair, if any.
+    #[inline]
+    fn remembered(&self, pair: [u32; 2]) -> Option<f64> {
+        self.remembered
+            .iter()
+            .find(|m| m.pair == pair)
+            .map(|m| m.lower)
+    }
+
+    /// Records a pair's lower bound for the next search, when asked to.
+    #[inline]
+    fn record(&mut self, pair: [u32; 2], lower: f64) {
+        if let Some(measured) = &mut self.measured {
+            measured.push(Measured { pair, lower });
         }
     }
 
@@ -232,7 +274,16 @@ impl Visitor for Closest {
                     least_squared = least_squared.min(gap);
                     continue;
                 }
-                least = least.min(self.measure([ta, tb], p, q, gap)?);
+                if let Some(lower) = self.remembered([ta, tb]) {
+                    if lower >= self.cutoff {
+                        least = least.min(lower);
+                        self.record([ta, tb], lower);
+                        continue;
+                    }
+                }
+                let lower = self.measure([ta, tb], p, q, gap)?;
+                self.record([ta, tb], lower);
+                least = least.min(lower);
                 if self.direction != n {
                     n = self.direction;
                     highs = highs_along(&n);

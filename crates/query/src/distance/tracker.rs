@@ -1,6 +1,6 @@
 //! Distance along a sequence of nearby poses: a query that starts where the last one stopped.
 
-use super::closest::Closest;
+use super::closest::{Closest, Measured};
 use super::traverse::{Settled, Start};
 use super::{answer, check_request, offer_pair, search, DistanceRequest, DistanceResult};
 use crate::collide::{checked_relative_pose, PosedOverlap};
@@ -72,6 +72,8 @@ struct LastWalk {
     /// B's placement in A's frame, at which the bounds of `settled` hold.
     b_in_a: Pose,
     settled: Vec<Settled>,
+    /// The triangle pairs it measured, with their lower bounds.
+    measured: Vec<Measured>,
     /// How many pairs the last walk from the roots settled.
     from_roots: usize,
 }
@@ -129,16 +131,26 @@ impl DistanceTracker {
         last: Option<LastWalk>,
     ) -> Option<LastWalk> {
         let last = last.filter(|l| l.settled.len() <= GROWTH * l.from_roots.max(64));
-        let start = match &last {
-            Some(l) => Start::Settled {
-                pairs: &l.settled,
-                moved: moved(&l.b_in_a, b_in_a, reach(b)),
-            },
-            None => Start::Roots,
+        let moved = last.as_ref().map(|l| moved(&l.b_in_a, b_in_a, reach(b)));
+        let start = match (&last, moved) {
+            (Some(l), Some(moved)) => {
+                closest.remember(l.measured.clone(), moved);
+                Start::Settled {
+                    pairs: &l.settled,
+                    moved,
+                }
+            }
+            _ => {
+                closest.remember(Vec::new(), 0.0);
+                Start::Roots
+            }
         };
         let mut settled = std::mem::take(&mut self.spare);
         settled.clear();
-        settled.reserve(last.as_ref().map_or(0, |l| l.settled.len() + l.settled.len() / 2));
+        settled.reserve(
+            last.as_ref()
+                .map_or(0, |l| l.settled.len() + l.settled.len() / 2),
+        );
         if search(a, b, b_in_a, closest, start, Some(&mut settled)).is_break() {
             self.spare = settled;
             return last;
@@ -150,6 +162,7 @@ impl DistanceTracker {
         Some(LastWalk {
             b_in_a: *b_in_a,
             settled,
+            measured: closest.measured.take().unwrap_or_default(),
             from_roots,
         })
     }

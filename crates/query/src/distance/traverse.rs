@@ -136,7 +136,7 @@ pub(crate) fn walk<V, W: Visitor>(
                     let lower = lowered(s.lower, moved);
                     let (i, j) = (s.a as usize, s.b as usize);
                     if visitor.prunes(lower) {
-                        least = least.min(lower);
+                        least = smaller(least, lower);
                         settle(i, j, lower);
                     } else {
                         queue.push(pending(i, j, lower, true));
@@ -199,7 +199,7 @@ pub(crate) fn walk<V, W: Visitor>(
 /// An earlier bound `lower` lowered by `moved`, rounded down (the difference rounds by at most
 /// `ε` of itself).
 #[inline]
-fn lowered(lower: f64, moved: f64) -> f64 {
+pub(crate) fn lowered(lower: f64, moved: f64) -> f64 {
     (lower - moved) * (1.0 - 2.0 * f64::EPSILON)
 }
 
@@ -227,6 +227,16 @@ pub(crate) fn box_gap_squared(a: &Aabb, b: &Aabb) -> f64 {
         sum += gap * gap;
     }
     sum
+}
+
+/// The smaller of two finite numbers (one instruction).
+#[inline(always)]
+fn smaller(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
 }
 
 /// The larger of two finite numbers (one instruction).
