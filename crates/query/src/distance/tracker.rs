@@ -25,8 +25,10 @@ const GROWTH: usize = 4;
 /// of B's placement in A's frame, times the largest distance of B's vertices from its origin,
 /// plus the shift and the placements' rounding): distances between triangles change by no more
 /// than their points move, so the lowered bounds still hold, and a pair whose lowered bound
-/// prunes costs one comparison. The answer meets the guarantee of
-/// [`distance`](super::distance) whatever the poses; nearby poses make it cheaper.
+/// prunes costs one comparison. The triangle pairs the walk measured are kept the same way: a
+/// leaf pair visited again skips those whose lowered distance still prunes. The answer meets
+/// the guarantee of [`distance`](super::distance) whatever the poses; nearby poses make it
+/// cheaper.
 ///
 /// A tracker follows one pair of models: given other models (not clones of them), it starts
 /// from the roots.
