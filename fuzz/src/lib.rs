@@ -34,8 +34,8 @@ use obbtree::bv::{
 use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, MAX_DEPTH};
 use obbtree::{
     any_hit, brute_force, cast_ray, cast_ray_all, CollisionRequest, Containment, DistanceRequest,
-    FrustumVolume, MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap, QueryError, RayHit,
-    RayIndex, RayVolume,
+    DistanceTracker, FrustumVolume, MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap,
+    QueryError, RayHit, RayIndex, RayVolume,
 };
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Write;
@@ -1287,9 +1287,19 @@ fn distance_from(u: &mut Unstructured) -> Result<()> {
     };
     let leaf_size = u.int_in_range(1..=3)?;
     let extra_margin = query_coord(u)?.abs();
+    // A tracker's earlier pose (read last: inputs written before it keep their meaning).
+    let earlier = query_pose(u).ok().flatten().unwrap_or(pose_b);
     let oracle = placed_in_exact_range(&b, &Pose::identity(), &pose_b)
         .then(|| DistanceOracle::new(&a, &b, &pose_b));
-    let case = (&a, &b, &pose_b, leaf_size, oracle.as_ref(), extra_margin);
+    let case = (
+        &a,
+        &b,
+        &pose_b,
+        leaf_size,
+        oracle.as_ref(),
+        extra_margin,
+        &earlier,
+    );
     distance_checked::<Aabb>(case);
     distance_checked::<Obb>(case);
     distance_checked::<Sphere>(case);
@@ -1369,11 +1379,12 @@ type DistanceCase<'a> = (
     usize,
     Option<&'a DistanceOracle>,
     f64,
+    &'a Pose,
 );
 
 /// The distance queries of `V` models on one case against the oracle.
 pub fn distance_checked<V: PosedOverlap>(
-    (a, b, pose_b, leaf_size, oracle, extra_margin): DistanceCase,
+    (a, b, pose_b, leaf_size, oracle, extra_margin, earlier): DistanceCase,
 ) {
     use oracles::exact::approx;
     let options = ModelOptions::from(BuildOptions::<V> {
@@ -1442,6 +1453,23 @@ pub fn distance_checked<V: PosedOverlap>(
         what()
     );
     assert!(square(r.upper) >= oracle.least, "upper {r:?}: {}", what());
+    // A tracker that last measured at `earlier` meets the same guarantee at `pose_b`.
+    let mut tracker = DistanceTracker::new();
+    let request = DistanceRequest::default();
+    let _ = tracker.distance(&ma, &id, &mb, earlier, &request);
+    let t = tracker.distance(&ma, &id, &mb, pose_b, &request).unwrap();
+    let tracked_pair = &oracle.pairs[t.pair[0] as usize][t.pair[1] as usize];
+    assert!(
+        (t.distance - d_star).abs() <= tau && (approx(tracked_pair).sqrt() - d_star).abs() <= tau,
+        "tracked from {earlier:?}: {t:?}, d* {d_star}: {}",
+        what()
+    );
+    assert_eq!(t.intersects, r.intersects, "tracked {t:?}: {}", what());
+    assert!(
+        square(t.lower) <= oracle.least && square(t.upper) >= oracle.least,
+        "tracked interval {t:?}: {}",
+        what()
+    );
     // Margins: at the reported distance, one ulp below it, 0 and an arbitrary one.
     for margin in [
         r.distance,
