@@ -133,16 +133,17 @@ impl DistanceTracker {
         last: Option<LastWalk>,
     ) -> Option<LastWalk> {
         let last = last.filter(|l| l.settled.len() <= GROWTH * l.from_roots.max(64));
-        let moved = last.as_ref().map(|l| moved(&l.b_in_a, b_in_a, reach(b)));
-        let start = match (&last, moved) {
-            (Some(l), Some(moved)) => {
+        let start = match &last {
+            Some(l) => {
+                let moved = moved(&l.b_in_a, b_in_a, reach(b));
+                // A copy: a walk that breaks keeps `last` as it was.
                 closest.remember(l.measured.clone(), moved);
                 Start::Settled {
                     pairs: &l.settled,
                     moved,
                 }
             }
-            _ => {
+            None => {
                 closest.remember(Vec::new(), 0.0);
                 Start::Roots
             }

@@ -159,22 +159,15 @@ pub(crate) fn walk<V, W: Visitor>(
                 }
                 break;
             }
-            if stale {
-                let fresh = bound(leaves, enough(visitor), i, j);
-                if visitor.prunes(fresh) {
-                    visitor.pruned(fresh);
-                    settle(i, j, fresh);
-                } else {
-                    queue.push(pending(i, j, fresh, false));
-                }
-                continue;
-            }
             let (x, y) = (&na[i], &nb[j]);
             let split_a = y.is_leaf()
                 || (!x.is_leaf() && size(&trees.a_volumes[i]) >= size(&trees.b_volumes[j]));
-            let children = match (x.children(), y.children()) {
-                (Some([l, r]), _) if split_a => [(l, j), (r, j)],
-                (_, Some([l, r])) => [(i, l), (i, r)],
+            // A stale pair is bounded afresh (left out, or pending with its own bound); any
+            // other is split into its children, or its leaves are visited.
+            let pairs = match (stale, x.children(), y.children()) {
+                (true, _, _) => [Some((i, j)), None],
+                (_, Some([l, r]), _) if split_a => [Some((l, j)), Some((r, j))],
+                (_, _, Some([l, r])) => [Some((i, l)), Some((i, r))],
                 _ => {
                     let left =
                         visitor.leaves(leaves, Leaf::of(trees.a, i), Leaf::of(trees.b, j))?;
@@ -182,7 +175,7 @@ pub(crate) fn walk<V, W: Visitor>(
                     continue;
                 }
             };
-            for (i, j) in children {
+            for (i, j) in pairs.into_iter().flatten() {
                 let lower = bound(leaves, enough(visitor), i, j);
                 if visitor.prunes(lower) {
                     visitor.pruned(lower);
