@@ -640,13 +640,19 @@ fn a_tracker_given_other_models_starts_afresh() {
     );
     let request = DistanceRequest::default();
     let mut tracker = DistanceTracker::new();
+    // The same distance as a cold query (within the guarantee: on ties, the pair may differ).
+    let same = |tracked: DistanceResult, cold: DistanceResult| {
+        let tau = PROMISE * (cold.distance + 35.0);
+        assert!((tracked.distance - cold.distance).abs() <= tau, "{tracked:?} {cold:?}");
+        assert!(tracked.lower <= cold.upper && cold.lower <= tracked.upper);
+    };
     for (x, y) in [(&a, &b), (&a, &other), (&other, &b), (&a, &b.clone())] {
         let tracked = tracker.distance(x, &id, y, &pose, &request).unwrap();
-        assert_eq!(tracked, distance(x, &id, y, &pose, &request).unwrap());
+        same(tracked, distance(x, &id, y, &pose, &request).unwrap());
     }
     tracker.forget();
     let again = tracker.distance(&a, &id, &b, &pose, &request).unwrap();
-    assert_eq!(again, distance(&a, &id, &b, &pose, &request).unwrap());
+    same(again, distance(&a, &id, &b, &pose, &request).unwrap());
     let bad = DistanceRequest::default().with_tolerances(-1.0, 0.0);
     assert!(tracker.distance(&a, &id, &b, &pose, &bad).is_err());
 }

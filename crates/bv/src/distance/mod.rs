@@ -1,5 +1,5 @@
 //! Distance queries, one pair per file: closest points of primitives (`point_segment.rs`,
-//! `segment_segment.rs`, `point_triangle.rs`, `tri_tri.rs`) and lower bounds on the distance
+//! `segment_segment.rs`, `point_triangle.rs`, `tri_tri.rs`, and of two convex hulls, `gjk.rs`) and lower bounds on the distance
 //! between bounding volumes, one volume placed by a relative pose (`rss_rss.rs`, `obb_obb.rs`,
 //! ...).
 //!
@@ -21,6 +21,7 @@
 
 pub mod aabb_aabb;
 pub(crate) mod exact;
+pub mod gjk;
 pub mod kdop_kdop;
 pub mod obb_obb;
 pub mod point_segment;

@@ -156,6 +156,12 @@ impl Closest {
         }
     }
 
+    /// The unit direction from the best pair's point of A to its point of B (zero before the
+    /// first pair, or when they meet).
+    pub fn direction(&self) -> Vector {
+        self.direction
+    }
+
     /// Whether the best pair intersects: nothing can be nearer.
     #[inline]
     pub fn done(&self) -> bool {

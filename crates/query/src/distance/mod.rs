@@ -41,6 +41,15 @@
 //! With tolerances, `d <= d*·(1 + rel_err) + abs_err` (to the same rounding), and the
 //! interval still holds.
 //!
+//! # Meshes far apart
+//!
+//! Before the walk, a query whose meshes' hulls are apart tries to settle without one
+//! ([`apart`]): GJK over the meshes' support mappings gives the closest points of their convex
+//! hulls, the triangles nearest them give a pair, and if no vertex of either mesh lies inside
+//! the slab between that pair's closest points (measured exactly, allowed for rounding), the
+//! slab's width proves the pair the closest. On the far poses of the benchmarks a third to half
+//! of the queries end there; the others start the walk with that pair as the best.
+//!
 //! # The walk
 //!
 //! Best first: the pending node pair with the least lower bound is expanded next (a priority
@@ -63,11 +72,14 @@
 //! [`DISTANCE_ERROR`]: obbtree_bv::distance::tri_tri::DISTANCE_ERROR
 //! [`tri_tri::within`]: obbtree_bv::distance::tri_tri::within
 
+mod apart;
 mod closest;
 pub(crate) mod index;
 mod margin;
 mod request;
+mod support;
 mod tracker;
+
 mod traverse;
 
 pub use request::{DistanceRequest, DistanceResult};
@@ -234,7 +246,7 @@ fn run<V: PosedOverlap>(
 ) -> DistanceResult {
     let mut closest = Closest::for_request(request, a);
     offer_pair(&mut closest, a, b, b_in_a, request.hint);
-    if !closest.done() {
+    if !apart::settle(a, b, b_in_a, &mut closest) {
         let _ = search(a, b, b_in_a, &mut closest, Start::Roots, None);
     }
     answer(a, pose_a, b, b_in_a, request, &closest)

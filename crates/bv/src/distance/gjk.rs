@@ -1,0 +1,241 @@
+//! Hull–hull: the closest points of the convex hulls of two point sets, each given by its
+//! support mapping (the point of the set farthest along a direction), by the GJK algorithm
+//! (Gilbert, Johnson & Keerthi, "A fast procedure for computing the distance between complex
+//! objects in three-dimensional space", IEEE J. Robotics and Automation 4(2), 1988; Ericson,
+//! *Real-Time Collision Detection* (2005) §9.5), with van den Bergen's termination test
+//! (*Collision Detection in Interactive 3D Environments* (2004) §4.3.2).
+//!
+//! GJK searches the Minkowski difference `A − B` for its point nearest the origin, keeping a
+//! simplex of up to four support points and replacing it by the face nearest the origin
+//! (Ericson §5.1.2, §5.1.5, §5.1.6, with the origin as the query point). In floating point it is
+//! a guide, not a proof: the answer is approximate, and it gives up (`None`) when the hulls seem
+//! to meet, when the simplex degenerates or when it stops making progress. Callers that need a
+//! bound certify the points they get (see the distance query's hull certificate).
+
+use crate::{Point, Vector};
+
+/// The most support points GJK asks for before it settles for the nearest found.
+const MAX_STEPS: usize = 64;
+
+/// Stop when the support point along `−v` improves the distance² `|v|²` by less than this part
+/// of it (van den Bergen's `|v|² − v·w <= ε |v|²`).
+const CONVERGED: f64 = 1e-14;
+
+/// A support point of `A − B`: `w = a − b`, with the points of A and B it came from.
+#[derive(Clone, Copy, Debug)]
+struct Vertex {
+    w: Vector,
+    a: Point,
+    b: Point,
+}
+
+/// The nearest points `(a, b)` of the convex hulls of A and B, `a` in A's hull and `b` in B's,
+/// given `support_a(d)` (a point of A with the largest projection on `d`) and `support_b`, and
+/// a first guess `guess` of the direction from B's hull to A's. `None` when the hulls seem to
+/// meet or the search breaks down.
+pub fn closest_points(
+    mut support_a: impl FnMut(&Vector) -> Point,
+    mut support_b: impl FnMut(&Vector) -> Point,
+    guess: &Vector,
+) -> Option<(Point, Point)> {
+    let mut support = |v: &Vector| {
+        let (a, b) = (support_a(&-v), support_b(v));
+        Vertex { w: a - b, a, b }
+    };
+    let mut simplex: Vec<Vertex> = Vec::with_capacity(4);
+    let mut weights: Vec<f64> = Vec::with_capacity(4);
+    let first = support(guess);
+    let mut v = first.w;
+    simplex.push(first);
+    weights.push(1.0);
+    for _ in 0..MAX_STEPS {
+        let vv = v.norm_squared();
+        if vv == 0.0 || !vv.is_finite() {
+            return None;
+        }
+        let next = support(&v);
+        if vv - v.dot(&next.w) <= CONVERGED * vv || simplex.iter().any(|s| s.w == next.w) {
+            break;
+        }
+        simplex.push(next);
+        let (nearest, kept) = nearest_on_simplex(&simplex)?;
+        simplex = kept.iter().map(|&(i, _)| simplex[i]).collect();
+        weights = kept.iter().map(|&(_, weight)| weight).collect();
+        if nearest.norm_squared() >= vv {
+            break;
+        }
+        v = nearest;
+    }
+    let point = |pick: fn(&Vertex) -> Point| {
+        simplex
+            .iter()
+            .zip(&weights)
+            .fold(Vector::zeros(), |sum, (s, &weight)| {
+                sum + pick(s).coords * weight
+            })
+    };
+    Some((Point::from(point(|s| s.a)), Point::from(point(|s| s.b))))
+}
+
+/// A simplex's vertices with positive weight in its point nearest the origin, as
+/// `(index, weight)`.
+type Kept = Vec<(usize, f64)>;
+
+/// The point of the simplex (one to four points) nearest the origin, and the vertices whose
+/// convex combination it is; `None` when the origin is inside a tetrahedron or the
+/// tetrahedron is flat.
+fn nearest_on_simplex(s: &[Vertex]) -> Option<(Vector, Kept)> {
+    match s {
+        [p] => Some((p.w, vec![(0, 1.0)])),
+        [p, q] => Some(nearest_on_segment(p.w, q.w, [0, 1])),
+        [p, q, r] => Some(nearest_on_triangle(p.w, q.w, r.w, [0, 1, 2])),
+        [p, q, r, t] => nearest_on_tetrahedron([p.w, q.w, r.w, t.w]),
+        _ => None,
+    }
+}
+
+/// The point of segment `pq` nearest the origin (Ericson §5.1.2); `ids` name `p` and `q`.
+fn nearest_on_segment(p: Vector, q: Vector, ids: [usize; 2]) -> (Vector, Kept) {
+    let pq = q - p;
+    let t = -p.dot(&pq) / pq.norm_squared();
+    // A zero-length segment gives a NaN parameter: its start.
+    if t.is_nan() || t <= 0.0 {
+        (p, vec![(ids[0], 1.0)])
+    } else if t >= 1.0 {
+        (q, vec![(ids[1], 1.0)])
+    } else {
+        (p + pq * t, vec![(ids[0], 1.0 - t), (ids[1], t)])
+    }
+}
+
+/// The point of triangle `abc` nearest the origin, by its Voronoi regions (Ericson §5.1.5,
+/// `ClosestPtPointTriangle` at the origin); `ids` name `a`, `b`, `c`.
+fn nearest_on_triangle(a: Vector, b: Vector, c: Vector, ids: [usize; 3]) -> (Vector, Kept) {
+    let (ab, ac) = (b - a, c - a);
+    let (d1, d2) = (-ab.dot(&a), -ac.dot(&a));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (a, vec![(ids[0], 1.0)]);
+    }
+    let (d3, d4) = (-ab.dot(&b), -ac.dot(&b));
+    if d3 >= 0.0 && d4 <= d3 {
+        return (b, vec![(ids[1], 1.0)]);
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return nearest_on_segment(a, b, [ids[0], ids[1]]);
+    }
+    let (d5, d6) = (-ab.dot(&c), -ac.dot(&c));
+    if d6 >= 0.0 && d5 <= d6 {
+        return (c, vec![(ids[2], 1.0)]);
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return nearest_on_segment(a, c, [ids[0], ids[2]]);
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        return nearest_on_segment(b, c, [ids[1], ids[2]]);
+    }
+    let sum = va + vb + vc;
+    if sum.is_nan() || sum <= 0.0 {
+        // Flat in floating point: the nearest of its edges.
+        return [
+            nearest_on_segment(a, b, [ids[0], ids[1]]),
+            nearest_on_segment(a, c, [ids[0], ids[2]]),
+            nearest_on_segment(b, c, [ids[1], ids[2]]),
+        ]
+        .into_iter()
+        .min_by(|x, y| x.0.norm_squared().total_cmp(&y.0.norm_squared()))
+        .expect("three edges");
+    }
+    let (v, w) = (vb / sum, vc / sum);
+    (
+        a + ab * v + ac * w,
+        vec![(ids[0], 1.0 - v - w), (ids[1], v), (ids[2], w)],
+    )
+}
+
+/// The point of the tetrahedron nearest the origin: the nearest of its faces that have the
+/// origin on their outer side (Ericson §5.1.6, `ClosestPtPointTetrahedron`); `None` when no
+/// face does (the origin is inside, or the tetrahedron is flat).
+fn nearest_on_tetrahedron(t: [Vector; 4]) -> Option<(Vector, Kept)> {
+    const FACES: [([usize; 3], usize); 4] = [
+        ([0, 1, 2], 3),
+        ([0, 2, 3], 1),
+        ([0, 3, 1], 2),
+        ([1, 3, 2], 0),
+    ];
+    FACES
+        .iter()
+        .filter(|&&([i, j, k], opposite)| origin_beyond(t[i], t[j], t[k], t[opposite]))
+        .map(|&([i, j, k], _)| nearest_on_triangle(t[i], t[j], t[k], [i, j, k]))
+        .min_by(|x, y| x.0.norm_squared().total_cmp(&y.0.norm_squared()))
+}
+
+/// Whether the origin and `d` are strictly on opposite sides of the plane through `a`, `b`,
+/// `c`.
+fn origin_beyond(a: Vector, b: Vector, c: Vector, d: Vector) -> bool {
+    let n = (b - a).cross(&(c - a));
+    let (origin_side, d_side) = (-a.dot(&n), (d - a).dot(&n));
+    origin_side * d_side < 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The support mapping of a finite point set.
+    fn support(points: &[Point]) -> impl FnMut(&Vector) -> Point + '_ {
+        |d| {
+            *points
+                .iter()
+                .max_by(|p, q| p.coords.dot(d).total_cmp(&q.coords.dot(d)))
+                .unwrap()
+        }
+    }
+
+    fn cube(at: Vector, side: f64) -> Vec<Point> {
+        (0..8)
+            .map(|k| {
+                let corner = Vector::new(
+                    f64::from(k & 1),
+                    f64::from((k >> 1) & 1),
+                    f64::from((k >> 2) & 1),
+                );
+                Point::from(at + corner * side)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cubes_face_to_face() {
+        let (a, b) = (
+            cube(Vector::zeros(), 1.0),
+            cube(Vector::new(3.0, 0.25, 0.5), 0.5),
+        );
+        let (p, q) =
+            closest_points(support(&a), support(&b), &Vector::new(-1.0, 0.0, 0.0)).unwrap();
+        assert!(((q - p).norm() - 2.0).abs() < 1e-12, "{p} {q}");
+        assert!((p.x - 1.0).abs() < 1e-12 && (q.x - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn skew_edges() {
+        // Two segments (degenerate hulls): x-axis segment and a y-parallel segment above it.
+        let a = [Point::new(-1.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0)];
+        let b = [Point::new(0.25, -1.0, 2.0), Point::new(0.25, 1.0, 2.0)];
+        let (p, q) =
+            closest_points(support(&a), support(&b), &Vector::new(0.3, 0.2, -1.0)).unwrap();
+        assert!((p - Point::new(0.25, 0.0, 0.0)).norm() < 1e-12, "{p}");
+        assert!((q - Point::new(0.25, 0.0, 2.0)).norm() < 1e-12, "{q}");
+    }
+
+    #[test]
+    fn overlapping_hulls_give_none() {
+        let (a, b) = (
+            cube(Vector::zeros(), 1.0),
+            cube(Vector::new(0.5, 0.5, 0.5), 1.0),
+        );
+        assert!(closest_points(support(&a), support(&b), &Vector::new(-1.0, -1.0, -1.0)).is_none());
+    }
+}

@@ -1,0 +1,260 @@
+//! Meshes far apart: the closest pair certified by an empty slab, without a walk.
+//!
+//! If the slab between two parallel planes, one through each point of a triangle pair's
+//! closest points and both orthogonal to the line joining them, holds no vertex of either mesh,
+//! the slab separates the meshes and no pair can be nearer than its width: the pair is the
+//! closest (the distance between convex sets is the largest gap between their projections on a
+//! direction, Ericson, *Real-Time Collision Detection* (2005) §5.2.1; a mesh's projection on a
+//! direction is its vertices'). That happens exactly when the closest points of the two
+//! meshes' convex hulls lie on the meshes, as they often do for meshes apart by about their
+//! size (half of the far poses between the dragons of the benchmarks).
+//!
+//! The candidate pair is found from the hulls' closest points, by GJK over each mesh's support
+//! mapping ([`gjk::closest_points`], [`highest`]), and the triangles nearest them; the slab
+//! is then measured exactly (the extreme vertices by [`highest`], with a bound on the rounding
+//! of the projections and of B's placement). A slab that does not certify leaves the candidate
+//! as the walk's first best pair.
+
+use super::closest::Closest;
+use super::offer_pair;
+use super::support::{highest, nearest_triangle};
+use super::traverse::Visitor;
+use crate::collide::place;
+use crate::Model;
+use obbtree_bv::distance::gjk;
+use obbtree_bv::distance::rss_rss::{self, PlacedRss};
+use obbtree_bv::distance::SLACK;
+use obbtree_bv::{Aabb, Point, Pose, Vector};
+
+/// Settles `closest`'s search of `a` against `b` (placed by `b_in_a`) when the meshes are
+/// separated by a slab as wide as its best pair's distance (up to the search's tolerances),
+/// trying the best pair it has, then the pair nearest the hulls' closest points. `true` when
+/// settled: the best pair is the answer and the slab's width the certified lower bound.
+pub(crate) fn settle<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) -> bool {
+    if closest.done() {
+        return true;
+    }
+    if !roots_apart(a, b, b_in_a) {
+        return false;
+    }
+    if closest.best.is_some() && certify(a, b, b_in_a, closest) {
+        return true;
+    }
+    let Some(pair) = hulls_pair(a, b, b_in_a) else {
+        return false;
+    };
+    if closest.best.is_some_and(|best| best.pair == pair) {
+        return false;
+    }
+    offer_pair(closest, a, b, b_in_a, Some(pair));
+    closest.done() || certify(a, b, b_in_a, closest)
+}
+
+/// Whether the rectangle swept spheres around the two meshes are apart: hulls that may meet
+/// cannot be separated by a slab.
+fn roots_apart<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> bool {
+    let placed = PlacedRss::new(&b.rss_index()[0], b_in_a.rotation(), b_in_a.translation());
+    rss_rss::lower_bound(&a.rss_index()[0], &placed) > 0.0
+}
+
+/// The triangle pair `[of A, of B]` nearest the closest points of the meshes' convex hulls as
+/// GJK finds them, or `None` when GJK finds the hulls meeting or breaks down.
+fn hulls_pair<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Option<[u32; 2]> {
+    let rotation = b_in_a.rotation();
+    let support_a = |d: &Vector| highest(a, d).vertex;
+    let support_b = |d: &Vector| place(b_in_a, &highest(b, &rotation.tr_mul(d)).vertex);
+    let guess = centre(a.bounds()) - place(b_in_a, &centre(b.bounds()));
+    let (near_a, near_b) = gjk::closest_points(support_a, support_b, &guess)?;
+    let in_b = Point::from(rotation.tr_mul(&(near_b.coords - b_in_a.translation())));
+    let (ia, ib) = (nearest_triangle(a, &near_a), nearest_triangle(b, &in_b));
+    Some([a.tree().triangle_order()[ia], b.tree().triangle_order()[ib]])
+}
+
+/// The centre of a box.
+fn centre(b: &Aabb) -> Point {
+    Point::from((b.mins.coords + b.maxs.coords) * 0.5)
+}
+
+/// Whether the slab orthogonal to the best pair's direction, between the extreme vertices of A
+/// and of B along it, certifies the best pair: its width, a lower bound on the distance, is
+/// enough to prune every other pair. Then tells `closest` that width.
+fn certify<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) -> bool {
+    let n = closest.direction();
+    if n == Vector::zeros() {
+        return false;
+    }
+    let width = slab_width(a, b, b_in_a, &n);
+    if !closest.prunes(width) {
+        return false;
+    }
+    closest.pruned(width);
+    true
+}
+
+/// A lower bound on the distance between the meshes of `a` and of `b` (placed by `b_in_a`, its
+/// vertices at `R·p + t` in `f64`) from their projections on the unit vector `n` (A's frame):
+/// the least projection of B's placed vertices less the largest of A's, computed as
+/// `(Rᵀn)·p + n·t` over B's own vertices, less a bound on the rounding.
+///
+/// The rounding: each computed projection of a vertex with coordinates at most `M` errs by at
+/// most `3.01ε·|n|₁·M` (`|n|₁ <= √3`); placing B's vertex errs by `4ε(√3 M_B + T)` per
+/// coordinate (`T` the largest coordinate of `t`), and `Rᵀn` by `5.3ε` per coordinate; the
+/// products with `t`, the sums, and `n`'s norm (1 within `4ε`) add a few `ε` of
+/// `M_A + M_B + T`. The total is under `40ε·(M_A + M_B + T)`; [`SLACK`] (`64ε`) is taken.
+fn slab_width<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> f64 {
+    let (rotation, translation) = (b_in_a.rotation(), b_in_a.translation());
+    let high_a = highest(a, n).projection;
+    let low_b = n.dot(translation) - highest(b, &-rotation.tr_mul(n)).projection;
+    let rounding = SLACK * (magnitude(a.bounds()) + magnitude(b.bounds()) + translation.amax());
+    let width = low_b - high_a - rounding;
+    // `n` may be longer than a unit vector by 4ε.
+    width * (1.0 - 8.0 * f64::EPSILON)
+}
+
+/// The largest absolute coordinate of a box.
+fn magnitude(b: &Aabb) -> f64 {
+    b.mins.coords.amax().max(b.maxs.coords.amax())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distance::DistanceRequest;
+    use obbtree_bv::distance::tri_tri;
+    use obbtree_bv::TriMesh;
+
+    /// A closed box `[0, s]³`, twelve triangles.
+    fn cube(s: f64) -> TriMesh {
+        let v = (0..8)
+            .map(|k| Point::new(f64::from(k & 1), f64::from((k >> 1) & 1), f64::from(k >> 2)) * s)
+            .collect();
+        let quads = [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ];
+        let t = quads
+            .iter()
+            .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
+            .collect();
+        TriMesh::new(v, t).unwrap()
+    }
+
+    /// The least float distance over every triangle pair, B placed by `pose`.
+    fn brute_force(a: &TriMesh, b: &TriMesh, pose: &Pose) -> f64 {
+        let placed: Vec<_> = (0..b.triangles().len())
+            .map(|j| crate::collide::leaf::placed_triangle(b, j, pose))
+            .collect();
+        (0..a.triangles().len())
+            .flat_map(|i| placed.iter().map(move |q| (i, q)))
+            .map(|(i, q)| tri_tri::distance(&a.triangle(i), q).distance)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Runs `settle` from no pair (or `hint`): whether it settled, and the best pair's distance.
+    fn settled(a: &TriMesh, b: &TriMesh, pose: &Pose, hint: Option<[u32; 2]>) -> (bool, f64) {
+        let (ma, mb): (Model, Model) = (
+            Model::new(a.clone()).unwrap(),
+            Model::new(b.clone()).unwrap(),
+        );
+        let mut closest = Closest::for_request(&DistanceRequest::default(), &ma);
+        offer_pair(&mut closest, &ma, &mb, pose, hint);
+        let done = settle(&ma, &mb, pose, &mut closest);
+        (
+            done,
+            closest.best.map_or(f64::INFINITY, |b| b.found.distance),
+        )
+    }
+
+    #[test]
+    fn convex_meshes_apart_are_settled_by_the_slab() {
+        let (a, b) = (cube(1.0), cube(0.5));
+        for (k, pose) in [
+            Pose::new([3.0, 0.25, 0.5], [0.0, 0.0, 0.0]).unwrap(),
+            Pose::new([2.0, -3.0, 1.5], [0.3, -1.1, 0.7]).unwrap(),
+            Pose::new([-4.0, 0.5, 0.5], [0.0, 0.0, std::f64::consts::FRAC_PI_4]).unwrap(),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let (done, d) = settled(&a, &b, pose, None);
+            let want = brute_force(&a, &b, pose);
+            assert!(done, "pose {k}: not settled");
+            assert!(
+                (d - want).abs() <= 1e-12 * (want + 5.0),
+                "pose {k}: {d} against {want}"
+            );
+        }
+    }
+
+    /// Two triangles far apart along x, and a triangle of B facing the gap between them: the
+    /// hulls' closest points lie on the hull's bridge, on no triangle, and no slab separates the
+    /// meshes as wide as the closest pair's distance.
+    #[test]
+    fn a_hull_bridging_a_gap_is_left_to_the_walk() {
+        let a = TriMesh::new(
+            vec![
+                Point::new(-5.0, 0.0, 0.0),
+                Point::new(-4.0, 0.0, 0.0),
+                Point::new(-5.0, 0.0, 1.0),
+                Point::new(4.0, 0.0, 0.0),
+                Point::new(5.0, 0.0, 0.0),
+                Point::new(5.0, 0.0, 1.0),
+            ],
+            vec![[0, 1, 2], [3, 4, 5]],
+        )
+        .unwrap();
+        let b = TriMesh::new(
+            vec![
+                Point::new(0.0, 0.0, 0.0),
+                Point::new(0.25, 0.0, 0.0),
+                Point::new(0.0, 0.0, 0.25),
+            ],
+            vec![[0, 1, 2]],
+        )
+        .unwrap();
+        let pose = Pose::from_translation([0.0, 1.0, 0.0]).unwrap();
+        let (done, _) = settled(&a, &b, &pose, None);
+        assert!(!done);
+    }
+
+    /// A vertex of A 1e-11 inside the slab of the hinted pair (parallel triangles one above the
+    /// other): the hint is not certified, and the pair the hulls give is.
+    #[test]
+    fn a_vertex_inside_the_slab_refuses_the_pair() {
+        let a = TriMesh::new(
+            vec![
+                Point::new(0.0, 0.0, 0.0),
+                Point::new(1.0, 0.0, 0.0),
+                Point::new(0.0, 1.0, 0.0),
+                Point::new(5.0, 0.0, 1e-11),
+                Point::new(6.0, 0.0, 1e-11),
+                Point::new(5.0, 1.0, 1e-11),
+            ],
+            vec![[0, 1, 2], [3, 4, 5]],
+        )
+        .unwrap();
+        let b = TriMesh::new(
+            vec![
+                Point::new(-1.0, -1.0, 0.0),
+                Point::new(7.0, -1.0, 0.0),
+                Point::new(-1.0, 7.0, 0.0),
+            ],
+            vec![[0, 1, 2]],
+        )
+        .unwrap();
+        let pose = Pose::from_translation([0.0, 0.0, 1.0]).unwrap();
+        let (ma, mb): (Model, Model) = (Model::new(a).unwrap(), Model::new(b).unwrap());
+        let mut closest = Closest::for_request(&DistanceRequest::default(), &ma);
+        offer_pair(&mut closest, &ma, &mb, &pose, Some([0, 0]));
+        assert!(
+            !certify(&ma, &mb, &pose, &mut closest),
+            "the hint's slab holds a vertex"
+        );
+        assert!(settle(&ma, &mb, &pose, &mut closest));
+        assert_eq!(closest.best.unwrap().pair, [1, 0]);
+    }
+}

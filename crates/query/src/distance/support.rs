@@ -1,0 +1,177 @@
+//! Two single-tree searches over a model's boxes (the boxes around each node's triangles, in
+//! the model's frame): the vertex farthest along a direction (the support mapping of the mesh's
+//! convex hull, as GJK needs it) and the triangle nearest a point, each by branch and bound,
+//! the more promising child first.
+
+use crate::collide::leaf::Boxed;
+use crate::Model;
+use obbtree_bv::distance::point_triangle;
+use obbtree_bv::{Aabb, Point, Vector};
+use obbtree_tree::NodeKind;
+use smallvec::SmallVec;
+
+/// The vertex of a mesh with the largest projection on a direction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Extreme {
+    /// The largest computed projection `n·v` over the mesh's vertices: no vertex's computed
+    /// projection is larger.
+    pub projection: f64,
+    /// A vertex with that projection.
+    pub vertex: Point,
+}
+
+/// The vertex of `model`'s mesh with the largest projection on `n` (computed in floating point,
+/// `n·v`), found exactly: a node is left out only when its box's projection, allowed for its
+/// rounding, is below the best vertex's.
+pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
+    let (boxed, bounds, nodes) = (model.boxed(), model.node_bounds(), model.tree().nodes());
+    let slack = box_rounding(&bounds[0], n);
+    let mut best = Extreme {
+        projection: f64::NEG_INFINITY,
+        vertex: Point::origin(),
+    };
+    let mut pending: SmallVec<[(f64, usize); 64]> = SmallVec::new();
+    pending.push((f64::INFINITY, 0));
+    while let Some((reach, i)) = pending.pop() {
+        if reach + slack < best.projection {
+            continue;
+        }
+        match nodes[i].kind() {
+            NodeKind::Internal { left, right } => {
+                let (l, r) = (
+                    box_highest(&bounds[left], n),
+                    box_highest(&bounds[right], n),
+                );
+                // The farther child is taken first.
+                let [first, second] = if l >= r {
+                    [(l, left), (r, right)]
+                } else {
+                    [(r, right), (l, left)]
+                };
+                pending.push(second);
+                pending.push(first);
+            }
+            NodeKind::Leaf(range) => {
+                for vertex in boxed[range].iter().flat_map(|t| t.tri.vertices()) {
+                    let projection = n.dot(&vertex.coords);
+                    if projection > best.projection {
+                        best = Extreme {
+                            projection,
+                            vertex: *vertex,
+                        };
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The largest projection of a box's points on `n`.
+#[inline]
+fn box_highest(b: &Aabb, n: &Vector) -> f64 {
+    let centre = (b.mins.coords + b.maxs.coords) * 0.5;
+    let half = (b.maxs.coords - b.mins.coords) * 0.5;
+    n.dot(&centre) + n.abs().dot(&half)
+}
+
+/// A bound on how far [`box_highest`] of a box within `root` and a vertex's computed
+/// projection may each be from the exact values: a few ulps of `|n|₁` times the largest
+/// coordinate (`16ε` covers the halving, the two dot products and the sum).
+fn box_rounding(root: &Aabb, n: &Vector) -> f64 {
+    let magnitude = root.mins.coords.amax().max(root.maxs.coords.amax());
+    16.0 * f64::EPSILON * n.abs().sum() * magnitude
+}
+
+/// The position (in the tree's triangle order) of a triangle of `model`'s mesh nearest `p`.
+pub(crate) fn nearest_triangle<V>(model: &Model<V>, p: &Point) -> usize {
+    let (boxed, bounds, nodes) = (model.boxed(), model.node_bounds(), model.tree().nodes());
+    let (mut best, mut best_squared) = (0, f64::INFINITY);
+    let mut pending: SmallVec<[(f64, usize); 64]> = SmallVec::new();
+    pending.push((0.0, 0));
+    while let Some((gap, i)) = pending.pop() {
+        if gap >= best_squared {
+            continue;
+        }
+        match nodes[i].kind() {
+            NodeKind::Internal { left, right } => {
+                let (l, r) = (point_gap(&bounds[left], p), point_gap(&bounds[right], p));
+                // The nearer child is taken first.
+                let [first, second] = if l <= r {
+                    [(l, left), (r, right)]
+                } else {
+                    [(r, right), (l, left)]
+                };
+                pending.push(second);
+                pending.push(first);
+            }
+            NodeKind::Leaf(range) => {
+                for (k, t) in boxed[range.clone()].iter().enumerate() {
+                    let squared = triangle_gap(t, p);
+                    if squared < best_squared {
+                        (best, best_squared) = (range.start + k, squared);
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The squared distance from `p` to a box.
+#[inline]
+fn point_gap(b: &Aabb, p: &Point) -> f64 {
+    let below = (b.mins - p).sup(&Vector::zeros());
+    let above = (p - b.maxs).sup(&Vector::zeros());
+    (below + above).norm_squared()
+}
+
+/// The squared distance from `p` to a triangle (in floating point).
+fn triangle_gap(t: &Boxed, p: &Point) -> f64 {
+    let [a, b, c] = *t.tri.vertices();
+    let nearest = point_triangle::closest_point(p, &obbtree_bv::Triangle::new(a, b, c));
+    (nearest - p).norm_squared()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use obbtree_bv::TriMesh;
+    use proptest::prelude::*;
+
+    /// A soup of `n` triangles with coordinates in `[-1, 1]` (many leaves).
+    fn soup(coordinates: &[f64]) -> Model {
+        let vertices: Vec<Point> = coordinates
+            .chunks_exact(3)
+            .map(|c| Point::new(c[0], c[1], c[2]))
+            .collect();
+        let triangles = (0..vertices.len() as u32 / 3)
+            .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+            .collect();
+        Model::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The extreme vertex and the nearest triangle are those brute force finds.
+        #[test]
+        fn searches_match_brute_force(
+            coordinates in prop::collection::vec(-1.0f64..1.0, 9 * 200),
+            n in prop::array::uniform3(-1.0f64..1.0),
+            p in prop::array::uniform3(-2.0f64..2.0),
+        ) {
+            let model = soup(&coordinates);
+            let n = Vector::from(n);
+            let vertices = model.mesh().vertices();
+            let most = vertices.iter().map(|v| n.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max);
+            let found = highest(&model, &n);
+            prop_assert_eq!(found.projection, most);
+            prop_assert_eq!(n.dot(&found.vertex.coords), most);
+            let p = Point::from(p);
+            let boxed = model.boxed();
+            let least = boxed.iter().map(|t| triangle_gap(t, &p)).fold(f64::INFINITY, f64::min);
+            prop_assert_eq!(triangle_gap(&boxed[nearest_triangle(&model, &p)], &p), least);
+        }
+    }
+}
