@@ -226,32 +226,56 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     let refused = |offset: usize| {
         move |e: BatchError| Error::Message(format!("pose {}: {}", offset + e.index, e.source))
     };
+    // The warm-up runs where the timed queries will: a tracked sequence on this thread, the
+    // others on the pool, so that each thread's one-time setup (its caches) is not timed.
     let warm_up = &poses[..poses.len().min(super::WARM_UP_QUERIES)];
-    answer(&ma, &mb, warm_up, question).map_err(refused(0))?;
-    let start = Instant::now();
-    let mut results = Vec::with_capacity(poses.len());
-    if let Question::Distance {
-        request,
-        hints: true,
-    } = question
-    {
-        let mut tracker = DistanceTracker::new();
-        for (k, pose) in poses.iter().enumerate() {
-            let r = tracker
-                .distance(&ma, &Pose::identity(), &mb, pose, &request)
-                .map_err(|source| refused(0)(BatchError { index: k, source }))?;
-            results.push(PoseResult::from(r));
-            progress.inc(1);
-        }
-    } else {
-        for (k, chunk) in poses.chunks(CHUNK).enumerate() {
-            results.extend(answer(&ma, &mb, chunk, question).map_err(refused(k * CHUNK))?);
-            progress.inc(chunk.len() as u64);
-        }
+    let tracked = match question {
+        Question::Distance {
+            request,
+            hints: true,
+        } => Some(request),
+        _ => None,
+    };
+    match tracked {
+        Some(request) => drop(track(&ma, &mb, warm_up, &request, &ProgressBar::hidden())?),
+        None => drop(answer(&ma, &mb, warm_up, question).map_err(refused(0))?),
     }
+    let start = Instant::now();
+    let results = match tracked {
+        Some(request) => track(&ma, &mb, poses, &request, &progress)?,
+        None => {
+            let mut results = Vec::with_capacity(poses.len());
+            for (k, chunk) in poses.chunks(CHUNK).enumerate() {
+                results.extend(answer(&ma, &mb, chunk, question).map_err(refused(k * CHUNK))?);
+                progress.inc(chunk.len() as u64);
+            }
+            results
+        }
+    };
     let query_ms = start.elapsed().as_secs_f64() * 1e3;
     progress.finish_and_clear();
     Ok((build_ms, query_ms, results))
+}
+
+/// The distances at `poses` in order on this thread, each query starting where the last one
+/// stopped (a [`DistanceTracker`]).
+fn track<V: PosedOverlap>(
+    ma: &Model<V>,
+    mb: &Model<V>,
+    poses: &[Pose],
+    request: &DistanceRequest,
+    progress: &ProgressBar,
+) -> Result<Vec<PoseResult>, Error> {
+    let mut tracker = DistanceTracker::new();
+    let mut results = Vec::with_capacity(poses.len());
+    for (k, pose) in poses.iter().enumerate() {
+        let r = tracker
+            .distance(ma, &Pose::identity(), mb, pose, request)
+            .map_err(|e| Error::Message(format!("pose {k}: {e}")))?;
+        results.push(PoseResult::from(r));
+        progress.inc(1);
+    }
+    Ok(results)
 }
 
 /// The answers at `poses`, in parallel (without hints).
