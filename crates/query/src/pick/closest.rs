@@ -8,8 +8,14 @@ use obbtree_bv::{Pose, Ray, Triangle};
 use std::ops::ControlFlow;
 
 /// The first triangle of `model`'s mesh (placed at `pose`) that `ray` (world frame) hits with
-/// `0 <= t <= max_t`. Ties in `t` go to the lowest triangle index. See the
-/// [module policy](super).
+/// `0 <= t <= max_t`. Ties in `t` go to the lowest triangle index, whatever the tree.
+///
+/// Triangles are closed and two-sided, and the test is watertight: the exact signs of the edge
+/// functions (Ericson, *Real-Time Collision Detection* (2005) §5.3.4) decide each hit, so a ray
+/// through a shared edge or vertex of a closed mesh hits at least one of the triangles around
+/// it, never none. A ray in a triangle's plane does not hit it. An
+/// error ([`QueryError`]) for an origin or a pose translation beyond ±1e100 or not finite, a
+/// zero or non-finite direction, or a negative or NaN `max_t`.
 pub fn cast_ray<V: RayVolume>(
     model: &Model<V>,
     pose: &Pose,
