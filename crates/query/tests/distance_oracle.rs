@@ -643,7 +643,10 @@ fn a_tracker_given_other_models_starts_afresh() {
     // The same distance as a cold query (within the guarantee: on ties, the pair may differ).
     let same = |tracked: DistanceResult, cold: DistanceResult| {
         let tau = PROMISE * (cold.distance + 35.0);
-        assert!((tracked.distance - cold.distance).abs() <= tau, "{tracked:?} {cold:?}");
+        assert!(
+            (tracked.distance - cold.distance).abs() <= tau,
+            "{tracked:?} {cold:?}"
+        );
         assert!(tracked.lower <= cold.upper && cold.lower <= tracked.upper);
     };
     for (x, y) in [(&a, &b), (&a, &other), (&other, &b), (&a, &b.clone())] {
