@@ -13,6 +13,7 @@
 //! bound certify the points they get (see the distance query's hull certificate).
 
 use crate::{Point, Vector};
+use arrayvec::ArrayVec;
 
 /// The most support points GJK asks for before it settles for the nearest found.
 const MAX_STEPS: usize = 64;
@@ -42,54 +43,62 @@ pub fn closest_points(
         let (a, b) = (support_a(&-v), support_b(v));
         Vertex { w: a - b, a, b }
     };
-    let mut simplex: Vec<Vertex> = Vec::with_capacity(4);
-    let mut weights: Vec<f64> = Vec::with_capacity(4);
+    // The simplex's vertices with their weights in its point nearest the origin.
+    let mut simplex: Simplex = ArrayVec::new();
     let first = support(guess);
     let mut v = first.w;
-    simplex.push(first);
-    weights.push(1.0);
+    simplex.push((first, 1.0));
     for _ in 0..MAX_STEPS {
         let vv = v.norm_squared();
         if vv == 0.0 || !vv.is_finite() {
             return None;
         }
         let next = support(&v);
-        if vv - v.dot(&next.w) <= CONVERGED * vv || simplex.iter().any(|s| s.w == next.w) {
+        if vv - v.dot(&next.w) <= CONVERGED * vv || simplex.iter().any(|(s, _)| s.w == next.w) {
             break;
         }
-        simplex.push(next);
-        let (nearest, kept) = nearest_on_simplex(&simplex)?;
-        simplex = kept.iter().map(|&(i, _)| simplex[i]).collect();
-        weights = kept.iter().map(|&(_, weight)| weight).collect();
+        // At most three kept, so room for the fourth.
+        simplex.push((next, 0.0));
+        let points: ArrayVec<Vector, 4> = simplex.iter().map(|(s, _)| s.w).collect();
+        let (nearest, kept) = nearest_on_simplex(&points)?;
+        simplex = kept
+            .iter()
+            .map(|&(i, weight)| (simplex[i].0, weight))
+            .collect();
         if nearest.norm_squared() >= vv {
             break;
         }
         v = nearest;
     }
     let point = |pick: fn(&Vertex) -> Point| {
-        simplex
-            .iter()
-            .zip(&weights)
-            .fold(Vector::zeros(), |sum, (s, &weight)| {
-                sum + pick(s).coords * weight
-            })
+        simplex.iter().fold(Vector::zeros(), |sum, (s, weight)| {
+            sum + pick(s).coords * *weight
+        })
     };
     Some((Point::from(point(|s| s.a)), Point::from(point(|s| s.b))))
 }
 
+/// Up to four support points, each with its weight in the simplex's point nearest the origin.
+type Simplex = ArrayVec<(Vertex, f64), 4>;
+
 /// A simplex's vertices with positive weight in its point nearest the origin, as
 /// `(index, weight)`.
-type Kept = Vec<(usize, f64)>;
+type Kept = ArrayVec<(usize, f64), 4>;
+
+/// `Kept` from a list.
+fn keep<const N: usize>(entries: [(usize, f64); N]) -> Kept {
+    entries.into_iter().collect()
+}
 
 /// The point of the simplex (one to four points) nearest the origin, and the vertices whose
 /// convex combination it is; `None` when the origin is inside a tetrahedron or the
 /// tetrahedron is flat.
-fn nearest_on_simplex(s: &[Vertex]) -> Option<(Vector, Kept)> {
-    match s {
-        [p] => Some((p.w, vec![(0, 1.0)])),
-        [p, q] => Some(nearest_on_segment(p.w, q.w, [0, 1])),
-        [p, q, r] => Some(nearest_on_triangle(p.w, q.w, r.w, [0, 1, 2])),
-        [p, q, r, t] => nearest_on_tetrahedron([p.w, q.w, r.w, t.w]),
+fn nearest_on_simplex(s: &[Vector]) -> Option<(Vector, Kept)> {
+    match *s {
+        [p] => Some((p, keep([(0, 1.0)]))),
+        [p, q] => Some(nearest_on_segment(p, q, [0, 1])),
+        [p, q, r] => Some(nearest_on_triangle(p, q, r, [0, 1, 2])),
+        [p, q, r, t] => nearest_on_tetrahedron([p, q, r, t]),
         _ => None,
     }
 }
@@ -100,11 +109,11 @@ fn nearest_on_segment(p: Vector, q: Vector, ids: [usize; 2]) -> (Vector, Kept) {
     let t = -p.dot(&pq) / pq.norm_squared();
     // A zero-length segment gives a NaN parameter: its start.
     if t.is_nan() || t <= 0.0 {
-        (p, vec![(ids[0], 1.0)])
+        (p, keep([(ids[0], 1.0)]))
     } else if t >= 1.0 {
-        (q, vec![(ids[1], 1.0)])
+        (q, keep([(ids[1], 1.0)]))
     } else {
-        (p + pq * t, vec![(ids[0], 1.0 - t), (ids[1], t)])
+        (p + pq * t, keep([(ids[0], 1.0 - t), (ids[1], t)]))
     }
 }
 
@@ -114,11 +123,11 @@ fn nearest_on_triangle(a: Vector, b: Vector, c: Vector, ids: [usize; 3]) -> (Vec
     let (ab, ac) = (b - a, c - a);
     let (d1, d2) = (-ab.dot(&a), -ac.dot(&a));
     if d1 <= 0.0 && d2 <= 0.0 {
-        return (a, vec![(ids[0], 1.0)]);
+        return (a, keep([(ids[0], 1.0)]));
     }
     let (d3, d4) = (-ab.dot(&b), -ac.dot(&b));
     if d3 >= 0.0 && d4 <= d3 {
-        return (b, vec![(ids[1], 1.0)]);
+        return (b, keep([(ids[1], 1.0)]));
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
@@ -126,7 +135,7 @@ fn nearest_on_triangle(a: Vector, b: Vector, c: Vector, ids: [usize; 3]) -> (Vec
     }
     let (d5, d6) = (-ab.dot(&c), -ac.dot(&c));
     if d6 >= 0.0 && d5 <= d6 {
-        return (c, vec![(ids[2], 1.0)]);
+        return (c, keep([(ids[2], 1.0)]));
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
@@ -151,7 +160,7 @@ fn nearest_on_triangle(a: Vector, b: Vector, c: Vector, ids: [usize; 3]) -> (Vec
     let (v, w) = (vb / sum, vc / sum);
     (
         a + ab * v + ac * w,
-        vec![(ids[0], 1.0 - v - w), (ids[1], v), (ids[2], w)],
+        keep([(ids[0], 1.0 - v - w), (ids[1], v), (ids[2], w)]),
     )
 }
 

@@ -24,26 +24,52 @@ pub(crate) struct Extreme {
 /// `n·v`), found exactly: a node is left out only when its box's projection, allowed for its
 /// rounding, is below the best vertex's.
 pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
-    let (boxed, bounds, nodes) = (model.boxed(), model.node_bounds(), model.tree().nodes());
-    let slack = box_rounding(&bounds[0], n);
+    let slack = box_rounding(&model.node_bounds()[0], n);
     let mut best = Extreme {
         projection: f64::NEG_INFINITY,
         vertex: Point::origin(),
     };
+    // Keys are negated projections: the least first.
+    descend(
+        model,
+        |b| -(box_highest(b, n) + slack),
+        |triangles, _| {
+            for vertex in triangles.iter().flat_map(|t| t.tri.vertices()) {
+                let projection = n.dot(&vertex.coords);
+                if projection > best.projection {
+                    best = Extreme {
+                        projection,
+                        vertex: *vertex,
+                    };
+                }
+            }
+            -best.projection
+        },
+    );
+    best
+}
+
+/// Branch and bound over `model`'s tree, depth first: a node's box gets the key `key` (the
+/// least key first), `visit` sees each leaf's triangles (with the position of the first in the
+/// tree's order) and returns the least key that can still improve on what it found; a node
+/// whose key is at or above that is left out.
+fn descend<V>(
+    model: &Model<V>,
+    key: impl Fn(&Aabb) -> f64,
+    mut visit: impl FnMut(&[Boxed], usize) -> f64,
+) {
+    let (boxed, bounds, nodes) = (model.boxed(), model.node_bounds(), model.tree().nodes());
+    let mut enough = f64::INFINITY;
     let mut pending: SmallVec<[(f64, usize); 64]> = SmallVec::new();
-    pending.push((f64::INFINITY, 0));
-    while let Some((reach, i)) = pending.pop() {
-        if reach + slack < best.projection {
+    pending.push((f64::NEG_INFINITY, 0));
+    while let Some((k, i)) = pending.pop() {
+        if k >= enough {
             continue;
         }
         match nodes[i].kind() {
             NodeKind::Internal { left, right } => {
-                let (l, r) = (
-                    box_highest(&bounds[left], n),
-                    box_highest(&bounds[right], n),
-                );
-                // The farther child is taken first.
-                let [first, second] = if l >= r {
+                let (l, r) = (key(&bounds[left]), key(&bounds[right]));
+                let [first, second] = if l <= r {
                     [(l, left), (r, right)]
                 } else {
                     [(r, right), (l, left)]
@@ -51,20 +77,9 @@ pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
                 pending.push(second);
                 pending.push(first);
             }
-            NodeKind::Leaf(range) => {
-                for vertex in boxed[range].iter().flat_map(|t| t.tri.vertices()) {
-                    let projection = n.dot(&vertex.coords);
-                    if projection > best.projection {
-                        best = Extreme {
-                            projection,
-                            vertex: *vertex,
-                        };
-                    }
-                }
-            }
+            NodeKind::Leaf(range) => enough = visit(&boxed[range.clone()], range.start),
         }
     }
-    best
 }
 
 /// The largest projection of a box's points on `n`.
@@ -85,36 +100,20 @@ fn box_rounding(root: &Aabb, n: &Vector) -> f64 {
 
 /// The position (in the tree's triangle order) of a triangle of `model`'s mesh nearest `p`.
 pub(crate) fn nearest_triangle<V>(model: &Model<V>, p: &Point) -> usize {
-    let (boxed, bounds, nodes) = (model.boxed(), model.node_bounds(), model.tree().nodes());
     let (mut best, mut best_squared) = (0, f64::INFINITY);
-    let mut pending: SmallVec<[(f64, usize); 64]> = SmallVec::new();
-    pending.push((0.0, 0));
-    while let Some((gap, i)) = pending.pop() {
-        if gap >= best_squared {
-            continue;
-        }
-        match nodes[i].kind() {
-            NodeKind::Internal { left, right } => {
-                let (l, r) = (point_gap(&bounds[left], p), point_gap(&bounds[right], p));
-                // The nearer child is taken first.
-                let [first, second] = if l <= r {
-                    [(l, left), (r, right)]
-                } else {
-                    [(r, right), (l, left)]
-                };
-                pending.push(second);
-                pending.push(first);
-            }
-            NodeKind::Leaf(range) => {
-                for (k, t) in boxed[range.clone()].iter().enumerate() {
-                    let squared = triangle_gap(t, p);
-                    if squared < best_squared {
-                        (best, best_squared) = (range.start + k, squared);
-                    }
+    descend(
+        model,
+        |b| point_gap(b, p),
+        |triangles, start| {
+            for (k, t) in triangles.iter().enumerate() {
+                let squared = triangle_gap(t, p);
+                if squared < best_squared {
+                    (best, best_squared) = (start + k, squared);
                 }
             }
-        }
-    }
+            best_squared
+        },
+    );
     best
 }
 
