@@ -79,7 +79,6 @@ mod margin;
 mod request;
 mod support;
 mod tracker;
-
 mod traverse;
 
 pub use request::{DistanceRequest, DistanceResult};
