@@ -24,9 +24,18 @@ pub(crate) struct PlacedNodes<P> {
     entries: Vec<(u32, P)>,
 }
 
+impl<P> Default for PlacedNodes<P> {
+    fn default() -> Self {
+        Self {
+            generation: 0,
+            entries: Vec::new(),
+        }
+    }
+}
+
 impl<P: Copy> PlacedNodes<P> {
     /// Invalidates every entry and makes room for `n` nodes (`filler` fills new room).
-    fn begin(&mut self, n: usize, filler: P) {
+    pub(crate) fn begin(&mut self, n: usize, filler: P) {
         if self.entries.len() < n {
             self.entries.resize(n, (0, filler));
         }
@@ -46,6 +55,19 @@ impl<P: Copy> PlacedNodes<P> {
         }
         &entry.1
     }
+
+    /// Node `j`'s entry, if computed in this query.
+    #[inline]
+    pub(crate) fn known(&self, j: u32) -> Option<P> {
+        let entry = &self.entries[j as usize];
+        (entry.0 == self.generation).then_some(entry.1)
+    }
+
+    /// Sets node `j`'s entry for this query.
+    #[inline]
+    pub(crate) fn insert(&mut self, j: u32, value: P) {
+        self.entries[j as usize] = (self.generation, value);
+    }
 }
 
 thread_local! {
@@ -64,10 +86,7 @@ pub(crate) fn with_placed<P: Copy + 'static, R>(
         let k = match all.iter().position(|c| c.is::<PlacedNodes<P>>()) {
             Some(k) => k,
             None => {
-                all.push(Box::new(PlacedNodes::<P> {
-                    generation: 0,
-                    entries: Vec::new(),
-                }));
+                all.push(Box::new(PlacedNodes::<P>::default()));
                 all.len() - 1
             }
         };

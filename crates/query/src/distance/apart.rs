@@ -17,37 +17,53 @@
 
 use super::closest::Closest;
 use super::offer_pair;
+use super::slab::Slab;
 use super::support::{highest, nearest_triangle};
 use super::traverse::Visitor;
 use crate::collide::place;
 use crate::Model;
 use obbtree_bv::distance::gjk;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
-use obbtree_bv::distance::SLACK;
 use obbtree_bv::{Aabb, Point, Pose, Vector};
+
+/// What [`settle`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hulls {
+    /// The best pair is the answer (the slab's width the certified lower bound), or it
+    /// intersects.
+    Settled,
+    /// The meshes' bounding volumes are apart but no slab settled the search: the best pair is
+    /// the one nearest the hulls' closest points, when GJK found them.
+    Apart,
+    /// The meshes' bounding volumes may meet: nothing was tried.
+    MayMeet,
+}
 
 /// Settles `closest`'s search of `a` against `b` (placed by `b_in_a`) when the meshes are
 /// separated by a slab as wide as its best pair's distance (up to the search's tolerances),
-/// trying the best pair it has, then the pair nearest the hulls' closest points. `true` when
-/// settled: the best pair is the answer and the slab's width the certified lower bound.
-pub(crate) fn settle<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) -> bool {
+/// trying the best pair it has, then the pair nearest the hulls' closest points.
+pub(crate) fn settle<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) -> Hulls {
     if closest.done() {
-        return true;
+        return Hulls::Settled;
     }
     if !roots_apart(a, b, b_in_a) {
-        return false;
+        return Hulls::MayMeet;
     }
     if closest.best.is_some() && certify(a, b, b_in_a, closest) {
-        return true;
+        return Hulls::Settled;
     }
     let Some(pair) = hulls_pair(a, b, b_in_a) else {
-        return false;
+        return Hulls::Apart;
     };
     if closest.best.is_some_and(|best| best.pair == pair) {
-        return false;
+        return Hulls::Apart;
     }
     offer_pair(closest, a, b, b_in_a, Some(pair));
-    closest.done() || certify(a, b, b_in_a, closest)
+    if closest.done() || certify(a, b, b_in_a, closest) {
+        Hulls::Settled
+    } else {
+        Hulls::Apart
+    }
 }
 
 /// Whether the rectangle swept spheres around the two meshes are apart: hulls that may meet
@@ -91,29 +107,15 @@ fn certify<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) 
     true
 }
 
-/// A lower bound on the distance between the meshes of `a` and of `b` (placed by `b_in_a`, its
-/// vertices at `R·p + t` in `f64`) from their projections on the unit vector `n` (A's frame):
-/// the least projection of B's placed vertices less the largest of A's, computed as
-/// `(Rᵀn)·p + n·t` over B's own vertices, less a bound on the rounding.
-///
-/// The rounding: each computed projection of a vertex with coordinates at most `M` errs by at
-/// most `3.01ε·|n|₁·M` (`|n|₁ <= √3`); placing B's vertex errs by `4ε(√3 M_B + T)` per
-/// coordinate (`T` the largest coordinate of `t`), and `Rᵀn` by `5.3ε` per coordinate; the
-/// products with `t`, the sums, and `n`'s norm (1 within `4ε`) add a few `ε` of
-/// `M_A + M_B + T`. The total is under `40ε·(M_A + M_B + T)`; [`SLACK`] (`64ε`) is taken.
+/// A lower bound on the distance between the meshes of `a` and of `b` (placed by `b_in_a`) from
+/// their projections on the unit vector `n` (A's frame), B's extreme vertex found in its own
+/// frame ([`Slab`]).
 fn slab_width<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> f64 {
-    let (rotation, translation) = (b_in_a.rotation(), b_in_a.translation());
-    let high_a = highest(a, n).projection;
-    let low_b = n.dot(translation) - highest(b, &-rotation.tr_mul(n)).projection;
-    let rounding = SLACK * (magnitude(a.bounds()) + magnitude(b.bounds()) + translation.amax());
-    let width = low_b - high_a - rounding;
-    // `n` may be longer than a unit vector by 4ε.
-    width * (1.0 - 8.0 * f64::EPSILON)
-}
-
-/// The largest absolute coordinate of a box.
-fn magnitude(b: &Aabb) -> f64 {
-    b.mins.coords.amax().max(b.maxs.coords.amax())
+    let slab = Slab::new(a, b, b_in_a, n);
+    slab.width(
+        highest(a, &slab.along_a).projection,
+        highest(b, &slab.along_b).projection,
+    )
 }
 
 #[cfg(test)]
@@ -162,7 +164,7 @@ mod tests {
         );
         let mut closest = Closest::for_request(&DistanceRequest::default(), &ma);
         offer_pair(&mut closest, &ma, &mb, pose, hint);
-        let done = settle(&ma, &mb, pose, &mut closest);
+        let done = settle(&ma, &mb, pose, &mut closest) == Hulls::Settled;
         (
             done,
             closest.best.map_or(f64::INFINITY, |b| b.found.distance),
@@ -254,7 +256,7 @@ mod tests {
             !certify(&ma, &mb, &pose, &mut closest),
             "the hint's slab holds a vertex"
         );
-        assert!(settle(&ma, &mb, &pose, &mut closest));
+        assert_eq!(settle(&ma, &mb, &pose, &mut closest), Hulls::Settled);
         assert_eq!(closest.best.unwrap().pair, [1, 0]);
     }
 }

@@ -34,18 +34,32 @@ pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
         model,
         |b| -(box_highest(b, n) + slack),
         |triangles, _| {
-            for vertex in triangles.iter().flat_map(|t| t.tri.vertices()) {
-                let projection = n.dot(&vertex.coords);
-                if projection > best.projection {
-                    best = Extreme {
-                        projection,
-                        vertex: *vertex,
-                    };
-                }
+            let found = leaf_highest(triangles, n);
+            if found.projection > best.projection {
+                best = found;
             }
             -best.projection
         },
     );
+    best
+}
+
+/// The vertex of `triangles` with the largest projection on `n` (computed in floating point).
+#[inline]
+pub(crate) fn leaf_highest(triangles: &[Boxed], n: &Vector) -> Extreme {
+    let mut best = Extreme {
+        projection: f64::NEG_INFINITY,
+        vertex: Point::origin(),
+    };
+    for vertex in triangles.iter().flat_map(|t| t.tri.vertices()) {
+        let projection = n.dot(&vertex.coords);
+        if projection > best.projection {
+            best = Extreme {
+                projection,
+                vertex: *vertex,
+            };
+        }
+    }
     best
 }
 
@@ -84,7 +98,7 @@ fn descend<V>(
 
 /// The largest projection of a box's points on `n`.
 #[inline]
-fn box_highest(b: &Aabb, n: &Vector) -> f64 {
+pub(crate) fn box_highest(b: &Aabb, n: &Vector) -> f64 {
     let centre = (b.mins.coords + b.maxs.coords) * 0.5;
     let half = (b.maxs.coords - b.mins.coords) * 0.5;
     n.dot(&centre) + n.abs().dot(&half)
@@ -93,7 +107,7 @@ fn box_highest(b: &Aabb, n: &Vector) -> f64 {
 /// A bound on how far [`box_highest`] of a box within `root` and a vertex's computed
 /// projection may each be from the exact values: a few ulps of `|n|₁` times the largest
 /// coordinate (`16ε` covers the halving, the two dot products and the sum).
-fn box_rounding(root: &Aabb, n: &Vector) -> f64 {
+pub(crate) fn box_rounding(root: &Aabb, n: &Vector) -> f64 {
     let magnitude = root.mins.coords.amax().max(root.maxs.coords.amax());
     16.0 * f64::EPSILON * n.abs().sum() * magnitude
 }

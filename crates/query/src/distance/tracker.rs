@@ -154,7 +154,7 @@ impl DistanceTracker {
             last.as_ref()
                 .map_or(0, |l| l.settled.len() + l.settled.len() / 2),
         );
-        if search(a, b, b_in_a, closest, start, Some(&mut settled)).is_break() {
+        if search(a, b, b_in_a, closest, start, Some(&mut settled), None).is_break() {
             self.spare = settled;
             return last;
         }

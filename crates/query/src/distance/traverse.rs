@@ -2,6 +2,7 @@
 //! query shares, with what it does at a pair of leaves and when it prunes left to a
 //! [`Visitor`].
 
+use super::screen::SlabScreen;
 use crate::collide::leaf::{Leaf, LeafTest};
 use crate::collide::traverse::with_placed;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
@@ -82,6 +83,7 @@ pub(crate) fn walk<V, W: Visitor>(
     visitor: &mut W,
     start: Start<'_>,
     mut settled: Option<&mut Vec<Settled>>,
+    mut screen: Option<&mut SlabScreen<'_, V>>,
 ) -> ControlFlow<()> {
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
@@ -101,13 +103,20 @@ pub(crate) fn walk<V, W: Visitor>(
     with_placed(nb.len(), place(0), |placed| {
         let a_bounds = leaves.a_side().1;
         let mut bound = |leaves: &mut LeafTest, enough: f64, i: usize, j: usize| -> f64 {
-            if nb[j].is_leaf() {
+            let slab = screen
+                .as_deref_mut()
+                .map_or(f64::NEG_INFINITY, |screen| screen.gap(i, j));
+            if slab >= enough {
+                return slab;
+            }
+            let volumes = if nb[j].is_leaf() {
                 let (_, around) = leaves.placed(&Leaf::of(trees.b, j));
                 box_gap(&a_bounds[i], &around)
             } else {
                 let b = placed.get(j as u32, || place(j));
                 rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
-            }
+            };
+            volumes.max(slab)
         };
         let enough = |visitor: &W| {
             if tracked {
