@@ -2,8 +2,9 @@
 //! precompute from them, owned and cheap to share.
 
 use crate::collide::leaf::{boxed_in_tree_order, node_bounds, Boxed};
+use crate::distance::index::DistanceIndex;
 use crate::pick::PickTree;
-use obbtree_bv::{Aabb, BoundingVolume, Obb, Rss, TriMesh};
+use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -98,7 +99,7 @@ struct Inner<V> {
     boxed: Vec<Boxed>,
     node_bounds: Vec<Aabb>,
     pick_tree: OnceLock<PickTree>,
-    distance_index: OnceLock<Vec<Rss>>,
+    distance_index: OnceLock<DistanceIndex>,
 }
 
 impl<V> Clone for Model<V> {
@@ -165,6 +166,20 @@ impl<V: TreeVolume> Model<V> {
             inner: Arc::new(inner),
             rays: RayIndex::default(),
         }
+    }
+}
+
+impl<V: TreeVolume> Model<V> {
+    /// Builds the distance index now rather than on the first distance query.
+    pub fn prepare_distance(&self) {
+        self.distance_index();
+    }
+
+    /// The distance index, built on first use (see [`crate::distance`]).
+    pub(crate) fn distance_index(&self) -> &DistanceIndex {
+        self.inner
+            .distance_index
+            .get_or_init(|| DistanceIndex::new(self))
     }
 }
 
@@ -280,19 +295,6 @@ impl<V> Model<V> {
         })
     }
 
-    /// Builds the distance index now rather than on the first distance query.
-    pub fn prepare_distance(&self) {
-        self.rss_index();
-    }
-
-    /// The distance index, built on first use: an RSS around each node's triangles of the
-    /// model's own tree (see [`crate::distance`]).
-    pub(crate) fn rss_index(&self) -> &[Rss] {
-        self.inner.distance_index.get_or_init(|| {
-            crate::distance::index::rss_per_node(&self.inner.boxed, &self.inner.tree)
-        })
-    }
-
     /// Bytes held by the model: mesh, tree, precomputed triangles and boxes, and the picking
     /// and distance indexes if built.
     pub fn memory_bytes(&self) -> usize {
@@ -312,7 +314,7 @@ impl<V> Model<V> {
             + inner
                 .distance_index
                 .get()
-                .map_or(0, |v| size_of_val(&v[..]))
+                .map_or(0, DistanceIndex::memory_bytes)
     }
 
     /// The triangles with their boxes, in the tree's order.

@@ -9,9 +9,11 @@
 //! meshes' convex hulls lie on the meshes, as they often do for meshes apart by about their
 //! size (half of the far poses between the dragons of the benchmarks).
 //!
-//! The candidate pair is found from the hulls' closest points, by GJK over each mesh's support
-//! mapping ([`gjk::closest_points`], [`highest`]), and the triangles nearest them; the slab
-//! is then measured exactly (the extreme vertices by [`highest`], with a bound on the rounding
+//! The candidate pair is found from the hulls' closest points, by GJK ([`gjk::closest_points`])
+//! over each mesh's hull sample (the extreme vertices along a few thousand directions, kept in
+//! the distance index: a brute-force support mapping over a few hundred points in cache, where
+//! an exact one over the whole mesh cost ten times more on the benchmarks and led to the same
+//! pairs), and the triangles nearest them; the slab is then measured exactly (the extreme vertices by [`highest`], with a bound on the rounding
 //! of the projections and of B's placement). A slab that does not certify leaves the candidate
 //! as the walk's first best pair.
 
@@ -25,6 +27,7 @@ use crate::Model;
 use obbtree_bv::distance::gjk;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
 use obbtree_bv::{Aabb, Point, Pose, Vector};
+use obbtree_tree::TreeVolume;
 
 /// What [`settle`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +45,12 @@ pub(crate) enum Hulls {
 /// Settles `closest`'s search of `a` against `b` (placed by `b_in_a`) when the meshes are
 /// separated by a slab as wide as its best pair's distance (up to the search's tolerances),
 /// trying the best pair it has, then the pair nearest the hulls' closest points.
-pub(crate) fn settle<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) -> Hulls {
+pub(crate) fn settle<V: TreeVolume>(
+    a: &Model<V>,
+    b: &Model<V>,
+    b_in_a: &Pose,
+    closest: &mut Closest,
+) -> Hulls {
     if closest.done() {
         return Hulls::Settled;
     }
@@ -68,22 +76,39 @@ pub(crate) fn settle<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut
 
 /// Whether the rectangle swept spheres around the two meshes are apart: hulls that may meet
 /// cannot be separated by a slab.
-fn roots_apart<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> bool {
-    let placed = PlacedRss::new(&b.rss_index()[0], b_in_a.rotation(), b_in_a.translation());
-    rss_rss::lower_bound(&a.rss_index()[0], &placed) > 0.0
+fn roots_apart<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> bool {
+    let (a_root, b_root) = (&a.distance_index().rss[0], &b.distance_index().rss[0]);
+    let placed = PlacedRss::new(b_root, b_in_a.rotation(), b_in_a.translation());
+    rss_rss::lower_bound(a_root, &placed) > 0.0
 }
 
-/// The triangle pair `[of A, of B]` nearest the closest points of the meshes' convex hulls as
-/// GJK finds them, or `None` when GJK finds the hulls meeting or breaks down.
-fn hulls_pair<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Option<[u32; 2]> {
+/// The triangle pair `[of A, of B]` nearest the closest points of the hulls of the meshes' hull
+/// samples as GJK finds them, or `None` when GJK finds the hulls meeting or breaks down.
+fn hulls_pair<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Option<[u32; 2]> {
     let rotation = b_in_a.rotation();
-    let support_a = |d: &Vector| highest(a, d).vertex;
-    let support_b = |d: &Vector| place(b_in_a, &highest(b, &rotation.tr_mul(d)).vertex);
+    let (sample_a, sample_b) = (
+        &a.distance_index().hull_sample,
+        &b.distance_index().hull_sample,
+    );
+    let support_a = |d: &Vector| farthest(sample_a, d);
+    let support_b = |d: &Vector| place(b_in_a, &farthest(sample_b, &rotation.tr_mul(d)));
     let guess = centre(a.bounds()) - place(b_in_a, &centre(b.bounds()));
     let (near_a, near_b) = gjk::closest_points(support_a, support_b, &guess)?;
     let in_b = Point::from(rotation.tr_mul(&(near_b.coords - b_in_a.translation())));
     let (ia, ib) = (nearest_triangle(a, &near_a), nearest_triangle(b, &in_b));
     Some([a.tree().triangle_order()[ia], b.tree().triangle_order()[ib]])
+}
+
+/// The first point of `points` with the largest projection on `d` (the origin when empty).
+fn farthest(points: &[Point], d: &Vector) -> Point {
+    let (mut best, mut most) = (Point::origin(), f64::NEG_INFINITY);
+    for p in points {
+        let projection = d.dot(&p.coords);
+        if projection > most {
+            (best, most) = (*p, projection);
+        }
+    }
+    best
 }
 
 /// The centre of a box.

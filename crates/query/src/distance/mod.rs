@@ -44,15 +44,16 @@
 //! # Meshes far apart
 //!
 //! Before the walk, a query whose meshes' hulls are apart tries to settle without one
-//! ([`apart`]): GJK over the meshes' support mappings gives the closest points of their convex
-//! hulls, the triangles nearest them give a pair, and if no vertex of either mesh lies inside
-//! the slab between that pair's closest points (measured exactly, allowed for rounding), the
-//! slab's width proves the pair the closest. On the far poses of the benchmarks a third to half
-//! of the queries end there; the others start the walk with that pair as the best, and with a
-//! second screen for node pairs ([`screen`]): the gap between their projections on that pair's
-//! direction, each node's extent along it computed once per query (exactly for nodes near the
-//! leaves). Near the closest pair that gap is nearly the distance, where the rectangle swept
-//! spheres of nearly flat patches fall short by their thickness.
+//! ([`apart`]): GJK over samples of the meshes' hull vertices (kept in the distance index)
+//! gives nearly the closest points of their convex hulls, the triangles nearest them give a
+//! pair, and if no vertex of either mesh lies inside the slab between that pair's closest
+//! points (measured exactly, allowed for rounding), the slab's width proves the pair the
+//! closest. On the far poses of the benchmarks about half of the queries end there; the others
+//! start the walk with that pair as the best, and with a second screen for node pairs
+//! ([`screen`]): the distance between their boxes in a frame whose first axis is that pair's
+//! direction, each node's box in it computed once per query (exactly, from its vertices, for
+//! nodes near the leaves). Near the closest pair that bound is nearly the distance, where the
+//! rectangle swept spheres of nearly flat patches fall short by their thickness.
 //!
 //! # The walk
 //!
@@ -63,9 +64,10 @@
 //! PQP's depth-first, nearer-child-first order (Larsen, Gottschalk, Lin & Manocha 1999), as
 //! many as that order needs when a hint gives the answer before it starts. Node pairs with an
 //! internal node of B are bounded by the model's distance index, a rectangle swept sphere
-//! around each node's triangles of the model's own tree, whatever
-//! its volume type ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, 38 bytes
-//! per triangle on the dragons with the default OBB leaves); pairs with a leaf of B by the boxes
+//! around each node's triangles of the model's own tree, whatever its volume type
+//! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, with the node's height and the
+//! hull sample 38.8 bytes per triangle on the dragons with the default OBB leaves); pairs with a
+//! leaf of B by the boxes
 //! around the triangles (B's leaf triangles are placed in A's frame once per query, and each
 //! triangle pair is screened by its boxes' gap and by its projections on the best pair's
 //! direction before it is measured). Rectangle swept spheres bound distances more tightly than
@@ -99,9 +101,10 @@ use apart::Hulls;
 use closest::Closest;
 use margin::Margin;
 use obbtree_bv::{Pose, Vector};
+use obbtree_tree::TreeVolume;
 use rayon::prelude::*;
 pub(crate) use screen::release as release_screen;
-use screen::{with_screen, SlabScreen};
+use screen::{with_screen, FrameScreen};
 use std::ops::ControlFlow;
 use traverse::{walk, Settled, Start, Trees, Visitor};
 
@@ -330,20 +333,20 @@ fn answer<V: PosedOverlap>(
 /// The walk over the two models with their distance indexes from `start`, `visitor`
 /// deciding; with `settled`, what it settles (complete when it does not break); with `screen`,
 /// node pairs are screened by their projections on its direction first.
-fn search<V>(
+fn search<V: TreeVolume>(
     a: &Model<V>,
     b: &Model<V>,
     b_in_a: &Pose,
     visitor: &mut impl Visitor,
     start: Start<'_>,
     settled: Option<&mut Vec<Settled>>,
-    screen: Option<&mut SlabScreen<'_, V>>,
+    screen: Option<&mut FrameScreen<'_, V>>,
 ) -> ControlFlow<()> {
     let trees = Trees {
         a: a.tree(),
         b: b.tree(),
-        a_volumes: a.rss_index(),
-        b_volumes: b.rss_index(),
+        a_volumes: &a.distance_index().rss,
+        b_volumes: &b.distance_index().rss,
         b_in_a,
     };
     with_leaf_test(a, b, b_in_a, |leaves| {

@@ -1,34 +1,39 @@
-//! The slab screen: node pairs of meshes apart left out by their projections on one direction.
+//! The frame screen: node pairs of meshes apart left out by their projections on the axes of a
+//! frame whose first axis is the direction of the best pair the walk starts from.
 //!
-//! The gap between the projections of two point sets on any unit vector is a lower bound on
-//! their distance (the separating-axis argument, Ericson, *Real-Time Collision Detection*
-//! (2005) §5.2.1), and a set's projection is its vertices'. Along the direction of the best
-//! pair the walk starts from, that gap is nearly the distance for every node pair near the
-//! closest one, where the rectangle swept spheres of nearly flat patches fall short by their
-//! thickness: on the far poses of the benchmarks most of the node pairs the walk expanded were
-//! such near ties. The direction is kept for the whole walk, so each node's extent along it is
-//! computed once per query: exactly (its vertices' largest projection) for a node at most
-//! [`EXACT_LEVELS`] levels above its leaves, from its children's extents and its box above.
+//! For any two point sets and any orthonormal frame, the squared distance between two points
+//! is the sum of the squares of their offsets along the three axes, each at least the gap
+//! between the sets' projections on that axis (the separating-axis argument, Ericson,
+//! *Real-Time Collision Detection* (2005) §5.2.1, on every axis at once): the distance between
+//! the sets' boxes in that frame is a lower bound on theirs, and a set's projections are its
+//! vertices'. In the frame of the best pair's direction that bound is nearly the distance for
+//! node pairs near the closest one, where the rectangle swept spheres of nearly flat patches
+//! fall short by their thickness, and for nearly parallel patches facing each other, whose
+//! pairs differ only by how far apart they lie sideways: on the far poses of the benchmarks
+//! most node pairs the walk expanded were such near ties. The frame is kept for the whole walk,
+//! so each node's box in it is computed once per query: exactly (its vertices' projections)
+//! for a node at most [`EXACT_LEVELS`] levels above its leaves, from its own box in the model's
+//! frame above.
 
-use super::slab::Slab;
-use super::support::{box_highest, box_rounding, leaf_highest};
+use super::slab::{Interval, Slab};
+use super::support::{box_highest, box_rounding};
+use crate::collide::leaf::Boxed;
 use crate::collide::traverse::PlacedNodes;
 use crate::Model;
 use obbtree_bv::{Pose, Vector};
-use obbtree_tree::NodeKind;
+use obbtree_tree::{NodeKind, TreeVolume};
 use std::cell::RefCell;
 
-/// How many levels below a node its extent is refined through its children's: `4` makes a
-/// node of up to 16 leaves exact (the same slab screen with every node exact left out 10% more
-/// node pairs on the far poses of the benchmarks, at a cost per node that grows with its size).
-const EXACT_LEVELS: u32 = 4;
+/// The most levels below a node whose box in the frame is exact (computed from its leaves'
+/// vertices): up to 16 leaves. The far poses of the benchmarks took 5% longer with 3 or 6 levels
+/// and as long with 5; higher nodes are few and take their box in the model's frame.
+const EXACT_LEVELS: u8 = 4;
 
-/// A node's largest projection on one side's direction (no vertex's computed projection is
-/// larger), and whether it is a vertex's.
+/// Bounds on a node's vertices' projections on the three axes of the frame (in its model's own
+/// frame).
 #[derive(Clone, Copy, Debug, Default)]
 struct Extent {
-    high: f64,
-    exact: bool,
+    along: [Interval; 3],
 }
 
 thread_local! {
@@ -36,111 +41,137 @@ thread_local! {
     static EXTENTS: RefCell<[PlacedNodes<Extent>; 2]> = RefCell::default();
 }
 
-/// One side of the screen: a model and the direction its extents are taken along (in its own
-/// frame), with the rounding of a box's projection on it.
+/// One side of the screen: a model and the frame's axes in its own frame, with the rounding of
+/// a box's projection on them.
 struct Side<'m, V> {
     model: &'m Model<V>,
-    along: Vector,
+    axes: [Vector; 3],
     box_slack: f64,
 }
 
-impl<'m, V> Side<'m, V> {
-    fn new(model: &'m Model<V>, along: Vector) -> Self {
-        let box_slack = box_rounding(&model.node_bounds()[0], &along);
+impl<'m, V: TreeVolume> Side<'m, V> {
+    fn new(model: &'m Model<V>, axes: [Vector; 3]) -> Self {
+        let root = &model.node_bounds()[0];
+        let box_slack = axes
+            .iter()
+            .map(|axis| box_rounding(root, axis))
+            .fold(0.0, f64::max);
         Self {
             model,
-            along,
+            axes,
             box_slack,
         }
     }
 
-    /// Node `i`'s extent, refined through `levels` levels of its children, from `known` where
-    /// an earlier call of this query left it (exact extents and those refined through every
-    /// level are kept).
-    fn extent(&self, known: &mut PlacedNodes<Extent>, i: usize, levels: u32) -> Extent {
+    /// Node `i`'s extent, from `known` where an earlier call of this query left it: exact for a
+    /// node at most [`EXACT_LEVELS`] levels above its leaves (from its children's), from its
+    /// box above.
+    fn extent(&self, known: &mut PlacedNodes<Extent>, i: usize) -> Extent {
         if let Some(e) = known.known(i as u32) {
             return e;
         }
+        let index = self.model.distance_index();
         let extent = match self.model.tree().nodes()[i].kind() {
-            NodeKind::Leaf(range) => Extent {
-                high: leaf_highest(&self.model.boxed()[range], &self.along).projection,
-                exact: true,
-            },
-            NodeKind::Internal { .. } if levels == 0 => self.boxed(i),
-            NodeKind::Internal { left, right } => {
-                let (l, r) = (
-                    self.extent(known, left, levels - 1),
-                    self.extent(known, right, levels - 1),
-                );
-                let high = l.high.max(r.high);
-                let exact = l.exact && r.exact;
+            NodeKind::Leaf(range) => self.vertices(&self.model.boxed()[range]),
+            NodeKind::Internal { left, right } if index.heights[i] <= EXACT_LEVELS => {
+                let (l, r) = (self.extent(known, left), self.extent(known, right));
                 Extent {
-                    high: if exact {
-                        high
-                    } else {
-                        high.min(self.boxed(i).high)
-                    },
-                    exact,
+                    along: [0, 1, 2].map(|k| Interval {
+                        low: l.along[k].low.min(r.along[k].low),
+                        high: l.along[k].high.max(r.along[k].high),
+                    }),
                 }
             }
+            NodeKind::Internal { .. } => self.boxed(i),
         };
-        if extent.exact || levels == EXACT_LEVELS {
-            known.insert(i as u32, extent);
-        }
+        known.insert(i as u32, extent);
         extent
     }
 
-    /// Node `i`'s extent from its box.
+    /// The projections of `triangles`' vertices.
+    #[inline]
+    fn vertices(&self, triangles: &[Boxed]) -> Extent {
+        let mut along = [Interval {
+            low: f64::INFINITY,
+            high: f64::NEG_INFINITY,
+        }; 3];
+        for vertex in triangles.iter().flat_map(|t| t.tri.vertices()) {
+            for (interval, axis) in along.iter_mut().zip(&self.axes) {
+                let projection = axis.dot(&vertex.coords);
+                interval.low = interval.low.min(projection);
+                interval.high = interval.high.max(projection);
+            }
+        }
+        Extent { along }
+    }
+
+    /// Node `i`'s extent from its box in the model's frame.
     fn boxed(&self, i: usize) -> Extent {
+        let b = &self.model.node_bounds()[i];
         Extent {
-            high: box_highest(&self.model.node_bounds()[i], &self.along) + self.box_slack,
-            exact: false,
+            along: self.axes.map(|axis| Interval {
+                low: -(box_highest(b, &-axis) + self.box_slack),
+                high: box_highest(b, &axis) + self.box_slack,
+            }),
         }
     }
 }
 
-/// The slab screen of one query.
-pub(crate) struct SlabScreen<'q, V> {
-    slab: Slab,
+/// The frame screen of one query.
+pub(crate) struct FrameScreen<'q, V> {
+    /// The slab along each axis of the frame.
+    slabs: [Slab; 3],
     a: Side<'q, V>,
     b: Side<'q, V>,
     known: &'q mut [PlacedNodes<Extent>; 2],
 }
 
-impl<V> SlabScreen<'_, V> {
+impl<V: TreeVolume> FrameScreen<'_, V> {
     /// A lower bound on the distance between the triangles of node `i` of A and node `j` of B
-    /// (placed): the gap between their projections on the screen's direction.
+    /// (placed): the distance between their boxes in the frame.
     #[inline]
     pub fn gap(&mut self, i: usize, j: usize) -> f64 {
         let [known_a, known_b] = &mut *self.known;
-        let high_a = self.a.extent(known_a, i, EXACT_LEVELS).high;
-        let high_b = self.b.extent(known_b, j, EXACT_LEVELS).high;
-        self.slab.width(high_a, high_b)
+        let a = self.a.extent(known_a, i);
+        let b = self.b.extent(known_b, j);
+        let squared: f64 = (0..3)
+            .map(|k| self.slabs[k].interval_gap(&a.along[k], &b.along[k]).powi(2))
+            .sum();
+        // The axes are orthonormal to a few ε, and the sum and root round by a few ε.
+        squared.sqrt() * (1.0 - 8.0 * f64::EPSILON)
     }
 }
 
-/// Runs `f` with the slab screen of `a` against `b` (placed by `b_in_a`) along the unit
-/// vector `n` (A's frame), on this thread's extent caches.
-pub(crate) fn with_screen<V, R>(
+/// Runs `f` with the frame screen of `a` against `b` (placed by `b_in_a`) in a frame whose
+/// first axis is the unit vector `n` (A's frame), on this thread's extent caches.
+pub(crate) fn with_screen<V: TreeVolume, R>(
     a: &Model<V>,
     b: &Model<V>,
     b_in_a: &Pose,
     n: &Vector,
-    f: impl FnOnce(&mut SlabScreen<'_, V>) -> R,
+    f: impl FnOnce(&mut FrameScreen<'_, V>) -> R,
 ) -> R {
-    let slab = Slab::new(a, b, b_in_a, n);
+    let axes = frame(n);
+    let slabs = axes.map(|axis| Slab::new(a, b, b_in_a, &axis));
     EXTENTS.with(|known| {
         let mut known = known.borrow_mut();
         known[0].begin(a.tree().nodes().len(), Extent::default());
         known[1].begin(b.tree().nodes().len(), Extent::default());
-        let mut screen = SlabScreen {
-            a: Side::new(a, slab.along_a),
-            b: Side::new(b, slab.along_b),
-            slab,
+        let mut screen = FrameScreen {
+            a: Side::new(a, axes),
+            b: Side::new(b, slabs.map(|slab| -slab.along_b)),
+            slabs,
             known: &mut known,
         };
         f(&mut screen)
     })
+}
+
+/// An orthonormal frame whose first axis is the unit vector `n`.
+fn frame(n: &Vector) -> [Vector; 3] {
+    let least = n.iamin();
+    let u = n.cross(&Vector::ith(least, 1.0)).normalize();
+    [*n, u, n.cross(&u)]
 }
 
 /// Frees this thread's extent caches.
@@ -167,59 +198,75 @@ mod tests {
         Model::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
     }
 
-    /// The vertices below node `i` and how many levels lie below it.
-    fn below(model: &Model, i: usize) -> (Vec<Point>, u32) {
+    /// The vertices below node `i`.
+    fn below(model: &Model, i: usize) -> Vec<Point> {
         match model.tree().nodes()[i].kind() {
-            NodeKind::Leaf(range) => (
-                model.boxed()[range]
-                    .iter()
-                    .flat_map(|t| *t.tri.vertices())
-                    .collect(),
-                0,
-            ),
+            NodeKind::Leaf(range) => model.boxed()[range]
+                .iter()
+                .flat_map(|t| *t.tri.vertices())
+                .collect(),
             NodeKind::Internal { left, right } => {
-                let ((mut l, hl), (r, hr)) = (below(model, left), below(model, right));
-                l.extend(r);
-                (l, 1 + hl.max(hr))
+                let mut l = below(model, left);
+                l.extend(below(model, right));
+                l
             }
         }
+    }
+
+    /// The least and largest computed projection of `points` on `axis`.
+    fn projections(points: &[Point], axis: &Vector) -> (f64, f64) {
+        points
+            .iter()
+            .map(|p| axis.dot(&p.coords))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                (lo.min(x), hi.max(x))
+            })
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
-        /// Every node pair's gap is at most the gap between its vertices' computed projections
-        /// (so at most their distance), and equal to it within the rounding allowance when both
-        /// nodes are within `EXACT_LEVELS` of their leaves.
+        /// Every node pair's gap is at most the distance between the boxes, in the frame, of
+        /// its vertices' computed projections (so at most the distance between its triangles),
+        /// and equal to it within the rounding allowance when both nodes are within
+        /// `EXACT_LEVELS` of their leaves.
         #[test]
-        fn gaps_bound_the_projections_and_are_exact_near_the_leaves(
+        fn gaps_bound_the_frame_boxes_and_are_exact_near_the_leaves(
             a in prop::collection::vec(-1.0f64..1.0, 9 * 150),
             b in prop::collection::vec(-1.0f64..1.0, 9 * 150),
             n in prop::array::uniform3(-1.0f64..1.0),
             angles in prop::array::uniform3(-3.0f64..3.0),
+            offset in prop::array::uniform3(-2.0f64..2.0),
         ) {
             let n = Vector::from(n);
             prop_assume!(n.norm() > 0.1);
             let n = n.normalize();
             let (a, b) = (soup(&a), soup(&b));
-            let pose = Pose::new([3.0 * n.x, 3.0 * n.y, 3.0 * n.z], angles).unwrap();
+            let pose = Pose::new(offset, angles).unwrap();
+            let axes = frame(&n);
             // Above the screen's own allowance (`64ε` of the coordinates and offset, about
             // 1e-13 here), far below what a box or a missed vertex changes.
             let rounding = 1e-12;
+            let heights = &a.distance_index().heights;
+            let heights_b = &b.distance_index().heights;
             with_screen(&a, &b, &pose, &n, |screen| {
-                for i in 0..a.tree().nodes().len() {
-                    let (va, ha) = below(&a, i);
-                    let high = va.iter().map(|v| n.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max);
-                    for j in 0..b.tree().nodes().len() {
-                        let (vb, hb) = below(&b, j);
-                        let low = vb
+                for (i, &height) in heights.iter().enumerate() {
+                    let va = below(&a, i);
+                    for (j, &height_b) in heights_b.iter().enumerate() {
+                        let vb: Vec<Point> = below(&b, j).iter().map(|v| place(&pose, v)).collect();
+                        let squared: f64 = axes
                             .iter()
-                            .map(|v| n.dot(&place(&pose, v).coords))
-                            .fold(f64::INFINITY, f64::min);
+                            .map(|axis| {
+                                let ((alo, ahi), (blo, bhi)) =
+                                    (projections(&va, axis), projections(&vb, axis));
+                                (blo - ahi).max(alo - bhi).max(0.0).powi(2)
+                            })
+                            .sum();
+                        let want = squared.sqrt();
                         let gap = screen.gap(i, j);
-                        prop_assert!(gap <= low - high, "{i} {j}: {gap} > {}", low - high);
-                        if ha <= EXACT_LEVELS && hb <= EXACT_LEVELS {
-                            prop_assert!(gap >= low - high - rounding, "{i} {j}: {gap} < {}", low - high);
+                        prop_assert!(gap <= want, "{i} {j}: {gap} > {want}");
+                        if height <= EXACT_LEVELS && height_b <= EXACT_LEVELS {
+                            prop_assert!(gap >= want - rounding, "{i} {j}: {gap} < {want}");
                         }
                     }
                 }

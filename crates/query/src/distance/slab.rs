@@ -37,6 +37,17 @@ impl Slab {
         }
     }
 
+    /// A lower bound on the distance along `n` between a part of A whose vertices'
+    /// projections on `n` lie in `a` and a part of B whose vertices' projections on `Rᵀn` (in
+    /// B's own frame, `−along_b`) lie in `b`, whichever side of the other each lies: the gap
+    /// between the intervals (B's moved by `n·t`), less the rounding; 0 when they overlap.
+    #[inline]
+    pub fn interval_gap(&self, a: &Interval, b: &Interval) -> f64 {
+        let beyond = self.width(a.high, -b.low);
+        let before = (a.low - b.high - self.offset - self.rounding) * (1.0 - 8.0 * f64::EPSILON);
+        beyond.max(before).max(0.0)
+    }
+
     /// A lower bound on the distance between a part of A whose vertices' projections on
     /// `along_a` are at most `high_a` and a part of B (placed) whose vertices' projections on
     /// `along_b` are at most `high_b`: the least projection of B's placed vertices less the
@@ -52,4 +63,12 @@ impl Slab {
 /// The largest absolute coordinate of a box.
 fn magnitude(b: &Aabb) -> f64 {
     b.mins.coords.amax().max(b.maxs.coords.amax())
+}
+
+/// The least and the largest projection of a part's vertices on a direction (computed in
+/// floating point): no vertex's computed projection lies outside.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Interval {
+    pub low: f64,
+    pub high: f64,
 }

@@ -7,6 +7,7 @@ use crate::collide::{checked_relative_pose, PosedOverlap};
 use crate::error::QueryError;
 use crate::Model;
 use obbtree_bv::Pose;
+use obbtree_tree::TreeVolume;
 
 /// How far the pairs a tracked walk starts from may outgrow those of the last walk from the
 /// roots before the tracker starts from the roots again: each tracked walk refines the pairs
@@ -124,7 +125,7 @@ impl DistanceTracker {
 
     /// Walks from `last`'s settled pairs (from the roots without them, or when they have grown
     /// too many): the walk to remember, the new one if it completed, else `last`.
-    fn walk<V>(
+    fn walk<V: TreeVolume>(
         &mut self,
         a: &Model<V>,
         b: &Model<V>,

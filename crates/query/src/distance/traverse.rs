@@ -2,12 +2,12 @@
 //! query shares, with what it does at a pair of leaves and when it prunes left to a
 //! [`Visitor`].
 
-use super::screen::SlabScreen;
+use super::screen::FrameScreen;
 use crate::collide::leaf::{Leaf, LeafTest};
 use crate::collide::traverse::with_placed;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
 use obbtree_bv::{Aabb, Pose, Rss};
-use obbtree_tree::Bvh;
+use obbtree_tree::{Bvh, TreeVolume};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
@@ -77,13 +77,13 @@ const STALE: u32 = 1 << 31;
 /// between the box around A's node's triangles and the box around B's placed leaf triangles
 /// (B's leaf triangles are placed for the leaf test anyway, and the gap is exact up to
 /// rounding). The larger node of a pair is split (A's when B's is a leaf).
-pub(crate) fn walk<V, W: Visitor>(
+pub(crate) fn walk<V: TreeVolume, W: Visitor>(
     trees: &Trees<'_, V>,
     leaves: &mut LeafTest,
     visitor: &mut W,
     start: Start<'_>,
     mut settled: Option<&mut Vec<Settled>>,
-    mut screen: Option<&mut SlabScreen<'_, V>>,
+    mut screen: Option<&mut FrameScreen<'_, V>>,
 ) -> ControlFlow<()> {
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
