@@ -1,7 +1,8 @@
 //! Two single-tree searches over a model's boxes (the boxes around each node's triangles, in
 //! the model's frame): the vertex farthest along a direction (the support mapping of the mesh's
-//! convex hull, as GJK needs it) and the triangle nearest a point, each by branch and bound,
-//! the more promising child first.
+//! convex hull: the slab certificate's exact extremes, and the hull sample of the distance
+//! index) and the triangle nearest a point, each by branch and bound, the more promising child
+//! first.
 
 use crate::collide::leaf::Boxed;
 use crate::Model;
