@@ -151,34 +151,40 @@ def far_poses(mesh, out):
 
 
 def distance_table(meshes, out, rounds, log):
-    """`distance` at near and far poses of dragon_res3, and the margin question at the median
-    near distance, beside FCL and coal."""
+    """`distance` at near and far poses of dragon_res3, at near poses of dragon_res2 and along
+    the KUKA arm's fold (link 5 in link 0's frame, `examples/kuka_sweep_poses.rs`), and the
+    margin question at the median near distance of dragon_res3, beside FCL and coal."""
     p = programs()
-    m = str(meshes["dragon_res3"])
+    d3, d2 = str(meshes["dragon_res3"]), str(meshes["dragon_res2"])
+    link0, link5 = (str(ROOT / "assets" / "kuka_iiwa" / f"link_{k}.obj") for k in (0, 5))
     near, far = str(DATA / "poses_dragon_res3_near_100.json"), str(far_poses(meshes["dragon_res3"], out))
-    first = run(p["obbtree"] + ["distance", m, m, "--poses", near, "--json"], full=True)
+    first = run(p["obbtree"] + ["distance", d3, d3, "--poses", near, "--json"], full=True)
     margin = statistics.median(r["distance"] for r in first["results"])
     engines = ["obbtree", "FCL RSS", "FCL OBBRSS", "coal RSS", "coal OBBRSS", "coal kIOS"]
     rows = []
-    for label, poses, extra, anchor_extra in [
-        ("`distance`, 100 near misses", near, [], []),
-        ("`distance`, 100 far poses", far, [], []),
-        (f"within {margin:.3g}? (the median near distance), 100 near misses", near, ["--margin", repr(margin)], ["--margin", repr(margin)]),
+    for label, a, b, poses, extra in [
+        ("dragon_res3 × dragon_res3, `distance`, 100 near misses", d3, d3, near, []),
+        ("dragon_res3 × dragon_res3, `distance`, 100 far poses", d3, d3, far, []),
+        (f"dragon_res3 × dragon_res3, within {margin:.3g}? (the median near distance), 100 near misses",
+         d3, d3, near, ["--margin", repr(margin)]),
+        ("dragon_res2 × dragon_res2, `distance`, 100 near misses", d2, d2, str(DATA / "poses_dragon_res2_near_100.json"), []),
+        ("KUKA link 0 × link 5, `distance`, 100 poses of the arm folding", link0, link5,
+         str(DATA / "poses_kuka_link0_link5_fold_100.json"), []),
     ]:
         commands = {
-            "obbtree": p["obbtree"] + ["distance", m, m, "--poses", poses, "--json"] + extra,
-            "FCL RSS": p["fcl"] + ["distance", m, m, poses, "--bv", "rss"] + anchor_extra,
-            "FCL OBBRSS": p["fcl"] + ["distance", m, m, poses, "--bv", "obbrss"] + anchor_extra,
-            "coal RSS": p["coal"] + ["distance", m, m, poses, "--bv", "rss"] + anchor_extra,
-            "coal OBBRSS": p["coal"] + ["distance", m, m, poses, "--bv", "obbrss"] + anchor_extra,
-            "coal kIOS": p["coal"] + ["distance", m, m, poses, "--bv", "kios"] + anchor_extra,
+            "obbtree": p["obbtree"] + ["distance", a, b, "--poses", poses, "--json"] + extra,
+            "FCL RSS": p["fcl"] + ["distance", a, b, poses, "--bv", "rss"] + extra,
+            "FCL OBBRSS": p["fcl"] + ["distance", a, b, poses, "--bv", "obbrss"] + extra,
+            "coal RSS": p["coal"] + ["distance", a, b, poses, "--bv", "rss"] + extra,
+            "coal OBBRSS": p["coal"] + ["distance", a, b, poses, "--bv", "obbrss"] + extra,
+            "coal kIOS": p["coal"] + ["distance", a, b, poses, "--bv", "kios"] + extra,
         }
         reports = rounds_of(commands, rounds, log, label)
         times = {e: median(reports[e]) for e in engines}
         fastest = min(times[e] for e in engines[1:])
         cells = [f"**{ms(times['obbtree'])}**"] + [ms(times[e]) for e in engines[1:]]
         rows.append(f"| {label} | " + " | ".join(cells) + f" | **{fastest / times['obbtree']:.1f}×** |")
-    header = ["| dragon_res3 × dragon_res3 | " + " | ".join(engines) + " | fastest other / obbtree |",
+    header = ["| case | " + " | ".join(engines) + " | fastest other / obbtree |",
               "| --- |" + " ---: |" * (len(engines) + 1)]
     return header + rows
 
