@@ -13,9 +13,9 @@
 //! over each mesh's hull sample (the extreme vertices along a few thousand directions, kept in
 //! the distance index: a brute-force support mapping over a few hundred points in cache, where
 //! an exact one over the whole mesh cost ten times more on the benchmarks and led to the same
-//! pairs), and the triangles nearest them; the slab is then measured exactly (the extreme vertices by [`highest`], with a bound on the rounding
-//! of the projections and of B's placement). A slab that does not certify leaves the candidate
-//! as the walk's first best pair.
+//! pairs), and the triangles nearest them; the slab is then measured exactly (the extreme
+//! vertices by [`highest`], with a bound on the rounding of the projections and of B's
+//! placement). A slab that does not certify leaves the candidate as the walk's first best pair.
 
 use super::closest::Closest;
 use super::offer_pair;

@@ -27,7 +27,8 @@
 //! Why: the walk prunes a pair of nodes only when a conservative lower bound on their distance
 //! (the distance between rectangle swept spheres, [`rss_rss::lower_bound`], or the gap between
 //! exact boxes around triangles, or the gap between two triangles' projections on the best
-//! pair's direction, each allowed for their rounding) is at least the best distance found less
+//! pair's direction, or the distance between two nodes' vertices' boxes in the frame of the
+//! first best pair's direction, each allowed for their rounding) is at least the best distance found less
 //! `1e-13·(d + L_A)` (`L_A` the largest coordinate of A: a tenth of the promise, spent on
 //! leaving out pairs exactly as far as the best, such as all those around a closest vertex
 //! pair); the triangle pairs it measures go through the exact intersection test when their boxes
@@ -67,8 +68,7 @@
 //! around each node's triangles of the model's own tree, whatever its volume type
 //! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, with the node's height and the
 //! hull sample 38.8 bytes per triangle on the dragons with the default OBB leaves); pairs with a
-//! leaf of B by the boxes
-//! around the triangles (B's leaf triangles are placed in A's frame once per query, and each
+//! leaf of B by the boxes around the triangles (B's leaf triangles are placed in A's frame once per query, and each
 //! triangle pair is screened by its boxes' gap and by its projections on the best pair's
 //! direction before it is measured). Rectangle swept spheres bound distances more tightly than
 //! the trees' own oriented boxes, spheres and k-DOPs on the meshes measured, so they are the
@@ -332,7 +332,7 @@ fn answer<V: PosedOverlap>(
 
 /// The walk over the two models with their distance indexes from `start`, `visitor`
 /// deciding; with `settled`, what it settles (complete when it does not break); with `screen`,
-/// node pairs are screened by their projections on its direction first.
+/// node pairs are screened first by the distance between their boxes in its frame.
 fn search<V: TreeVolume>(
     a: &Model<V>,
     b: &Model<V>,
