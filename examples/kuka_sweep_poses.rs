@@ -13,7 +13,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = args
         .get(1)
         .ok_or("usage: kuka_sweep_poses OUT.json [STEPS]")?;
-    let steps: usize = args.get(2).map_or(Ok(100), |s| s.parse())?;
+    let steps: usize = match args.get(2) {
+        None => 100,
+        Some(s) => match s.parse() {
+            Ok(n) if n >= 2 => n,
+            _ => {
+                return Err(
+                    format!("STEPS: expected a whole number of at least 2, got {s:?}").into(),
+                )
+            }
+        },
+    };
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
     let robot = Robot::from_file(assets.join("kuka_iiwa/model.urdf"))?;
     let models: Vec<Model> = robot

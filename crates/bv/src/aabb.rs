@@ -28,6 +28,19 @@ impl Aabb {
             Self::new(b.mins.inf(p), b.maxs.sup(p))
         })
     }
+
+    /// The largest absolute coordinate of the box's points: the magnitude that rounding errors
+    /// of computations on points in the box are bounded by.
+    ///
+    /// ```
+    /// use obbtree_bv::{Aabb, Point};
+    /// let b = Aabb::new(Point::new(-3.0, 0.5, 1.0), Point::new(2.0, 1.0, 2.5));
+    /// assert_eq!(b.largest_coordinate(), 3.0);
+    /// ```
+    #[inline]
+    pub fn largest_coordinate(&self) -> f64 {
+        self.mins.coords.amax().max(self.maxs.coords.amax())
+    }
 }
 
 impl crate::BoundingVolume for Aabb {

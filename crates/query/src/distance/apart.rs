@@ -20,13 +20,13 @@
 use super::closest::Closest;
 use super::offer_pair;
 use super::slab::Slab;
-use super::support::{highest, nearest_triangle};
+use super::support::{farthest, highest, nearest_triangle};
 use super::traverse::Visitor;
 use crate::collide::place;
 use crate::Model;
 use obbtree_bv::distance::gjk;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
-use obbtree_bv::{Aabb, Point, Pose, Vector};
+use obbtree_bv::{BoundingVolume, Point, Pose, Vector};
 use obbtree_tree::TreeVolume;
 
 /// What [`settle`] found.
@@ -90,30 +90,13 @@ fn hulls_pair<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Optio
         &a.distance_index().hull_sample,
         &b.distance_index().hull_sample,
     );
-    let support_a = |d: &Vector| farthest(sample_a, d);
-    let support_b = |d: &Vector| place(b_in_a, &farthest(sample_b, &rotation.tr_mul(d)));
-    let guess = centre(a.bounds()) - place(b_in_a, &centre(b.bounds()));
+    let support_a = |d: &Vector| farthest(sample_a, d).vertex;
+    let support_b = |d: &Vector| place(b_in_a, &farthest(sample_b, &rotation.tr_mul(d)).vertex);
+    let guess = a.bounds().center() - place(b_in_a, &b.bounds().center());
     let (near_a, near_b) = gjk::closest_points(support_a, support_b, &guess)?;
     let in_b = Point::from(rotation.tr_mul(&(near_b.coords - b_in_a.translation())));
     let (ia, ib) = (nearest_triangle(a, &near_a), nearest_triangle(b, &in_b));
     Some([a.tree().triangle_order()[ia], b.tree().triangle_order()[ib]])
-}
-
-/// The first point of `points` with the largest projection on `d` (the origin when empty).
-fn farthest(points: &[Point], d: &Vector) -> Point {
-    let (mut best, mut most) = (Point::origin(), f64::NEG_INFINITY);
-    for p in points {
-        let projection = d.dot(&p.coords);
-        if projection > most {
-            (best, most) = (*p, projection);
-        }
-    }
-    best
-}
-
-/// The centre of a box.
-fn centre(b: &Aabb) -> Point {
-    Point::from((b.mins.coords + b.maxs.coords) * 0.5)
 }
 
 /// Whether the slab orthogonal to the best pair's direction, between the extreme vertices of A
@@ -146,29 +129,10 @@ fn slab_width<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distance::test_meshes::closed_box;
     use crate::distance::DistanceRequest;
     use obbtree_bv::distance::tri_tri;
     use obbtree_bv::TriMesh;
-
-    /// A closed box `[0, s]³`, twelve triangles.
-    fn cube(s: f64) -> TriMesh {
-        let v = (0..8)
-            .map(|k| Point::new(f64::from(k & 1), f64::from((k >> 1) & 1), f64::from(k >> 2)) * s)
-            .collect();
-        let quads = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        let t = quads
-            .iter()
-            .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
-            .collect();
-        TriMesh::new(v, t).unwrap()
-    }
 
     /// The least float distance over every triangle pair, B placed by `pose`.
     fn brute_force(a: &TriMesh, b: &TriMesh, pose: &Pose) -> f64 {
@@ -198,7 +162,7 @@ mod tests {
 
     #[test]
     fn convex_meshes_apart_are_settled_by_the_slab() {
-        let (a, b) = (cube(1.0), cube(0.5));
+        let (a, b) = (closed_box([1.0; 3]), closed_box([0.5; 3]));
         for (k, pose) in [
             Pose::new([3.0, 0.25, 0.5], [0.0, 0.0, 0.0]).unwrap(),
             Pose::new([2.0, -3.0, 1.5], [0.3, -1.1, 0.7]).unwrap(),

@@ -6,7 +6,7 @@ use crate::collide::leaf::{Boxed, Leaf, LeafTest};
 use crate::Model;
 use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
 use obbtree_bv::intersect::tri_tri_exact;
-use obbtree_bv::{Aabb, Point, Triangle, Vector};
+use obbtree_bv::{Point, Triangle, Vector};
 use smallvec::SmallVec;
 use std::ops::ControlFlow;
 
@@ -115,9 +115,11 @@ impl Closest {
     /// A search for `request` between `a` and another mesh placed in its frame (`a`'s largest
     /// absolute coordinate is at most that of the placed meshes).
     pub fn for_request<V>(request: &DistanceRequest, a: &Model<V>) -> Self {
-        let bounds = a.bounds();
-        let magnitude = bounds.mins.coords.amax().max(bounds.maxs.coords.amax());
-        Self::new(request.rel_err, request.abs_err, magnitude)
+        Self::new(
+            request.rel_err,
+            request.abs_err,
+            a.bounds().largest_coordinate(),
+        )
     }
 
     /// Offers the pair `pair` of triangles at `found` (`intersects`: by the exact test); keeps
@@ -256,7 +258,8 @@ impl Visitor for Closest {
         // A's triangles' projections on the best pair's direction, made again when a better
         // pair turns it.
         let mut n = self.direction;
-        let rounding = SLAB_ROUNDING * (box_magnitude(around_a) + box_magnitude(&around_b));
+        let rounding =
+            SLAB_ROUNDING * (around_a.largest_coordinate() + around_b.largest_coordinate());
         let highs_along = |n: &Vector| -> SmallVec<[f64; 16]> {
             pa.iter().map(|p| highest(n, p.tri.vertices())).collect()
         };
@@ -328,10 +331,4 @@ fn lowest(n: &Vector, t: &[Point; 3]) -> f64 {
 #[inline(always)]
 fn along(n: &Vector, v: &Point) -> f64 {
     n.x * v.x + n.y * v.y + n.z * v.z
-}
-
-/// The largest absolute coordinate of a box's points.
-#[inline]
-fn box_magnitude(b: &Aabb) -> f64 {
-    b.mins.coords.amax().max(b.maxs.coords.amax())
 }

@@ -121,34 +121,15 @@ fn node_ranges<V>(tree: &Bvh<V>) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use obbtree_bv::TriMesh;
+    use crate::distance::test_meshes::closed_box;
 
     /// The hull sample of a convex polytope is its vertex set (each vertex is the farthest along
     /// a cone of directions), and the directions are unit vectors spread over both hemispheres.
     #[test]
     fn the_hull_sample_of_a_box_is_its_corners() {
-        let corners: Vec<Point> = (0..8)
-            .map(|k| {
-                Point::new(
-                    f64::from(k & 1),
-                    f64::from((k >> 1) & 1) * 2.0,
-                    f64::from(k >> 2) * 3.0,
-                )
-            })
-            .collect();
-        let quads = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        let triangles = quads
-            .iter()
-            .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
-            .collect();
-        let model: Model = Model::new(TriMesh::new(corners.clone(), triangles).unwrap()).unwrap();
+        let mesh = closed_box([1.0, 2.0, 3.0]);
+        let corners = mesh.vertices().to_vec();
+        let model: Model = Model::new(mesh).unwrap();
         let mut sample = model.distance_index().hull_sample.clone();
         sample.sort_by(|p, q| {
             p.coords

@@ -86,6 +86,8 @@ mod request;
 mod screen;
 mod slab;
 mod support;
+#[cfg(test)]
+mod test_meshes;
 mod tracker;
 mod traverse;
 

@@ -41,10 +41,11 @@ thread_local! {
     static EXTENTS: RefCell<[PlacedNodes<Extent>; 2]> = RefCell::default();
 }
 
-/// One side of the screen: a model and the frame's axes in its own frame, with the rounding of
-/// a box's projection on them.
+/// One side of the screen: a model, its nodes' heights, and the frame's axes in its own frame,
+/// with the rounding of a box's projection on them.
 struct Side<'m, V> {
     model: &'m Model<V>,
+    heights: &'m [u8],
     axes: [Vector; 3],
     box_slack: f64,
 }
@@ -58,6 +59,7 @@ impl<'m, V: TreeVolume> Side<'m, V> {
             .fold(0.0, f64::max);
         Self {
             model,
+            heights: &model.distance_index().heights,
             axes,
             box_slack,
         }
@@ -70,10 +72,9 @@ impl<'m, V: TreeVolume> Side<'m, V> {
         if let Some(e) = known.known(i as u32) {
             return e;
         }
-        let index = self.model.distance_index();
         let extent = match self.model.tree().nodes()[i].kind() {
             NodeKind::Leaf(range) => self.vertices(&self.model.boxed()[range]),
-            NodeKind::Internal { left, right } if index.heights[i] <= EXACT_LEVELS => {
+            NodeKind::Internal { left, right } if self.heights[i] <= EXACT_LEVELS => {
                 let (l, r) = (self.extent(known, left), self.extent(known, right));
                 Extent {
                     along: [0, 1, 2].map(|k| Interval {
@@ -183,20 +184,9 @@ pub(crate) fn release() {
 mod tests {
     use super::*;
     use crate::collide::place;
-    use obbtree_bv::{Point, TriMesh};
+    use crate::distance::test_meshes::soup;
+    use obbtree_bv::Point;
     use proptest::prelude::*;
-
-    /// A soup of triangles with coordinates in `[-1, 1]`.
-    fn soup(coordinates: &[f64]) -> Model {
-        let vertices: Vec<Point> = coordinates
-            .chunks_exact(3)
-            .map(|c| Point::new(c[0], c[1], c[2]))
-            .collect();
-        let triangles = (0..vertices.len() as u32 / 3)
-            .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
-            .collect();
-        Model::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
-    }
 
     /// The vertices below node `i`.
     fn below(model: &Model, i: usize) -> Vec<Point> {

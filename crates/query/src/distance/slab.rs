@@ -4,7 +4,7 @@
 
 use crate::Model;
 use obbtree_bv::distance::SLACK;
-use obbtree_bv::{Aabb, Pose, Vector};
+use obbtree_bv::{Pose, Vector};
 
 /// The projections of A's vertices and of B's (placed by `R·p + t`) on a unit vector `n` of
 /// A's frame: A's on `along_a = n`, B's on `along_b = −Rᵀn` in B's own frame (so B's least
@@ -33,7 +33,10 @@ impl Slab {
             along_a: *n,
             along_b: -rotation.tr_mul(n),
             offset: n.dot(translation),
-            rounding: SLACK * (magnitude(a.bounds()) + magnitude(b.bounds()) + translation.amax()),
+            rounding: SLACK
+                * (a.bounds().largest_coordinate()
+                    + b.bounds().largest_coordinate()
+                    + translation.amax()),
         }
     }
 
@@ -58,11 +61,6 @@ impl Slab {
         // `n` may be longer than a unit vector by 4ε.
         width * (1.0 - 8.0 * f64::EPSILON)
     }
-}
-
-/// The largest absolute coordinate of a box.
-fn magnitude(b: &Aabb) -> f64 {
-    b.mins.coords.amax().max(b.maxs.coords.amax())
 }
 
 /// The least and the largest projection of a part's vertices on a direction (computed in

@@ -35,7 +35,7 @@ pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
         model,
         |b| -(box_highest(b, n) + slack),
         |triangles, _| {
-            let found = leaf_highest(triangles, n);
+            let found = farthest(triangles.iter().flat_map(|t| t.tri.vertices()), n);
             if found.projection > best.projection {
                 best = found;
             }
@@ -45,14 +45,15 @@ pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
     best
 }
 
-/// The vertex of `triangles` with the largest projection on `n` (computed in floating point).
+/// The first of `points` with the largest projection on `n` (computed in floating point; the
+/// origin at `−∞` when there are none).
 #[inline]
-pub(crate) fn leaf_highest(triangles: &[Boxed], n: &Vector) -> Extreme {
+pub(crate) fn farthest<'p>(points: impl IntoIterator<Item = &'p Point>, n: &Vector) -> Extreme {
     let mut best = Extreme {
         projection: f64::NEG_INFINITY,
         vertex: Point::origin(),
     };
-    for vertex in triangles.iter().flat_map(|t| t.tri.vertices()) {
+    for vertex in points {
         let projection = n.dot(&vertex.coords);
         if projection > best.projection {
             best = Extreme {
@@ -109,8 +110,7 @@ pub(crate) fn box_highest(b: &Aabb, n: &Vector) -> f64 {
 /// projection may each be from the exact values: a few ulps of `|n|₁` times the largest
 /// coordinate (`16ε` covers the halving, the two dot products and the sum).
 pub(crate) fn box_rounding(root: &Aabb, n: &Vector) -> f64 {
-    let magnitude = root.mins.coords.amax().max(root.maxs.coords.amax());
-    16.0 * f64::EPSILON * n.abs().sum() * magnitude
+    16.0 * f64::EPSILON * n.abs().sum() * root.largest_coordinate()
 }
 
 /// The position (in the tree's triangle order) of a triangle of `model`'s mesh nearest `p`.
@@ -150,20 +150,8 @@ fn triangle_gap(t: &Boxed, p: &Point) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use obbtree_bv::TriMesh;
+    use crate::distance::test_meshes::soup;
     use proptest::prelude::*;
-
-    /// A soup of `n` triangles with coordinates in `[-1, 1]` (many leaves).
-    fn soup(coordinates: &[f64]) -> Model {
-        let vertices: Vec<Point> = coordinates
-            .chunks_exact(3)
-            .map(|c| Point::new(c[0], c[1], c[2]))
-            .collect();
-        let triangles = (0..vertices.len() as u32 / 3)
-            .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
-            .collect();
-        Model::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]

@@ -1,0 +1,42 @@
+//! Meshes the distance module's unit tests share.
+
+use crate::Model;
+use obbtree_bv::{Point, TriMesh};
+
+/// A soup of triangles, three points of `coordinates` (nine numbers) each.
+pub(crate) fn soup(coordinates: &[f64]) -> Model {
+    let vertices: Vec<Point> = coordinates
+        .chunks_exact(3)
+        .map(|c| Point::new(c[0], c[1], c[2]))
+        .collect();
+    let triangles = (0..vertices.len() as u32 / 3)
+        .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+        .collect();
+    Model::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
+}
+
+/// The closed box `[0, size₀] × [0, size₁] × [0, size₂]`, twelve triangles.
+pub(crate) fn closed_box(size: [f64; 3]) -> TriMesh {
+    let corners = (0..8)
+        .map(|k| {
+            Point::new(
+                f64::from(k & 1) * size[0],
+                f64::from((k >> 1) & 1) * size[1],
+                f64::from(k >> 2) * size[2],
+            )
+        })
+        .collect();
+    let quads = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let triangles = quads
+        .iter()
+        .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
+        .collect();
+    TriMesh::new(corners, triangles).unwrap()
+}
