@@ -28,9 +28,12 @@ mod collide;
 mod cull;
 mod distance;
 mod error;
+mod kernel;
 mod model;
 mod pick;
 mod prefetch;
+#[cfg(test)]
+mod test_meshes;
 
 pub use collide::{
     brute_force, brute_force_self, collide, collide_many, collide_with, contains_point,

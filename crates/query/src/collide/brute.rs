@@ -1,6 +1,6 @@
 //! The exact brute-force oracle: every triangle pair through the exact predicate.
 
-use super::leaf::placed_triangle;
+use crate::kernel::leaf::placed_triangle;
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Pose, TriMesh, Triangle};
 

@@ -3,13 +3,14 @@
 //! parry and FCL treat meshes as hollow shells; for two *closed* meshes whose surfaces do not
 //! meet, this tells "disjoint" from "one solid inside the other".
 
-use super::leaf::placed_triangle;
-use super::{place, PosedOverlap};
+use crate::kernel::leaf::placed_triangle;
+use super::PosedOverlap;
+use crate::kernel::place;
 use crate::error::{check_placed, check_point, Operand, QueryError};
 use crate::Model;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
-use obbtree_bv::{BoundingVolume, Point, Pose, TriMesh, Vector};
+use obbtree_bv::{BoundingVolume, Point, Pose, Vector};
 use rand::{Rng, SeedableRng};
 use robust::{orient2d, Coord};
 
@@ -29,34 +30,6 @@ fn segment_pad(pose: &Pose, p: &Point, far: &Point, local: &Point, far_local: &P
     let world = p.coords.abs().sum() + far.coords.abs().sum() + pose.translation().abs().sum();
     let mesh = local.coords.abs().sum() + far_local.coords.abs().sum();
     64.0 * f64::EPSILON * (world + mesh) + 4.0 * ORTHONORMAL_TOLERANCE * local.coords.abs().sum()
-}
-
-/// One vertex index per connected component of `mesh` (triangles sharing a vertex index are
-/// connected), the smallest of each, in increasing order.
-pub fn component_seeds(mesh: &TriMesh) -> Vec<u32> {
-    let mut parent: Vec<u32> = (0..mesh.vertices().len() as u32).collect();
-    fn root(parent: &mut [u32], mut v: u32) -> u32 {
-        while parent[v as usize] != v {
-            parent[v as usize] = parent[parent[v as usize] as usize];
-            v = parent[v as usize];
-        }
-        v
-    }
-    for t in mesh.triangles() {
-        for k in 1..3 {
-            let (x, y) = (root(&mut parent, t[0]), root(&mut parent, t[k]));
-            // The smaller index becomes the root, so each root is its component's smallest.
-            parent[x.max(y) as usize] = x.min(y);
-        }
-    }
-    let mut used = vec![false; parent.len()];
-    mesh.triangles()
-        .iter()
-        .flatten()
-        .for_each(|&v| used[v as usize] = true);
-    (0..parent.len() as u32)
-        .filter(|&v| used[v as usize] && root(&mut parent, v) == v)
-        .collect()
 }
 
 /// For meshes whose surfaces do not meet (the caller has checked), whether one solid lies

@@ -21,30 +21,28 @@
 //! ([`QueryError::OutOfRange`]). Answers are exact for the placed triangles: the leaf test is the exact
 //! orientation-predicate test [`tri_tri_exact`](obbtree_bv::intersect::tri_tri_exact), behind
 //! a float filter (triangle bounding boxes compared exactly) that only rejects pairs whose boxes
-//! are disjoint, and the bounding-volume tests are conservative ([`posed`]), so rounding never
+//! are disjoint, and the bounding-volume tests are conservative ([`PosedOverlap`]), so rounding never
 //! changes an answer. Touching triangles intersect (closed sets).
 
 mod brute;
 pub(crate) mod containment;
-pub(crate) mod leaf;
 mod many;
-mod posed;
 mod request;
 mod self_collide;
-pub(crate) mod traverse;
 
 pub use brute::{brute_force, brute_force_self};
 pub use containment::{contains_point, Containment};
-use leaf::{Leaf, LeafTest};
 pub use many::collide_many;
-pub use posed::PosedOverlap;
 pub use request::{CollisionRequest, CollisionResult, Mode};
 pub use self_collide::self_collide;
 
 use crate::error::{check_placed, Operand, QueryError};
+use crate::kernel::descent::depth_first;
+use crate::kernel::leaf::{self, Leaf, LeafTest};
+pub use crate::kernel::posed::PosedOverlap;
 use crate::Model;
 use obbtree_bv::intersect::tri_tri_segment;
-use obbtree_bv::{Point, Pose};
+use obbtree_bv::Pose;
 
 /// Frees the calling thread's collision caches: the placed triangles and placed volumes of B
 /// that [`collide`] and [`self_collide`] keep between queries so that queries allocate nothing
@@ -56,15 +54,8 @@ use obbtree_bv::{Point, Pose};
 /// (56 bytes per node). The next query on this thread allocates them again. [`collide_many`]
 /// runs on rayon's threads: release theirs with `rayon::broadcast(|_| release_caches())`.
 pub fn release_caches() {
-    leaf::release();
-    traverse::release();
+    crate::kernel::release();
     crate::distance::release_screen();
-}
-
-/// `pose · p = R·p + t` in `f64`: the one placement every path uses.
-#[inline]
-pub(crate) fn place(pose: &Pose, p: &Point) -> Point {
-    pose.transform_point(p)
 }
 
 /// Do the meshes of `a` (posed by `pose_a`) and `b` (posed by `pose_b`) touch, and where?
@@ -148,7 +139,7 @@ fn find_pairs<V: PosedOverlap>(
     let pairs = &mut result.pairs;
     let done = leaf::with_leaf_test(a, b, b_in_a, |leaves| {
         let meets_leaf = |leaves: &mut LeafTest, i, b: &Leaf| leaves.meets_leaf(i, b);
-        traverse::leaf_pairs(
+        depth_first::leaf_pairs(
             a.tree(),
             b.tree(),
             &rel,

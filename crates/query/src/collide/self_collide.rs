@@ -1,7 +1,8 @@
 //! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
 
-use super::leaf::{with_leaf_test, Leaf, LeafTest};
-use super::{traverse, CollisionRequest, CollisionResult, Mode, PosedOverlap};
+use crate::kernel::descent::depth_first;
+use crate::kernel::leaf::{with_leaf_test, Leaf, LeafTest};
+use super::{CollisionRequest, CollisionResult, Mode, PosedOverlap};
 use crate::Model;
 use obbtree_bv::{Pose, TriMesh};
 
@@ -28,7 +29,7 @@ pub fn self_collide<V: PosedOverlap>(
     let mut result = CollisionResult::default();
     let pairs = &mut result.pairs;
     let done = with_leaf_test(model, model, &identity, |leaves| {
-        traverse::leaf_pairs(
+        depth_first::leaf_pairs(
             tree,
             tree,
             &V::relative(&identity),

@@ -20,9 +20,9 @@
 use super::closest::Closest;
 use super::offer_pair;
 use super::slab::Slab;
-use super::support::{farthest, highest, nearest_triangle};
-use super::traverse::Visitor;
-use crate::collide::place;
+use crate::model::index::support::{farthest, highest, nearest_triangle};
+use crate::kernel::descent::best_first::Visitor;
+use crate::kernel::place;
 use crate::Model;
 use obbtree_bv::distance::gjk;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
@@ -129,7 +129,7 @@ fn slab_width<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::distance::test_meshes::closed_box;
+    use crate::test_meshes::closed_box;
     use crate::distance::DistanceRequest;
     use obbtree_bv::distance::tri_tri;
     use obbtree_bv::TriMesh;
@@ -137,7 +137,7 @@ mod tests {
     /// The least float distance over every triangle pair, B placed by `pose`.
     fn brute_force(a: &TriMesh, b: &TriMesh, pose: &Pose) -> f64 {
         let placed: Vec<_> = (0..b.triangles().len())
-            .map(|j| crate::collide::leaf::placed_triangle(b, j, pose))
+            .map(|j| crate::kernel::leaf::placed_triangle(b, j, pose))
             .collect();
         (0..a.triangles().len())
             .flat_map(|i| placed.iter().map(move |q| (i, q)))

@@ -1,8 +1,9 @@
 //! The closest triangle pair: the visitor of [`super::distance`].
 
-use super::traverse::{box_gap_squared, Visitor};
+use crate::kernel::descent::best_first::{box_gap_squared, lowered, Visitor};
 use super::DistanceRequest;
-use crate::collide::leaf::{Boxed, Leaf, LeafTest};
+use crate::kernel::leaf::{Leaf, LeafTest};
+use crate::model::index::boxes::Boxed;
 use crate::Model;
 use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
 use obbtree_bv::intersect::tri_tri_exact;
@@ -89,7 +90,7 @@ impl Closest {
     /// and records the pairs this search measures (or passes over) in [`Closest::measured`].
     pub fn remember(&mut self, mut remembered: Vec<Measured>, moved: f64) {
         for m in &mut remembered {
-            m.lower = super::traverse::lowered(m.lower, moved);
+            m.lower = lowered(m.lower, moved);
         }
         self.remembered = remembered;
         self.measured = Some(Vec::new());

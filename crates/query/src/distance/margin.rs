@@ -3,8 +3,8 @@
 //! grown by the margin, and the box test that screens the leaves.
 
 use super::closest::triangle;
-use super::traverse::box_gap_squared;
-use crate::collide::leaf::{Leaf, LeafTest};
+use crate::kernel::descent::best_first::box_gap_squared;
+use crate::kernel::leaf::{Leaf, LeafTest};
 use obbtree_bv::distance::tri_tri;
 use obbtree_bv::Aabb;
 use std::ops::ControlFlow;

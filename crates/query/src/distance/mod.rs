@@ -80,22 +80,18 @@
 
 mod apart;
 mod closest;
-pub(crate) mod index;
 mod margin;
 mod request;
 mod screen;
 mod slab;
-mod support;
-#[cfg(test)]
-mod test_meshes;
 mod tracker;
-mod traverse;
 
 pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;
 
-use crate::collide::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
-use crate::collide::traverse::leaf_pairs;
+use crate::kernel::descent::best_first::{walk, Settled, Start, Trees, Visitor};
+use crate::kernel::descent::depth_first::leaf_pairs;
+use crate::kernel::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
 use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
 use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryError};
 use crate::Model;
@@ -108,7 +104,6 @@ use rayon::prelude::*;
 pub(crate) use screen::release as release_screen;
 use screen::{with_screen, FrameScreen};
 use std::ops::ControlFlow;
-use traverse::{walk, Settled, Start, Trees, Visitor};
 
 /// The distance between the meshes of `a` (posed by `pose_a`) and `b` (posed by `pose_b`), the
 /// closest triangle pair and its closest points (world frame), within the guarantee below. An

@@ -16,9 +16,10 @@
 //! frame above.
 
 use super::slab::{Interval, Slab};
-use super::support::{box_highest, box_rounding};
-use crate::collide::leaf::Boxed;
-use crate::collide::traverse::PlacedNodes;
+use crate::model::index::support::{box_highest, box_rounding};
+use crate::model::index::boxes::Boxed;
+use crate::kernel::descent::best_first::PairScreen;
+use crate::kernel::placed_nodes::PlacedNodes;
 use crate::Model;
 use obbtree_bv::{Pose, Vector};
 use obbtree_tree::{NodeKind, TreeVolume};
@@ -127,11 +128,11 @@ pub(crate) struct FrameScreen<'q, V> {
     known: &'q mut [PlacedNodes<Extent>; 2],
 }
 
-impl<V: TreeVolume> FrameScreen<'_, V> {
+impl<V: TreeVolume> PairScreen for FrameScreen<'_, V> {
     /// A lower bound on the distance between the triangles of node `i` of A and node `j` of B
     /// (placed): the distance between their boxes in the frame.
     #[inline]
-    pub fn gap(&mut self, i: usize, j: usize) -> f64 {
+    fn gap(&mut self, i: usize, j: usize) -> f64 {
         let [known_a, known_b] = &mut *self.known;
         let a = self.a.extent(known_a, i);
         let b = self.b.extent(known_b, j);
@@ -183,8 +184,8 @@ pub(crate) fn release() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::place;
-    use crate::distance::test_meshes::soup;
+    use crate::kernel::place;
+    use crate::test_meshes::soup;
     use obbtree_bv::Point;
     use proptest::prelude::*;
 

@@ -1,4 +1,4 @@
-//! Meshes the distance module's unit tests share.
+//! Meshes the unit tests share.
 
 use crate::Model;
 use obbtree_bv::{Point, TriMesh};

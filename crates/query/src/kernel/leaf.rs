@@ -2,59 +2,14 @@
 //! each triangle placed and boxed at most once per query.
 
 use super::place;
+use crate::model::index::boxes::Boxed;
 use crate::Model;
 use obbtree_bv::intersect::aabb_aabb;
-use obbtree_bv::intersect::tri_tri_exact::{self, Prepared};
+use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, TriMesh, Triangle};
-use obbtree_tree::{Bvh, NodeKind};
+use obbtree_tree::Bvh;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
-
-/// A triangle (in A's frame) with its plane, prepared for the exact test, and its bounding box.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Boxed {
-    pub(crate) tri: Prepared,
-    pub(crate) bounds: Aabb,
-}
-
-impl Boxed {
-    #[inline]
-    fn new(tri: Triangle) -> Self {
-        let bounds = Aabb::from_points(&[tri.a, tri.b, tri.c]);
-        Self {
-            tri: Prepared::new(&tri),
-            bounds,
-        }
-    }
-}
-
-/// The triangles of `mesh` with their boxes, in the order of `tree` (each leaf's triangles
-/// contiguous): A's side of the leaf test, computed once per [`Model`](super::Model).
-pub(crate) fn boxed_in_tree_order<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Vec<Boxed> {
-    let order = tree.triangle_order();
-    order
-        .iter()
-        .map(|&t| Boxed::new(mesh.triangle(t as usize)))
-        .collect()
-}
-
-/// The box around each node's triangles (in the mesh's frame), by node index: a leaf's box is
-/// what the leaf test compares the other leaf's triangles with. Computed once per
-/// [`Model`](super::Model), children before parents (they come after them in the array).
-pub(crate) fn node_bounds<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Aabb> {
-    let nodes = tree.nodes();
-    let mut bounds = vec![boxed[0].bounds; nodes.len()];
-    for i in (0..nodes.len()).rev() {
-        bounds[i] = match nodes[i].kind() {
-            NodeKind::Internal { left, right } => bounds[left].merge(&bounds[right]),
-            NodeKind::Leaf(range) => boxed[range.clone()]
-                .iter()
-                .skip(1)
-                .fold(boxed[range.start].bounds, |u, p| u.merge(&p.bounds)),
-        };
-    }
-    bounds
-}
 
 /// The placed, boxed triangles of one mesh, filled a leaf at a time during a query: a leaf of B
 /// meets many leaves of A, and placing its triangles again for each would dominate the leaf
@@ -153,7 +108,7 @@ impl<'t> Leaf<'t> {
 
 thread_local! {
     /// B's placed triangles, one cache per thread, so that queries in the steady state
-    /// allocate nothing, including [`collide_many`](super::collide_many)'s.
+    /// allocate nothing, including [`collide_many`](crate::collide_many)'s.
     static CACHE: RefCell<PlacedCache> = RefCell::default();
 }
 

@@ -1,10 +1,10 @@
-//! The simultaneous descent of two hierarchies ordered by lower bounds: the walk every distance
+//! The best-first driver of the dual descent, ordered by lower bounds: the walk every distance
 //! query shares, with what it does at a pair of leaves and when it prunes left to a
-//! [`Visitor`].
+//! [`Visitor`], and an optional extra bound per node pair left to a [`PairScreen`].
 
-use super::screen::FrameScreen;
-use crate::collide::leaf::{Leaf, LeafTest};
-use crate::collide::traverse::with_placed;
+use super::{split, Split};
+use crate::kernel::leaf::{Leaf, LeafTest};
+use crate::kernel::placed_nodes::with_placed;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
 use obbtree_bv::{Aabb, Pose, Rss};
 use obbtree_tree::{Bvh, TreeVolume};
@@ -28,6 +28,15 @@ pub(crate) trait Visitor {
     /// Visits the triangle pairs of leaf `a` of A and leaf `b` of B: a lower bound on their
     /// distance as the visitor left them (at least the pair's own), or `Break` to end the walk.
     fn leaves(&mut self, test: &mut LeafTest, a: Leaf, b: Leaf) -> ControlFlow<(), f64>;
+}
+
+/// A second lower bound on the distance between two nodes' triangles (node `i` of A, `j` of B),
+/// taken with the volumes' own: the walk bounds a pair by the larger of the two, and skips the
+/// volumes' bound when this one already prunes.
+pub(crate) trait PairScreen {
+    /// A lower bound on the distance between the triangles of node `i` of A and node `j` of B
+    /// (`−∞` when it knows none).
+    fn gap(&mut self, i: usize, j: usize) -> f64;
 }
 
 /// The two trees with the rectangle swept sphere around each node's triangles (by node
@@ -76,14 +85,15 @@ const STALE: u32 = 1 << 31;
 /// ([`rss_rss::lower_bound`], B's placed once per query); a pair with a leaf of B by the gap
 /// between the box around A's node's triangles and the box around B's placed leaf triangles
 /// (B's leaf triangles are placed for the leaf test anyway, and the gap is exact up to
-/// rounding). The larger node of a pair is split (A's when B's is a leaf).
-pub(crate) fn walk<V: TreeVolume, W: Visitor>(
+/// rounding). Pairs are split by the descents' one rule ([`split`]), the larger measured by
+/// the rectangle swept spheres.
+pub(crate) fn walk<V: TreeVolume, W: Visitor, S: PairScreen>(
     trees: &Trees<'_, V>,
     leaves: &mut LeafTest,
     visitor: &mut W,
     start: Start<'_>,
     mut settled: Option<&mut Vec<Settled>>,
-    mut screen: Option<&mut FrameScreen<'_, V>>,
+    mut screen: Option<&mut S>,
 ) -> ControlFlow<()> {
     let (na, nb) = (trees.a.nodes(), trees.b.nodes());
     let (rotation, translation) = (trees.b_in_a.rotation(), trees.b_in_a.translation());
@@ -169,15 +179,14 @@ pub(crate) fn walk<V: TreeVolume, W: Visitor>(
                 break;
             }
             let (x, y) = (&na[i], &nb[j]);
-            let split_a = y.is_leaf()
-                || (!x.is_leaf() && size(&trees.a_volumes[i]) >= size(&trees.b_volumes[j]));
+            let a_is_larger = || size(&trees.a_volumes[i]) >= size(&trees.b_volumes[j]);
             // A stale pair is bounded afresh (left out, or pending with its own bound); any
             // other is split into its children, or its leaves are visited.
-            let pairs = match (stale, x.children(), y.children()) {
-                (true, _, _) => [Some((i, j)), None],
-                (_, Some([l, r]), _) if split_a => [Some((l, j)), Some((r, j))],
-                (_, _, Some([l, r])) => [Some((i, l)), Some((i, r))],
-                _ => {
+            let pairs = match (stale, split(x, y, a_is_larger)) {
+                (true, _) => [Some((i, j)), None],
+                (_, Split::A([l, r])) => [Some((l, j)), Some((r, j))],
+                (_, Split::B([l, r])) => [Some((i, l)), Some((i, r))],
+                (_, Split::Leaves) => {
                     let left =
                         visitor.leaves(leaves, Leaf::of(trees.a, i), Leaf::of(trees.b, j))?;
                     settle(i, j, lower.max(left));

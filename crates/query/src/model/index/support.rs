@@ -4,7 +4,7 @@
 //! index) and the triangle nearest a point, each by branch and bound, the more promising child
 //! first.
 
-use crate::collide::leaf::Boxed;
+use super::boxes::Boxed;
 use crate::Model;
 use obbtree_bv::distance::point_triangle;
 use obbtree_bv::{Aabb, Point, Vector};
@@ -150,7 +150,7 @@ fn triangle_gap(t: &Boxed, p: &Point) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::distance::test_meshes::soup;
+    use crate::test_meshes::soup;
     use proptest::prelude::*;
 
     proptest! {

@@ -1,9 +1,13 @@
 //! The model every query takes: a validated mesh, its hierarchy, and what the queries
 //! precompute from them, owned and cheap to share.
 
-use crate::collide::leaf::{boxed_in_tree_order, node_bounds, Boxed};
-use crate::distance::index::DistanceIndex;
+pub(crate) mod index;
+mod solid;
+
 use crate::pick::PickTree;
+use index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
+use index::DistanceIndex;
+use solid::SolidFacts;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume};
 use std::path::Path;
@@ -78,12 +82,6 @@ impl<V: BoundingVolume> From<BuildOptions<V>> for ModelOptions<V> {
 pub struct Model<V = Obb> {
     inner: Arc<Inner<V>>,
     rays: RayIndex,
-}
-
-/// What containment needs to know about a mesh.
-struct SolidFacts {
-    closed: bool,
-    component_seeds: Vec<u32>,
 }
 
 struct Inner<V> {
@@ -175,7 +173,7 @@ impl<V: TreeVolume> Model<V> {
         self.distance_index();
     }
 
-    /// The distance index, built on first use (see [`crate::distance`]).
+    /// The distance index, built on first use ([`index`]).
     pub(crate) fn distance_index(&self) -> &DistanceIndex {
         self.inner
             .distance_index
@@ -251,10 +249,9 @@ impl<V> Model<V> {
     }
 
     fn solid(&self) -> &SolidFacts {
-        self.inner.solid.get_or_init(|| SolidFacts {
-            closed: self.inner.mesh.is_closed(),
-            component_seeds: crate::collide::containment::component_seeds(&self.inner.mesh),
-        })
+        self.inner
+            .solid
+            .get_or_init(|| SolidFacts::of(&self.inner.mesh))
     }
 
     /// The mesh's axis-aligned bounds in its own frame.
