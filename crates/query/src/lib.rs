@@ -21,7 +21,7 @@
 
 // Two `unsafe` blocks: the software prefetch (`prefetch.rs`), a hint that cannot fault, and the
 // call of the picking walk compiled for AVX2 after the CPU was found to have it
-// (`pick/compact.rs`); everything else is safe code.
+// (`pick/wide_walk.rs`); everything else is safe code.
 #![deny(unsafe_code)]
 
 mod collide;

@@ -9,10 +9,9 @@
 //! padded boxes leave a gap between the exact meshes larger than what the rounding of either
 //! placement can close, so the query would have found them disjoint too.
 
-use obbtree_bv::{Aabb, Obb, Point, Pose, Vector};
+use obbtree_bv::{Aabb, Point, Pose, Vector};
 use obbtree_query::Model;
-use obbtree_tree::Bvh;
-use std::any::Any;
+use obbtree_tree::TreeVolume;
 
 /// Relative padding of world boxes: hundreds of units of rounding, far above the few dozen
 /// that placing a point (`R·p + t`, three products and three sums per coordinate) and
@@ -20,16 +19,13 @@ use std::any::Any;
 const PAD: f64 = 512.0 * f64::EPSILON;
 
 /// A box that contains `model`'s mesh placed by `pose`, rounding included (see the module
-/// docs): the mesh's own box placed, intersected, for OBB trees, with the root box placed
-/// (much tighter for a long mesh turned off its axes).
-pub(crate) fn world_box<V: 'static>(model: &Model<V>, pose: &Pose) -> Aabb {
+/// docs): the mesh's own box placed, intersected, for trees of oriented boxes, with the root
+/// box placed ([`TreeVolume::box_corners`]).
+pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
     let bounds = model.bounds();
     let by_bounds = placed_corners(&box_corners(bounds), pose);
-    match (model.tree() as &dyn Any).downcast_ref::<Bvh<Obb>>() {
-        Some(tree) => intersection(
-            &by_bounds,
-            &placed_corners(&tree.root().bv().corners(), pose),
-        ),
+    match model.tree().root().bv().box_corners() {
+        Some(corners) => intersection(&by_bounds, &placed_corners(&corners, pose)),
         None => by_bounds,
     }
 }

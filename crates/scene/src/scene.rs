@@ -284,7 +284,7 @@ impl<V> Scene<V> {
     }
 }
 
-impl<V: 'static> Scene<V> {
+impl<V: obbtree_tree::TreeVolume> Scene<V> {
     /// Adds an object named `name` (unique in the scene) made of `model` at `pose`, with the
     /// default [`CollisionFilter`]. Many objects may share one model. O(log n).
     pub fn insert(

@@ -61,6 +61,7 @@ mod split;
 mod stats;
 mod traverse;
 mod volume;
+pub mod wide;
 
 pub use build::{BuildBuffers, BuildError, BuildOptions, DEFAULT_LEAF_SIZE};
 pub use bvh::{Bvh, MAX_DEPTH};
@@ -73,3 +74,4 @@ pub use split::{SplitRule, SAH_BINS};
 pub use stats::{Level, Stats};
 pub use traverse::Descend;
 pub use volume::TreeVolume;
+pub use wide::WideTree;

@@ -1,7 +1,8 @@
 //! What the hierarchies need to know about each volume type beyond [`BoundingVolume`].
 
+use crate::Bvh;
 use obbtree_bv::fit::{ObbFit, SphereFit};
-use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Rss, Sphere};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Rss, Sphere};
 
 /// Per-volume-type settings of the hierarchies.
 pub trait TreeVolume: BoundingVolume {
@@ -17,11 +18,34 @@ pub trait TreeVolume: BoundingVolume {
     /// [`DEFAULT_LEAF_SIZE`](crate::DEFAULT_LEAF_SIZE) unless measurement chose another (see
     /// `docs/performance.md`).
     const LEAF_SIZE: usize = crate::DEFAULT_LEAF_SIZE;
+
+    /// `tree` itself when it is a tree of axis-aligned boxes (`None` for every other type):
+    /// the wide picking tree is then collapsed from it rather than from a second tree built
+    /// for it.
+    #[inline]
+    fn as_aabb_tree(tree: &Bvh<Self>) -> Option<&Bvh<Aabb>> {
+        let _ = tree;
+        None
+    }
+
+    /// The eight corners of a box that holds this volume, when the volume is itself an
+    /// oriented box (`None` otherwise): placed by a pose, their axis-aligned box can be much
+    /// tighter than the placed box of the mesh's own bounds for a long mesh turned off its
+    /// axes.
+    #[inline]
+    fn box_corners(&self) -> Option<[Point; 8]> {
+        None
+    }
 }
 
 impl TreeVolume for Aabb {
     const NAME: &'static str = "aabb";
     fn default_method() {}
+
+    #[inline]
+    fn as_aabb_tree(tree: &Bvh<Self>) -> Option<&Bvh<Aabb>> {
+        Some(tree)
+    }
 }
 
 /// The triangle covariance (the OBBTree paper's fit and [`ObbFit`]'s default): per-node convex
@@ -33,6 +57,11 @@ impl TreeVolume for Obb {
     const LEAF_SIZE: usize = 9;
     fn default_method() -> ObbFit {
         ObbFit::TriangleCovariance
+    }
+
+    #[inline]
+    fn box_corners(&self) -> Option<[Point; 8]> {
+        Some(self.corners())
     }
 }
 

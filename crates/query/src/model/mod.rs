@@ -4,12 +4,11 @@
 pub(crate) mod index;
 mod solid;
 
-use crate::pick::PickTree;
 use index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
 use index::DistanceIndex;
 use solid::SolidFacts;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
-use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume};
+use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume, WideTree};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -20,7 +19,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 /// Which hierarchy ray queries walk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RayIndex {
-    /// A compact 4-wide AABB tree built for picking (`PickTree`), built on the first ray
+    /// A compact 4-wide AABB tree built for picking (`WideTree`), built on the first ray
     /// query (or by [`Model::prepare_rays`]): the fastest, at about 40–80 bytes per triangle.
     #[default]
     Compact,
@@ -96,7 +95,7 @@ struct Inner<V> {
     smallest_nonzero_coordinate: Option<f64>,
     boxed: Vec<Boxed>,
     node_bounds: Vec<Aabb>,
-    pick_tree: OnceLock<PickTree>,
+    pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
 }
 
@@ -268,7 +267,7 @@ impl<V> Model<V> {
     /// [`RayIndex::Compact`]; nothing to do otherwise).
     pub fn prepare_rays(&self)
     where
-        V: 'static,
+        V: TreeVolume,
     {
         if self.rays == RayIndex::Compact {
             self.pick_tree();
@@ -277,17 +276,17 @@ impl<V> Model<V> {
 
     /// The compact picking tree, built on first use: the compact copy of the model's own tree
     /// when that is an AABB tree, else of an AABB tree built for it.
-    pub(crate) fn pick_tree(&self) -> &PickTree
+    pub(crate) fn pick_tree(&self) -> &WideTree
     where
-        V: 'static,
+        V: TreeVolume,
     {
         self.inner.pick_tree.get_or_init(|| {
             let mesh = &self.inner.mesh;
-            match (&self.inner.tree as &dyn std::any::Any).downcast_ref::<Bvh<Aabb>>() {
-                Some(aabb_tree) => PickTree::new(mesh, aabb_tree),
+            match V::as_aabb_tree(&self.inner.tree) {
+                Some(aabb_tree) => WideTree::new(mesh, aabb_tree),
                 // The only build error is a triangle count beyond u32 positions, which the
                 // model's own tree (over the same triangles) would have refused first.
-                None => PickTree::build(mesh).expect("the model's tree indexes these triangles"),
+                None => WideTree::build(mesh).expect("the model's tree indexes these triangles"),
             }
         })
     }
@@ -307,7 +306,7 @@ impl<V> Model<V> {
                 .solid
                 .get()
                 .map_or(0, |s| size_of_val(&s.component_seeds[..]))
-            + inner.pick_tree.get().map_or(0, PickTree::memory_bytes)
+            + inner.pick_tree.get().map_or(0, WideTree::memory_bytes)
             + inner
                 .distance_index
                 .get()

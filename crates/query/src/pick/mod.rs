@@ -8,7 +8,7 @@
 //! * [`cast_rays`]: many rays in parallel on rayon's pool.
 //!
 //! Every query takes a [`Model`] and walks its ray index ([`RayIndex`]): the compact
-//! [`PickTree`] (the fastest, built on the first ray query), or the model's own tree of any
+//! [`WideTree`](obbtree_tree::WideTree) (the fastest, built on the first ray query), or the model's own tree of any
 //! volume type ([`RayVolume`]: AABB, OBB, k-DOP, sphere). The mesh is placed in the world by
 //! a rigid `pose`, and the ray (given in the world) is moved into the mesh frame once per
 //! query: the mesh is never transformed. Hits are reported in the world frame; since the pose is rigid,
@@ -37,18 +37,17 @@ mod any_hit;
 mod batch;
 mod camera;
 mod closest;
-mod compact;
 mod hit;
 mod ray;
 mod traverse;
 mod volume;
+mod wide_walk;
 
 pub use all_hits::cast_ray_all;
 pub use any_hit::any_hit;
 pub use batch::{cast_rays, cast_rays_into};
 pub use camera::{pick_pixel, Camera, CameraError};
 pub use closest::cast_ray;
-pub(crate) use compact::PickTree;
 pub use hit::RayHit;
 pub use ray::MeshRay;
 pub use volume::RayVolume;

@@ -20,8 +20,8 @@ pub(crate) trait Visitor {
     fn hit(&mut self, triangle: u32, tri: &Triangle, hit: TriangleHit) -> ControlFlow<()>;
 }
 
-/// A hierarchy a ray can be walked through: [`Bvh`] of any [`RayVolume`], and the compact
-/// [`PickTree`](super::PickTree).
+/// A hierarchy a ray can be walked through: [`Bvh`] of any [`RayVolume`], and the wide tree
+/// ([`WideTree`](obbtree_tree::WideTree)).
 pub(crate) trait RayTree {
     /// Reports to `visitor` every triangle hit of `ray` (mesh frame) at `t <= visitor.bound()`,
     /// nearer subtrees first; `mesh` is the mesh the tree was built over.

@@ -29,7 +29,7 @@ const PAD_ULPS: f64 = 16.0 * f64::EPSILON;
 ///
 /// A bounding volume a ray can be walked through (test the ray against a node's volume before
 /// descending: Akenine-Möller, Haines & Hoffman, *Real-Time Rendering*, 3rd ed. 2008, §16.1).
-pub trait RayVolume: obbtree_bv::BoundingVolume {
+pub trait RayVolume: obbtree_tree::TreeVolume {
     /// The parameter at which `ray` enters the closed volume (0 if its origin is inside), if it
     /// does so at some `t` in `[0, t_max]`. Conservative: rounding may only accept, never
     /// reject, a volume the exact ray meets within `[0, t_max]`.

@@ -1,9 +1,9 @@
 //! The compact tree made from a binary AABB tree: nodes collapsed to four children, boxes
 //! rounded outwards to `f32`, leaf triangles copied in leaf order.
 
-use super::{Child, LeafTriangle, Leaves, Node, PickTree, WIDTH};
+use super::{Child, LeafTriangle, Leaves, Node, WideTree, WIDTH};
 use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
-use obbtree_tree::{BuildError, BuildOptions, Bvh, NodeKind};
+use crate::{BuildError, BuildOptions, Bvh, NodeKind};
 
 /// The largest `f32` at most `x` (finite).
 fn f32_down(x: f64) -> f32 {
@@ -56,7 +56,7 @@ fn collapse(tree: &Bvh<Aabb>, index: usize) -> ([usize; WIDTH], usize) {
     (kids, count)
 }
 
-impl PickTree {
+impl WideTree {
     /// Builds the binary AABB tree for picking (the default [`BuildOptions`]: SAH splits,
     /// leaves of at most 7 triangles, in parallel) and its compact copy. The leaf size measured
     /// by `examples/pick_leaf_size.rs` (100,000 incoherent rays, one thread, interleaved
