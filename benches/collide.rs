@@ -26,7 +26,7 @@ use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
 use obbtree::load::load_mesh;
 use obbtree::urdf::Robot;
 use obbtree::{
-    collide_many, collide_with, BuildOptions, CollisionRequest, CollisionResult, Mode, Model,
+    collide_into, collide_many, BuildOptions, CollisionRequest, CollisionResult, Mode, Model,
     ModelOptions, Pose, PosedOverlap,
 };
 use obbtree_cli::poses::{load_poses, PoseEntry};
@@ -49,7 +49,7 @@ fn run_all<V: PosedOverlap>(
     poses
         .iter()
         .map(|p| {
-            collide_with(a, &Pose::identity(), b, p, req, out).unwrap();
+            collide_into(a, &Pose::identity(), b, p, req, out).unwrap();
             out.pairs.len()
         })
         .sum()

@@ -11,7 +11,7 @@
 
 use obbtree::load::load_mesh;
 use obbtree::{
-    cast_ray, collide_with, BuildOptions, CollisionRequest, CollisionResult, Mode, Model,
+    cast_ray, collide_into, BuildOptions, CollisionRequest, CollisionResult, Mode, Model,
     ModelOptions, Pose,
 };
 use obbtree_cli::{poses::load_poses, rays::load_rays};
@@ -66,12 +66,12 @@ fn collide(a: &str, b: &str, poses: &str, mode: Mode) -> Result<f64, Box<dyn std
     let request = CollisionRequest::new(mode);
     let mut result = CollisionResult::default();
     for pose in poses.iter().take(WARM_UP) {
-        collide_with(&a, &Pose::identity(), &b, pose, &request, &mut result)?;
+        collide_into(&a, &Pose::identity(), &b, pose, &request, &mut result)?;
     }
     let start = Instant::now();
     let mut pairs = 0;
     for pose in &poses {
-        collide_with(&a, &Pose::identity(), &b, pose, &request, &mut result)?;
+        collide_into(&a, &Pose::identity(), &b, pose, &request, &mut result)?;
         pairs += result.pairs.len();
     }
     let ms = start.elapsed().as_secs_f64() * 1e3;

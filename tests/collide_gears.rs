@@ -10,9 +10,10 @@ mod common;
 mod oracles;
 
 use common::asset;
+use obbtree::brute::brute_force;
 use obbtree::bv::{Obb, Pose, TriMesh};
 use obbtree::urdf::Robot;
-use obbtree::{brute_force, collide, CollisionRequest, Mode, Model};
+use obbtree::{collide, CollisionRequest, Mode, Model};
 use obbtree_compare as parry;
 
 /// Largest gap (metres; the gears are about 0.1 m across) at which a pair parry and obbtree

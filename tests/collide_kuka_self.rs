@@ -11,7 +11,7 @@ mod common;
 mod oracles;
 
 use common::{asset, cases};
-use obbtree::bv::{Kdop18, Obb, Point, Sphere, TriMesh};
+use obbtree::bv::{Kdop18, Obb, Point, Pose, Sphere, TriMesh};
 use obbtree::urdf::Robot;
 use obbtree::{self_collide, CollisionRequest, Mode, Model, PosedOverlap};
 use rand::{Rng, SeedableRng};
@@ -31,9 +31,14 @@ fn arm(robot: &Robot, q: &[f64]) -> TriMesh {
 
 fn check<V: PosedOverlap>(mesh: &TriMesh, want: &[[u32; 2]]) {
     let model = Model::<V>::new(mesh.clone()).unwrap();
-    let all = self_collide(&model, &CollisionRequest::new(Mode::All));
+    let all = self_collide(&model, &Pose::identity(), &CollisionRequest::new(Mode::All)).unwrap();
     assert_eq!(all.pairs, want, "{}", std::any::type_name::<V>());
-    let first = self_collide(&model, &CollisionRequest::new(Mode::First));
+    let first = self_collide(
+        &model,
+        &Pose::identity(),
+        &CollisionRequest::new(Mode::First),
+    )
+    .unwrap();
     assert_eq!(first.intersects, !want.is_empty());
     assert!(first.pairs.iter().all(|p| want.contains(p)));
 }

@@ -21,8 +21,9 @@ use common::{asset, cases};
 use obbtree::bv::intersect::containment::Containment;
 use obbtree::bv::intersect::frustum::Frustum;
 use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Point, Pose, Sphere, TriMesh, Vector};
+use obbtree::cull::classify_triangle;
 use obbtree::tree::TreeVolume;
-use obbtree::{classify_triangle, cull, Camera, FrustumVolume, Model};
+use obbtree::{cull, Camera, FrustumVolume, Model};
 use oracles::planes::{allowed, sides, Side};
 use rand::{Rng, SeedableRng};
 

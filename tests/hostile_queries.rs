@@ -20,16 +20,18 @@ mod targets;
 
 use common::shapes::{fan, mapped, mesh, p, shared_centroid};
 
+use obbtree::brute::brute_force;
 use obbtree::bv::range::RangeError;
 use obbtree::bv::{
     Aabb, BoundingVolume, Kdop18, MeshError, Obb, Point, Pose, PoseError, Ray, Sphere, TriMesh,
     Vector,
 };
+use obbtree::error::Operand;
+use obbtree::pick::MeshRay;
 use obbtree::tree::BuildOptions;
 use obbtree::{
-    brute_force, collide, collide_many, collide_with, contains_point, BatchError, CollisionRequest,
-    CollisionResult, Containment, MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap,
-    QueryError, RayIndex,
+    collide, collide_into, collide_many, contains_point, BatchError, CollisionRequest,
+    CollisionResult, Containment, Mode, Model, ModelOptions, PosedOverlap, QueryError, RayIndex,
 };
 use obbtree_compare::rays::{crossing, Crossing};
 use rand::{Rng, SeedableRng};
@@ -810,9 +812,9 @@ fn placements_beyond_the_range_are_refused_by_every_collision_path() {
     assert!(both_far.intersects);
 
     let mut result = CollisionResult::default();
-    let refused = collide_with(&bunny, &identity, &bunny, &far, &all, &mut result).unwrap_err();
+    let refused = collide_into(&bunny, &identity, &bunny, &far, &all, &mut result).unwrap_err();
     assert!(out_of_range_b(&refused), "{refused}");
-    collide_with(&bunny, &far, &bunny, &far, &all, &mut result).unwrap();
+    collide_into(&bunny, &far, &bunny, &far, &all, &mut result).unwrap();
     assert_eq!(result.pairs, expected.pairs);
 
     let poses_b = [

@@ -19,6 +19,7 @@ pub mod oracles;
 use oracles::rays::ExactHits;
 
 use arbitrary::{Result, Unstructured};
+use obbtree::brute::brute_force;
 use obbtree::bv::intersect::{
     frustum::Frustum, frustum_aabb, frustum_obb, frustum_sphere, line2d, moving_obb_obb,
     moving_sphere_plane, moving_sphere_polygon, moving_sphere_sphere, plane::Plane, plane_aabb,
@@ -31,11 +32,15 @@ use obbtree::bv::{
     Aabb, BoundingVolume, Kdop18, MeshError, Obb, ObbFit, Point, Pose, PoseError, Ray, Sphere,
     SphereFit, TriMesh, Triangle, Vector, MAX_COORDINATE,
 };
-use obbtree::tree::{BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, MAX_DEPTH};
+use obbtree::error::Operand;
+use obbtree::pick::MeshRay;
+use obbtree::tree::{
+    with_volume, BuildOptions, Bvh, NodeKind, Refit, SplitRule, TreeVolume, VolumeKind, MAX_DEPTH,
+};
 use obbtree::{
-    any_hit, brute_force, cast_ray, cast_ray_all, CollisionRequest, Containment, DistanceRequest,
-    DistanceTracker, FrustumVolume, MeshRay, Mode, Model, ModelOptions, Operand, PosedOverlap,
-    QueryError, RayHit, RayIndex, RayVolume,
+    any_hit, cast_ray, cast_ray_all, CollisionRequest, Containment, DistanceRequest,
+    DistanceTracker, FrustumVolume, Mode, Model, ModelOptions, PosedOverlap, QueryError, RayHit,
+    RayIndex, RayVolume,
 };
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Write;
@@ -375,12 +380,8 @@ pub fn tree_bytes(data: &[u8]) {
     } else {
         rest.to_vec()
     };
-    match selector % 4 {
-        0 => load_tree::<Aabb>(&bytes),
-        1 => load_tree::<Obb>(&bytes),
-        2 => load_tree::<Sphere>(&bytes),
-        _ => load_tree::<Kdop18>(&bytes),
-    }
+    let kind = VolumeKind::ALL[usize::from(selector & 0x7f) % VolumeKind::ALL.len()];
+    with_volume!(kind, |V| load_tree::<V>(&bytes))
 }
 
 fn load_tree<V: TreeVolume + Serialize + DeserializeOwned>(bytes: &[u8]) {
@@ -855,10 +856,11 @@ fn collide_from(u: &mut Unstructured) -> Result<()> {
     let oracle =
         placed_in_exact_range(&b, &pose_a, &pose_b).then(|| brute_force(&a, &pose_a, &b, &pose_b));
     let case = (&a, &pose_a, &b, &pose_b, leaf_size, oracle.as_deref());
-    let _ = collide_checked::<Aabb>(case);
-    let _ = collide_checked::<Obb>(case);
-    let _ = collide_checked::<Sphere>(case);
-    let _ = collide_checked::<Kdop18>(case);
+    for kind in VolumeKind::ALL {
+        with_volume!(kind, |V| {
+            let _ = collide_checked::<V>(case);
+        });
+    }
     Ok(())
 }
 
@@ -1071,20 +1073,34 @@ pub fn pick_oracle(mesh: &TriMesh, pose: &Pose, ray: &Ray, max_t: f64) -> Vec<(u
 /// ([`RayIndex::ModelTree`]).
 pub struct PickModels {
     pub compact: Model<Aabb>,
-    pub aabb: Model<Aabb>,
-    pub obb: Model<Obb>,
-    pub sphere: Model<Sphere>,
-    pub kdop: Model<Kdop18>,
+    /// Each volume kind's own tree, checked through [`PickCheck`].
+    pub trees: Vec<Box<dyn PickCheck>>,
+}
+
+/// A model of any volume type that can be checked against a pick case.
+pub trait PickCheck: Send + Sync {
+    /// [`checked_against`] on this model.
+    fn check(&self, case: PickCase, exact: bool, hits: Option<&ExactHits>);
+}
+
+impl<V: RayVolume + TreeVolume> PickCheck for Model<V> {
+    fn check(&self, case: PickCase, exact: bool, hits: Option<&ExactHits>) {
+        checked_against(self, case, exact, hits);
+    }
 }
 
 impl PickModels {
     pub fn new(mesh: &TriMesh, leaf_size: usize) -> Self {
+        let own = |kind: VolumeKind| -> Box<dyn PickCheck> {
+            with_volume!(kind, |V| Box::new(pick_model::<V>(
+                mesh,
+                leaf_size,
+                RayIndex::ModelTree
+            )))
+        };
         Self {
             compact: pick_model(mesh, leaf_size, RayIndex::Compact),
-            aabb: pick_model(mesh, leaf_size, RayIndex::ModelTree),
-            obb: pick_model(mesh, leaf_size, RayIndex::ModelTree),
-            sphere: pick_model(mesh, leaf_size, RayIndex::ModelTree),
-            kdop: pick_model(mesh, leaf_size, RayIndex::ModelTree),
+            trees: VolumeKind::ALL.into_iter().map(own).collect(),
         }
     }
 
@@ -1093,10 +1109,9 @@ impl PickModels {
         let hits = (exact && answerable(case)).then(|| ExactHits::new(case.0, case.1, case.2));
         let hits = hits.as_ref();
         checked_against(&self.compact, case, exact, hits);
-        checked_against(&self.aabb, case, exact, hits);
-        checked_against(&self.obb, case, exact, hits);
-        checked_against(&self.sphere, case, exact, hits);
-        checked_against(&self.kdop, case, exact, hits);
+        for tree in &self.trees {
+            tree.check(case, exact, hits);
+        }
     }
 }
 
@@ -1300,10 +1315,9 @@ fn distance_from(u: &mut Unstructured) -> Result<()> {
         extra_margin,
         &earlier,
     );
-    distance_checked::<Aabb>(case);
-    distance_checked::<Obb>(case);
-    distance_checked::<Sphere>(case);
-    distance_checked::<Kdop18>(case);
+    for kind in VolumeKind::ALL {
+        with_volume!(kind, |V| distance_checked::<V>(case));
+    }
     Ok(())
 }
 
@@ -1562,12 +1576,8 @@ fn api_query(u: &mut Unstructured) -> Result<usize> {
 fn api_poses_from(u: &mut Unstructured) -> Result<()> {
     let kind = api_query(u)?;
     let leaf_size = u.int_in_range(1..=3)?;
-    match u.int_in_range(0u8..=3)? {
-        0 => api_query_on::<Aabb>(u, kind, leaf_size),
-        1 => api_query_on::<Obb>(u, kind, leaf_size),
-        2 => api_query_on::<Sphere>(u, kind, leaf_size),
-        _ => api_query_on::<Kdop18>(u, kind, leaf_size),
-    }
+    let volume = *u.choose(&VolumeKind::ALL)?;
+    with_volume!(volume, |V| api_query_on::<V>(u, kind, leaf_size))
 }
 
 /// A number of a hostile pose: mostly a multiple of 1/4 in `[-2, 2]`, else NaN, ±∞, huge,
@@ -1936,7 +1946,8 @@ fn api_collide_many<V: ApiVolume>(pair: (&Model<V>, &Pose, &Model<V>), poses_b: 
 /// `self_collide` against the separating-axis oracle on every pair sharing no vertex index.
 fn api_self_collide<V: ApiVolume>(model: &Model<V>) {
     let mesh = model.mesh();
-    let got = obbtree::self_collide(model, &CollisionRequest::new(Mode::All));
+    let got =
+        obbtree::self_collide(model, &Pose::identity(), &CollisionRequest::new(Mode::All)).unwrap();
     let n = mesh.triangles().len();
     let mut want = Vec::new();
     for i in 0..n {

@@ -198,7 +198,15 @@ pub fn self_collide<'py>(
 ) -> PyResult<(bool, Bound<'py, PyArray2<i64>>)> {
     let request = request(mode, false)?;
     let m = model.inner.clone();
-    let result = py.detach(|| with_model!(&m, |x| obbtree::self_collide(x, &request)));
+    let result = py
+        .detach(|| {
+            with_model!(&m, |x| obbtree::self_collide(
+                x,
+                &obbtree::Pose::identity(),
+                &request
+            ))
+        })
+        .map_err(|e| crate::errors::value_error("model", e))?;
     Ok((result.intersects, pair_array(py, &result.pairs)))
 }
 

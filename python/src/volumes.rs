@@ -1,10 +1,9 @@
 //! The volume types the bindings offer, chosen by name at run time: [`AnyModel`] and
 //! [`AnyScene`] hold a typed model or scene of each; [`with_model!`], [`with_models!`],
 //! [`with_scene!`] and [`with_scene_model!`] run the engine's generic code on whichever type
-//! they hold. Adding a volume type is one line of [`volumes!`]'s invocation.
+//! they hold, over the registry's list of volume kinds (`obbtree::tree::volume_kinds!`).
 
 use crate::errors::value_error;
-use obbtree::bv::{Aabb, Kdop14, Kdop18, Kdop26, Kdop6, Obb, Sphere};
 use obbtree::tree::{Bvh, LoadError};
 use obbtree::{Model as TypedModel, Scene, TriMesh};
 use pyo3::prelude::*;
@@ -139,15 +138,8 @@ macro_rules! volumes {
     };
 }
 
-volumes! {
-    Obb(Obb) = "obb",
-    Aabb(Aabb) = "aabb",
-    Sphere(Sphere) = "sphere",
-    Kdop6(Kdop6) = "kdop6",
-    Kdop14(Kdop14) = "kdop14",
-    Kdop18(Kdop18) = "kdop18",
-    Kdop26(Kdop26) = "kdop26",
-}
+// The registry's one list of runtime volume kinds.
+obbtree::tree::volume_kinds!([volumes]);
 
 // Makes the macros, defined by `volumes!`, reachable by path from the other modules (clippy
 // takes the re-export of a textually scoped macro for a redundant import).

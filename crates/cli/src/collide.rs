@@ -3,13 +3,13 @@
 //! triangles of one mesh intersect others they share no vertex with.
 
 use super::report::emit;
-use super::tree::Kind as Volume;
+use super::tree::volume_parser;
 use super::{Error, ModeArg};
 use crate::poses::{load_poses, PoseEntry};
 use indicatif::{ProgressBar, ProgressStyle};
-use obbtree::bv::{Aabb, Kdop18, Obb, ObbFit, Sphere, TriMesh};
+use obbtree::bv::{Obb, ObbFit, TriMesh};
 use obbtree::load::load_mesh;
-use obbtree::tree::TreeVolume;
+use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
     collide_many, self_collide, BuildOptions, CollisionRequest, CollisionResult, Containment, Mode,
     Model, ModelOptions, Pose, PosedOverlap,
@@ -48,8 +48,8 @@ pub struct Args {
     #[arg(long, value_name = "\"tx ty tz rx ry rz\"", allow_hyphen_values = true)]
     pose: Option<String>,
     /// Bounding volume of the trees.
-    #[arg(long, value_enum, default_value_t = Volume::Obb)]
-    bv: Volume,
+    #[arg(long, value_parser = volume_parser(), default_value = "obb")]
+    bv: VolumeKind,
     /// How the OBBTree's boxes are fitted (with `--bv obb`).
     #[arg(long, value_enum, default_value_t = FitArg::Covariance)]
     fit: FitArg,
@@ -90,7 +90,7 @@ impl From<FitArg> for ObbFit {
 /// The JSON report (the interface other tools' harnesses mirror).
 #[derive(Serialize)]
 struct Report {
-    bv: Volume,
+    bv: VolumeKind,
     mode: ModeArg,
     tris_a: usize,
     tris_b: usize,
@@ -126,7 +126,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             [(&a, &args.a), (b, args.b.as_deref().unwrap_or(&args.a))],
         )?;
     }
-    if args.fit != FitArg::Covariance && args.bv != Volume::Obb {
+    if args.fit != FitArg::Covariance && args.bv != VolumeKind::Obb {
         return Err(Error::Message(
             "--fit chooses how OBBs are fitted: it needs --bv obb".into(),
         ));
@@ -147,10 +147,15 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     };
     let quiet = args.json;
     let (build_ms, query_total_ms, results) = match args.bv {
-        Volume::Obb => run_query::<Obb>(a, query, &obb, &request, quiet),
-        Volume::Aabb => run_query::<Aabb>(a, query, &Default::default(), &request, quiet),
-        Volume::Kdop18 => run_query::<Kdop18>(a, query, &Default::default(), &request, quiet),
-        Volume::Sphere => run_query::<Sphere>(a, query, &Default::default(), &request, quiet),
+        // `--fit` applies to boxes only.
+        VolumeKind::Obb => run_query::<Obb>(a, query, &obb, &request, quiet),
+        kind => with_volume!(kind, |V| run_query::<V>(
+            a,
+            query,
+            &Default::default(),
+            &request,
+            quiet
+        )),
     }?;
     let report = Report {
         bv: args.bv,
@@ -247,7 +252,8 @@ fn run_query<V: PosedOverlap + TreeVolume>(
         Some((mb, poses)) => collide_poses(&ma, &mb, &poses, request, quiet)?,
         None => {
             let start = Instant::now();
-            let result = self_collide(&ma, request);
+            let result = self_collide(&ma, &Pose::identity(), request)
+                .expect("a model built from a loaded mesh is in the exact range");
             (start.elapsed().as_secs_f64() * 1e3, vec![result])
         }
     };

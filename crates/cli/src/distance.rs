@@ -5,13 +5,13 @@
 
 use super::collide::{counted, spinner};
 use super::report::emit;
-use super::tree::Kind as Volume;
+use super::tree::volume_parser;
 use super::Error;
 use crate::poses::{load_poses, PoseEntry};
 use indicatif::{ProgressBar, ProgressStyle};
-use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
+use obbtree::bv::TriMesh;
 use obbtree::load::load_mesh;
-use obbtree::tree::TreeVolume;
+use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
     distance_many, proximity_pairs, within_margin, BatchError, DistanceRequest, DistanceResult,
     DistanceTracker, Model, Pose, PosedOverlap, QueryError,
@@ -48,8 +48,8 @@ pub struct Args {
     pose: Option<String>,
     /// Bounding volume of the trees (the distance walk also builds a rectangle swept sphere
     /// around each node).
-    #[arg(long, value_enum, default_value_t = Volume::Obb)]
-    bv: Volume,
+    #[arg(long, value_parser = volume_parser(), default_value = "obb")]
+    bv: VolumeKind,
     /// Decide "is B within D of A?" exactly instead of measuring the distance.
     #[arg(long, value_name = "D", allow_hyphen_values = true)]
     margin: Option<f64>,
@@ -75,7 +75,7 @@ pub struct Args {
 /// The JSON report (the interface other tools' harnesses mirror).
 #[derive(Serialize)]
 struct Report {
-    bv: Volume,
+    bv: VolumeKind,
     tris_a: usize,
     tris_b: usize,
     /// The trees and the distance indexes.
@@ -161,12 +161,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     }
     let (tris_a, tris_b) = (a.triangles().len(), b.triangles().len());
     let quiet = args.json;
-    let (build_ms, query_total_ms, results) = match args.bv {
-        Volume::Obb => run_query::<Obb>(a, b, &poses, question, quiet),
-        Volume::Aabb => run_query::<Aabb>(a, b, &poses, question, quiet),
-        Volume::Kdop18 => run_query::<Kdop18>(a, b, &poses, question, quiet),
-        Volume::Sphere => run_query::<Sphere>(a, b, &poses, question, quiet),
-    }?;
+    let (build_ms, query_total_ms, results) =
+        with_volume!(args.bv, |V| run_query::<V>(a, b, &poses, question, quiet))?;
     let report = Report {
         bv: args.bv,
         tris_a,

@@ -18,8 +18,8 @@ pub struct Args {
     json: bool,
     /// Also build this hierarchy over each mesh (default options) and print its statistics
     /// (with --json: build_ms, nodes, leaves, depth, bytes_per_triangle, leaf_sizes, levels).
-    #[arg(long, value_enum, value_name = "KIND")]
-    tree: Option<super::tree::Kind>,
+    #[arg(long, value_parser = super::tree::volume_parser(), value_name = "KIND")]
+    tree: Option<obbtree::tree::VolumeKind>,
 }
 
 /// Describes every file, the good ones even when others fail: the text report (or the JSON

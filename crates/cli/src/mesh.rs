@@ -31,7 +31,10 @@ impl Summary {
     }
 
     /// [`Summary::load`], then builds and measures a `tree` over the mesh if one is asked for.
-    pub fn load_with_tree(path: &Path, tree: Option<tree::Kind>) -> Result<Self, LoadError> {
+    pub fn load_with_tree(
+        path: &Path,
+        tree: Option<obbtree::tree::VolumeKind>,
+    ) -> Result<Self, LoadError> {
         let start = Instant::now();
         let mesh = load_mesh(path)?;
         let load_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -1,11 +1,11 @@
 //! `obbtree pick MESH ...`: cast rays from a file, pick a pixel, render a picture.
 
 use super::render::{self, Shape};
-use super::tree::Kind as Volume;
+use super::tree::volume_parser;
 use super::Error;
-use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Sphere};
+use obbtree::bv::{Aabb, BoundingVolume};
 use obbtree::load::load_mesh;
-use obbtree::tree::{SplitRule, TreeVolume};
+use obbtree::tree::{with_volume, SplitRule, TreeVolume, VolumeKind};
 use obbtree::{
     cast_rays_into, BuildOptions, Camera, Model, ModelOptions, Point, Pose, Ray, RayHit, RayIndex,
     RayVolume, TriMesh, Vector,
@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long, value_name = "RAYS.json")]
     rays: Option<PathBuf>,
     /// Bounding volume of the tree (aabb uses the compact picking layout).
-    #[arg(long, value_enum, default_value = "aabb")]
-    bv: Volume,
+    #[arg(long, value_parser = volume_parser(), default_value = "aabb")]
+    bv: VolumeKind,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -61,7 +61,7 @@ struct HitOut {
 
 #[derive(Serialize)]
 struct Report {
-    bv: Volume,
+    bv: VolumeKind,
     tris: usize,
     build_ms: f64,
     /// Every query, after [`super::WARM_UP_QUERIES`] untimed ones.
@@ -91,12 +91,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         .transpose()
         .map_err(|e| Error::Message(e.to_string()))?;
     let mesh = load_mesh(&args.mesh)?;
-    match args.bv {
-        Volume::Aabb => with_model::<Aabb>(args, out, mesh, rays, RayIndex::Compact),
-        Volume::Obb => with_model::<Obb>(args, out, mesh, rays, RayIndex::ModelTree),
-        Volume::Kdop18 => with_model::<Kdop18>(args, out, mesh, rays, RayIndex::ModelTree),
-        Volume::Sphere => with_model::<Sphere>(args, out, mesh, rays, RayIndex::ModelTree),
-    }
+    // An AABB tree is walked in its compact form; every other tree as it is.
+    let index = match args.bv {
+        VolumeKind::Aabb => RayIndex::Compact,
+        _ => RayIndex::ModelTree,
+    };
+    with_volume!(args.bv, |V| with_model::<V>(args, out, mesh, rays, index))
 }
 
 /// The model `pick` uses: SAH splits (the AABB default), rays through `index`.

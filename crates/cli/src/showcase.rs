@@ -6,9 +6,11 @@ use super::render::{self, Shape};
 use super::{tree, Error};
 use obbtree::bv::{Aabb, Obb};
 use obbtree::load::load_mesh;
+use obbtree::pick::MeshRay;
+use obbtree::tree::VolumeKind;
 use obbtree::{
-    cast_ray, collide, pick_pixel, self_collide, Camera, CollisionRequest, MeshRay, Mode, Model,
-    Pose, Ray, TriMesh, Vector,
+    cast_ray, collide, pick_pixel, self_collide, Camera, CollisionRequest, Mode, Model, Pose, Ray,
+    TriMesh, Vector,
 };
 use obbtree_compare as parry;
 use obbtree_compare::rays::{self, Hit};
@@ -99,7 +101,7 @@ fn tree_table(meshes: &[(&str, &TriMesh)], out: &mut impl Write) -> Result<(), E
         .bold()
     )?;
     for (name, mesh) in meshes {
-        for kind in [tree::Kind::Obb, tree::Kind::Aabb, tree::Kind::Kdop18] {
+        for kind in [VolumeKind::Obb, VolumeKind::Aabb, VolumeKind::Kdop18] {
             let r = tree::Report::build(mesh, kind);
             writeln!(
                 out,
@@ -198,7 +200,8 @@ fn collision_sweep(
 /// Self-collision of the dragon (parry has no such query).
 fn self_collision_row(b: &Model<Obb>, out: &mut impl Write) -> Result<(), Error> {
     let start = Instant::now();
-    let selfish = self_collide(b, &CollisionRequest::new(Mode::All));
+    let selfish = self_collide(b, &Pose::identity(), &CollisionRequest::new(Mode::All))
+        .map_err(|e| Error::Message(e.to_string()))?;
     writeln!(
         out,
         "{:<42} {:>7} {:>9} {:>11.2} {:>10} {:>8}",

@@ -1,22 +1,17 @@
 //! `--tree KIND`: build a hierarchy over a loaded mesh and report its statistics.
 
-use obbtree::bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
-use obbtree::tree::{BuildOptions, Bvh, Level, TreeVolume};
+use obbtree::bv::TriMesh;
+use obbtree::tree::{with_volume, BuildOptions, Bvh, Level, TreeVolume, VolumeKind};
 use serde::Serialize;
 use std::time::Instant;
 
-/// The hierarchies the program can build (`info --tree`, `collide --bv`, `pick --bv`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// OBBTree (oriented boxes).
-    Obb,
-    /// AABB tree.
-    Aabb,
-    /// 18-DOP tree.
-    Kdop18,
-    /// Sphere tree.
-    Sphere,
+/// The `--tree` / `--bv` value: any volume kind of the registry, parsed by name, with clap's
+/// list of possible values in its help and errors.
+pub fn volume_parser() -> impl clap::builder::TypedValueParser<Value = VolumeKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(VolumeKind::names()).map(|name: String| {
+        VolumeKind::from_name(&name).expect("clap accepted only the registry's names")
+    })
 }
 
 /// Statistics of a tree built with the default options (flattened into the mesh's JSON object).
@@ -38,13 +33,8 @@ pub struct Report {
 
 impl Report {
     /// Builds the `kind` tree over `mesh` (default options) and measures it.
-    pub fn build(mesh: &TriMesh, kind: Kind) -> Self {
-        match kind {
-            Kind::Obb => Self::of::<Obb>(mesh),
-            Kind::Aabb => Self::of::<Aabb>(mesh),
-            Kind::Kdop18 => Self::of::<Kdop18>(mesh),
-            Kind::Sphere => Self::of::<Sphere>(mesh),
-        }
+    pub fn build(mesh: &TriMesh, kind: VolumeKind) -> Self {
+        with_volume!(kind, |V| Self::of::<V>(mesh))
     }
 
     fn of<V: TreeVolume>(mesh: &TriMesh) -> Self {

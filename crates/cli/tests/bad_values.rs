@@ -36,7 +36,7 @@ fn table() -> Vec<Row> {
     let clap_value = |value: &str, arg: &str, why: &str| {
         format!("invalid value '{value}' for '{arg}'{why}; see --help")
     };
-    let volumes = "; [possible values: obb, aabb, kdop18, sphere]";
+    let volumes = "; [possible values: obb, aabb, sphere, kdop6, kdop14, kdop18, kdop26]";
     let modes = "; [possible values: first, all]";
     let poses_expected =
         r#"(expected {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]})"#;

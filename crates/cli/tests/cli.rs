@@ -103,7 +103,9 @@ fn no_subcommand_runs_the_demo_on_every_bundled_mesh() {
 #[test]
 fn info_tree_json_reports_the_tree_statistics() {
     let dragon = asset("dragon_res4.ply.gz");
-    for kind in ["obb", "aabb", "kdop18", "sphere"] {
+    for kind in [
+        "obb", "aabb", "sphere", "kdop6", "kdop14", "kdop18", "kdop26",
+    ] {
         let out = obbtree(&["info", "--json", "--tree", kind, dragon.to_str().unwrap()]);
         assert!(out.status.success(), "{kind}");
         let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -143,7 +145,6 @@ fn info_tree_text_and_bad_kind() {
     assert!(text.contains("bytes per triangle"), "{text}");
     let out = obbtree(&["info", "--tree", "octree", teapot.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("possible values: obb, aabb, kdop18, sphere")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("possible values: obb, aabb, sphere, kdop6, kdop14, kdop18, kdop26"));
 }

@@ -25,29 +25,41 @@
 #![deny(unsafe_code)]
 
 mod collide;
-mod cull;
+pub mod cull;
 mod distance;
-mod error;
+pub mod error;
 mod kernel;
 mod model;
-mod pick;
+pub mod pick;
 mod prefetch;
 #[cfg(test)]
 mod test_meshes;
+pub mod volume;
 
 pub use collide::{
-    brute_force, brute_force_self, collide, collide_many, collide_with, contains_point,
-    release_caches, self_collide, CollisionRequest, CollisionResult, Containment, Mode,
-    PosedOverlap,
+    collide, collide_into, collide_many, contains_point, self_collide, CollisionRequest,
+    CollisionResult, Containment, Mode,
 };
-pub use cull::{classify_triangle, cull, Culled, FrustumVolume};
+pub use cull::{cull, Culled};
 pub use distance::{
     distance, distance_many, proximity_pairs, within_margin, DistanceRequest, DistanceResult,
     DistanceTracker,
 };
-pub use error::{BatchError, Operand, QueryError};
+pub use error::{BatchError, QueryError};
 pub use model::{Model, ModelOptions, RayIndex};
 pub use pick::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, pick_pixel, Camera, CameraError,
-    MeshRay, RayHit, RayVolume,
+    RayHit,
 };
+pub use volume::{FrustumVolume, PosedOverlap, RayVolume, Volume};
+
+/// Every triangle pair by the exact predicate, with no hierarchy: reference answers for tests
+/// and for meshes of a few triangles.
+pub mod brute {
+    pub use crate::collide::{brute_force, brute_force_self};
+}
+
+/// The per-thread caches queries keep between calls.
+pub mod caches {
+    pub use crate::collide::release_caches;
+}

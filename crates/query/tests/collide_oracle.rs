@@ -9,7 +9,9 @@ use common::*;
 use nalgebra::{Matrix3, Vector3};
 use obbtree_bv::intersect::tri_tri_segment::Intersection;
 use obbtree_bv::{Pose, TriMesh};
-use obbtree_query::{brute_force, collide, collide_many, release_caches, CollisionRequest, Mode};
+use obbtree_query::brute::brute_force;
+use obbtree_query::caches::release_caches;
+use obbtree_query::{collide, collide_many, CollisionRequest, Mode};
 use proptest::prelude::*;
 
 /// Checks `All`, `First` and a pair limit against the oracle for every volume type.
@@ -255,7 +257,8 @@ fn coplanar_sheets() {
 #[test]
 fn leaves_beyond_64_triangles_match_brute_force() {
     use obbtree_bv::Obb;
-    use obbtree_query::{brute_force_self, self_collide, Model, ModelOptions};
+    use obbtree_query::brute::brute_force_self;
+    use obbtree_query::{self_collide, Model, ModelOptions};
     use obbtree_tree::BuildOptions;
     let a = blob(3, 20, 30, 1.0, 0.3);
     let b = blob(4, 22, 24, 0.8, 0.3);
@@ -287,7 +290,9 @@ fn leaves_beyond_64_triangles_match_brute_force() {
     }
     assert!(contacts >= 5, "only {contacts} of 20 poses in contact");
     assert_eq!(
-        self_collide(&ma, &CollisionRequest::new(Mode::All)).pairs,
+        self_collide(&ma, &Pose::identity(), &CollisionRequest::new(Mode::All))
+            .unwrap()
+            .pairs,
         brute_force_self(&a)
     );
 }

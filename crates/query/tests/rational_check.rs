@@ -12,7 +12,8 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use obbtree_bv::{Aabb, Kdop18, Obb, Sphere};
 use obbtree_bv::{Point, Pose, TriMesh, Triangle};
-use obbtree_query::{brute_force, collide, CollisionRequest, Mode, Model, PosedOverlap};
+use obbtree_query::brute::brute_force;
+use obbtree_query::{collide, CollisionRequest, Mode, Model, PosedOverlap};
 use proptest::prelude::*;
 
 type Q3 = [BigRational; 3];

@@ -5,9 +5,9 @@ mod common;
 
 use common::*;
 use obbtree_bv::{Aabb, Kdop18, Obb, Point, Pose, Sphere, TriMesh, Vector};
+use obbtree_query::brute::brute_force_self;
 use obbtree_query::{
-    brute_force_self, collide, contains_point, self_collide, CollisionRequest, Containment, Mode,
-    Model, PosedOverlap,
+    collide, contains_point, self_collide, CollisionRequest, Containment, Mode, Model, PosedOverlap,
 };
 use proptest::prelude::*;
 use rand::Rng;
@@ -32,9 +32,14 @@ fn merged(a: &TriMesh, b: &TriMesh, pose: &Pose) -> TriMesh {
 
 fn self_check<V: PosedOverlap>(mesh: &TriMesh, want: &[[u32; 2]]) {
     let model = model::<V>(mesh);
-    let all = self_collide(&model, &CollisionRequest::new(Mode::All));
+    let all = self_collide(&model, &Pose::identity(), &CollisionRequest::new(Mode::All)).unwrap();
     assert_eq!(all.pairs, want);
-    let first = self_collide(&model, &CollisionRequest::new(Mode::First));
+    let first = self_collide(
+        &model,
+        &Pose::identity(),
+        &CollisionRequest::new(Mode::First),
+    )
+    .unwrap();
     assert_eq!(first.intersects, !want.is_empty());
     assert!(first.pairs.iter().all(|p| want.contains(p)));
 }

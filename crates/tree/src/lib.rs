@@ -56,6 +56,7 @@ pub mod dynamic;
 mod fingerprint;
 mod node;
 mod refit;
+mod registry;
 pub mod serialize;
 mod split;
 mod stats;
@@ -69,6 +70,9 @@ pub use dynamic::{DynamicOptions, DynamicTree, ProxyError, ProxyId};
 pub use fingerprint::{MeshFingerprint, MeshMismatch};
 pub use node::{Node, NodeKind};
 pub use refit::Refit;
+#[doc(hidden)]
+pub use registry::__private;
+pub use registry::VolumeKind;
 pub use serialize::{LoadError, FORMAT_VERSION};
 pub use split::{SplitRule, SAH_BINS};
 pub use stats::{Level, Stats};

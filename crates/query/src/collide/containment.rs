@@ -3,10 +3,10 @@
 //! parry and FCL treat meshes as hollow shells; for two *closed* meshes whose surfaces do not
 //! meet, this tells "disjoint" from "one solid inside the other".
 
-use crate::kernel::leaf::placed_triangle;
 use super::PosedOverlap;
-use crate::kernel::place;
 use crate::error::{check_placed, check_point, Operand, QueryError};
+use crate::kernel::leaf::placed_triangle;
+use crate::kernel::place;
 use crate::Model;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};

@@ -1,7 +1,7 @@
 //! Mesh–mesh collision by simultaneous descent of two bounding-volume hierarchies, with exact
 //! triangle–triangle tests at the leaves.
 //!
-//! * [`collide`] / [`collide_with`]: do two posed meshes touch, and which triangle pairs
+//! * [`collide`] / [`collide_into`]: do two posed meshes touch, and which triangle pairs
 //!   intersect ([`Mode::First`] for a witness, [`Mode::All`] for every pair).
 //! * [`self_collide`]: intersecting pairs of one mesh's triangles that share no vertex.
 //! * [`contains_point`]: point in a closed mesh by exact ray parity; with
@@ -69,12 +69,12 @@ pub fn collide<V: PosedOverlap>(
     request: &CollisionRequest,
 ) -> Result<CollisionResult, QueryError> {
     let mut result = CollisionResult::default();
-    collide_with(a, pose_a, b, pose_b, request, &mut result)?;
+    collide_into(a, pose_a, b, pose_b, request, &mut result)?;
     Ok(result)
 }
 
 /// [`collide`] into `result`, reusing its memory: in the steady state a query allocates nothing.
-pub fn collide_with<V: PosedOverlap>(
+pub fn collide_into<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,

@@ -1,8 +1,9 @@
 //! Self-collision: intersecting pairs of one mesh's triangles that share no vertex.
 
+use super::{CollisionRequest, CollisionResult, Mode, PosedOverlap};
+use crate::error::{check_placed, Operand, QueryError};
 use crate::kernel::descent::depth_first;
 use crate::kernel::leaf::{with_leaf_test, Leaf, LeafTest};
-use super::{CollisionRequest, CollisionResult, Mode, PosedOverlap};
 use crate::Model;
 use obbtree_bv::{Pose, TriMesh};
 
@@ -17,12 +18,17 @@ pub(crate) fn share_vertex(mesh: &TriMesh, i: u32, j: u32) -> bool {
 /// a duplicated vertex position with different indices are reported). Exact, like
 /// [`collide`](super::collide); the request's `containment` is ignored.
 ///
-/// The tree is descended against itself (each unordered node pair once), under the identity
-/// pose.
+/// The mesh is placed by `pose`, as in every one-model query; a rigid placement changes no
+/// pair, so the pairs are decided on the mesh's own coordinates, and `pose` is only checked: an
+/// error when it would carry the mesh out of the exact range ([`QueryError::OutOfRange`]).
+///
+/// The tree is descended against itself (each unordered node pair once).
 pub fn self_collide<V: PosedOverlap>(
     model: &Model<V>,
+    pose: &Pose,
     request: &CollisionRequest,
-) -> CollisionResult {
+) -> Result<CollisionResult, QueryError> {
+    check_placed(model, pose, Operand::Model)?;
     let (mesh, tree) = (model.mesh(), model.tree());
     let identity = Pose::identity();
     let limit = request.limit();
@@ -51,5 +57,5 @@ pub fn self_collide<V: PosedOverlap>(
     result.truncated = done.is_break() && request.mode == Mode::All;
     result.sort_pairs();
     result.intersects = !result.pairs.is_empty();
-    result
+    Ok(result)
 }

@@ -20,9 +20,9 @@
 use super::closest::Closest;
 use super::offer_pair;
 use super::slab::Slab;
-use crate::model::index::support::{farthest, highest, nearest_triangle};
 use crate::kernel::descent::best_first::Visitor;
 use crate::kernel::place;
+use crate::model::index::support::{farthest, highest, nearest_triangle};
 use crate::Model;
 use obbtree_bv::distance::gjk;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
@@ -129,8 +129,8 @@ fn slab_width<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_meshes::closed_box;
     use crate::distance::DistanceRequest;
+    use crate::test_meshes::closed_box;
     use obbtree_bv::distance::tri_tri;
     use obbtree_bv::TriMesh;
 

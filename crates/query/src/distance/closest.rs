@@ -1,7 +1,7 @@
 //! The closest triangle pair: the visitor of [`super::distance`].
 
-use crate::kernel::descent::best_first::{box_gap_squared, lowered, Visitor};
 use super::DistanceRequest;
+use crate::kernel::descent::best_first::{box_gap_squared, lowered, Visitor};
 use crate::kernel::leaf::{Leaf, LeafTest};
 use crate::model::index::boxes::Boxed;
 use crate::Model;

@@ -89,11 +89,11 @@ mod tracker;
 pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;
 
+use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
+use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryError};
 use crate::kernel::descent::best_first::{walk, Settled, Start, Trees, Visitor};
 use crate::kernel::descent::depth_first::leaf_pairs;
 use crate::kernel::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
-use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
-use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryError};
 use crate::Model;
 use apart::Hulls;
 use closest::Closest;

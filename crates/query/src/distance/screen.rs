@@ -16,10 +16,10 @@
 //! frame above.
 
 use super::slab::{Interval, Slab};
-use crate::model::index::support::{box_highest, box_rounding};
-use crate::model::index::boxes::Boxed;
 use crate::kernel::descent::best_first::PairScreen;
 use crate::kernel::placed_nodes::PlacedNodes;
+use crate::model::index::boxes::Boxed;
+use crate::model::index::support::{box_highest, box_rounding};
 use crate::Model;
 use obbtree_bv::{Pose, Vector};
 use obbtree_tree::{NodeKind, TreeVolume};

@@ -1,10 +1,10 @@
 //! Distance along a sequence of nearby poses: a query that starts where the last one stopped.
 
 use super::closest::{Closest, Measured};
-use crate::kernel::descent::best_first::{Settled, Start};
 use super::{answer, check_request, offer_pair, search, DistanceRequest, DistanceResult};
 use crate::collide::{checked_relative_pose, PosedOverlap};
 use crate::error::QueryError;
+use crate::kernel::descent::best_first::{Settled, Start};
 use crate::Model;
 use obbtree_bv::Pose;
 use obbtree_tree::TreeVolume;

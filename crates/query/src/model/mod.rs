@@ -6,9 +6,9 @@ mod solid;
 
 use index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
 use index::DistanceIndex;
-use solid::SolidFacts;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume, WideTree};
+use solid::SolidFacts;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};

@@ -3,9 +3,9 @@
 //! oracles ([`sat`], [`exact`]).
 #![allow(dead_code)] // each test binary uses a subset
 
-use obbtree_bv::{Aabb, Kdop18, Obb, ObbFit, Point, Pose, Sphere, TriMesh};
+use obbtree_bv::{Obb, ObbFit, Point, Pose, TriMesh};
 use obbtree_query::{Model, ModelOptions, PosedOverlap};
-use obbtree_tree::BuildOptions;
+use obbtree_tree::{with_volume, BuildOptions, VolumeKind};
 use rand::{Rng, SeedableRng};
 
 /// The bv tests' exact distance oracle (a convex quadratic programme over every support pair,
@@ -150,38 +150,47 @@ pub fn fitted_model<V: PosedOverlap>(mesh: &TriMesh, method: V::Method) -> Model
     Model::build(mesh.clone(), &ModelOptions::from(options)).expect("model")
 }
 
-/// Runs `f` with models of `a` and `b` for every volume type, and for OBBs fitted by minimum
-/// volume, naming each.
+/// Runs `f` with models of `a` and `b` for every volume kind of the registry
+/// ([`VolumeKind::ALL`]), and for OBBs fitted by minimum volume, naming each.
 pub fn for_each_volume(a: &TriMesh, b: &TriMesh, mut f: impl FnMut(&str, Models)) {
-    fn models<V: PosedOverlap>(a: &TriMesh, b: &TriMesh) -> (Model<V>, Model<V>) {
-        (model(a), model(b))
+    for kind in VolumeKind::ALL {
+        with_volume!(kind, |V| f(
+            kind.name(),
+            Models::from((model::<V>(a), model::<V>(b)))
+        ));
     }
-    f("obb", Models::Obb(models(a, b)));
     // Minimum-volume boxes: the same partition (split along the covariance axes), other boxes.
     let fit = |m: &TriMesh| fitted_model::<Obb>(m, ObbFit::MinVolume);
-    f("obb_minvol", Models::Obb((fit(a), fit(b))));
-    f("aabb", Models::Aabb(models(a, b)));
-    f("kdop18", Models::Kdop(models(a, b)));
-    f("sphere", Models::Sphere(models(a, b)));
+    f("obb_minvol", Models::from((fit(a), fit(b))));
 }
 
-/// A pair of models of one volume type.
-pub enum Models {
-    Obb((Model<Obb>, Model<Obb>)),
-    Aabb((Model<Aabb>, Model<Aabb>)),
-    Kdop((Model<Kdop18>, Model<Kdop18>)),
-    Sphere((Model<Sphere>, Model<Sphere>)),
-}
+/// Declares [`Models`] and [`with_models!`] over the registry's list of volume kinds.
+macro_rules! declare_models {
+    ($($variant:ident($volume:ty) = $name:literal,)+) => {
+        /// A pair of models of one volume type, of any kind of the registry.
+        pub enum Models {
+            $($variant((Model<$volume>, Model<$volume>)),)+
+        }
 
-/// Calls a generic expression on the models, whatever their volume type.
-#[macro_export]
-macro_rules! with_models {
-    ($models:expr, |$a:ident, $b:ident| $body:expr) => {
-        match $models {
-            Models::Obb((ref $a, ref $b)) => $body,
-            Models::Aabb((ref $a, ref $b)) => $body,
-            Models::Kdop((ref $a, ref $b)) => $body,
-            Models::Sphere((ref $a, ref $b)) => $body,
+        $(impl From<(Model<$volume>, Model<$volume>)> for Models {
+            fn from(models: (Model<$volume>, Model<$volume>)) -> Self {
+                Models::$variant(models)
+            }
+        })+
+
+        /// Calls a generic expression on the models, whatever their volume type.
+        #[allow(unused_macros)] // each test binary uses a part
+        macro_rules! with_models {
+            ($models:expr, |$a:ident, $b:ident| $body:expr) => {
+                match $models {
+                    $(Models::$variant((ref $a, ref $b)) => $body,)+
+                }
+            };
         }
     };
 }
+
+obbtree_tree::volume_kinds!([declare_models]);
+
+#[allow(unused_imports)] // each test binary uses a part
+pub(crate) use with_models;

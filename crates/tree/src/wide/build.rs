@@ -2,8 +2,8 @@
 //! rounded outwards to `f32`, leaf triangles copied in leaf order.
 
 use super::{Child, LeafTriangle, Leaves, Node, WideTree, WIDTH};
-use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
 use crate::{BuildError, BuildOptions, Bvh, NodeKind};
+use obbtree_bv::{Aabb, BoundingVolume, TriMesh};
 
 /// The largest `f32` at most `x` (finite).
 fn f32_down(x: f64) -> f32 {

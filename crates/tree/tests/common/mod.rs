@@ -34,19 +34,35 @@ pub fn options<V: TreeVolume>(
     }
 }
 
-/// Instantiates `$tests!(module, Volume)` for every volume type the trees are tested with.
+/// Instantiates `$tests!(module, Volume)` for every volume kind of the registry
+/// (`obbtree_tree::volume_kinds!`, each in a module named after its variant), and for rectangle
+/// swept spheres, which trees are built of for distances but no program chooses by name.
 #[allow(unused_macros)] // tests/trees.rs includes this module without it
 macro_rules! for_each_volume {
     ($tests:ident) => {
-        $tests!(aabb, obbtree_bv::Aabb);
-        $tests!(obb, obbtree_bv::Obb);
-        $tests!(sphere, obbtree_bv::Sphere);
-        $tests!(kdop18, obbtree_bv::Kdop18);
+        mod each_volume {
+            use super::*;
+            obbtree_tree::volume_kinds!([crate::common::each_kind] $tests);
+        }
         $tests!(rss, obbtree_bv::Rss);
     };
 }
+
+/// `$tests!(volume, Type)` in a module named after each kind of the list.
+#[allow(unused_macros)]
+macro_rules! each_kind {
+    ($tests:ident $($variant:ident($volume:ty) = $name:literal,)+) => {
+        $(
+            #[allow(non_snake_case)]
+            mod $variant {
+                use super::*;
+                $tests!(volume, $volume);
+            }
+        )+
+    };
+}
 #[allow(unused_imports)]
-pub(crate) use for_each_volume;
+pub(crate) use {each_kind, for_each_volume};
 
 /// Containment tolerance of the tree tests: zero. Every volume type's fit and merge is
 /// conservative (they widen for their own rounding), so the trees contain their triangles exactly

@@ -38,7 +38,6 @@ pub(crate) fn fibonacci_direction(k: usize, n: usize) -> Vector {
     Vector::new(radius * angle.cos(), y, radius * angle.sin())
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
