@@ -39,9 +39,25 @@ pub use obbtree_scene as scene;
 pub use obbtree_tree as tree;
 
 pub use obbtree_bv::{MeshError, Point, Pose, PoseError, Ray, TriMesh, Vector};
-pub use obbtree_query::*;
-pub use obbtree_scene::{CollisionFilter, ObjectContact, ObjectId, Scene, SceneError};
-pub use obbtree_tree::{BuildError, BuildOptions};
+pub use obbtree_query::{
+    any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, collide, collide_into,
+    collide_many, contains_point, distance, distance_many, pick_pixel, proximity_pairs,
+    self_collide, within_margin, BatchError, Camera, CameraError, CollisionRequest,
+    CollisionResult, Containment, Culled, DistanceRequest, DistanceResult, DistanceTracker,
+    FrustumVolume, Mode, Model, ModelOptions, PosedOverlap, QueryError, RayHit, RayIndex,
+    RayVolume, Volume,
+};
+// The query modules beside the queries at the root: `cull` names both the function and its
+// module (reference brute force, caches, error details, ray internals, volume traits).
+pub use obbtree_query::{brute, caches, cull, pick, volume};
+pub use obbtree_scene::{
+    Candidate, CollisionFilter, ExternalContact, Object, ObjectContact, ObjectDistance, ObjectId,
+    PairFilter, QueryStats, Scene, SceneError, SceneHit,
+};
+pub use obbtree_tree::{volume_kinds, with_volume, BuildError, BuildOptions, VolumeKind};
+
+mod error;
+pub use error::Error;
 
 #[cfg(feature = "load")]
 pub mod load;

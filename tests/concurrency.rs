@@ -46,7 +46,7 @@ const _: fn() = || {
     shared::<Camera>();
     shared::<obbtree::tree::Stats>();
     shared::<obbtree::tree::MeshFingerprint>();
-    shared::<obbtree::tree::LoadError>();
+    shared::<obbtree::tree::TreeFileError>();
     shared::<obbtree::bv::MeshError>();
     shared::<obbtree::PoseError>();
     shared::<obbtree::QueryError>();
@@ -54,7 +54,7 @@ const _: fn() = || {
     shared::<obbtree::CameraError>();
     shared::<obbtree::tree::MeshMismatch>();
     shared::<obbtree::load::LoadError>();
-    shared::<obbtree_cli::poses::PoseError>();
+    shared::<obbtree_cli::poses::PoseFileError>();
     shared::<obbtree_cli::rays::RaysError>();
 };
 

@@ -9,7 +9,7 @@
 mod targets;
 
 use obbtree::bv::{Aabb, Kdop18, Obb, Sphere};
-use obbtree::tree::{BuildOptions, Bvh, LoadError, TreeVolume};
+use obbtree::tree::{BuildOptions, Bvh, TreeFileError, TreeVolume};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use serde::{de::DeserializeOwned, Serialize};
@@ -33,7 +33,10 @@ fn refused<V: TreeVolume + Serialize + DeserializeOwned>() {
     for len in 0..bytes.len() {
         let err = Bvh::<V>::from_bytes(&bytes[..len], mesh).unwrap_err();
         assert!(
-            matches!(err, LoadError::NotATreeFile | LoadError::Corrupted(_)),
+            matches!(
+                err,
+                TreeFileError::NotATreeFile | TreeFileError::Corrupted(_)
+            ),
             "{} truncated to {len}: {err}",
             V::NAME
         );
@@ -95,11 +98,11 @@ fn forged<V: TreeVolume + Serialize + DeserializeOwned>(field: impl Fn(&V) -> f6
     tampered[HEADER + at] ^= 1; // without resealing: the checksum catches it
     assert!(matches!(
         Bvh::<V>::from_bytes(&tampered, mesh),
-        Err(LoadError::Corrupted(e)) if e.contains("checksum")
+        Err(TreeFileError::Corrupted(e)) if e.contains("checksum")
     ));
     let err = Bvh::<V>::from_bytes(&forged, mesh).unwrap_err();
     assert!(
-        matches!(&err, LoadError::Corrupted(e) if e.contains("volume of node 0 does not contain")),
+        matches!(&err, TreeFileError::Corrupted(e) if e.contains("volume of node 0 does not contain")),
         "{}: {err}",
         V::NAME
     );
@@ -140,10 +143,10 @@ fn other_volume_types_are_refused() {
     let obb = saved::<Obb>();
     assert!(matches!(
         Bvh::<Aabb>::from_bytes(&obb, mesh),
-        Err(LoadError::WrongVolume { .. })
+        Err(TreeFileError::WrongVolume { .. })
     ));
     assert!(matches!(
         Bvh::<Kdop18>::from_bytes(&saved::<Sphere>(), mesh),
-        Err(LoadError::WrongVolume { .. })
+        Err(TreeFileError::WrongVolume { .. })
     ));
 }

@@ -18,7 +18,7 @@ mod common;
 mod oracles;
 
 use common::{asset, cases};
-use obbtree::bv::intersect::containment::Containment;
+use obbtree::bv::intersect::containment::RegionRelation;
 use obbtree::bv::intersect::frustum::Frustum;
 use obbtree::bv::{Aabb, BoundingVolume, Kdop18, Obb, Point, Pose, Sphere, TriMesh, Vector};
 use obbtree::cull::classify_triangle;
@@ -37,21 +37,21 @@ struct Tally {
     near_ties: usize,
 }
 
-fn index(c: Containment) -> usize {
+fn index(c: RegionRelation) -> usize {
     match c {
-        Containment::Inside => 0,
-        Containment::Outside => 1,
-        Containment::Intersecting => 2,
+        RegionRelation::Inside => 0,
+        RegionRelation::Outside => 1,
+        RegionRelation::Intersecting => 2,
     }
 }
 
 /// `cull`'s three lists: each triangle once, each list ascending; the class of every triangle.
-fn listed(culled: &obbtree::Culled, n: usize) -> Vec<Containment> {
+fn listed(culled: &obbtree::Culled, n: usize) -> Vec<RegionRelation> {
     let mut seen = vec![None; n];
     for (list, what) in [
-        (&culled.inside, Containment::Inside),
-        (&culled.outside, Containment::Outside),
-        (&culled.intersecting, Containment::Intersecting),
+        (&culled.inside, RegionRelation::Inside),
+        (&culled.outside, RegionRelation::Outside),
+        (&culled.intersecting, RegionRelation::Intersecting),
     ] {
         assert!(list.windows(2).all(|w| w[0] < w[1]), "lists are ascending");
         for &t in list {
@@ -86,7 +86,7 @@ fn check<V: FrustumVolume + TreeVolume>(
         );
         tally.exact[index(exact)] += 1;
         tally.culled[index(got)] += 1;
-        tally.both_intersecting += usize::from(got == exact && got == Containment::Intersecting);
+        tally.both_intersecting += usize::from(got == exact && got == RegionRelation::Intersecting);
         tally.near_ties += usize::from(got != exact);
     }
 }
@@ -198,10 +198,10 @@ fn oracle_on_exact_cases() {
     let mesh = TriMesh::new(triangle.to_vec(), vec![[0, 1, 2]]).unwrap();
     let pose = Pose::identity();
     for (far, want) in [
-        (2.0, Containment::Inside),
-        (1.0, Containment::Inside), // on the far plane: the closed frustum holds it
-        (0.0, Containment::Outside),
-        (-1.0, Containment::Outside),
+        (2.0, RegionRelation::Inside),
+        (1.0, RegionRelation::Inside), // on the far plane: the closed frustum holds it
+        (0.0, RegionRelation::Outside),
+        (-1.0, RegionRelation::Outside),
     ] {
         let f = frustum_with_far(far);
         let s = sides(&mesh, &pose, &f);
@@ -217,11 +217,11 @@ fn oracle_on_exact_cases() {
     .unwrap();
     let s = sides(&across, &pose, &frustum_with_far(0.5));
     assert_eq!(
-        allowed(&[s[0], s[1], s[2]], Containment::Intersecting),
-        (Containment::Intersecting, true)
+        allowed(&[s[0], s[1], s[2]], RegionRelation::Intersecting),
+        (RegionRelation::Intersecting, true)
     );
-    assert!(!allowed(&[s[0], s[1], s[2]], Containment::Inside).1);
-    assert!(!allowed(&[s[0], s[1], s[2]], Containment::Outside).1);
+    assert!(!allowed(&[s[0], s[1], s[2]], RegionRelation::Inside).1);
+    assert!(!allowed(&[s[0], s[1], s[2]], RegionRelation::Outside).1);
 }
 
 /// A frustum around the whole mesh accepts the root without descending; one beside it rejects

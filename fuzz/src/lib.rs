@@ -2056,7 +2056,7 @@ fn api_camera(
 /// `cull`: refused exactly for a translation beyond the range (or a plane that degenerates in
 /// the mesh frame); otherwise every triangle's class is one the exact plane-side oracle allows.
 fn api_cull<V: ApiVolume>(model: &Model<V>, pose: &Pose, camera: &obbtree::Camera) {
-    use obbtree::bv::intersect::containment::Containment as Class;
+    use obbtree::bv::intersect::containment::RegionRelation as Class;
     let Ok(frustum) = Frustum::from_view_projection(&(camera.projection * camera.view)) else {
         return;
     };

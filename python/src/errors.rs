@@ -32,9 +32,9 @@ pub fn mesh_file_error(error: obbtree::load::LoadError) -> PyErr {
 
 /// A tree file's refusal: `OSError` when it could not be read, `ValueError` naming `name`
 /// otherwise (damaged, another volume type, another mesh).
-pub fn tree_error(name: &str, path: &str, error: obbtree::tree::LoadError) -> PyErr {
+pub fn tree_error(name: &str, path: &str, error: obbtree::tree::TreeFileError) -> PyErr {
     match error {
-        obbtree::tree::LoadError::Io(source) => {
+        obbtree::tree::TreeFileError::Io(source) => {
             file_error(Some(source.kind()), format!("{path}: {source}"))
         }
         other => value_error(name, format!("{path}: {other}")),

@@ -4,7 +4,7 @@
 use crate::errors::{tree_error, value_error};
 use crate::mesh::Mesh;
 use crate::volumes::{with_model, AnyModel};
-use obbtree::tree::LoadError;
+use obbtree::tree::TreeFileError;
 use obbtree::TriMesh;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -137,9 +137,11 @@ impl Model {
 }
 
 /// The model of the tree in `bytes` over `mesh`, of whatever volume type the bytes hold.
-fn from_tree_bytes(bytes: &[u8], mesh: Arc<TriMesh>) -> Result<AnyModel, LoadError> {
+fn from_tree_bytes(bytes: &[u8], mesh: Arc<TriMesh>) -> Result<AnyModel, TreeFileError> {
     match AnyModel::from_tree_bytes(bytes, Arc::clone(&mesh), "obb") {
-        Err(LoadError::WrongVolume { found, .. }) => AnyModel::from_tree_bytes(bytes, mesh, &found),
+        Err(TreeFileError::WrongVolume { found, .. }) => {
+            AnyModel::from_tree_bytes(bytes, mesh, &found)
+        }
         other => other,
     }
 }

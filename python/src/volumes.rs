@@ -4,7 +4,7 @@
 //! they hold, over the registry's list of volume kinds (`obbtree::tree::volume_kinds!`).
 
 use crate::errors::value_error;
-use obbtree::tree::{Bvh, LoadError};
+use obbtree::tree::{Bvh, TreeFileError};
 use obbtree::{Model as TypedModel, Scene, TriMesh};
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -45,13 +45,13 @@ macro_rules! volumes {
                 bytes: &[u8],
                 mesh: Arc<TriMesh>,
                 name: &str,
-            ) -> Result<Self, LoadError> {
+            ) -> Result<Self, TreeFileError> {
                 Ok(match name {
                     $($name => AnyModel::$variant(
                         TypedModel::from_tree(Arc::clone(&mesh), Bvh::<$volume>::from_bytes(bytes, &mesh)?)
-                            .map_err(LoadError::WrongMesh)?,
+                            .map_err(TreeFileError::WrongMesh)?,
                     ),)+
-                    other => return Err(LoadError::WrongVolume {
+                    other => return Err(TreeFileError::WrongVolume {
                         expected: "a volume type these bindings offer",
                         found: other.to_string(),
                     }),

@@ -11,7 +11,7 @@
 //! land on either side: [`allowed`] says which answers rounding can explain.
 
 use super::exact::Dy;
-use obbtree::bv::intersect::containment::Containment;
+use obbtree::bv::intersect::containment::RegionRelation;
 use obbtree::bv::intersect::frustum::Frustum;
 use obbtree::bv::{Point, Pose, TriMesh, Vector};
 
@@ -103,13 +103,13 @@ pub fn sides(mesh: &TriMesh, pose: &Pose, frustum: &Frustum) -> Vec<[Side; 6]> {
 /// The plane-by-plane class of a triangle from whether each vertex counts as outside each plane
 /// (`out(side)`): outside when all three are outside one plane; inside when none is outside
 /// any; otherwise intersecting.
-pub fn class(vertices: &[[Side; 6]; 3], out: impl Fn(Side) -> bool) -> Containment {
+pub fn class(vertices: &[[Side; 6]; 3], out: impl Fn(Side) -> bool) -> RegionRelation {
     if (0..6).any(|k| vertices.iter().all(|v| out(v[k]))) {
-        Containment::Outside
+        RegionRelation::Outside
     } else if vertices.iter().all(|v| v.iter().all(|&s| !out(s))) {
-        Containment::Inside
+        RegionRelation::Inside
     } else {
-        Containment::Intersecting
+        RegionRelation::Intersecting
     }
 }
 
@@ -117,14 +117,14 @@ pub fn class(vertices: &[[Side; 6]; 3], out: impl Fn(Side) -> bool) -> Containme
 /// each near vertex on either side gives `got`. (Outside needs one plane with all three
 /// vertices possibly outside; inside needs every vertex possibly inside every plane;
 /// intersecting needs no plane with all three surely outside, and some vertex possibly outside.)
-pub fn allowed(vertices: &[[Side; 6]; 3], got: Containment) -> (Containment, bool) {
+pub fn allowed(vertices: &[[Side; 6]; 3], got: RegionRelation) -> (RegionRelation, bool) {
     let exact = class(vertices, |s| matches!(s, Side::NearOut | Side::Out));
     let surely_out = |s| s == Side::Out;
     let possibly_out = |s| s != Side::In;
     let ok = match got {
-        Containment::Outside => (0..6).any(|k| vertices.iter().all(|v| possibly_out(v[k]))),
-        Containment::Inside => vertices.iter().all(|v| v.iter().all(|&s| !surely_out(s))),
-        Containment::Intersecting => {
+        RegionRelation::Outside => (0..6).any(|k| vertices.iter().all(|v| possibly_out(v[k]))),
+        RegionRelation::Inside => vertices.iter().all(|v| v.iter().all(|&s| !surely_out(s))),
+        RegionRelation::Intersecting => {
             !(0..6).any(|k| vertices.iter().all(|v| surely_out(v[k])))
                 && vertices.iter().any(|v| v.iter().any(|&s| possibly_out(s)))
         }

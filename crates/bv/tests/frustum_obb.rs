@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use obbtree_bv::intersect::containment::Containment;
+use obbtree_bv::intersect::containment::RegionRelation;
 use obbtree_bv::intersect::frustum::Frustum;
 use obbtree_bv::intersect::{frustum_aabb, frustum_obb::classify, plane_obb::corners};
 use obbtree_bv::{Obb, Point, Vector};
@@ -22,11 +22,11 @@ proptest! {
         let maybe_outside = f.planes().iter().any(|p| c.iter().all(|q| p.eval(q) > -scale));
         let inside = c.iter().all(|q| f.planes().iter().all(|p| p.eval(q) <= -scale));
         let maybe_inside = c.iter().all(|q| f.planes().iter().all(|p| p.eval(q) <= scale));
-        prop_assert!(!outside || got == Containment::Outside);
-        prop_assert!(got != Containment::Outside || maybe_outside);
-        prop_assert!(!inside || got == Containment::Inside);
-        prop_assert!(got != Containment::Inside || maybe_inside);
-        if got == Containment::Outside {
+        prop_assert!(!outside || got == RegionRelation::Outside);
+        prop_assert!(got != RegionRelation::Outside || maybe_outside);
+        prop_assert!(!inside || got == RegionRelation::Inside);
+        prop_assert!(got != RegionRelation::Inside || maybe_inside);
+        if got == RegionRelation::Outside {
             prop_assert!(hull_obb_distance(&hull(&fc), &obb) > -1e-9);
         }
     }
@@ -50,15 +50,15 @@ fn adversarial_cases() {
         axes: rot,
         half_extents: Vector::new(0.5, 0.5, 0.5),
     };
-    assert_eq!(classify(&f, &inside), Containment::Inside);
+    assert_eq!(classify(&f, &inside), RegionRelation::Inside);
     let touching = Obb {
         center: Point::new(1.0 + h, 0.0, 0.0),
         ..inside
     };
-    assert_eq!(classify(&f, &touching), Containment::Intersecting);
+    assert_eq!(classify(&f, &touching), RegionRelation::Intersecting);
     let outside = Obb {
         center: Point::new(1.0 + h * (1.0 + 1e-9), 0.0, 0.0),
         ..inside
     };
-    assert_eq!(classify(&f, &outside), Containment::Outside);
+    assert_eq!(classify(&f, &outside), RegionRelation::Outside);
 }

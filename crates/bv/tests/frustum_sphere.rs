@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use obbtree_bv::intersect::containment::Containment;
+use obbtree_bv::intersect::containment::RegionRelation;
 use obbtree_bv::intersect::frustum::Frustum;
 use obbtree_bv::intersect::frustum_sphere::{classify, classify_octant};
 use obbtree_bv::{Point, Sphere};
@@ -25,12 +25,12 @@ proptest! {
         let sd = hull_signed_distance(&h, &s.center);
         let tol = 1e-7 * (1.0 + s.center.coords.norm() + s.radius);
         match six {
-            Containment::Outside => prop_assert!(sd > s.radius - tol, "outside but distance {}", sd),
-            Containment::Inside => prop_assert!(sd < -s.radius + tol, "inside but distance {}", sd),
-            Containment::Intersecting => prop_assert!(sd > -s.radius - tol, "intersecting but fully inside: {}", sd),
+            RegionRelation::Outside => prop_assert!(sd > s.radius - tol, "outside but distance {}", sd),
+            RegionRelation::Inside => prop_assert!(sd < -s.radius + tol, "inside but distance {}", sd),
+            RegionRelation::Intersecting => prop_assert!(sd > -s.radius - tol, "intersecting but fully inside: {}", sd),
         }
-        if sd < s.radius - tol { prop_assert!(six != Containment::Outside); }
-        if sd < -s.radius - tol { prop_assert_eq!(six, Containment::Inside); }
+        if sd < s.radius - tol { prop_assert!(six != RegionRelation::Outside); }
+        if sd < -s.radius - tol { prop_assert_eq!(six, RegionRelation::Inside); }
     }
 }
 
@@ -42,16 +42,25 @@ fn adversarial_cases() {
         radius: r,
     };
     for test in [classify, classify_octant] {
-        assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 0.5)), Containment::Inside);
-        assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 1.0)), Containment::Inside); // touching from inside
-        assert_eq!(test(&f, &s(2.0, 0.0, 0.0, 1.0)), Containment::Intersecting); // touching from outside
+        assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 0.5)), RegionRelation::Inside);
+        assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 1.0)), RegionRelation::Inside); // touching from inside
+        assert_eq!(
+            test(&f, &s(2.0, 0.0, 0.0, 1.0)),
+            RegionRelation::Intersecting
+        ); // touching from outside
         assert_eq!(
             test(&f, &s(2.0 + 1e-12, 0.0, 0.0, 1.0)),
-            Containment::Outside
+            RegionRelation::Outside
         );
-        assert_eq!(test(&f, &s(0.0, 0.0, 0.9, 0.2)), Containment::Intersecting);
-        assert_eq!(test(&f, &s(1.6, 1.6, 0.0, 0.8)), Containment::Intersecting); // outside near an edge (conservative)
-        assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 0.0)), Containment::Inside); // point sphere
-        assert_eq!(test(&f, &s(1.0, 1.0, 1.0, 0.0)), Containment::Inside); // point at a corner (closed)
+        assert_eq!(
+            test(&f, &s(0.0, 0.0, 0.9, 0.2)),
+            RegionRelation::Intersecting
+        );
+        assert_eq!(
+            test(&f, &s(1.6, 1.6, 0.0, 0.8)),
+            RegionRelation::Intersecting
+        ); // outside near an edge (conservative)
+        assert_eq!(test(&f, &s(0.0, 0.0, 0.0, 0.0)), RegionRelation::Inside); // point sphere
+        assert_eq!(test(&f, &s(1.0, 1.0, 1.0, 0.0)), RegionRelation::Inside); // point at a corner (closed)
     }
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use obbtree_bv::intersect::containment::Containment;
+use obbtree_bv::intersect::containment::RegionRelation;
 use obbtree_bv::intersect::plane_aabb::corners;
 use obbtree_bv::intersect::shaft::{classify_aabb, classify_sphere, Shaft};
 use obbtree_bv::{Aabb, Point, Sphere, Vector};
@@ -48,8 +48,8 @@ proptest! {
         let shaft = Shaft::new(&a, &b);
         let got = classify_aabb(&shaft, &c);
         let all_in = corners(&c).iter().all(|q| shaft.contains_point(q));
-        prop_assert_eq!(got == Containment::Inside, all_in);
-        if got == Containment::Outside {
+        prop_assert_eq!(got == RegionRelation::Inside, all_in);
+        if got == RegionRelation::Outside {
             prop_assert!(hull_obb_distance(&hull_of(&a, &b), &obb_of(&c)) > -1e-9);
         }
     }
@@ -64,12 +64,12 @@ proptest! {
         let dirs = (0..27).filter(|&i| i != 13).map(|i| Vector::new((i % 3) as f64 - 1.0, (i / 3 % 3) as f64 - 1.0, (i / 9) as f64 - 1.0).normalize());
         let samples: Vec<Point> = dirs.map(|d| s.center + d * s.radius).chain([s.center]).collect();
         match classify_sphere(&shaft, &s) {
-            Containment::Outside => prop_assert!(sd > s.radius - tol, "outside but {}", sd),
-            Containment::Inside => prop_assert!(samples.iter().all(|q| shaft.contains_point(q)), "inside but a sphere point is outside"),
-            Containment::Intersecting => {}
+            RegionRelation::Outside => prop_assert!(sd > s.radius - tol, "outside but {}", sd),
+            RegionRelation::Inside => prop_assert!(samples.iter().all(|q| shaft.contains_point(q)), "inside but a sphere point is outside"),
+            RegionRelation::Intersecting => {}
         }
         if sd < s.radius - tol {
-            prop_assert!(classify_sphere(&shaft, &s) != Containment::Outside, "meets the hull but reported outside");
+            prop_assert!(classify_sphere(&shaft, &s) != RegionRelation::Outside, "meets the hull but reported outside");
         }
     }
 }
@@ -82,18 +82,30 @@ fn adversarial_cases() {
     assert_eq!(shaft.planes().len(), 2); // the two diagonal planes in xy
     let unit =
         |x: f64, y: f64| Aabb::new(Point::new(x, y, 0.25), Point::new(x + 0.5, y + 0.5, 0.75));
-    assert_eq!(classify_aabb(&shaft, &unit(2.0, 2.0)), Containment::Inside);
-    assert_eq!(classify_aabb(&shaft, &unit(4.0, 0.0)), Containment::Outside); // in the bounds, outside a plane
-    assert_eq!(classify_aabb(&shaft, &unit(1.0, 1.0)), Containment::Inside); // touching box a's corner
-    assert_eq!(classify_aabb(&shaft, &unit(6.0, 6.0)), Containment::Outside);
+    assert_eq!(
+        classify_aabb(&shaft, &unit(2.0, 2.0)),
+        RegionRelation::Inside
+    );
+    assert_eq!(
+        classify_aabb(&shaft, &unit(4.0, 0.0)),
+        RegionRelation::Outside
+    ); // in the bounds, outside a plane
+    assert_eq!(
+        classify_aabb(&shaft, &unit(1.0, 1.0)),
+        RegionRelation::Inside
+    ); // touching box a's corner
+    assert_eq!(
+        classify_aabb(&shaft, &unit(6.0, 6.0)),
+        RegionRelation::Outside
+    );
     // Touching the diagonal plane x - y = 1 (through (1, 0) and (5, 4)) from outside.
     assert_eq!(
         classify_aabb(&shaft, &unit(3.0, 1.5)),
-        Containment::Intersecting
+        RegionRelation::Intersecting
     );
     assert_eq!(
         classify_aabb(&shaft, &unit(3.0 + 1e-9, 1.5)),
-        Containment::Outside
+        RegionRelation::Outside
     );
     let ball = |x: f64, y: f64, r: f64| Sphere {
         center: Point::new(x, y, 0.5),
@@ -101,19 +113,19 @@ fn adversarial_cases() {
     };
     assert_eq!(
         classify_sphere(&shaft, &ball(2.5, 2.5, 0.4)),
-        Containment::Inside
+        RegionRelation::Inside
     );
     assert_eq!(
         classify_sphere(&shaft, &ball(4.0, 0.0, 0.4)),
-        Containment::Outside
+        RegionRelation::Outside
     );
     assert_eq!(
         classify_sphere(&shaft, &ball(2.5, 2.5, 0.5)),
-        Containment::Inside
+        RegionRelation::Inside
     ); // touching z faces from inside
     assert_eq!(
         classify_sphere(&shaft, &ball(2.5, 2.5, 0.6)),
-        Containment::Intersecting
+        RegionRelation::Intersecting
     );
     // Identical and nested boxes: no planes, the shaft is the box.
     assert!(Shaft::new(&a, &a).planes().is_empty());

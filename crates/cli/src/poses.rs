@@ -8,7 +8,7 @@
 //! [[`obbtree::bv::MIN_NONZERO_COORDINATE`], [`obbtree::bv::MAX_COORDINATE`]] (the mesh rule, so
 //! the exact predicates on placed triangles neither overflow nor underflow because of the
 //! translation); rotation-vector components at most `MAX_COORDINATE`. Anything else is refused
-//! naming the pose and the component ([`PoseError`]).
+//! naming the pose and the component ([`PoseFileError`]).
 
 use obbtree::Pose;
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,7 @@ struct PosesFile {
 
 /// Why a pose file or pose string is unusable.
 #[derive(Debug, thiserror::Error)]
-pub enum PoseError {
+pub enum PoseFileError {
     /// The file cannot be read.
     #[error("cannot read poses file {path}: {source}")]
     Read {
@@ -110,13 +110,13 @@ pub enum PoseError {
 impl PoseEntry {
     /// The pose, or an error naming the pose `index` and the first non-finite or out-of-range
     /// (beyond [`obbtree::bv::MAX_COORDINATE`]) number.
-    pub fn to_pose(&self, index: usize) -> Result<Pose, PoseError> {
+    pub fn to_pose(&self, index: usize) -> Result<Pose, PoseFileError> {
         for (field, v) in [
             ("translation", self.translation),
             ("rotation", self.rotation),
         ] {
             if let Some(component) = v.iter().position(|x| !x.is_finite()) {
-                return Err(PoseError::NonFinite {
+                return Err(PoseFileError::NonFinite {
                     index,
                     field,
                     component,
@@ -130,7 +130,7 @@ impl PoseEntry {
             ("rotation", self.rotation),
         ] {
             if let Some(component) = v.iter().position(|x| x.abs() > max) {
-                return Err(PoseError::OutOfRange {
+                return Err(PoseFileError::OutOfRange {
                     index,
                     field,
                     component,
@@ -142,7 +142,7 @@ impl PoseEntry {
         let min = obbtree::bv::MIN_NONZERO_COORDINATE;
         let tiny = |x: &f64| *x != 0.0 && x.abs() < min;
         if let Some(component) = self.translation.iter().position(tiny) {
-            return Err(PoseError::TooSmall {
+            return Err(PoseFileError::TooSmall {
                 index,
                 component,
                 value: self.translation[component],
@@ -150,30 +150,30 @@ impl PoseEntry {
             });
         }
         Pose::new(self.translation, self.rotation)
-            .map_err(|source| PoseError::Invalid { index, source })
+            .map_err(|source| PoseFileError::Invalid { index, source })
     }
 
     /// Parses `"tx ty tz rx ry rz"` (whitespace or commas between the numbers).
-    pub fn parse(s: &str) -> Result<Self, PoseError> {
+    pub fn parse(s: &str) -> Result<Self, PoseFileError> {
         let v: Vec<f64> = s
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|w| !w.is_empty())
             .map(str::parse)
             .collect::<Result<_, _>>()
-            .map_err(|_| PoseError::BadString(s.to_owned()))?;
+            .map_err(|_| PoseFileError::BadString(s.to_owned()))?;
         match v[..] {
             [tx, ty, tz, rx, ry, rz] => Ok(Self {
                 translation: [tx, ty, tz],
                 rotation: [rx, ry, rz],
             }),
-            _ => Err(PoseError::BadString(s.to_owned())),
+            _ => Err(PoseFileError::BadString(s.to_owned())),
         }
     }
 }
 
 /// Reads a pose file (see the module docs).
-pub fn load_poses(path: &Path) -> Result<Vec<Pose>, PoseError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PoseError::Read {
+pub fn load_poses(path: &Path) -> Result<Vec<Pose>, PoseFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PoseFileError::Read {
         path: path.to_owned(),
         source,
     })?;
@@ -181,8 +181,8 @@ pub fn load_poses(path: &Path) -> Result<Vec<Pose>, PoseError> {
 }
 
 /// Parses the text of a pose file (`path` only names it in errors).
-pub fn poses_from_str(text: &str, path: &Path) -> Result<Vec<Pose>, PoseError> {
-    let file: PosesFile = serde_json::from_str(text).map_err(|source| PoseError::Json {
+pub fn poses_from_str(text: &str, path: &Path) -> Result<Vec<Pose>, PoseFileError> {
+    let file: PosesFile = serde_json::from_str(text).map_err(|source| PoseFileError::Json {
         path: path.to_owned(),
         reason: crate::json_shape::explain(text, "poses", &["translation", "rotation"])
             .unwrap_or_else(|| source.to_string()),
@@ -210,7 +210,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                PoseError::OutOfRange {
+                PoseFileError::OutOfRange {
                     index: 2,
                     field: "rotation",
                     component: 1,
@@ -242,7 +242,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                PoseError::TooSmall {
+                PoseFileError::TooSmall {
                     index: 3,
                     component: 1,
                     ..

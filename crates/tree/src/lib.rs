@@ -73,7 +73,7 @@ pub use refit::Refit;
 #[doc(hidden)]
 pub use registry::__private;
 pub use registry::VolumeKind;
-pub use serialize::{LoadError, FORMAT_VERSION};
+pub use serialize::{TreeFileError, FORMAT_VERSION};
 pub use split::{SplitRule, SAH_BINS};
 pub use stats::{Level, Stats};
 pub use traverse::Descend;

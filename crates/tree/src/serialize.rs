@@ -40,7 +40,7 @@ const TRAILER: usize = 8;
 
 /// Why a tree file was refused.
 #[derive(Debug, thiserror::Error)]
-pub enum LoadError {
+pub enum TreeFileError {
     /// Reading the file failed.
     #[error("cannot read the tree file: {0}")]
     Io(#[from] std::io::Error),
@@ -90,18 +90,18 @@ impl<V: TreeVolume + Serialize + DeserializeOwned> Bvh<V> {
 
     /// Decodes a tree written by [`Bvh::to_bytes`] for `mesh`, refusing it (with the reason) if
     /// the bytes are damaged, of another version or volume type, or the tree is for another mesh.
-    pub fn from_bytes(bytes: &[u8], mesh: &TriMesh) -> Result<Self, LoadError> {
+    pub fn from_bytes(bytes: &[u8], mesh: &TriMesh) -> Result<Self, TreeFileError> {
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            return Err(LoadError::NotATreeFile);
+            return Err(TreeFileError::NotATreeFile);
         }
-        let word = |at: usize, len: usize| -> Result<&[u8], LoadError> {
+        let word = |at: usize, len: usize| -> Result<&[u8], TreeFileError> {
             bytes
                 .get(at..at + len)
                 .ok_or_else(|| truncated(bytes.len()))
         };
         let found = u32::from_le_bytes(word(8, 4)?.try_into().unwrap());
         if found != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion {
+            return Err(TreeFileError::UnsupportedVersion {
                 found,
                 supported: FORMAT_VERSION,
             });
@@ -111,32 +111,32 @@ impl<V: TreeVolume + Serialize + DeserializeOwned> Bvh<V> {
             .ok()
             .and_then(|p| p.checked_add(HEADER + TRAILER))
             .ok_or_else(|| {
-                LoadError::Corrupted(format!("impossible payload length {payload_len}"))
+                TreeFileError::Corrupted(format!("impossible payload length {payload_len}"))
             })?;
         if bytes.len() != expected_len {
-            return Err(LoadError::Corrupted(format!(
+            return Err(TreeFileError::Corrupted(format!(
                 "the file has {} bytes but its header announces {expected_len}",
                 bytes.len()
             )));
         }
         let (body, trailer) = bytes.split_at(bytes.len() - TRAILER);
         if xxh3_64(body) != u64::from_le_bytes(trailer.try_into().unwrap()) {
-            return Err(LoadError::Corrupted("checksum mismatch".into()));
+            return Err(TreeFileError::Corrupted("checksum mismatch".into()));
         }
-        let undecodable = |e| LoadError::Corrupted(format!("undecodable payload: {e}"));
+        let undecodable = |e| TreeFileError::Corrupted(format!("undecodable payload: {e}"));
         // The name first, so that another type's tree is named, not misread.
         let (volume, rest): (String, _) =
             postcard::take_from_bytes(&body[HEADER..]).map_err(undecodable)?;
         if volume != V::NAME {
-            return Err(LoadError::WrongVolume {
+            return Err(TreeFileError::WrongVolume {
                 expected: V::NAME,
                 found: volume,
             });
         }
         let tree: Self = postcard::from_bytes(rest).map_err(undecodable)?;
         tree.check_mesh(mesh)?;
-        tree.check_structure().map_err(LoadError::Corrupted)?;
-        tree.check_volumes(mesh).map_err(LoadError::Corrupted)?;
+        tree.check_structure().map_err(TreeFileError::Corrupted)?;
+        tree.check_volumes(mesh).map_err(TreeFileError::Corrupted)?;
         Ok(tree)
     }
 
@@ -189,13 +189,13 @@ impl<V: TreeVolume + Serialize + DeserializeOwned> Bvh<V> {
     }
 
     /// Reads a tree saved by [`Bvh::save`] for `mesh` (see [`Bvh::from_bytes`]).
-    pub fn load(path: impl AsRef<Path>, mesh: &TriMesh) -> Result<Self, LoadError> {
+    pub fn load(path: impl AsRef<Path>, mesh: &TriMesh) -> Result<Self, TreeFileError> {
         Self::from_bytes(&std::fs::read(path)?, mesh)
     }
 }
 
-fn truncated(len: usize) -> LoadError {
-    LoadError::Corrupted(format!("truncated header ({len} bytes)"))
+fn truncated(len: usize) -> TreeFileError {
+    TreeFileError::Corrupted(format!("truncated header ({len} bytes)"))
 }
 
 impl<V> Bvh<V> {
@@ -291,7 +291,7 @@ mod tests {
         damage(&mut bvh);
         assert!(matches!(
             Bvh::<Aabb>::from_bytes(&bvh.to_bytes(), mesh),
-            Err(LoadError::Corrupted(_))
+            Err(TreeFileError::Corrupted(_))
         ));
     }
 

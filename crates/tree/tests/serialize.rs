@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use obbtree_bv::{Aabb, Kdop18, Obb, Sphere, TriMesh};
-use obbtree_tree::{Bvh, LoadError, SplitRule, TreeVolume, FORMAT_VERSION};
+use obbtree_tree::{Bvh, SplitRule, TreeFileError, TreeVolume, FORMAT_VERSION};
 use proptest::prelude::*;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -31,7 +31,7 @@ where
     assert_eq!(loaded.to_bytes(), bytes);
     assert!(matches!(
         Bvh::<V>::from_bytes(&bytes, &nudged(mesh)),
-        Err(LoadError::WrongMesh(_))
+        Err(TreeFileError::WrongMesh(_))
     ));
 }
 
@@ -65,7 +65,7 @@ fn save_and_load_a_file() {
     assert!(loaded.unwrap() == bvh);
     assert!(matches!(
         Bvh::<Aabb>::load("/nonexistent/tree.bvh", &mesh),
-        Err(LoadError::Io(_))
+        Err(TreeFileError::Io(_))
     ));
 }
 
@@ -83,7 +83,7 @@ fn another_mesh_is_refused_with_a_clear_error() {
     let rotated = TriMesh::new(mesh.vertices().to_vec(), triangles).unwrap();
     assert!(matches!(
         Bvh::<Aabb>::from_bytes(&built::<Aabb>(&mesh).to_bytes(), &rotated),
-        Err(LoadError::WrongMesh(_))
+        Err(TreeFileError::WrongMesh(_))
     ));
 }
 
@@ -105,9 +105,9 @@ fn every_truncation_and_byte_flip_is_refused() {
             damaged[at] ^= 1 << bit;
             let err = Bvh::<Aabb>::from_bytes(&damaged, &mesh).unwrap_err();
             let expected = match at {
-                0..=7 => matches!(err, LoadError::NotATreeFile),
-                8..=11 => matches!(err, LoadError::UnsupportedVersion { .. }),
-                _ => matches!(err, LoadError::Corrupted(_)),
+                0..=7 => matches!(err, TreeFileError::NotATreeFile),
+                8..=11 => matches!(err, TreeFileError::UnsupportedVersion { .. }),
+                _ => matches!(err, TreeFileError::Corrupted(_)),
             };
             assert!(expected, "byte {at} bit {bit}: {err}");
         }
@@ -116,7 +116,7 @@ fn every_truncation_and_byte_flip_is_refused() {
     longer.push(0);
     assert!(matches!(
         Bvh::<Aabb>::from_bytes(&longer, &mesh),
-        Err(LoadError::Corrupted(_))
+        Err(TreeFileError::Corrupted(_))
     ));
 }
 
@@ -137,11 +137,11 @@ fn garbage_is_not_a_tree_file() {
     let mesh = soup(10, 10, 1.0, 0.0);
     assert!(matches!(
         Bvh::<Aabb>::from_bytes(b"ply\nformat ascii 1.0\n", &mesh),
-        Err(LoadError::NotATreeFile)
+        Err(TreeFileError::NotATreeFile)
     ));
     assert!(matches!(
         Bvh::<Aabb>::from_bytes(&[], &mesh),
-        Err(LoadError::NotATreeFile)
+        Err(TreeFileError::NotATreeFile)
     ));
 }
 
@@ -152,15 +152,15 @@ fn another_volume_type_is_refused() {
     assert!(Bvh::<Obb>::from_bytes(&bytes, &mesh).is_ok());
     let err = Bvh::<Aabb>::from_bytes(&bytes, &mesh).unwrap_err();
     assert!(
-        matches!(&err, LoadError::WrongVolume { expected: "aabb", found } if found == "obb"),
+        matches!(&err, TreeFileError::WrongVolume { expected: "aabb", found } if found == "obb"),
         "{err}"
     );
     assert!(matches!(
         Bvh::<Kdop18>::from_bytes(&bytes, &mesh),
-        Err(LoadError::WrongVolume { .. })
+        Err(TreeFileError::WrongVolume { .. })
     ));
     assert!(matches!(
         Bvh::<Sphere>::from_bytes(&bytes, &mesh),
-        Err(LoadError::WrongVolume { .. })
+        Err(TreeFileError::WrongVolume { .. })
     ));
 }

@@ -11,7 +11,7 @@
 //! AABBs and k-DOPs have a single fit, the extremes along each slab normal (*Real-Time
 //! Rendering*, 3rd ed. (2008), §16.3), in [`crate::aabb`] and [`crate::kdop`].
 //!
-//! **Containment guarantee.** Every fit ends with a pass that measures each input point exactly
+//! **RegionRelation guarantee.** Every fit ends with a pass that measures each input point exactly
 //! as `contains_point` does and widens the volume to it, so every input point satisfies
 //! `contains_point(p, 0.0)`: the documented tolerance is zero. (`Sphere`'s AABB fit instead pads
 //! its radius by a few ulps, which the tests check the same way.)

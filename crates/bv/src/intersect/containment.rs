@@ -2,7 +2,7 @@
 
 /// Where a volume lies relative to a closed convex region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Containment {
+pub enum RegionRelation {
     /// Provably disjoint from the region (outside one of its bounding planes).
     Outside,
     /// Contained in the closed region.
@@ -12,7 +12,7 @@ pub enum Containment {
     Intersecting,
 }
 
-impl Containment {
+impl RegionRelation {
     /// Classifies a volume against the region `{x : plane_i(x) <= 0 for all i}` from the
     /// ranges `[lo_i, hi_i]` of each plane function over the volume: some `lo_i > 0` →
     /// outside (stops there); all `hi_i <= 0` → inside; otherwise intersecting (*Real-Time

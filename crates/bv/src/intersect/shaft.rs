@@ -1,6 +1,6 @@
 //! Shaft culling: the region between two AABBs, and shaft–AABB / shaft–sphere tests.
 
-use super::{containment::Containment, plane::Plane, plane_aabb};
+use super::{containment::RegionRelation, plane::Plane, plane_aabb};
 use crate::{Aabb, Point, Sphere, Vector};
 
 /// The region between two AABBs: their joint bounding box cut by planes through corresponding
@@ -79,7 +79,7 @@ impl Shaft {
 /// Shaft–AABB (Haines & Wallace 1994): the box against the shaft's bounds, then against each
 /// plane (n/p vertices). Outside if outside the bounds or any plane; inside if inside the
 /// bounds and all planes; otherwise intersecting (conservative near edges).
-pub fn classify_aabb(shaft: &Shaft, aabb: &Aabb) -> Containment {
+pub fn classify_aabb(shaft: &Shaft, aabb: &Aabb) -> RegionRelation {
     let bounds = shaft.bounds();
     let box_ranges = (0..3).flat_map(|k| {
         [
@@ -91,16 +91,16 @@ pub fn classify_aabb(shaft: &Shaft, aabb: &Aabb) -> Containment {
         let (v_min, v_max) = plane_aabb::diagonal(plane, aabb);
         (plane.eval(&v_min), plane.eval(&v_max))
     });
-    Containment::from_plane_ranges(box_ranges.chain(plane_ranges))
+    RegionRelation::from_plane_ranges(box_ranges.chain(plane_ranges))
 }
 
 /// Shaft–sphere (Haines & Wallace 1994): the sphere against the shaft's bounds (squared
 /// distance to the closest point, Arvo), then the signed distance to each plane.
-pub fn classify_sphere(shaft: &Shaft, sphere: &Sphere) -> Containment {
+pub fn classify_sphere(shaft: &Shaft, sphere: &Sphere) -> RegionRelation {
     let (bounds, c, r) = (shaft.bounds(), &sphere.center, sphere.radius);
     let closest = c.sup(&bounds.mins).inf(&bounds.maxs);
     if (closest - c).norm_squared() > r * r {
-        return Containment::Outside;
+        return RegionRelation::Outside;
     }
     let box_ranges = (0..3).flat_map(|k| {
         [
@@ -112,5 +112,5 @@ pub fn classify_sphere(shaft: &Shaft, sphere: &Sphere) -> Containment {
         let dist = plane.eval(c);
         (dist - r, dist + r)
     });
-    Containment::from_plane_ranges(box_ranges.chain(plane_ranges))
+    RegionRelation::from_plane_ranges(box_ranges.chain(plane_ranges))
 }

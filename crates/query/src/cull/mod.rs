@@ -11,7 +11,7 @@ pub use volume::FrustumVolume;
 
 use crate::error::{check_translation, QueryError};
 use crate::Model;
-use obbtree_bv::intersect::containment::Containment;
+use obbtree_bv::intersect::containment::RegionRelation;
 use obbtree_bv::intersect::frustum::{Frustum, FrustumError};
 use obbtree_bv::intersect::plane::Plane;
 use obbtree_bv::Pose;
@@ -19,7 +19,7 @@ use obbtree_tree::{Bvh, MAX_DEPTH};
 
 /// The triangles of a mesh (indices in the mesh's order, each list ascending) by where they lie
 /// relative to a frustum. Conservative like the volume tests
-/// ([`Containment`]): `outside` triangles are provably outside (beyond one plane),
+/// ([`RegionRelation`]): `outside` triangles are provably outside (beyond one plane),
 /// `inside` ones are contained in the closed frustum, and `intersecting` holds the rest (those
 /// that cross the boundary, and a few outside near a frustum edge or corner).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,20 +58,20 @@ pub fn cull<V: FrustumVolume>(
         let node = tree.node(index);
         culled.nodes_tested += 1;
         match node.bv().classify(&local) {
-            Containment::Outside => culled
+            RegionRelation::Outside => culled
                 .outside
                 .extend_from_slice(triangles_below(tree, index)),
-            Containment::Inside => culled
+            RegionRelation::Inside => culled
                 .inside
                 .extend_from_slice(triangles_below(tree, index)),
-            Containment::Intersecting => match node.children() {
+            RegionRelation::Intersecting => match node.children() {
                 Some([left, right]) => stack.extend([right, left]),
                 None => {
                     for &t in tree.leaf_triangles(index) {
                         let list = match classify_triangle(&local, &mesh.triangle(t as usize)) {
-                            Containment::Inside => &mut culled.inside,
-                            Containment::Outside => &mut culled.outside,
-                            Containment::Intersecting => &mut culled.intersecting,
+                            RegionRelation::Inside => &mut culled.inside,
+                            RegionRelation::Outside => &mut culled.outside,
+                            RegionRelation::Intersecting => &mut culled.intersecting,
                         };
                         list.push(t);
                     }

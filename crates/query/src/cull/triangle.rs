@@ -1,6 +1,6 @@
 //! Frustum–triangle classification.
 
-use obbtree_bv::intersect::containment::Containment;
+use obbtree_bv::intersect::containment::RegionRelation;
 use obbtree_bv::intersect::frustum::Frustum;
 use obbtree_bv::Triangle;
 
@@ -9,8 +9,8 @@ use obbtree_bv::Triangle;
 /// range over the vertices is the range over the triangle): outside one plane → `Outside`;
 /// inside all → `Inside`; otherwise `Intersecting` (the plane-by-plane test of *Real-Time Rendering*
 /// §16.14, as for the volumes; conservative near frustum edges).
-pub fn classify_triangle(frustum: &Frustum, triangle: &Triangle) -> Containment {
-    Containment::from_plane_ranges(frustum.planes().iter().map(|plane| {
+pub fn classify_triangle(frustum: &Frustum, triangle: &Triangle) -> RegionRelation {
+    RegionRelation::from_plane_ranges(frustum.planes().iter().map(|plane| {
         let [a, b, c] = triangle.vertices().map(|v| plane.eval(&v));
         (a.min(b).min(c), a.max(b).max(c))
     }))

@@ -186,7 +186,7 @@ impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> Model<V> {
     pub fn load_tree(
         path: impl AsRef<Path>,
         mesh: impl Into<Arc<TriMesh>>,
-    ) -> Result<Self, obbtree_tree::LoadError> {
+    ) -> Result<Self, obbtree_tree::TreeFileError> {
         let mesh = mesh.into();
         let tree = Bvh::load(path, &mesh)?;
         Ok(Self::assemble(mesh, tree))
