@@ -1,6 +1,7 @@
 //! Collision queries on a scene: all object pairs, one external object against the scene, and
 //! two scenes against each other. Object pairs whose world bounds meet reach the exact query
-//! ([`obbtree_query::collide`]); they run in parallel on rayon's pool.
+//! ([`obbtree_query::collide`]); they run in parallel on rayon's pool, except that a query of
+//! all pairs keeps them on the calling thread when fewer than `PARALLEL_PAIRS` need a query.
 
 use crate::bounds::{meet, world_box};
 use crate::coherence::{answer, Collide, PairQuery, PairRecord};
