@@ -5,8 +5,8 @@
 //! `*-reusing`: the same builds through `Bvh::build_reusing`, whose working memory (152 bytes per
 //! triangle) stays allocated from one build to the next. A fresh build's buffers are handed
 //! back to the system when the tree is dropped and mapped and zeroed again by the next build
-//! (glibc's trimming, page faults at ~1.8 µs per 4 KiB page here: ~780 per `dragon_res4`
-//! build); parry's constructor allocates afresh each time too.
+//! (glibc's trimming; the page faults it costs are counted in `docs/performance.md`); parry's
+//! constructor allocates afresh each time too.
 //!
 //! The 871k-triangle dragon is included when `assets/large/` has it (`assets/fetch.sh --large`).
 #![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`

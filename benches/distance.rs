@@ -4,10 +4,10 @@
 //! moved away by `r_A + r_B` along the line between the centroids (far). One thread, total time
 //! for the poses: obbtree's `distance` cold, with each pose hinted by its own answer of a first
 //! pass (the best a hint can do), and `within_margin` at the median near distance; parry3d-f64's
-//! TriMesh distance on the first 10 poses only (it takes about a quarter of a second per pose
-//! here). A sequence of 1,000 nearby poses from the first near miss, cold and with a
-//! `DistanceTracker`. Trees are built once, outside the measurement. The anchors (FCL, coal) run through
-//! `bench/anchors` (see `docs/performance.md`).
+//! TriMesh distance on the first 10 poses only (it is far slower per pose; see
+//! `docs/performance.md`). A sequence of 1,000 nearby poses from the first near miss, cold and
+//! with a `DistanceTracker`. Trees are built once, outside the measurement. The anchors (FCL,
+//! coal) run through `bench/anchors` (see `docs/performance.md`).
 //!
 //! Run: `cargo bench --bench distance` (`-- obbtree` for ours only).
 #![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`

@@ -35,45 +35,14 @@
 //! Before timing, prints the scene's statistics (touching objects and pairs, the records'
 //! reuse) and checks that every variant agrees.
 //!
-//! Measured (criterion's middle estimate, one thread, the machine's two cores shared with
-//! other jobs, so ±30% from run to run):
-//!
-//! | frame of 1,000 objects | time |
-//! |---|---:|
-//! | `scene` | 5.7 ms |
-//! | `scene_no_records` | 15.5 ms |
-//! | `rebuild` | 21–52 ms |
-//! | `parry` | 130–176 ms |
-//!
-//! Per frame 41 candidate pairs (bounds meet), 79% answered by their record, 11% by their
-//! separating plane; 10 touching object pairs with about 10,000 triangle pairs, the same
-//! counts from all variants (parry's included). A frame costs what the moved touching pairs'
-//! `All` queries cost: the oscillating objects stay in deep contact.
-//!
-//! | KUKA path, 1,000 configurations, 50 fixtures | time |
-//! |---|---:|
-//! | `warm` | 17.2 ms |
-//! | `cold` | 47.8 ms (2.8×) |
-//! | `fresh` | 146.6 ms (8.5×) |
-//!
-//! Per configuration 9.9 candidate pairs: 1.0 reused (the base against fixtures), 8.6 still
-//! separated by their plane, 0.2 queried in full.
-//!
 //! **Margins** (`margins/…`): the frames world, each frame's pairs within 0.05
 //! ([`Scene::within_margin_all`]) after the moves, `warm` (records kept) against `cold`
 //! (records cleared first). **Clearance** (`clearance/…`): the KUKA path's smallest clearance
 //! within 0.05, `warm` ([`RobotScene::check_path_with`]) against `cold` (each configuration
-//! alone, records cleared).
+//! alone, records cleared). The clearance walk measures only pairs closer than the best
+//! clearance so far, deciding each first with the exact margin query.
 //!
-//! | distances (2026-11-26) | warm | cold |
-//! |---|---:|---:|
-//! | margins, frame of 1,000 objects | 0.55 ms | 2.66 ms (4.8×) |
-//! | clearance, KUKA path of 1,000 configurations | 42.4 ms | 283.6 ms (6.7×) |
-//!
-//! Per frame 44.5 candidate pairs, 10.6 within the margin: 34.2 reused, 2.4 measured from
-//! their last closest triangles. The clearance walk measures only pairs closer than the best
-//! clearance so far, deciding each first with the exact margin query (before that change the
-//! warm walk took 3.0 s: full distance queries on every pair whose boxes came that close).
+//! The measured times and the scenes' statistics are in `docs/performance.md`.
 //!
 //! Run: `cargo bench --bench scene --features urdf` (`-- frames`, `-- path`, `-- margins` or
 //! `-- clearance` for one group).

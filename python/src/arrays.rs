@@ -254,8 +254,8 @@ pub fn pose(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Pose> {
 }
 
 /// The matrix of `obj` when it is a `(4, 4)` float64 array (any strides), read in place: the
-/// common case of a single query, without the borrow bookkeeping of [`float_array`] (a fifth
-/// of a microsecond, more than the engine needs to reject two meshes far apart).
+/// common case of a single query, without the borrow bookkeeping of [`float_array`], which
+/// costs more than the engine needs to reject two meshes far apart (see `docs/performance.md`).
 fn float64_matrix4(obj: &Bound<'_, PyAny>) -> Option<Matrix4<f64>> {
     let array = obj.cast::<PyArray2<f64>>().ok()?;
     if array.shape() != [4, 4] {

@@ -17,9 +17,9 @@ use rayon::prelude::*;
 type ManyResults<'py> = (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>);
 
 /// Meshes with fewer triangles than this between them are queried without releasing the GIL
-/// (in `"first"` mode): such a query takes microseconds to a few hundred of them, below
-/// Python's own switch interval (5 ms), and releasing and taking back the GIL would add a
-/// tenth to the quickest answers (a pair far apart).
+/// (in `"first"` mode): such a query is short next to Python's own switch interval (5 ms),
+/// and releasing and taking back the GIL would add noticeably to the quickest answers (a pair
+/// far apart; see `docs/performance.md`).
 const SHORT_QUERY_TRIANGLES: usize = 16_384;
 
 /// Whether a single query on `a` and `b` may run long enough to be worth releasing the GIL:
@@ -54,7 +54,8 @@ pub fn pair_array<'py>(py: Python<'py>, pairs: &[[u32; 2]]) -> Bound<'py, PyArra
 
 /// The `(0, 2)` answer of a query that found no pair: one read-only array made once and
 /// shared (an empty array holds nothing to change, and read-only it cannot be resized in
-/// place either). Making a new one took half of the quickest query's time from Python.
+/// place either). Making a new one took a large share of the quickest query's time from
+/// Python (see `docs/performance.md`).
 fn no_pairs(py: Python<'_>) -> Bound<'_, PyArray2<i64>> {
     static EMPTY: PyOnceLock<Py<PyArray2<i64>>> = PyOnceLock::new();
     EMPTY

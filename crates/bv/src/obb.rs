@@ -217,10 +217,10 @@ impl crate::BoundingVolume for Obb {
     /// stored box: the principal directions of the triangles' area are where a node's triangles
     /// spread, while a tighter box (e.g. [`ObbFit::MinVolume`]) may lie along any orientation of
     /// nearly equal volume (a round gear's box turns freely about its axis). Split along the
-    /// tighter boxes' own axes, the gear set's collision query ran 19% slower than with
-    /// covariance boxes; split along the covariance axes, the minimum-volume trees hold the same
-    /// triangles per node as the default trees and their queries run ~10% faster on the dragons
-    /// and the gears alike (see `docs/performance.md`).
+    /// tighter boxes' own axes, the gear set's collision query ran slower than with covariance
+    /// boxes; split along the covariance axes, the minimum-volume trees hold the same triangles
+    /// per node as the default trees and their tighter boxes make queries faster (see
+    /// `docs/performance.md`).
     fn split_axes_for(
         &self,
         triangles: &[[Point; 3]],

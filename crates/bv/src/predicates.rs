@@ -24,9 +24,9 @@ pub fn sign(x: f64) -> i8 {
 /// The first, floating-point stage of Shewchuk's adaptive predicate is inlined here (the same
 /// determinant of the differences `a - d`, `b - d`, `c - d` and the same permanent bound, with
 /// [`TRIPLE_ERROR`] ≥ his `o3derrboundA`), so the common case costs no call; only when it
-/// cannot decide does the adaptive predicate (the `robust` crate) run, out of line. The
-/// collision query on dragon_res2 (`All`) takes 1.6% fewer instructions, ray picking there
-/// about 10% less time (the watertight test's `t` sign goes through it).
+/// cannot decide does the adaptive predicate (the `robust` crate) run, out of line. Collision
+/// and ray picking (the watertight test's `t` sign goes through it) both gain from this (see
+/// `docs/performance.md`).
 ///
 /// Shewchuk's bound assumes no underflow. A product that lands among the subnormals errs by up
 /// to `2⁻¹⁰⁷⁵` absolutely, which the relative bound misses and the `z` differences then

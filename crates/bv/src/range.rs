@@ -237,7 +237,7 @@ fn check_translation(translation: &Vector) -> Result<(), RangeError> {
 
 /// `⌊log₂ |x|⌋` for a finite nonzero `x`, exactly, from its bits: the exponent field of a
 /// normal number, the leading one of a subnormal's significand (IEEE 754-2008 §3.4). (A
-/// `log2` call costs tens of nanoseconds and may round up just below a power of two.)
+/// `log2` call is slower and may round up just below a power of two.)
 pub fn binary_exponent(x: f64) -> i32 {
     debug_assert!(x.is_finite() && x != 0.0, "no binary exponent of {x}");
     let bits = x.abs().to_bits();

@@ -73,8 +73,8 @@ pub struct Args {
 enum FitArg {
     /// Eigenvectors of the triangles' area-weighted covariance (the default: the fastest build).
     Covariance,
-    /// Minimum-volume boxes (Eberly's refinement): queries ~10% faster, the build ~20 times
-    /// slower; for meshes whose trees are built once.
+    /// Minimum-volume boxes (Eberly's refinement): faster queries, a much slower build; for
+    /// meshes whose trees are built once.
     MinVolume,
 }
 

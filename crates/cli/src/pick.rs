@@ -317,7 +317,7 @@ fn print_rays(hits: &[HitOut], query_total_ms: f64, out: &mut impl Write) -> Res
     Ok(())
 }
 
-/// Most pixels an image may have (8192 × 8192): a picture's RGB bytes stay under 200 MB.
+/// Most pixels an image may have (8192 × 8192): a picture's RGB bytes stay within 192 MiB.
 const MAX_PIXELS: u64 = 1 << 26;
 
 /// `--size WxH`: two positive integers, at most [`MAX_PIXELS`] pixels in all.

@@ -6,8 +6,10 @@
 //!
 //! The pair set holds pairs whose fat boxes meet; a query of pairs within a distance `d`
 //! cannot use it for `d` beyond the fat margins, and takes its candidates from box queries
-//! grown by `d` (`DynamicTree::overlapping`) or from the tree's nearest pairs instead, then
-//! runs through the same driver (`Scene::query_all_pairs`).
+//! grown by `d` (`DynamicTree::overlapping`, for `Scene::within_margin_all`) or from the
+//! tree's nearest pairs (`DynamicTree::nearest_pairs`, for `Scene::min_distance`) instead, and
+//! answers them with its own loop and per-pair records (`distance.rs`); the collision
+//! queries' driver, `Scene::query_all_pairs`, serves `Scene::collide_all` alone.
 
 use crate::bounds::meet;
 use crate::scene::{ordered, Scene};

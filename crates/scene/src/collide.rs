@@ -1,6 +1,7 @@
 //! Collision queries on a scene: all object pairs, one external object against the scene, and
 //! two scenes against each other. Object pairs whose world bounds meet reach the exact query
-//! ([`obbtree_query::collide`]); they run in parallel on rayon's pool.
+//! ([`obbtree_query::collide`]); they run in parallel on rayon's pool, except that a query of
+//! all pairs keeps them on the calling thread when fewer than `PARALLEL_PAIRS` need a query.
 
 use crate::bounds::{meet, world_box};
 use crate::coherence::{answer, Collide, PairQuery, PairRecord};
@@ -14,10 +15,8 @@ use std::ops::ControlFlow;
 
 /// How many candidate pairs must need a query (not reuse their record) before a query of all
 /// pairs runs them on rayon's pool. Handing work to the pool from a thread outside it and
-/// waiting for it costs tens of microseconds on a shared machine, more than a few dozen
-/// pair queries of small meshes in a frame where few objects moved (measured: a frame of 200
-/// objects, 20 moved and 9 pairs to query, took twice as long on the pool as on the calling
-/// thread).
+/// waiting for it costs more than a few dozen pair queries of small meshes in a frame where
+/// few objects moved (see `docs/performance.md`).
 const PARALLEL_PAIRS: usize = 64;
 
 /// Two objects of a scene that touch (or of two scenes, [`Scene::collide_scenes`]), with the

@@ -44,8 +44,10 @@
 //! either way and distances meet the same guarantee; only which of several equally close
 //! triangle pairs is named may differ (`distance.rs`).
 //!
-//! Pairs run in parallel on rayon's pool; every query returns a [`SceneError`] naming the
-//! objects involved rather than an answer it cannot vouch for.
+//! Collision and margin queries run their object pairs in parallel on rayon's pool
+//! ([`Scene::collide_all`] once enough pairs need a query); the closest-pair walk measures its
+//! pairs one after another, in order of their gap. Every query returns a [`SceneError`] naming
+//! the objects involved rather than an answer it cannot vouch for.
 //!
 //! ```
 //! use obbtree_bv::{Point, Pose, TriMesh};

@@ -14,21 +14,7 @@
 //! the share of updates that touched the tree, and the height and surface-area cost of the tree
 //! built by insertion and by `from_boxes`.
 //!
-//! Time per frame (criterion's middle estimate; the machine's two cores shared with other
-//! jobs, so the bench binary ran under `chrt -f 10`, which made every time 2–3 times lower
-//! than a plain run at load 14):
-//!
-//! | n | incremental | incremental_all_pairs | rebuild | brute_force |
-//! |---:|---:|---:|---:|---:|
-//! | 100 | 1.34 µs | 2.11 µs | 14.9 µs | 4.46 µs |
-//! | 1,000 | 20.1 µs | 29.7 µs | 201 µs | 401 µs |
-//! | 10,000 | 380 µs | 795 µs | 4.20 ms | 38.9 ms |
-//!
-//! From 100 to 10,000 cubes the incremental frame grows 284 times (n log n: 200 times; the
-//! rest is cache misses once the tree outgrows the caches), brute force 8,700 times (n²). About
-//! 13% of the updates leave their fat box and reinsert the proxy. Surface-area cost of the
-//! 10,000-cube tree: 62.1 built by insertion, 61.7 after 100 frames of updates, 57.6 from
-//! `from_boxes`; height 16 in all three (the AVL bound is 18).
+//! The measured times and tree statistics are in `docs/performance.md`.
 #![allow(missing_docs)] // `criterion_main!` defines an undocumented `main`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};

@@ -61,10 +61,8 @@ pub enum BuildError {
 /// The working memory of a build, 152 bytes per triangle: each triangle's vertices and
 /// moments, permuted as the tree is split. [`Bvh::build`] allocates it afresh;
 /// [`Bvh::build_reusing`] keeps it for the next build, which then neither allocates it nor has
-/// the system map (and zero) its pages again. When the allocator hands the freed buffers back
-/// between builds, that mapping cost the serial builds of the smallest and the largest dragon
-/// 19% and 13% in the benchmark's process, and nothing measurable on the two others (see
-/// `benches/build.rs` and the README).
+/// the system map (and zero) its pages again, a cost a build pays whenever the allocator hands
+/// the freed buffers back between builds (see `benches/build.rs` and `docs/performance.md`).
 #[derive(Debug, Default)]
 pub struct BuildBuffers {
     tris: Vec<[Point; 3]>,

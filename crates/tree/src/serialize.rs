@@ -18,10 +18,9 @@
 //! the same answers, as a built one: a file whose boxes were edited and whose checksum was
 //! recomputed is refused too.
 //!
-//! Cost of the volume check: one `contains_point` per vertex per level, `O(n · depth)`. On
-//! `dragon_res2` (202,520 triangles, on a busy 2-core machine) loading an OBB tree took ~15 ms
-//! without it and ~135 ms with it (AABB: ~8 → ~85 ms), against ~550 ms to build the OBB tree:
-//! loading stays ~4× cheaper than building, and a forged file cannot make a query miss contacts.
+//! Cost of the volume check: one `contains_point` per vertex per level, `O(n · depth)`. With
+//! it, loading stays cheaper than building (measured in `docs/performance.md`), and a forged
+//! file cannot make a query miss contacts.
 
 use crate::TreeVolume;
 

@@ -26,9 +26,8 @@ pub enum SplitRule {
     ///
     /// A volume with its own split axes (an OBB's longest axis, the triangles' principal
     /// direction) is binned along that axis alone, the other two only if the centroids do not
-    /// spread along it: on the bundled dragons this builds the OBBTree ~20% faster for the same
-    /// query cost (see `docs/performance.md`). The coordinate axes of the other volumes are all
-    /// binned.
+    /// spread along it: this builds the OBBTree faster for the same query cost (see
+    /// `docs/performance.md`). The coordinate axes of the other volumes are all binned.
     #[default]
     Sah,
 }

@@ -49,7 +49,7 @@ impl TreeVolume for Aabb {
 }
 
 /// The triangle covariance (the OBBTree paper's fit and [`ObbFit`]'s default): per-node convex
-/// hulls ([`ObbFit::HullCovariance`]) make the build about 15× slower for boxes no tighter on the
+/// hulls ([`ObbFit::HullCovariance`]) make the build much slower for boxes no tighter on the
 /// bundled meshes. Leaves of up to 9 triangles: since the collision leaf test runs its box tests
 /// without branches, that is cheaper on the dragons than 7 (see `docs/performance.md`).
 impl TreeVolume for Obb {

@@ -18,9 +18,8 @@
 //!
 //! When the rectangles do not meet, the closest pair is of one of these kinds, so the largest
 //! gap is the distance up to rounding; when they meet, every gap is at most 0 and the bound
-//! takes 0. About 900 instructions per pair (callgrind), where the OBB bound of
-//! [`super::obb_obb`] takes about 700 and the posed OBB overlap test (15 axes, with the pair's
-//! relative pose) about 370.
+//! takes 0. It costs more per pair than the OBB bound of [`super::obb_obb`] and the posed OBB
+//! overlap test (instruction counts in `docs/performance.md`).
 
 use super::{clamped, larger, smaller, PARALLEL_EPS, SLACK};
 use crate::{Rss, Vector};

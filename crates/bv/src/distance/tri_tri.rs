@@ -11,8 +11,7 @@
 //! or point they are, and their edges cover them. The search ends early, as PQP's does, once
 //! the best pair so far is proven closest by the slab between its points (every vertex of one
 //! triangle on the far side of the plane through one point, normal to the pair, from the
-//! other): about 1,600 instructions per pair of disjoint triangles (callgrind), half of the
-//! full search.
+//! other), which spares much of the full search (see `docs/performance.md`).
 //!
 //! All vectors are taken relative to the first vertex of `p`, so the result depends on the
 //! triangles' spread rather than on their position, and each pair is solved by a method that
@@ -26,8 +25,8 @@
 //! `|distance − d*| <= DISTANCE_ERROR · (M + d*)`, where `M` is the largest absolute
 //! coordinate of the six vertices, reported per pair as [`TriangleDistance::error`]. The bound
 //! is tested against exact rational arithmetic on random, grid, sliver, nearly parallel and
-//! extreme-scale pairs (`tests/tri_tri_distance.rs`): the largest error seen in over 100,000
-//! pairs was 2.3 ulps of `M + d*`, a seventh of the bound.
+//! extreme-scale pairs (`tests/tri_tri_distance.rs`; the largest error seen there is in
+//! `docs/performance.md`).
 //!
 //! # The margin predicate
 //!
@@ -385,7 +384,7 @@ fn within_exact(p: &Triangle, q: &Triangle, d: f64) -> bool {
 /// The exact squared distance between the closed triangles `p` and `q` (finite vertices;
 /// panics otherwise): 0 if they intersect, else the least of the fifteen vertex–triangle and
 /// edge–edge squared distances, each computed exactly (see [`within`]). For tests and for
-/// certifying a computed distance; costs tens of microseconds.
+/// certifying a computed distance, not for queries (big-integer arithmetic).
 pub fn exact_distance_squared(p: &Triangle, q: &Triangle) -> BigRational {
     if tri_tri_exact::intersects(p, q) {
         return BigRational::zero();

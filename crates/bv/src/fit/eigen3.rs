@@ -11,9 +11,9 @@
 //! remaining eigenvalues are close; the third completes a right-handed frame.
 //!
 //! The frame is orthonormal to rounding whatever the input; when eigenvalues coincide it is one
-//! of the bases of their eigenspace (a box fitted along any of them is valid). In a tree build,
-//! which fits one frame per node, it costs about a fifth of the instructions of nalgebra's
-//! iterative `SymmetricEigen` (21% of a serial `dragon_res4` build before, ~4% after).
+//! of the bases of their eigenspace (a box fitted along any of them is valid). A tree build
+//! fits one frame per node, and the closed form costs far fewer instructions than nalgebra's
+//! iterative `SymmetricEigen` (see `docs/performance.md`).
 
 use super::covariance::any_perpendicular;
 use crate::Vector;

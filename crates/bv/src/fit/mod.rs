@@ -45,26 +45,24 @@ pub enum ObbFit {
     /// every triangle has zero area, this is [`ObbFit::VertexCovariance`].
     ///
     /// The default: it is the OBBTree paper's formula on the mesh's own triangles, costs one
-    /// pass over the triangles (~5 M triangle vertices/s, `benches/fit.rs`), and on the bundled
-    /// meshes (`docs/performance.md`) it is as tight as the hull covariance (tighter on 8 of 13
-    /// meshes) at a tenth of the cost. Hierarchies fit every node, so a default 10× slower
-    /// would dominate build time; choose [`ObbFit::MinVolume`] for static meshes where boxes up
-    /// to 25 % smaller are worth that.
+    /// pass over the triangles, and on the bundled meshes it is as tight as the hull covariance
+    /// at a fraction of the cost (`docs/performance.md`, `benches/fit.rs`). Hierarchies fit
+    /// every node, so a much slower default would dominate build time; choose
+    /// [`ObbFit::MinVolume`] for static meshes where smaller boxes are worth that.
     #[default]
     TriangleCovariance,
     /// Eigenvectors of the convex hull's triangle covariance (Gottschalk, Lin & Manocha 1996):
-    /// insensitive to tessellation and interior detail (tighter than the triangle covariance on
-    /// the bunny and the dragons), but one QuickHull per fit (~0.5 M points/s).
+    /// insensitive to tessellation and interior detail, but one QuickHull per fit (see
+    /// `docs/performance.md`).
     HullCovariance,
     /// Eigenvectors of the plain vertex covariance (what PQP and FCL do): the cheapest baseline.
     /// From triangles, each corner counts once per triangle it belongs to.
     VertexCovariance,
     /// Eberly's iterative minimum-volume box ([`eberly::min_volume`]) started from the hull,
     /// vertex and (given triangles) triangle covariance frames, the coordinate axes and sampled
-    /// orientations: never larger than any of those starts. The tightest fit by far (up to 10 %
-    /// smaller than the best of 10,000 sampled orientations on the bundled meshes, never larger,
-    /// while the covariance fits reach 1.2–1.6× that best), at about the cost of the hull covariance
-    /// (the refinement runs on the hull's vertices only).
+    /// orientations: never larger than any of those starts. The tightest fit by far (see
+    /// `docs/performance.md`), at about the cost of the hull covariance (the refinement runs on
+    /// the hull's vertices only).
     MinVolume,
 }
 
@@ -88,9 +86,9 @@ pub enum SphereFit {
     /// Ritter's growing sphere: three passes ([`ritter::ritter_sphere`]).
     Ritter,
     /// Welzl's exact minimum sphere with the fixed seed [`welzl::DEFAULT_SEED`]. The default:
-    /// it is optimal (up to 40 % less volume than Ritter's on the bundled meshes) at 15–25 M
-    /// points/s, a fifth to a quarter of Ritter's speed (`benches/fit.rs`): cheap next to the OBB fits
-    /// a hierarchy also runs, and paid once at build time for tighter nodes at every query.
+    /// it is optimal, and though slower than Ritter's it is cheap next to the OBB fits a
+    /// hierarchy also runs, and paid once at build time for tighter nodes at every query (see
+    /// `docs/performance.md`, `benches/fit.rs`).
     #[default]
     Welzl,
 }

@@ -124,10 +124,9 @@ impl Prepared {
     /// `|w|₁ · scale` (whose own rounding, a few ulps, the `8ε` constant's margin over `7ε`
     /// covers). The looser bound can send a few more near-plane points to the exact predicate;
     /// in exchange a prepared triangle is 16 bytes smaller, in each of the collision leaf
-    /// test's per-triangle arrays (dragon_res2 × dragon_res2, `All`: the same time within
-    /// noise).
+    /// test's per-triangle arrays, at no measurable cost in time (see `docs/performance.md`).
     /// Written out on scalars (`w·n` summed left to right, as nalgebra's `dot` does): the
-    /// nalgebra expression compiled to ~10% more instructions in the collision leaf test.
+    /// nalgebra expression compiled to more instructions in the collision leaf test.
     #[inline(always)]
     fn filtered(&self, p: &Point) -> (f64, f64) {
         let (o, n) = (&self.v[0], &self.n);
@@ -165,10 +164,9 @@ impl Prepared {
 
     /// [`Prepared::side`] of three points. The filtered signs are formed and combined without a
     /// branch per point (which side a vertex lies on is hard to predict); only when the filter
-    /// leaves one undecided (rare) do all three go through [`Prepared::side`]. In the collision
-    /// leaf test (callgrind, `All`): mispredicted branches −22% on dragon_res3 (40 poses) and −18%
-    /// on the gears, instructions +6% and +13%; time −5 to −7% on the dragons, +4% on the gears,
-    /// whose vertex sides the branches predicted better.
+    /// leaves one undecided (rare) do all three go through [`Prepared::side`]. This trades a
+    /// few more instructions for fewer mispredicted branches; it pays where the vertices' sides
+    /// are hard to predict (see `docs/performance.md`).
     #[inline(always)]
     fn sides(&self, p: &[Point; 3]) -> [i8; 3] {
         let sign = |p: &Point| {

@@ -72,11 +72,13 @@
 //! the set of overlapping pairs only has to add the moved pairs and drop pairs of moved proxies
 //! whose fat boxes no longer meet (Box2D's `b2BroadPhase::UpdatePairs` scheme).
 //!
-//! Large static objects (floors, fixtures) sit at the bottom of an AVL-balanced tree and enlarge
-//! every box above them; a scene does better with static and moving objects in two trees,
-//! pairing moving–moving with [`moved_pairs`](DynamicTree::moved_pairs) and moving–static with
-//! [`for_each_pair_with`](DynamicTree::for_each_pair_with) or per-proxy queries (Box2D keeps
-//! one tree per body type for the same reason).
+//! One tree can hold static and moving proxies alike, and `obbtree_scene::Scene` keeps all its
+//! objects, fixtures included, in one tree: a proxy that does not move costs no update, and
+//! [`moved_pairs`](DynamicTree::moved_pairs) finds its pairs from the moved proxies' side.
+//! Large static objects (floors, fixtures) still enlarge every box above them; a caller that
+//! wants them out of the way can keep them in a second tree and pair the two with
+//! [`for_each_pair_with`](DynamicTree::for_each_pair_with) or per-proxy queries, as Box2D
+//! keeps one tree per body type.
 
 mod best_first;
 mod fatten;

@@ -3,10 +3,9 @@
 //! the incremental operations may follow a rebuild.
 //!
 //! Each node is split across the longest axis of its leaves' centroids: between 16 bins, or
-//! between the sorted centroids when it has at most 16 leaves. Binning all three axes gave the
-//! 10,000-cube bench scene a 3% lower surface-area cost (56.0 against 57.7) for 1.4 times the
-//! rebuild time (22 against 16 ms per frame, both before the sweep of small nodes and plain-box
-//! bins brought the one-axis rebuild to 9 ms).
+//! between the sorted centroids when it has at most 16 leaves. Binning all three axes lowers
+//! the surface-area cost only slightly, for a markedly slower rebuild (see
+//! `docs/performance.md`).
 //!
 //! Each subtree is built to an exact target height `h`. A subtree of `n` leaves can be
 //! AVL-balanced with height `h` iff `F(h + 2) <= n <= 2^h` (the fewest leaves are those of a
