@@ -1,13 +1,14 @@
-//! The one error type for users: every error of the library converts into [`Error`] with `?`,
-//! so a program that loads meshes, builds models, runs queries and keeps a scene needs one
-//! `Result` type. The per-area types stay for matching on what went wrong; [`Error`] keeps
-//! each of them whole ([`Error::source`](std::error::Error::source) reaches its cause).
+//! The one error type for users, and the per-area types it holds: every error of the library
+//! converts into [`Error`] with `?`, so a program that loads meshes, builds models, runs
+//! queries and keeps a scene needs one `Result` type. The per-area types stay for matching on
+//! what went wrong; [`Error`] keeps each of them whole.
 
-use obbtree_bv::range::RangeError;
-use obbtree_bv::{MeshError, PoseError};
-use obbtree_query::{BatchError, CameraError, QueryError};
-use obbtree_scene::SceneError;
-use obbtree_tree::{BuildError, MeshMismatch, ProxyError, TreeFileError};
+pub use obbtree_bv::range::RangeError;
+pub use obbtree_bv::{MeshError, PoseError};
+pub use obbtree_query::error::Operand;
+pub use obbtree_query::{BatchError, CameraError, QueryError};
+pub use obbtree_scene::SceneError;
+pub use obbtree_tree::{BuildError, MeshMismatch, ProxyError, TreeFileError};
 
 /// Any error of the library, each kept as its own type: match on the variant to learn which
 /// area refused, and on the inner error to learn why. Its message is the inner error's.

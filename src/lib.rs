@@ -56,7 +56,7 @@ pub use obbtree_scene::{
 };
 pub use obbtree_tree::{volume_kinds, with_volume, BuildError, BuildOptions, VolumeKind};
 
-mod error;
+pub mod error;
 pub use error::Error;
 
 #[cfg(feature = "load")]

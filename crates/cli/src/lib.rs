@@ -22,18 +22,13 @@ mod compare_distance;
 mod compare_rays;
 mod demo;
 mod distance;
-mod distance_picture;
 mod info;
 mod mesh;
 mod pick;
 mod render;
 mod report;
 mod robot;
-mod robot_demo;
-mod robots;
 mod scene;
-mod scene_demo;
-mod showcase;
 mod tree;
 
 use clap::{Parser, Subcommand};

@@ -1,8 +1,8 @@
 //! The demo's distance picture: the dragon moved out of the bunny, the distance between them,
 //! the closest triangle pair highlighted and a small marker at each closest point.
 
-use super::render::{self, Shape};
-use super::Error;
+use crate::render::{self, Shape};
+use crate::Error;
 use obbtree::bv::Obb;
 use obbtree::{distance, Camera, DistanceRequest, Model, Point, Pose, TriMesh, Vector};
 use std::io::Write;

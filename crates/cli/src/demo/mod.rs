@@ -1,6 +1,12 @@
 //! `obbtree demo` (also what runs with no subcommand): loads every bundled mesh, builds the
 //! trees, runs collision, self-collision and picking beside parry3d-f64, and writes pictures.
 
+mod distance_picture;
+mod gears_and_arm;
+mod robot_path;
+mod scene_frames;
+mod showcase;
+
 use super::{mesh::Summary, Error};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -161,7 +167,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     } else {
         &args.out
     };
-    super::showcase::run(&dir, out_dir, args.quick, out)
+    showcase::run(&dir, out_dir, args.quick, out)
 }
 
 /// Mesh files under `dir` (recursively), sorted by path. `large/` holds meshes fetched on demand

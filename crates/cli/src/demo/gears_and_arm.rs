@@ -3,8 +3,8 @@
 //! joined by a joint) at a few joint angles; obbtree beside parry3d-f64 on the same pairs. And
 //! the KUKA arm's clearance between those links over a joint sweep, plotted.
 
-use super::chart::{Bar, Curve};
-use super::Error;
+use crate::chart::{Bar, Curve};
+use crate::Error;
 use obbtree::bv::Obb;
 use obbtree::urdf::Robot;
 use obbtree::{collide, distance, CollisionRequest, DistanceRequest, Mode, Model, Pose};
@@ -282,7 +282,7 @@ pub fn kuka_clearance(
             .map(|t| clearance.iter().map(|c| c[t]).fold(f64::INFINITY, f64::min))
             .collect(),
     });
-    super::chart::write_clearance_svg(path, &fold, &curves)?;
+    crate::chart::write_clearance_svg(path, &fold, &curves)?;
     writeln!(
         out,
         "KUKA clearance: {} pairs x {steps} fold angles in {ms:.1} ms (hinted); least {:.4} ({})",

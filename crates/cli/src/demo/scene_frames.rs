@@ -4,7 +4,7 @@
 //! kept across frames, beside parry3d-f64's BVH broad phase (rebuilt per frame) and its
 //! mesh–mesh pairs on every pair whose boxes meet. One thread each.
 
-use super::Error;
+use crate::Error;
 use obbtree::bv::Obb;
 use obbtree::load::load_mesh;
 use obbtree::scene::{ObjectContact, ObjectId, Scene};

@@ -3,10 +3,10 @@
 //! configuration in contact found by `RobotScene::check_path`, and a picture of it with the
 //! touching triangles of every colliding pair in red.
 
-use super::render::{self, Shape};
-use super::robot::{with_fixtures, ConfigsFile};
-use super::scene::{read_json, SceneSpec};
-use super::Error;
+use crate::render::{self, Shape};
+use crate::robot::{with_fixtures, ConfigsFile};
+use crate::scene::{read_json, SceneSpec};
+use crate::Error;
 use obbtree::bv::{Aabb, Obb};
 use obbtree::scene::ObjectId;
 use obbtree::urdf::{Robot, RobotContacts, RobotScene};

@@ -1,9 +1,9 @@
 //! The demo's second half: trees, a collision sweep, self-collision and picking on the bundled
 //! meshes, each timed beside parry3d-f64 where parry has the same query, and the pictures.
 
-use super::chart::{self, Bar};
-use super::render::{self, Shape};
-use super::{tree, Error};
+use crate::chart::{self, Bar};
+use crate::render::{self, Shape};
+use crate::{tree, Error};
 use obbtree::bv::{Aabb, Obb};
 use obbtree::load::load_mesh;
 use obbtree::pick::MeshRay;
@@ -47,11 +47,11 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     tree_table(&[("bunny", &bunny), ("dragon_res4", &dragon)], out)?;
     let sweep = collision_sweep(bunny, dragon, quick, out, &mut bars)?;
     self_collision_row(&sweep.b, out)?;
-    super::robots::gear_rows(assets, quick, out, &mut bars)?;
-    super::robots::kuka_rows(assets, quick, out, &mut bars)?;
+    super::gears_and_arm::gear_rows(assets, quick, out, &mut bars)?;
+    super::gears_and_arm::kuka_rows(assets, quick, out, &mut bars)?;
     let clearance_svg = out_dir.join("kuka_clearance.svg");
-    super::robots::kuka_clearance(assets, quick, &clearance_svg, out)?;
-    super::scene_demo::demo_rows(assets, quick, out, &mut bars)?;
+    super::gears_and_arm::kuka_clearance(assets, quick, &clearance_svg, out)?;
+    super::scene_frames::demo_rows(assets, quick, out, &mut bars)?;
     let (shapes, camera) = contact_scene(&sweep, quick);
     bars.push(pick_beside_parry(
         &shapes,
@@ -62,7 +62,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
     let pictures = [
         write_scene(&out_dir.join("collision.png"), &shapes, &camera)?,
         pick_picture(&sweep.a, camera.width, &out_dir.join("pick.png"), out)?,
-        super::robot_demo::path_picture(assets, quick, out_dir, out)?,
+        super::robot_path::path_picture(assets, quick, out_dir, out)?,
         super::distance_picture::closest_points_picture(
             &sweep.a,
             &sweep.b,
