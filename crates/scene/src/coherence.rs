@@ -17,11 +17,13 @@
 //! check. The one freedom is which witness a [`Mode::First`] answer names (any intersecting
 //! pair is a witness; the full query names the first its traversal meets).
 //!
-//! The collision queries of all pairs are written against [`PairQuery`]. The distance
-//! queries keep records of their own (`distance.rs`): the closest-pair walk measures pairs in
-//! best-first order and stops early rather than answering every candidate, and its records
-//! (hints) must outlive collision queries, which keep only the pairs they checked.
+//! The collision queries of all pairs are written against [`PairQuery`]. Each object pair has
+//! one [`PairRecord`], holding what the collision queries and the distance queries learnt
+//! about it: the collision part is replaced by every query of all pairs (which keeps only the
+//! pairs it checked), the distance part (`distance.rs`) outlives it, since the closest-pair
+//! walk measures pairs best first and stops early rather than answering every candidate.
 
+use crate::distance::DistanceRecord;
 use crate::object::Object;
 use crate::separation::{find_separation, separates};
 use obbtree_bv::intersect::{tri_tri_exact, tri_tri_segment};
@@ -30,14 +32,33 @@ use obbtree_query::{
     collide, CollisionRequest, CollisionResult, Containment, Mode, Model, PosedOverlap, QueryError,
 };
 
-/// What a query learnt about a pair, with the pose stamps it holds for.
-#[derive(Clone, Debug)]
+/// Everything the scene's queries learnt about one object pair, in one record of one map
+/// ([`Scene::records`](crate::Scene)): what the last collision query of all pairs learnt, and
+/// what the distance queries learnt. A record with neither is dropped.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct PairRecord {
+    /// The last [`collide_all`](crate::Scene::collide_all)'s answer on the pair, if that query
+    /// checked it.
+    pub(crate) collision: Option<CollisionRecord>,
+    /// The distance queries' answers and hint.
+    pub(crate) distance: Option<DistanceRecord>,
+}
+
+impl PairRecord {
+    /// Whether the record holds nothing any more.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.collision.is_none() && self.distance.is_none()
+    }
+}
+
+/// What a collision query learnt about a pair, with the pose stamps it holds for.
+#[derive(Clone, Debug)]
+pub(crate) struct CollisionRecord {
     pub(crate) stamps: [u64; 2],
     pub(crate) learnt: Learnt,
 }
 
-impl PairRecord {
+impl CollisionRecord {
     /// Whether the record was made at the objects' current poses (neither has moved since).
     pub(crate) fn is_current<V>(&self, a: &Object<V>, b: &Object<V>) -> bool {
         self.stamps == [a.stamp, b.stamp]
@@ -134,7 +155,7 @@ pub(crate) fn answer<V, Q: PairQuery<V>>(
     query: &Q,
     a: &Object<V>,
     b: &Object<V>,
-    record: Option<&PairRecord>,
+    record: Option<&CollisionRecord>,
 ) -> Result<(Q::Answer, Answered), QueryError> {
     if let Some(record) = record {
         if record.is_current(a, b) {

@@ -4,13 +4,12 @@
 //! all pairs keeps them on the calling thread when fewer than `PARALLEL_PAIRS` need a query.
 
 use crate::bounds::{meet, world_box};
-use crate::coherence::{answer, Collide, PairQuery, PairRecord};
+use crate::coherence::{answer, Collide, CollisionRecord, PairQuery};
 use crate::scene::{QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::Pose;
 use obbtree_query::{collide, CollisionRequest, CollisionResult, Model, PosedOverlap};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 
 /// How many candidate pairs must need a query (not reuse their record) before a query of all
@@ -86,7 +85,7 @@ impl<V: PosedOverlap> Scene<V> {
         let candidates = self.candidates();
         let answer_pair = |&(a, b): &(ObjectId, ObjectId)| {
             let (oa, ob) = (self.object(a)?, self.object(b)?);
-            let record = self.records.get(&(a, b));
+            let record = self.records.get(&(a, b)).and_then(|r| r.collision.as_ref());
             answer(query, oa, ob, record)
                 .map(|(answer, how)| {
                     let before = record.map(|r| &r.learnt);
@@ -106,16 +105,20 @@ impl<V: PosedOverlap> Scene<V> {
         };
         let answers = self.first_error_by_names(&candidates, answers)?;
         let mut stats = QueryStats::default();
-        let mut records = FxHashMap::with_capacity_and_hasher(candidates.len(), Default::default());
         let mut found = Vec::new();
+        // The collision part of every record is replaced: the pairs checked now keep theirs.
+        for record in self.records.values_mut() {
+            record.collision = None;
+        }
         for ((a, b), (answer, how, stamps, learnt)) in candidates.into_iter().zip(answers) {
             stats.count(how);
-            records.insert((a, b), PairRecord { stamps, learnt });
+            let record = self.records.entry((a, b)).or_default();
+            record.collision = Some(CollisionRecord { stamps, learnt });
             if query.reports(&answer) {
                 found.push((a, b, answer));
             }
         }
-        self.records = records;
+        self.records.retain(|_, record| !record.is_empty());
         self.stats = stats;
         found.sort_unstable_by(|x, y| self.by_names((x.0, x.1), (y.0, y.1)));
         Ok(found)
@@ -145,7 +148,7 @@ impl<V: PosedOverlap> Scene<V> {
         let stale = |&&(a, b): &&(ObjectId, ObjectId)| match (
             self.get(a),
             self.get(b),
-            self.records.get(&(a, b)),
+            self.records.get(&(a, b)).and_then(|r| r.collision.as_ref()),
         ) {
             (Some(oa), Some(ob), Some(record)) => !record.is_current(oa, ob),
             _ => true,

@@ -8,12 +8,14 @@
 //! Hjaltason & Samet, "Distance browsing in spatial databases" (1999), on the dynamic tree), so
 //! far-apart objects are never measured.
 
-use crate::bounds::meet;
+use crate::bounds::{meet, world_box};
 use crate::coherence::Answered;
 use crate::scene::{ordered, QueryStats, Scene};
 use crate::{ObjectId, SceneError};
-use obbtree_bv::{Aabb, Point, Vector};
-use obbtree_query::{distance, within_margin, DistanceRequest, PosedOverlap, QueryError};
+use obbtree_bv::{Aabb, Point, Pose, Vector};
+use obbtree_query::{
+    distance, within_margin, DistanceRequest, DistanceResult, Model, PosedOverlap, QueryError,
+};
 use rayon::prelude::*;
 
 /// Two objects of a scene and their distance ([`Scene::within_margin_all`],
@@ -66,6 +68,25 @@ impl DistanceRecord {
     }
 }
 
+/// The answer of the last [`Scene::min_distance_within`] walk, and the scene's change count and
+/// the limit it was found at: while nothing in the scene changes (no object moved, came or
+/// went, and no filter or allowed pair changed), the same limit has the same answer, and an
+/// idle frame need not walk the broad phase again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LastClosest {
+    changes: u64,
+    limit: f64,
+    found: Option<ObjectDistance>,
+    stats: QueryStats,
+}
+
+impl LastClosest {
+    /// Whether this answer holds for a walk at `limit` after `changes` changes.
+    fn holds(&self, changes: u64, limit: f64) -> bool {
+        self.changes == changes && self.limit.to_bits() == limit.to_bits()
+    }
+}
+
 /// A pair's answer and what to remember of it.
 type Learnt<T> = (T, DistanceRecord, Answered);
 
@@ -97,7 +118,7 @@ impl<V: PosedOverlap> Scene<V> {
         let mut found = Vec::new();
         for ((a, b), (answer, record, how)) in candidates.into_iter().zip(answers) {
             stats.count(how);
-            self.distances.insert((a, b), record);
+            self.remember_distance((a, b), record);
             found.extend(answer);
         }
         self.stats = stats;
@@ -134,35 +155,42 @@ impl<V: PosedOverlap> Scene<V> {
         if limit.is_nan() || limit < 0.0 {
             return Err(QueryError::InvalidMargin(limit).into());
         }
+        if let Some(last) = self
+            .last_closest
+            .filter(|last| last.holds(self.changes, limit))
+        {
+            // Nothing changed since the last walk at this limit: its answer stands.
+            self.stats = QueryStats {
+                candidates: last.stats.candidates,
+                reused: last.stats.candidates,
+                ..QueryStats::default()
+            };
+            return Ok(last.found);
+        }
         let start = self.measure_last_closest(limit);
         let mut learnt = Vec::new();
-        let mut best = start.as_ref().map(|(found, ..)| *found);
-        let mut failure = None;
-        let bound = |best: Option<ObjectDistance>| best.map_or(limit, |d| d.distance);
-        self.tree.nearest_pairs(bound(best), |a, b, _gap| {
-            let Some((a, b)) = self.admitted(ObjectId(a), ObjectId(b)) else {
-                return bound(best);
-            };
-            if best.is_some_and(|d| (d.a, d.b) == (a, b)) {
-                return bound(best);
-            }
-            match self.measure_within(a, b, bound(best)) {
-                Ok((found, record, how)) => {
-                    learnt.push(((a, b), record, how));
-                    if found.is_some_and(|f| best.is_none_or(|d| self.nearer(&f, &d))) {
-                        best = found;
-                    }
-                    bound(best)
+        let initial = start.as_ref().map(|(found, ..)| *found);
+        let best = closest_of(
+            |bound, visit| {
+                self.tree
+                    .nearest_pairs(bound, |a, b, _| visit((a, b), bound))
+            },
+            limit,
+            initial,
+            |(a, b), bound| {
+                let Some((a, b)) = self.admitted(ObjectId(a), ObjectId(b)) else {
+                    return Ok(None);
+                };
+                if initial.is_some_and(|d| (d.a, d.b) == (a, b)) {
+                    return Ok(None);
                 }
-                Err(error) => {
-                    failure = Some(error);
-                    -1.0
-                }
-            }
-        });
-        if let Some(error) = failure {
-            return Err(error);
-        }
+                let (found, record, how) = self.measure_within(a, b, bound)?;
+                learnt.push(((a, b), record, how));
+                Ok(found)
+            },
+            |found| found.distance,
+            |x, y| self.nearer(x, y),
+        )?;
         let mut stats = QueryStats::default();
         for (pair, record, how) in start
             .map(|(found, r, how)| ((found.a, found.b), r, how))
@@ -170,10 +198,16 @@ impl<V: PosedOverlap> Scene<V> {
             .chain(learnt)
         {
             stats.count(how);
-            self.distances.insert(pair, record);
+            self.remember_distance(pair, record);
         }
         self.stats = stats;
         self.closest = best.map(|d| (d.a, d.b));
+        self.last_closest = Some(LastClosest {
+            changes: self.changes,
+            limit,
+            found: best,
+            stats,
+        });
         Ok(best)
     }
 
@@ -238,7 +272,7 @@ impl<V: PosedOverlap> Scene<V> {
         margin: f64,
     ) -> Result<Learnt<Option<ObjectDistance>>, SceneError> {
         let (oa, ob) = (self.object(a)?, self.object(b)?);
-        let mut record = DistanceRecord::at(self.distances.get(&(a, b)), [oa.stamp, ob.stamp]);
+        let mut record = DistanceRecord::at(self.distance_record(a, b), [oa.stamp, ob.stamp]);
         let decided = record
             .decided
             .filter(|&(m, _)| m == margin)
@@ -268,7 +302,7 @@ impl<V: PosedOverlap> Scene<V> {
     /// The pair's distance, closest triangles and points, from its record.
     fn measure(&self, a: ObjectId, b: ObjectId) -> Result<Learnt<ObjectDistance>, SceneError> {
         let (oa, ob) = (self.object(a)?, self.object(b)?);
-        let record = DistanceRecord::at(self.distances.get(&(a, b)), [oa.stamp, ob.stamp]);
+        let record = DistanceRecord::at(self.distance_record(a, b), [oa.stamp, ob.stamp]);
         self.measure_from(a, b, record)
     }
 
@@ -307,6 +341,16 @@ impl<V: PosedOverlap> Scene<V> {
         Ok((found, record, how))
     }
 
+    /// What the distance queries learnt about the pair `(a, b)` (ordered by name), if anything.
+    fn distance_record(&self, a: ObjectId, b: ObjectId) -> Option<&DistanceRecord> {
+        self.records.get(&(a, b)).and_then(|r| r.distance.as_ref())
+    }
+
+    /// Keeps `record` as what the distance queries learnt about `pair`.
+    fn remember_distance(&mut self, pair: (ObjectId, ObjectId), record: DistanceRecord) {
+        self.records.entry(pair).or_default().distance = Some(record);
+    }
+
     /// Whether `x` is nearer than `y`, ties broken by names.
     fn nearer(&self, x: &ObjectDistance, y: &ObjectDistance) -> bool {
         x.distance
@@ -323,6 +367,251 @@ impl<V: PosedOverlap> Scene<V> {
             source,
         }
     }
+}
+
+impl<V: PosedOverlap> Scene<V> {
+    /// The object nearest `model` at `pose`, if one is at most `limit` away (`f64::INFINITY`:
+    /// any), with the two-model answer (the model as A, the object as B); among objects at the
+    /// same distance, the first by name. The groups, allowed list and pair filter do not apply
+    /// (the model is not an object of the scene), as in [`collide_with`](Self::collide_with).
+    /// Objects are measured in increasing order of the gap between their bounds and the model's,
+    /// through the same closest-pair driver as [`min_distance`](Self::min_distance). Nothing is
+    /// remembered between calls. An error ([`QueryError::InvalidMargin`]) when `limit` is
+    /// negative or NaN; otherwise the first failing object's.
+    pub fn min_distance_to(
+        &self,
+        model: &Model<V>,
+        pose: &Pose,
+        limit: f64,
+    ) -> Result<Option<ExternalDistance>, SceneError> {
+        if limit.is_nan() || limit < 0.0 {
+            return Err(QueryError::InvalidMargin(limit).into());
+        }
+        let bounds = world_box(model, pose);
+        closest_of(
+            |bound, visit| {
+                self.tree
+                    .nearest_to_aabb(&bounds, bound, |id, _| visit(ObjectId(id), bound))
+            },
+            limit,
+            None,
+            |id, bound| {
+                let object = self.object(id)?;
+                distance_within((model, pose), (&object.model, &object.pose), bound, None)
+                    .map(|found| found.map(|result| ExternalDistance { object: id, result }))
+                    .map_err(|source| SceneError::Object {
+                        name: object.name.clone(),
+                        source,
+                    })
+            },
+            |found| found.result.distance,
+            |x, y| {
+                (x.result.distance, self.name(x.object)) < (y.result.distance, self.name(y.object))
+            },
+        )
+    }
+
+    /// Every object at most `margin` from `model` at `pose`, sorted by name, with the two-model
+    /// answer (the model as A). Decided exactly ([`obbtree_query::within_margin`]), then
+    /// measured. Filters and memory as in [`min_distance_to`](Self::min_distance_to).
+    pub fn within_margin_of(
+        &self,
+        model: &Model<V>,
+        pose: &Pose,
+        margin: f64,
+    ) -> Result<Vec<ExternalDistance>, SceneError> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(QueryError::InvalidMargin(margin).into());
+        }
+        let grown = grow(&world_box(model, pose), margin);
+        let mut near: Vec<ObjectId> = self
+            .tree
+            .overlapping(&grown)
+            .map(ObjectId)
+            .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, &grown)))
+            .collect();
+        near.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
+        all_within(&near, |&id| {
+            let object = self.object(id)?;
+            distance_within((model, pose), (&object.model, &object.pose), margin, None)
+                .map(|found| found.map(|result| ExternalDistance { object: id, result }))
+                .map_err(|source| SceneError::Object {
+                    name: object.name.clone(),
+                    source,
+                })
+        })
+    }
+
+    /// The closest pair of an object of this scene (`a`) and an object of `other` (`b`), if one
+    /// is at most `limit` apart; among pairs at the same distance, the first by (name of `a`,
+    /// name of `b`). The groups apply across the scenes; the allowed lists and pair filters do
+    /// not, as in [`collide_scenes`](Self::collide_scenes). Points are in the world frame.
+    /// Nothing is remembered between calls.
+    pub fn min_distance_scenes(
+        &self,
+        other: &Scene<V>,
+        limit: f64,
+    ) -> Result<Option<ObjectDistance>, SceneError> {
+        if limit.is_nan() || limit < 0.0 {
+            return Err(QueryError::InvalidMargin(limit).into());
+        }
+        closest_of(
+            |bound, visit| {
+                self.tree.nearest_pairs_with(&other.tree, bound, |a, b, _| {
+                    visit((ObjectId(a), ObjectId(b)), bound)
+                })
+            },
+            limit,
+            None,
+            |(a, b), bound| self.across(other, a, b, bound),
+            |found| found.distance,
+            |x, y| {
+                let key = |d: &ObjectDistance| (d.distance, self.name(d.a), other.name(d.b));
+                key(x) < key(y)
+            },
+        )
+    }
+
+    /// Every pair of an object of this scene and an object of `other` at most `margin` apart,
+    /// sorted by (name of `a`, name of `b`). Filters as in
+    /// [`min_distance_scenes`](Self::min_distance_scenes).
+    pub fn within_margin_scenes(
+        &self,
+        other: &Scene<V>,
+        margin: f64,
+    ) -> Result<Vec<ObjectDistance>, SceneError> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(QueryError::InvalidMargin(margin).into());
+        }
+        let mut near = Vec::new();
+        let _ = self.tree.for_each_pair_with(&other.tree, |a, b| {
+            let (a, b) = (ObjectId(a), ObjectId(b));
+            let close = match (self.bounds(a), other.bounds(b)) {
+                (Some(ba), Some(bb)) => meet(&grow(ba, margin), bb),
+                _ => false,
+            };
+            if close {
+                near.push((a, b));
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+        near.sort_unstable_by(|&(a, b), &(c, d)| {
+            (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
+        });
+        all_within(&near, |&(a, b)| self.across(other, a, b, margin))
+    }
+
+    /// The distance between object `a` of this scene and `b` of `other` if their groups admit
+    /// the pair and it is at most `bound`.
+    fn across(
+        &self,
+        other: &Scene<V>,
+        a: ObjectId,
+        b: ObjectId,
+        bound: f64,
+    ) -> Result<Option<ObjectDistance>, SceneError> {
+        let (oa, ob) = (self.object(a)?, other.object(b)?);
+        if !oa.filter.admits(&ob.filter) {
+            return Ok(None);
+        }
+        let found = distance_within((&oa.model, &oa.pose), (&ob.model, &ob.pose), bound, None)
+            .map_err(|source| SceneError::Pair {
+                a: oa.name.clone(),
+                b: ob.name.clone(),
+                source,
+            })?;
+        Ok(found.map(|r| ObjectDistance {
+            a,
+            b,
+            distance: r.distance,
+            pair: r.pair,
+            point_a: r.point_a,
+            point_b: r.point_b,
+        }))
+    }
+}
+
+/// An object of a scene and its distance to a model outside it ([`Scene::min_distance_to`],
+/// [`Scene::within_margin_of`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalDistance {
+    /// The object.
+    pub object: ObjectId,
+    /// The two-model answer with the external model as A and the object as B: the distance,
+    /// the closest triangle pair `[triangle of the model, triangle of the object]` and the
+    /// closest points in the world frame.
+    pub result: DistanceResult,
+}
+
+/// The closest-pair driver every closest-pair query of a scene runs: `source(bound, visit)`
+/// visits candidates nearest box first while their box gap is at most the bound `visit`
+/// returns; each is answered by `measure(candidate, bound)` (its answer if it is at most
+/// `bound` apart, exactly decided), and the bound shrinks to the best distance found (the
+/// best-first search of Hjaltason & Samet, "Distance browsing in spatial databases", 1999).
+/// `initial` is a best answer known beforehand; `nearer` breaks ties. The first error stops the
+/// walk and is returned.
+fn closest_of<P: Copy, T>(
+    source: impl FnOnce(f64, &mut dyn FnMut(P, f64) -> f64),
+    limit: f64,
+    initial: Option<T>,
+    mut measure: impl FnMut(P, f64) -> Result<Option<T>, SceneError>,
+    distance_of: impl Fn(&T) -> f64,
+    nearer: impl Fn(&T, &T) -> bool,
+) -> Result<Option<T>, SceneError> {
+    let mut best = initial;
+    let mut failure = None;
+    let bound = |best: &Option<T>| best.as_ref().map_or(limit, &distance_of);
+    source(
+        bound(&best),
+        &mut |candidate, _| match measure(candidate, bound(&best)) {
+            Ok(found) => {
+                if let Some(found) = found {
+                    if best.as_ref().is_none_or(|b| nearer(&found, b)) {
+                        best = Some(found);
+                    }
+                }
+                bound(&best)
+            }
+            Err(error) => {
+                failure = Some(error);
+                -1.0
+            }
+        },
+    );
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(best),
+    }
+}
+
+/// The answers within a margin of `candidates` (already in report order), answered in
+/// parallel by `within`; the first failing candidate's error in that order.
+fn all_within<P: Sync, T: Send>(
+    candidates: &[P],
+    within: impl Fn(&P) -> Result<Option<T>, SceneError> + Sync + Send,
+) -> Result<Vec<T>, SceneError> {
+    let answers: Vec<Result<Option<T>, SceneError>> = candidates.par_iter().map(within).collect();
+    let mut found = Vec::new();
+    for answer in answers {
+        found.extend(answer?);
+    }
+    Ok(found)
+}
+
+/// The distance between two posed models if it is at most `bound`: with a finite bound,
+/// decided first by the exact margin query, which prunes far more than a distance query can
+/// before it has found the distance; measured then (from `hint`, a triangle pair).
+fn distance_within<V: PosedOverlap>(
+    (a, pose_a): (&Model<V>, &Pose),
+    (b, pose_b): (&Model<V>, &Pose),
+    bound: f64,
+    hint: Option<[u32; 2]>,
+) -> Result<Option<DistanceResult>, QueryError> {
+    if bound.is_finite() && within_margin(a, pose_a, b, pose_b, bound)?.is_none() {
+        return Ok(None);
+    }
+    let request = DistanceRequest::default().with_hint(hint);
+    distance(a, pose_a, b, pose_b, &request).map(Some)
 }
 
 /// `bounds` grown by `margin` on every side, rounded outwards: the margin is enlarged by a few

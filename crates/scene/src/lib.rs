@@ -10,6 +10,9 @@
 //! * [`Scene::collide_scenes`]: two scenes against each other;
 //! * [`Scene::within_margin_all`] and [`Scene::min_distance`]: every object pair within a
 //!   margin, and the closest object pair, with their closest triangles and points;
+//! * [`Scene::within_margin_of`] and [`Scene::min_distance_to`]: the same against one external
+//!   model; [`Scene::within_margin_scenes`] and [`Scene::min_distance_scenes`]: between two
+//!   scenes;
 //! * [`Scene::cast_ray`] and [`Scene::cast_ray_all`]: the first object and triangle a ray hits,
 //!   and every hit.
 //!
@@ -36,11 +39,17 @@
 //! slack that covers rounding (`separation.rs`). Warm answers equal cold ones (the tests check
 //! it), except that a `First` answer may name another witness. See `coherence.rs`.
 //!
-//! The distance queries ([`Scene::within_margin_all`], [`Scene::min_distance`]) keep, per
-//! pair, the last distance and margin decision with the same stamps, reused while neither
-//! object moves, and the last closest triangle pair, which seeds the next measurement of a
-//! moved pair ([`DistanceRequest::hint`](obbtree_query::DistanceRequest::hint), PQP's
-//! `last_tri`); the closest-pair walk starts from the last closest pair. Decisions are exact
+//! The distance queries ([`Scene::within_margin_all`], [`Scene::min_distance`]) keep, in the
+//! same record of the pair (one record per object pair, one map), the last distance and
+//! margin decision with the same stamps, reused while neither object moves, and the last
+//! closest triangle pair, which seeds the next measurement of a moved pair
+//! ([`DistanceRequest::hint`](obbtree_query::DistanceRequest::hint), PQP's `last_tri`); the
+//! closest-pair walk starts from the last closest pair, and a call on a scene in which
+//! nothing changed since the last one at the same limit (no move, insertion, removal, filter,
+//! allowed pair or pair filter set) takes its answer without walking. A pair filter is
+//! assumed to give the same verdict on a pair while it is set. Every closest-pair query (within
+//! the scene, to an external model, between scenes) runs through one driver over a source of
+//! candidates in order of their box gaps (`distance.rs`). Decisions are exact
 //! either way and distances meet the same guarantee; only which of several equally close
 //! triangle pairs is named may differ (`distance.rs`).
 //!
@@ -92,7 +101,7 @@ mod scene;
 mod separation;
 
 pub use collide::{ExternalContact, ObjectContact};
-pub use distance::ObjectDistance;
+pub use distance::{ExternalDistance, ObjectDistance};
 pub use error::SceneError;
 pub use object::{Candidate, CollisionFilter, Object, ObjectId};
 pub use ray::SceneHit;

@@ -80,8 +80,8 @@ impl<V> Object<V> {
     }
 }
 
-/// The object pair `(a, b)` a pair filter is asked about ([`Scene::set_pair_filter`]
-/// (crate::Scene::set_pair_filter)), `a` before `b` by name.
+/// The object pair `(a, b)` a pair filter is asked about
+/// ([`Scene::set_pair_filter`](crate::Scene::set_pair_filter)), `a` before `b` by name.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate<'a> {
     /// The first object.

@@ -3,7 +3,7 @@
 
 use crate::bounds::world_box;
 use crate::coherence::{Answered, PairRecord};
-use crate::distance::DistanceRecord;
+use crate::distance::LastClosest;
 use crate::object::{Candidate, CollisionFilter, Object, ObjectId};
 use crate::separation::HullPoints;
 use crate::SceneError;
@@ -32,14 +32,17 @@ pub struct Scene<V = Obb> {
     /// Every pair of objects whose fat boxes overlap, as (smaller id, larger id), kept up to
     /// date from the tree's moved proxies when a query needs it.
     pub(crate) overlapping: FxHashSet<(ObjectId, ObjectId)>,
-    /// What the last [`collide_all`](Scene::collide_all) learnt about each pair it checked,
+    /// What the queries learnt about each object pair, one record per pair (the last
+    /// [`collide_all`](Scene::collide_all)'s answer, the distance queries' answers and hint),
     /// keyed (first by name, second by name).
     pub(crate) records: FxHashMap<(ObjectId, ObjectId), PairRecord>,
-    /// What the distance queries learnt about each pair they measured or decided, keyed
-    /// likewise.
-    pub(crate) distances: FxHashMap<(ObjectId, ObjectId), DistanceRecord>,
     /// The closest pair the last [`min_distance`](Scene::min_distance) found.
     pub(crate) closest: Option<(ObjectId, ObjectId)>,
+    /// The last closest-pair walk's answer, reused while nothing changes.
+    pub(crate) last_closest: Option<LastClosest>,
+    /// Counts the changes that can change a query of all pairs' answer: a move, an object
+    /// inserted or removed, a filter, an allowed pair or the pair filter set.
+    pub(crate) changes: u64,
     next_stamp: u64,
     pub(crate) stats: QueryStats,
     /// The hull points of each model in use (for separating planes), keyed by the address of
@@ -59,8 +62,8 @@ pub struct QueryStats {
     /// Distances measured from the pair's last closest triangle pair
     /// ([`DistanceRequest::hint`](obbtree_query::DistanceRequest::hint)).
     pub hinted: usize,
-    /// Pairs answered by their last witness triangle pair, tested again ([`Mode::First`]
-    /// (obbtree_query::Mode::First)).
+    /// Pairs answered by their last witness triangle pair, tested again
+    /// ([`Mode::First`](obbtree_query::Mode::First)).
     pub witnessed: usize,
     /// Disjoint pairs answered by their last separating plane, checked again.
     pub separated: usize,
@@ -116,8 +119,9 @@ impl<V> Scene<V> {
             pair_filter: None,
             overlapping: FxHashSet::default(),
             records: FxHashMap::default(),
-            distances: FxHashMap::default(),
             closest: None,
+            last_closest: None,
+            changes: 0,
             next_stamp: 0,
             stats: QueryStats::default(),
             hulls: HashMap::new(),
@@ -179,8 +183,8 @@ impl<V> Scene<V> {
     /// full exact query (for measuring what the records save, or to free their memory).
     pub fn clear_records(&mut self) {
         self.records.clear();
-        self.distances.clear();
         self.closest = None;
+        self.last_closest = None;
     }
 
     /// Removes the object and returns it; its allowed pairs go with it.
@@ -191,6 +195,7 @@ impl<V> Scene<V> {
             .ok_or(SceneError::UnknownObject(id))?;
         self.names.remove(&object.name);
         self.allowed.retain(|&(a, b)| a != id && b != id);
+        self.changes += 1;
         self.forget(id);
         let key = model_key(&object.model);
         if let Some(entry) = self.hulls.get_mut(&key) {
@@ -209,6 +214,7 @@ impl<V> Scene<V> {
             .payload_mut(id.0)
             .ok_or(SceneError::UnknownObject(id))?;
         object.filter = filter;
+        self.changes += 1;
         Ok(())
     }
 
@@ -217,6 +223,7 @@ impl<V> Scene<V> {
         self.object(a)?;
         self.object(b)?;
         self.allowed.insert(ordered(a, b));
+        self.changes += 1;
         Ok(())
     }
 
@@ -229,6 +236,7 @@ impl<V> Scene<V> {
     /// Check the pair `a`, `b` again (undoes [`allow`](Self::allow)).
     pub fn disallow(&mut self, a: ObjectId, b: ObjectId) {
         self.allowed.remove(&ordered(a, b));
+        self.changes += 1;
     }
 
     /// Whether the pair is on the allowed list.
@@ -239,6 +247,7 @@ impl<V> Scene<V> {
     /// Sets (or with `None` removes) the user's veto on pairs ([`PairFilter`]).
     pub fn set_pair_filter(&mut self, filter: Option<PairFilter>) {
         self.pair_filter = filter;
+        self.changes += 1;
     }
 
     /// Whether the pair of distinct objects `a`, `b` passes the groups, the allowed list and
@@ -271,7 +280,6 @@ impl<V> Scene<V> {
     /// object, whose triangles the old records would name.
     fn forget(&mut self, id: ObjectId) {
         self.records.retain(|&(a, b), _| a != id && b != id);
-        self.distances.retain(|&(a, b), _| a != id && b != id);
         if self.closest.is_some_and(|(a, b)| a == id || b == id) {
             self.closest = None;
         }
@@ -322,6 +330,7 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
         let id = ObjectId(id);
         self.names.insert(name, id);
         self.hulls.entry(key).or_insert((hull, 0)).1 += 1;
+        self.changes += 1;
         Ok(id)
     }
 
@@ -349,6 +358,7 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
             object.pose = pose;
             object.stamp = stamp;
         }
+        self.changes += 1;
         Ok(())
     }
 

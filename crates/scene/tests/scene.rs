@@ -983,3 +983,184 @@ fn bad_margins_are_refused() {
         .unwrap();
     assert_eq!(scene.min_distance(), Ok(None), "one object makes no pair");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Distances to a model outside the scene and between scenes.
+
+/// The objects of `plain` with their exact distance to `model` at `pose`, cold, sorted by name.
+fn distances_to(
+    models: &[Model],
+    plain: &[(String, usize, Pose)],
+    model: &Model,
+    pose: &Pose,
+) -> Vec<(String, f64, [u32; 2], bool)> {
+    let mut out: Vec<_> = plain
+        .iter()
+        .map(|(name, m, p)| {
+            let d = distance(model, pose, &models[*m], p, &DistanceRequest::default()).unwrap();
+            (name.clone(), d.distance, d.pair, false)
+        })
+        .collect();
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out
+}
+
+/// The least by (distance, name) of `all`.
+fn least<T: Clone>(all: &[T], key: impl Fn(&T) -> (f64, String)) -> Option<T> {
+    all.iter()
+        .min_by(|x, y| {
+            let (kx, ky) = (key(x), key(y));
+            kx.0.total_cmp(&ky.0).then_with(|| kx.1.cmp(&ky.1))
+        })
+        .cloned()
+}
+
+#[test]
+fn distances_to_a_model_and_between_scenes_match_every_pair() {
+    let models = models();
+    let (scene, plain) = random_scene(&models, 30, 3);
+    let (other, other_plain) = random_scene(&models, 25, 4);
+    let mut rng = Pcg64::seed_from_u64(6);
+    let mut within_found = 0;
+    for _ in 0..30 {
+        let m = rng.gen_range(0..models.len());
+        let t = Vector::from_fn(|_, _| rng.gen_range(0.0..6.0));
+        let pose = Pose::new(t, Vector::from_fn(|_, _| rng.gen_range(-3.0..3.0))).unwrap();
+        let every = distances_to(&models, &plain, &models[m], &pose);
+        // The closest object, with no limit and with limits either side of its distance.
+        let want = least(&every, |e| (e.1, e.0.clone())).unwrap();
+        let got = scene
+            .min_distance_to(&models[m], &pose, f64::INFINITY)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (scene.name(got.object), got.result.distance, got.result.pair),
+            (want.0.as_str(), want.1, want.2)
+        );
+        // The limit is decided exactly: the measured distance may be below the exact one by the
+        // guarantee, so a limit just above it keeps the object and one below leaves it out.
+        let near = scene
+            .min_distance_to(&models[m], &pose, want.1 * (1.0 + 1e-9) + 1e-12)
+            .unwrap();
+        assert_eq!(near.map(|d| d.object), Some(got.object));
+        if want.1 > 0.0 {
+            let below = scene
+                .min_distance_to(&models[m], &pose, want.1 * 0.999)
+                .unwrap();
+            assert_eq!(below, None);
+        }
+        // Every object within a margin, decided by the exact margin query.
+        for margin in [0.0, 0.2, 1.0] {
+            let expected: Vec<(String, f64)> = plain
+                .iter()
+                .filter(|(_, o, p)| {
+                    within_margin(&models[m], &pose, &models[*o], p, margin)
+                        .unwrap()
+                        .is_some()
+                })
+                .map(|(name, ..)| {
+                    let d = every.iter().find(|e| &e.0 == name).unwrap();
+                    (name.clone(), d.1)
+                })
+                .collect();
+            let got: Vec<(String, f64)> = scene
+                .within_margin_of(&models[m], &pose, margin)
+                .unwrap()
+                .into_iter()
+                .map(|d| (scene.name(d.object).to_string(), d.result.distance))
+                .collect();
+            within_found += got.len();
+            assert_eq!(got, expected, "margin {margin}");
+        }
+    }
+    assert!(within_found > 20, "{within_found}");
+    // Between the scenes: every cross pair.
+    let mut cross = Vec::new();
+    for (name, m, pose) in &plain {
+        for (other_name, d, pair, _) in distances_to(&models, &other_plain, &models[*m], pose) {
+            cross.push((name.clone(), other_name, d, pair));
+        }
+    }
+    let want = least(&cross, |c| (c.2, format!("{}\u{0}{}", c.0, c.1))).unwrap();
+    let got = scene
+        .min_distance_scenes(&other, f64::INFINITY)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (scene.name(got.a), other.name(got.b), got.distance, got.pair),
+        (want.0.as_str(), want.1.as_str(), want.2, want.3)
+    );
+    for margin in [0.0, 0.3] {
+        let expected: Vec<(String, String)> = cross
+            .iter()
+            .filter(|c| {
+                let (a, b) = (&plain, &other_plain);
+                let (_, ma, pa) = a.iter().find(|o| o.0 == c.0).unwrap();
+                let (_, mb, pb) = b.iter().find(|o| o.0 == c.1).unwrap();
+                within_margin(&models[*ma], pa, &models[*mb], pb, margin)
+                    .unwrap()
+                    .is_some()
+            })
+            .map(|c| (c.0.clone(), c.1.clone()))
+            .collect();
+        let got: Vec<(String, String)> = scene
+            .within_margin_scenes(&other, margin)
+            .unwrap()
+            .into_iter()
+            .map(|d| (scene.name(d.a).to_string(), other.name(d.b).to_string()))
+            .collect();
+        assert!(!expected.is_empty(), "margin {margin}");
+        assert_eq!(got, expected, "margin {margin}");
+    }
+    for bad in [-1.0, f64::NAN] {
+        assert!(scene
+            .min_distance_to(&models[0], &Pose::identity(), bad)
+            .is_err());
+        assert!(scene
+            .within_margin_of(&models[0], &Pose::identity(), bad)
+            .is_err());
+        assert!(scene.min_distance_scenes(&other, bad).is_err());
+        assert!(scene.within_margin_scenes(&other, bad).is_err());
+    }
+}
+
+/// A frame in which nothing changed takes the last closest pair without walking; a move, an
+/// allowed pair or a filter makes the next call walk again and find the new closest pair.
+#[test]
+fn min_distance_on_idle_frames_takes_the_last_answer_until_something_changes() {
+    let models = models();
+    let (mut scene, plain) = random_scene(&models, 20, 9);
+    let first = scene.min_distance().unwrap().unwrap();
+    let walked = scene.last_stats();
+    assert!(walked.candidates > 0);
+    let again = scene.min_distance().unwrap().unwrap();
+    assert_eq!(again, first);
+    let idle = scene.last_stats();
+    assert_eq!(
+        (idle.candidates, idle.reused),
+        (walked.candidates, walked.candidates)
+    );
+    assert_eq!(idle.queried + idle.hinted, 0);
+    // Allowing the closest pair changes the answer to the next closest.
+    scene.allow(first.a, first.b).unwrap();
+    let next = scene.min_distance().unwrap().unwrap();
+    assert_ne!((next.a, next.b), (first.a, first.b));
+    assert!(next.distance >= first.distance);
+    scene.disallow(first.a, first.b);
+    assert_eq!(scene.min_distance().unwrap().unwrap(), first);
+    // Moving one of the pair far away: the walk runs and the pair is no longer closest.
+    let far = Pose::from_translation([1000.0, 0.0, 0.0]).unwrap();
+    scene.set_pose(first.a, far).unwrap();
+    let moved = scene.min_distance().unwrap().unwrap();
+    assert!(moved.a != first.a && moved.b != first.a);
+    assert!(scene.last_stats().reused < scene.last_stats().candidates);
+    // A group filter that admits no pair with the first object's partner.
+    let lonely = CollisionFilter {
+        group: 1 << 7,
+        mask: 1 << 7,
+    };
+    scene.set_filter(moved.a, lonely).unwrap();
+    let filtered = scene.min_distance().unwrap().unwrap();
+    assert!(filtered.a != moved.a && filtered.b != moved.a);
+    assert_eq!(plain.len(), 20);
+}
