@@ -1,7 +1,7 @@
 //! The queries users call, all on a [`Model`] (a mesh with its hierarchy) placed by a
 //! [`Pose`](obbtree_bv::Pose): dual-tree mesh–mesh collision with exact triangle tests
 //! ([`collide`]), distances, closest points and exact margins ([`distance`],
-//! [`within_margin`]), ray picking ([`cast_ray`]) and frustum culling ([`cull`]). Every query checks
+//! [`within_margin`]), ray picking ([`cast_ray`]) and frustum culling ([`cull()`]). Every query checks
 //! its input and returns a [`QueryError`] rather than an answer it cannot vouch for.
 //!
 //! ```

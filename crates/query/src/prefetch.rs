@@ -3,12 +3,10 @@
 //! A picking walk is a chain of dependent reads (a node, then the child the slab test picks,
 //! then its triangles), each a likely cache miss on a large mesh with incoherent rays. Asking
 //! for all of a node's children while its slab test runs overlaps the miss on the child that
-//! is picked with that test; measured on dragon_res2 and the 871k dragon, 100,000 incoherent
-//! rays, one thread: 15–25% less time per ray. The collision descent asks for both children
-//! of the node it splits (the pushed one is read later): 2–3% on the dragons (interleaved runs,
-//! `All`, dragon_res2 200 poses and dragon_res3 500 poses), none on the gears; and, when a
-//! child of B is a leaf not yet placed, for its triangles' vertices (see
-//! `LeafTest::prefetch_leaf`).
+//! is picked with that test. The collision descent asks for both children of the node it
+//! splits (the pushed one is read later) and, when a child of B is a leaf not yet placed, for
+//! its triangles' vertices (see `LeafTest::prefetch_leaf`). What each saves is measured in
+//! `docs/performance.md`.
 
 /// Asks for the cache line holding `p` to be brought into the cache (all levels). A hint with
 /// no effect on what the program computes; a no-op on targets other than x86-64.

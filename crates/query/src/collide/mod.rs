@@ -44,15 +44,16 @@ use crate::Model;
 use obbtree_bv::intersect::tri_tri_segment;
 use obbtree_bv::Pose;
 
-/// Frees the calling thread's collision caches: the placed triangles and placed volumes of B
-/// that [`collide`] and [`self_collide`] keep between queries so that queries allocate nothing
-/// in the steady state. They grow to the largest mesh B queried on the thread (they are sized
-/// by B's triangle and node counts and never shrink by themselves): about 152 bytes per
-/// triangle of B plus, per node of B's tree, a stamped box (56 bytes) and one placed volume and
-/// stamp (136 bytes for an OBB), about 10 MB for dragon_res3 (48k triangles); and the boxes of
-/// both models' nodes in one frame that [`distance`](crate::distance) keeps for meshes apart
+/// Frees the calling thread's query caches: the placed triangles and placed volumes of B that
+/// the two-model queries ([`collide`], [`self_collide`], the distance and margin queries) keep
+/// between queries so that queries allocate nothing in the steady state. They grow to the
+/// largest mesh B queried on the thread (they are sized by B's triangle and node counts and
+/// never shrink by themselves): about 152 bytes per triangle of B plus, per node of B's tree, a
+/// stamped box (56 bytes) and one placed volume and stamp (136 bytes for an OBB); and the boxes
+/// of both models' nodes in one frame that [`distance`](crate::distance) keeps for meshes apart
 /// (56 bytes per node). The next query on this thread allocates them again. [`collide_many`]
-/// runs on rayon's threads: release theirs with `rayon::broadcast(|_| release_caches())`.
+/// and [`distance_many`](crate::distance_many) run on rayon's threads: release theirs with
+/// `rayon::broadcast(|_| release_caches())`.
 pub fn release_caches() {
     crate::kernel::release();
     crate::distance::release_screen();

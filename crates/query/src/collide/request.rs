@@ -132,7 +132,7 @@ impl CollisionResult {
 
     /// Sorts [`CollisionResult::pairs`], each compared as one 64-bit key (A's index in the high
     /// half): a branch-free comparison, where the lexicographic one of `[u32; 2]` branches on
-    /// the first halves (3.2% of a dragon_res2 `All` query went to sorting).
+    /// the first halves (its share of a query is in `docs/performance.md`).
     pub(crate) fn sort_pairs(&mut self) {
         self.pairs
             .sort_unstable_by_key(|&[a, b]| u64::from(a) << 32 | u64::from(b));

@@ -7,15 +7,16 @@
 //! direction, Ericson, *Real-Time Collision Detection* (2005) §5.2.1; a mesh's projection on a
 //! direction is its vertices'). That happens exactly when the closest points of the two
 //! meshes' convex hulls lie on the meshes, as they often do for meshes apart by about their
-//! size (half of the far poses between the dragons of the benchmarks).
+//! size (how often is in `docs/performance.md`).
 //!
 //! The candidate pair is found from the hulls' closest points, by GJK ([`gjk::closest_points`])
 //! over each mesh's hull sample (the extreme vertices along a few thousand directions, kept in
-//! the distance index: a brute-force support mapping over a few hundred points in cache, where
-//! an exact one over the whole mesh cost ten times more on the benchmarks and led to the same
-//! pairs), and the triangles nearest them; the slab is then measured exactly (the extreme
-//! vertices by [`highest`], with a bound on the rounding of the projections and of B's
-//! placement). A slab that does not certify leaves the candidate as the walk's first best pair.
+//! the distance index: a brute-force support mapping over a sample small enough to stay in
+//! cache, where an exact one over the whole mesh cost far more for the same pairs; see
+//! `docs/performance.md`), and the triangles nearest them; the slab is then measured exactly
+//! (the extreme vertices by [`highest`], with a bound on the rounding of the projections and of
+//! B's placement). A slab that does not certify leaves the candidate as the walk's first best
+//! pair.
 
 use super::closest::Closest;
 use super::offer_pair;

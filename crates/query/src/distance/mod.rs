@@ -49,8 +49,8 @@
 //! gives nearly the closest points of their convex hulls, the triangles nearest them give a
 //! pair, and if no vertex of either mesh lies inside the slab between that pair's closest
 //! points (measured exactly, allowed for rounding), the slab's width proves the pair the
-//! closest. On the far poses of the benchmarks about half of the queries end there; the others
-//! start the walk with that pair as the best, and with a second screen for node pairs
+//! closest and the query ends there (how often is in `docs/performance.md`); otherwise the
+//! walk starts with that pair as the best, and with a second screen for node pairs
 //! ([`screen`]): the distance between their boxes in a frame whose first axis is that pair's
 //! direction, each node's box in it computed once per query (exactly, from its vertices, for
 //! nodes near the leaves). Near the closest pair that bound is nearly the distance, where the
@@ -61,18 +61,18 @@
 //! Best first: the pending node pair with the least lower bound is expanded next (a priority
 //! queue, as in Hjaltason & Samet's best-first nearest-neighbour search, *Distance browsing in
 //! spatial databases*, ACM TODS 1999), so only pairs whose bound is below the distance are ever
-//! expanded; on dragon_res3 this took half the bounds and a quarter of the triangle pairs of
-//! PQP's depth-first, nearer-child-first order (Larsen, Gottschalk, Lin & Manocha 1999), as
-//! many as that order needs when a hint gives the answer before it starts. Node pairs with an
-//! internal node of B are bounded by the model's distance index, a rectangle swept sphere
-//! around each node's triangles of the model's own tree, whatever its volume type
-//! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, with the node's height and the
-//! hull sample 38.8 bytes per triangle on the dragons with the default OBB leaves); pairs with a
-//! leaf of B by the boxes around the triangles (B's leaf triangles are placed in A's frame once per query, and each
-//! triangle pair is screened by its boxes' gap and by its projections on the best pair's
-//! direction before it is measured). Rectangle swept spheres bound distances more tightly than
-//! the trees' own oriented boxes, spheres and k-DOPs on the meshes measured, so they are the
-//! one index kept.
+//! expanded: fewer than PQP's depth-first, nearer-child-first order (Larsen, Gottschalk,
+//! Lin & Manocha 1999) expands, about as many as that order needs when a hint gives the answer
+//! before it starts (the counts are in `docs/performance.md`). Node pairs with an internal
+//! node of B are bounded by the model's distance index, a rectangle swept sphere around each
+//! node's triangles of the model's own tree, whatever its volume type
+//! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, plus the node's height and the
+//! hull sample; its size per triangle is in `docs/performance.md`); pairs with a leaf of B by
+//! the boxes around the triangles (B's leaf triangles are placed in A's frame once per query,
+//! and each triangle pair is screened by its boxes' gap and by its projections on the best
+//! pair's direction before it is measured). Rectangle swept spheres bound distances more
+//! tightly than the trees' own oriented boxes, spheres and k-DOPs (compared in
+//! `docs/performance.md`), so they are the one index kept.
 //!
 //! [`rss_rss::lower_bound`]: obbtree_bv::distance::rss_rss::lower_bound
 //! [`DISTANCE_ERROR`]: obbtree_bv::distance::tri_tri::DISTANCE_ERROR

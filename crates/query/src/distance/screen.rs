@@ -9,11 +9,11 @@
 //! vertices'. In the frame of the best pair's direction that bound is nearly the distance for
 //! node pairs near the closest one, where the rectangle swept spheres of nearly flat patches
 //! fall short by their thickness, and for nearly parallel patches facing each other, whose
-//! pairs differ only by how far apart they lie sideways: on the far poses of the benchmarks
-//! most node pairs the walk expanded were such near ties. The frame is kept for the whole walk,
-//! so each node's box in it is computed once per query: exactly (its vertices' projections)
-//! for a node at most [`EXACT_LEVELS`] levels above its leaves, from its own box in the model's
-//! frame above.
+//! pairs differ only by how far apart they lie sideways: near ties that the rectangle swept
+//! spheres cannot tell apart (how many the walk met is in `docs/performance.md`). The frame is
+//! kept for the whole walk, so each node's box in it is computed once per query: exactly (its
+//! vertices' projections) for a node at most [`EXACT_LEVELS`] levels above its leaves, from its
+//! own box in the model's frame above.
 
 use super::slab::{Interval, Slab};
 use crate::kernel::descent::best_first::PairScreen;
@@ -26,8 +26,8 @@ use obbtree_tree::{NodeKind, TreeVolume};
 use std::cell::RefCell;
 
 /// The most levels below a node whose box in the frame is exact (computed from its leaves'
-/// vertices): up to 16 leaves. The far poses of the benchmarks took 5% longer with 3 or 6 levels
-/// and as long with 5; higher nodes are few and take their box in the model's frame.
+/// vertices): up to 16 leaves, a depth chosen by timing (`docs/performance.md`); higher nodes
+/// are few and take their box in the model's frame.
 const EXACT_LEVELS: u8 = 4;
 
 /// Bounds on a node's vertices' projections on the three axes of the frame (in its model's own

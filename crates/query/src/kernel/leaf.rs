@@ -167,9 +167,8 @@ impl<'a> LeafTest<'a> {
     /// Asks for the vertices of B's leaf `b` (what placing it reads) to be brought into the
     /// cache if the leaf is not yet placed in this query: the traversal calls it when it
     /// splits B's node into leaves, so that their misses overlap with each other and with the
-    /// work before the leaves are placed (perf put a third of the placement's time in waiting
-    /// for them). Interleaved runs, one thread, `All`: dragon_res2 −2 to −3% (three batches),
-    /// dragon_res3 no change, gears +0.8%; +1% instructions.
+    /// work before the leaves are placed, which otherwise waits for them (measurements in
+    /// `docs/performance.md`).
     #[inline]
     pub fn prefetch_leaf(&self, b: &Leaf) {
         if !self.cache.is_placed(b.node) {
@@ -198,9 +197,9 @@ impl<'a> LeafTest<'a> {
     ///
     /// A triangle of B whose box misses the box around A's leaf triangles is skipped before the
     /// pairwise loop (box comparisons are exact, so disjoint boxes prove the triangles disjoint). The box tests of a run of
-    /// triangles are recorded as bits before any exact test, so a box test costs no branch:
-    /// callgrind counts 19% fewer mispredicted branches on dragon_res3 (40 poses, +4.6%
-    /// instructions), and the queries take 5–8% less time on the dragons and the gears.
+    /// triangles are recorded as bits before any exact test, so a box test, whose outcome is
+    /// hard to predict, costs no branch (fewer mispredictions for a few more instructions; the
+    /// counts are in `docs/performance.md`).
     pub fn test(
         &mut self,
         a: Leaf,

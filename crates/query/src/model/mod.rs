@@ -20,10 +20,11 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RayIndex {
     /// A compact 4-wide AABB tree built for picking (`WideTree`), built on the first ray
-    /// query (or by [`Model::prepare_rays`]): the fastest, at about 40–80 bytes per triangle.
+    /// query (or by [`Model::prepare_rays`]): the fastest, at the memory of a second index
+    /// (sizes in `docs/performance.md`).
     #[default]
     Compact,
-    /// The model's own tree: no second index, slower rays (2–3× on the bundled meshes). Also
+    /// The model's own tree: no second index, slower rays (see `docs/performance.md`). Also
     /// what the tests use to check the ray tests of every volume type.
     ModelTree,
 }
@@ -89,7 +90,8 @@ struct Inner<V> {
     mesh: Arc<TriMesh>,
     tree: Bvh<V>,
     /// Containment's facts about the mesh, found on first use: most models never need them,
-    /// and finding whether a mesh is closed costs a quarter of a tree build.
+    /// and finding whether a mesh is closed costs a sizeable part of a tree build (measured in
+    /// `docs/performance.md`).
     solid: OnceLock<SolidFacts>,
     bounds: Aabb,
     smallest_nonzero_coordinate: Option<f64>,

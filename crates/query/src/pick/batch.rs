@@ -9,8 +9,8 @@ use crate::Model;
 use obbtree_bv::{Pose, Ray};
 use rayon::prelude::*;
 
-/// Rays per rayon task: enough that splitting costs nothing next to the casts (a ray takes
-/// a fraction of a microsecond), few enough that the threads stay balanced.
+/// Rays per rayon task: enough that splitting costs nothing next to the casts (the time per
+/// ray is in `docs/performance.md`), few enough that the threads stay balanced.
 const RAYS_PER_TASK: usize = 1024;
 
 /// [`cast_ray`](super::cast_ray) for every ray of `rays`, in parallel (rayon), results in the
@@ -29,8 +29,8 @@ pub fn cast_rays<V: RayVolume>(
 
 /// [`cast_rays`] into `hits` (cleared first), reusing its memory: a caller that casts batch
 /// after batch through one buffer allocates nothing in the steady state and writes to memory
-/// already in cache (a fresh result array of 100,000 rays costs its pages' first touch, about
-/// 5% of the casting time on dragon_res2).
+/// already in cache (a fresh result array costs its pages' first touch; measured in
+/// `docs/performance.md`).
 pub fn cast_rays_into<V: RayVolume>(
     model: &Model<V>,
     pose: &Pose,

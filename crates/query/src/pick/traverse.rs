@@ -39,8 +39,8 @@ const MAX_CHILDREN: usize = 4;
 
 /// The walk's pending children with their entry parameters: each step leaves at most
 /// `MAX_CHILDREN - 1` children pending, on at most [`MAX_DEPTH`] levels. A fixed,
-/// uninitialised buffer (a zeroed array of that size cost 4% of a query; a `SmallVec`, which
-/// checks for its heap form on each push and pop, 2%).
+/// uninitialised buffer: neither zeroed on each query nor a `SmallVec`, which checks for its
+/// heap form on each push and pop (what each cost is in `docs/performance.md`).
 pub(crate) type Pending<R> = ArrayVec<(R, f64), { (MAX_CHILDREN - 1) * MAX_DEPTH }>;
 
 /// A hierarchy as the ordered walk sees it: nodes that are leaves or have up to

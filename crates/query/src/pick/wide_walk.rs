@@ -17,12 +17,10 @@ const LANES: usize = 2;
 /// Tests a leaf's triangles, [`LANES`] at a time through the branch-free float filter
 /// ([`WatertightRay::certainly_misses`](obbtree_bv::intersect::ray_triangle::WatertightRay::certainly_misses))
 /// and the survivors through the watertight test (the same answers: the filter rejects only
-/// triangles that test misses); whether the visitor ended the walk. The filter takes 7–9% off
-/// a ray on dragon_res2 and the 871k dragon (most leaf triangles are misses, and each used to
-/// cost a branch that mispredicted often). Storing the leaves as blocks of four instead (no
-/// gathering) was 15% slower with leaves of up to 7 triangles (padding, and the prefetch no
-/// longer covering a leaf), and 2% slower with leaves of up to 4; blocks of two cost 5% fewer
-/// instructions but no less time, and 7% more memory.
+/// triangles that test misses); whether the visitor ended the walk. Most leaf triangles are
+/// misses, and without the filter each cost a branch that mispredicted often. A leaf's
+/// triangles are gathered into lanes here rather than stored as blocks of lanes, which were no
+/// faster and took more memory for their padding (timings in `docs/performance.md`).
 #[inline(always)]
 fn leaf<T: Copy + Into<f64>>(
     triangles: &[LeafTriangle<T>],
@@ -115,9 +113,7 @@ fn decode(node: &Node, key: u64) -> (Child, f64) {
 /// Sorts a node's four keys with a network of five compare-exchanges (Knuth, TAOCP vol. 3,
 /// §5.3.4), each a pair of conditional moves: no branch. The insertion sort it replaced took
 /// a branch per step whose count depends on how many children the ray meets, which incoherent
-/// rays mispredict (cachegrind: ~7 of ~17 mispredicted branches per ray on dragon_res2);
-/// measured 5–6% less time per ray there, 2–3% on the 871k dragon (interleaved runs of
-/// `examples/pick_leaf_size.rs`).
+/// rays mispredict (counts and timings in `docs/performance.md`).
 #[inline(always)]
 fn sort_keys(keys: &mut [u64; WIDTH]) {
     const _: () = assert!(WIDTH == 4, "the network sorts four keys");

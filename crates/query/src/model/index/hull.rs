@@ -6,9 +6,9 @@ use crate::Model;
 use obbtree_bv::{Point, Vector};
 use rayon::prelude::*;
 
-/// How many directions the hull sample takes the extreme vertex along: on the far poses of the
-/// benchmarks, GJK over the sample of dragon_res3 (253 vertices) led to the same certified pairs
-/// as over the whole mesh; 642 directions (172 vertices) lost a tenth of them.
+/// How many directions the hull sample takes the extreme vertex along: enough that GJK over the
+/// sample leads to the same certified pairs as over the whole mesh, where fewer directions
+/// certify fewer (the counts are in `docs/performance.md`).
 pub(crate) const HULL_DIRECTIONS: usize = 2562;
 
 /// The vertex of `model`'s mesh farthest along each of [`HULL_DIRECTIONS`] directions of a
