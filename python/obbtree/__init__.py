@@ -8,16 +8,27 @@
 >>> obbtree.collide(model, None, model, upright)[0]
 True
 
+Bad input raises :class:`obbtree.Error` (a ``ValueError``) or one of its subclasses,
+:class:`MeshError`, :class:`PoseError`, :class:`LoadError`, :class:`QueryError`,
+:class:`SceneError`, :class:`CameraError`; the message starts with the argument's name.
+
 Drop-in backends for trimesh are in :mod:`obbtree.trimesh`.
 """
 
 from ._obbtree import (
     VOLUMES,
+    CameraError,
     DistanceResult,
     DistanceTracker,
+    Error,
+    LoadError,
     Mesh,
+    MeshError,
     Model,
+    PoseError,
+    QueryError,
     Scene,
+    SceneError,
     any_hit,
     cast_rays,
     cast_rays_all,
@@ -33,11 +44,18 @@ from ._obbtree import (
 
 __all__ = [
     "VOLUMES",
+    "CameraError",
     "DistanceResult",
     "DistanceTracker",
+    "Error",
+    "LoadError",
     "Mesh",
+    "MeshError",
     "Model",
+    "PoseError",
+    "QueryError",
     "Scene",
+    "SceneError",
     "any_hit",
     "cast_rays",
     "cast_rays_all",

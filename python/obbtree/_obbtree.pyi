@@ -13,6 +13,30 @@ _Pose = Optional[ArrayLike]
 
 VOLUMES: List[str]
 
+class Error(ValueError):
+    """The base of every exception obbtree raises for bad input or a refused query; the
+    message starts with the argument's name. Raised itself for the volume type (an unknown
+    ``bv``, models of different volume types)."""
+
+class MeshError(Error):
+    """A mesh refused (vertices, faces), or a model that cannot be built over it."""
+
+class PoseError(Error):
+    """A pose argument refused (shape, dtype, not a finite rigid motion)."""
+
+class LoadError(Error, OSError):
+    """A mesh file, tree file or tree bytes that cannot be read as one."""
+
+class QueryError(Error):
+    """A query refused its other arguments (rays, points, max_t, margins, tolerances, hints,
+    modes, frusta) or a placement outside the range of exact answers."""
+
+class SceneError(Error):
+    """A scene operation refused (unknown or duplicate name, counts, limits)."""
+
+class CameraError(Error):
+    """A camera refused, or a pixel outside its image."""
+
 class Mesh:
     """A validated triangle mesh: ``(n, 3)`` float64 vertices, ``(m, 3)`` integer faces."""
 

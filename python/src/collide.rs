@@ -2,7 +2,7 @@
 //! itself, points inside a closed mesh. Batches run on rayon's pool without the GIL.
 
 use crate::arrays::{mode, points, pose, poses};
-use crate::errors::value_error;
+use crate::errors::{query_error, Area};
 use crate::model::Model;
 use crate::volumes::{with_model, with_models};
 use numpy::ndarray::Array2;
@@ -122,7 +122,7 @@ pub fn collide<'py>(
     let (ma, mb) = (&a.inner, &b.inner);
     let result = run_query(py, release, || {
         with_models!(ma, mb, |x, y| obbtree::collide(x, &pa, y, &pb, &request)
-            .map_err(|e| value_error("collide", e)))
+            .map_err(|e| query_error("collide", e)))
     })?;
     let pairs = pair_array(py, &result.pairs);
     if contacts {
@@ -140,7 +140,7 @@ pub fn collide<'py>(
 /// Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array, `pairs` an `(P, 3)` int64
 /// array of `[pose index, triangle of a, triangle of b]` rows (one per touching pose with
 /// `mode="first"`, every pair with `mode="all"`). Every pose is checked before any query
-/// runs; a `ValueError` names the first bad one.
+/// runs; an `obbtree.PoseError` names the first bad one.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
@@ -165,7 +165,7 @@ pub fn collide_many<'py>(
         with_models!(&ma, &mb, |x, y| obbtree::collide_many(
             x, &pa, y, &batch, &request
         )
-        .map_err(|e| value_error("poses", e)))
+        .map_err(|e| query_error("poses", e)))
     })?;
     let intersects: Vec<bool> = results.iter().map(|r| r.intersects).collect();
     let rows: Vec<[i64; 3]> = results
@@ -204,7 +204,7 @@ pub fn self_collide<'py>(
 
 /// Whether each point of `points` (`(n, 3)`) lies in the closed solid of the model's mesh at
 /// `pose` (points on the surface count as inside). Exact; the mesh must be closed
-/// (`ValueError` otherwise).
+/// (`obbtree.QueryError` otherwise).
 ///
 /// >>> import numpy as np, obbtree
 /// >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
@@ -220,12 +220,12 @@ pub fn contains<'py>(
     pose: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let placed = self::pose(pose, "pose")?;
-    let queries = self::points(points, "points")?;
+    let queries = self::points(points, "points", Area::Query)?;
     let m = model.inner.clone();
     let inside = py.detach(|| {
         with_model!(&m, |x| {
             if !x.is_closed() {
-                return Err(value_error(
+                return Err(query_error(
                     "model",
                     "the mesh is not closed (some edge is not shared by exactly two triangles): \
                      inside and outside are not defined",
@@ -238,7 +238,7 @@ pub fn contains<'py>(
             answers
                 .into_iter()
                 .enumerate()
-                .map(|(i, a)| a.map_err(|e| value_error(&format!("points[{i}]"), e)))
+                .map(|(i, a)| a.map_err(|e| query_error(&format!("points[{i}]"), e)))
                 .collect::<PyResult<Vec<bool>>>()
         })
     })?;
@@ -265,7 +265,7 @@ pub fn engine_collide_seconds<'py>(
         for _ in 0..repeats {
             std::hint::black_box(
                 obbtree::collide(x, &pa, y, &pb, &request)
-                    .map_err(|e| value_error("collide", e))?,
+                    .map_err(|e| query_error("collide", e))?,
             );
         }
         Ok(start.elapsed().as_secs_f64() / f64::from(repeats.max(1)))

@@ -4,7 +4,7 @@
 
 use crate::arrays::{check_shape, index_array, pose, poses};
 use crate::collide::{pair_array, run_query, worth_releasing};
-use crate::errors::value_error;
+use crate::errors::{query_error as refused, Area};
 use crate::model::Model;
 use crate::volumes::with_models;
 use numpy::ndarray::Array2;
@@ -25,17 +25,15 @@ type ManyDistances<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
-/// The engine's refusal as a `ValueError` naming the argument it is about (`placed` for a
-/// mesh that its pose takes out of the exact range).
+/// The engine's refusal as an `obbtree.QueryError` naming the argument it is about (`placed`
+/// for a mesh that its pose takes out of the exact range).
 fn query_error(placed: &str, error: QueryError) -> PyErr {
     match &error {
-        QueryError::InvalidMargin(_) => value_error("margin", error),
-        QueryError::InvalidHint { .. } => value_error("hint", error),
+        QueryError::InvalidMargin(_) => refused("margin", error),
+        QueryError::InvalidHint { .. } => refused("hint", error),
         // The engine's message already starts with the tolerance's name.
-        QueryError::InvalidTolerance { .. } => {
-            pyo3::exceptions::PyValueError::new_err(error.to_string())
-        }
-        _ => value_error(placed, error),
+        QueryError::InvalidTolerance { .. } => Area::Query.raw(error.to_string()),
+        _ => refused(placed, error),
     }
 }
 
@@ -45,7 +43,7 @@ fn batch_error(error: BatchError) -> PyErr {
         QueryError::InvalidHint { .. } | QueryError::InvalidTolerance { .. } => {
             query_error("poses", error.source)
         }
-        _ => value_error(&format!("poses[{}]", error.index), error.source),
+        _ => refused(&format!("poses[{}]", error.index), error.source),
     }
 }
 
@@ -54,12 +52,12 @@ fn hint(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<[u32; 2]>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
-    let array = index_array(obj, "hint")?;
+    let array = index_array(obj, "hint", Area::Query)?;
     let view = array.as_array();
-    check_shape(&view, "hint", &[Some(2)], "(2,)")?;
+    check_shape(&view, "hint", &[Some(2)], "(2,)", Area::Query)?;
     let index = |k: usize| {
         u32::try_from(view[[k]])
-            .map_err(|_| value_error("hint", format!("{} is not a triangle index", view[[k]])))
+            .map_err(|_| refused("hint", format!("{} is not a triangle index", view[[k]])))
     };
     Ok(Some([index(0)?, index(1)?]))
 }
@@ -257,7 +255,7 @@ pub fn distance<'py>(
 ///
 /// Returns `(within, pairs)`: `pairs` an `(p, 2)` int64 array with one witness pair
 /// `[triangle of a, triangle of b]` at most `margin` apart when `within`, none otherwise.
-/// `ValueError` for a negative, NaN or infinite margin.
+/// `obbtree.QueryError` for a negative, NaN or infinite margin.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
@@ -320,7 +318,8 @@ pub fn proximity_pairs<'py>(
 ///
 /// Returns `(distances, pairs, points_a, points_b, lower, upper)`: `(k,)`, `(k, 2)` int64,
 /// `(k, 3)`, `(k, 3)`, `(k,)`, `(k,)`, row `i` the answer at `poses[i]`. Every pose is
-/// checked before any query runs; a `ValueError` names the first bad one.
+/// checked before any query runs; an `obbtree.PoseError` (or `QueryError`, for a placement out
+/// of the exact range) names the first bad one.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),

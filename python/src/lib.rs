@@ -1,7 +1,8 @@
 //! The `obbtree` Python extension (`obbtree._obbtree`): meshes, models, scenes and the exact
 //! collision, distance and ray queries of the engine, NumPy arrays in and out. Batches release the GIL
 //! and run on rayon's pool; every object is immutable or locked, so safe to share between
-//! Python threads; every refusal of the engine is a Python exception with its message.
+//! Python threads; every refusal of the engine is a Python exception with its message, of the
+//! `obbtree.Error` hierarchy ([`errors`]).
 //!
 //! One file per family of queries; each registers its functions in [`_obbtree`].
 
@@ -23,6 +24,7 @@ pub(crate) type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
 
 #[pymodule]
 fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
     m.add_class::<mesh::Mesh>()?;
     m.add_class::<model::Model>()?;
     m.add_class::<scene::PyScene>()?;

@@ -4,7 +4,7 @@
 //! records.
 
 use crate::arrays::{pose, RayArrays};
-use crate::errors::value_error;
+use crate::errors::query_error;
 use crate::model::Model;
 use crate::volumes::with_model;
 use numpy::ndarray::Array2;
@@ -27,7 +27,7 @@ type FirstHits<'py> = (
 
 /// The batch error with the index of the whole batch, not the chunk's.
 fn shifted(error: BatchError, start: usize) -> PyErr {
-    value_error(
+    query_error(
         "origins/directions",
         BatchError {
             index: error.index + start,
@@ -51,7 +51,7 @@ fn ray_batch<'py>(
 
 fn check_max_t(max_t: f64) -> PyResult<()> {
     if max_t.is_nan() || max_t < 0.0 {
-        Err(value_error("max_t", QueryError::InvalidMaxT(max_t)))
+        Err(query_error("max_t", QueryError::InvalidMaxT(max_t)))
     } else {
         Ok(())
     }

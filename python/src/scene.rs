@@ -5,7 +5,7 @@
 use crate::arrays::{point, pose, poses};
 use crate::collide::{contact_points, pair_array, request};
 use crate::distance::point_array;
-use crate::errors::value_error;
+use crate::errors::{scene_error as refused, Area};
 use crate::model::Model;
 use crate::volumes::{with_scene, with_scene_model, with_scenes, AnyModel, AnyScene};
 use numpy::ndarray::Array2;
@@ -90,7 +90,7 @@ pub struct PyScene {
 }
 
 fn scene_error(error: SceneError) -> PyErr {
-    value_error("scene", error)
+    refused("scene", error)
 }
 
 impl PyScene {
@@ -200,7 +200,7 @@ impl PyScene {
     ) -> PyResult<()> {
         let batch = self::poses(poses, "poses")?;
         if batch.len() != names.len() {
-            return Err(value_error(
+            return Err(refused(
                 "poses",
                 format!(
                     "{} poses for {} names: one pose per name",
@@ -336,14 +336,14 @@ impl PyScene {
     ) -> PyResult<Option<DistanceTuple<'py>>> {
         if limit.is_nan() || limit < 0.0 {
             let reason = format!("must be a non-negative number (or inf), not {limit}");
-            return Err(value_error("limit", reason));
+            return Err(refused("limit", reason));
         }
         let found = py.detach(|| {
             with_scene!(&mut self.lock().scene, |s| s
                 .min_distance_within(limit)
                 .map(|found| found.map(|f| Apart::of(s, f))))
         });
-        let found = found.map_err(|e| value_error("limit", e))?;
+        let found = found.map_err(|e| refused("limit", e))?;
         Ok(found.map(|f| f.into_tuple(py)))
     }
 
@@ -362,7 +362,7 @@ impl PyScene {
                     .collect::<Vec<_>>()
             ))
         });
-        let found = found.map_err(|e| value_error("margin", e))?;
+        let found = found.map_err(|e| refused("margin", e))?;
         Ok(found.into_iter().map(|f| f.into_tuple(py)).collect())
     }
 
@@ -457,8 +457,8 @@ impl PyScene {
         max_t: f64,
     ) -> PyResult<Option<RayHitTuple<'py>>> {
         let ray = Ray::new(
-            point(origin, "origin")?,
-            point(direction, "direction")?.coords,
+            point(origin, "origin", Area::Scene)?,
+            point(direction, "direction", Area::Scene)?.coords,
         );
         let hit = py.detach(|| {
             with_scene!(&self.lock().scene, |s| s

@@ -3,7 +3,7 @@
 //! [`with_scene!`] and [`with_scene_model!`] run the engine's generic code on whichever type
 //! they hold. Adding a volume type is one line of [`volumes!`]'s invocation.
 
-use crate::errors::value_error;
+use crate::errors::{mesh_error, value_error};
 use obbtree::bv::{Aabb, Kdop14, Kdop18, Kdop26, Kdop6, Obb, Sphere};
 use obbtree::tree::{Bvh, LoadError};
 use obbtree::{Model as TypedModel, Scene, TriMesh};
@@ -37,7 +37,7 @@ macro_rules! volumes {
                     $($name => TypedModel::<$volume>::new(mesh).map(AnyModel::$variant),)+
                     _ => return Err(unknown_volume(name)),
                 };
-                built.map_err(|e| value_error("mesh", e))
+                built.map_err(|e| mesh_error("mesh", e))
             }
 
             /// The model of the tree in `bytes` (a tree file's contents) over `mesh`, of the
