@@ -17,6 +17,7 @@ Drop-in backends for trimesh are in :mod:`obbtree.trimesh`.
 
 from ._obbtree import (
     VOLUMES,
+    __version__,
     CameraError,
     DistanceResult,
     DistanceTracker,

@@ -12,6 +12,7 @@ _Volume = Literal["obb", "aabb", "sphere", "kdop6", "kdop14", "kdop18", "kdop26"
 _Pose = Optional[ArrayLike]
 
 VOLUMES: List[str]
+__version__: str
 
 class Error(ValueError):
     """The base of every exception obbtree raises for bad input or a refused query; the

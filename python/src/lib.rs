@@ -44,5 +44,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rays::any_hit, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::check_pose, m)?)?;
     m.add("VOLUMES", volumes::VOLUME_NAMES.to_vec())?;
+    // The package's version is the crate's (maturin takes it from Cargo.toml).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
