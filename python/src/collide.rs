@@ -96,8 +96,9 @@ pub fn request(mode_text: &str, contacts: bool) -> PyResult<CollisionRequest> {
 /// Do the meshes of `a` at `pose_a` and `b` at `pose_b` touch, and where?
 ///
 /// Poses are `(4, 4)` homogeneous matrices (`None`: identity). Returns `(intersects, pairs)`,
-/// `pairs` an `(p, 2)` int64 array of `[triangle of a, triangle of b]`, sorted; one witness
-/// pair with `mode="first"`, all of them with `mode="all"`. With `contacts=True` a third
+/// `pairs` an `(p, 2)` int64 array of `[triangle of a, triangle of b]`, sorted: all of them
+/// with `mode="all"` (the default, as in the engine's `CollisionRequest`), one witness pair
+/// with `mode="first"` (quicker when the pairs are not needed). With `contacts=True` a third
 /// element: an `(p, 3)` array with a point of each pair's intersection (world frame; NaN for
 /// coplanar pairs). Exact: touching counts.
 ///
@@ -106,7 +107,7 @@ pub fn request(mode_text: &str, contacts: bool) -> PyResult<CollisionRequest> {
 /// >>> obbtree.collide(tri, None, tri, np.eye(4))[0]
 /// True
 #[pyfunction]
-#[pyo3(signature = (a, pose_a, b, pose_b, mode = "first", contacts = false))]
+#[pyo3(signature = (a, pose_a, b, pose_b, mode = "all", contacts = false))]
 pub fn collide<'py>(
     py: Python<'py>,
     a: PyRef<'py, Model>,
@@ -138,8 +139,8 @@ pub fn collide<'py>(
 /// `collide` of `a` at `pose_a` with `b` at each pose of `poses` (`(k, 4, 4)`), in parallel.
 ///
 /// Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array, `pairs` an `(P, 3)` int64
-/// array of `[pose index, triangle of a, triangle of b]` rows (one per touching pose with
-/// `mode="first"`, every pair with `mode="all"`). Every pose is checked before any query
+/// array of `[pose index, triangle of a, triangle of b]` rows (every pair with `mode="all"`,
+/// the default; one per touching pose with `mode="first"`). Every pose is checked before any query
 /// runs; an `obbtree.PoseError` names the first bad one.
 ///
 /// >>> import numpy as np, obbtree
@@ -148,7 +149,7 @@ pub fn collide<'py>(
 /// >>> obbtree.collide_many(tri, tri, poses)[0].tolist()
 /// [True, False]
 #[pyfunction]
-#[pyo3(signature = (a, b, poses, pose_a = None, mode = "first"))]
+#[pyo3(signature = (a, b, poses, pose_a = None, mode = "all"))]
 pub fn collide_many<'py>(
     py: Python<'py>,
     a: PyRef<'py, Model>,
@@ -249,7 +250,7 @@ pub fn contains<'py>(
 /// a loop without Python in between: the reference for the bindings' per-call overhead
 /// (`python/benchmarks/`).
 #[pyfunction]
-#[pyo3(name = "_engine_collide_seconds", signature = (a, pose_a, b, pose_b, mode = "first", repeats = 100_000))]
+#[pyo3(name = "_engine_collide_seconds", signature = (a, pose_a, b, pose_b, mode = "all", repeats = 100_000))]
 pub fn engine_collide_seconds<'py>(
     a: PyRef<'py, Model>,
     pose_a: Option<&Bound<'py, PyAny>>,

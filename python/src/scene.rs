@@ -285,9 +285,10 @@ impl PyScene {
     }
 
     /// Every pair of objects that touch, sorted by name: `(a, b, pairs)` with `pairs` an
-    /// `(p, 2)` int64 array of `[triangle of a, triangle of b]` (one witness with
-    /// `mode="first"`); with `contacts=True`, `(a, b, pairs, points)` (see `collide`).
-    #[pyo3(signature = (mode = "first", contacts = false))]
+    /// `(p, 2)` int64 array of `[triangle of a, triangle of b]` (every pair with `mode="all"`,
+    /// the default; one witness with `mode="first"`); with `contacts=True`,
+    /// `(a, b, pairs, points)` (see `collide`).
+    #[pyo3(signature = (mode = "all", contacts = false))]
     fn collide_all<'py>(
         &self,
         py: Python<'py>,
@@ -367,9 +368,9 @@ impl PyScene {
     }
 
     /// The objects that `model` at `pose` touches, sorted by name: `(name, pairs)` with `pairs`
-    /// `[triangle of model, triangle of the object]`; with `contacts=True`,
-    /// `(name, pairs, points)`.
-    #[pyo3(signature = (model, pose = None, mode = "first", contacts = false))]
+    /// `[triangle of model, triangle of the object]` (as `collide_all`'s, by `mode`); with
+    /// `contacts=True`, `(name, pairs, points)`.
+    #[pyo3(signature = (model, pose = None, mode = "all", contacts = false))]
     fn collide_with<'py>(
         &self,
         py: Python<'py>,
@@ -400,7 +401,7 @@ impl PyScene {
 
     /// The pairs of an object of this scene (`a`) and one of `other` (`b`) that touch, as
     /// `collide_all` reports them.
-    #[pyo3(signature = (other, mode = "first", contacts = false))]
+    #[pyo3(signature = (other, mode = "all", contacts = false))]
     fn collide_scene<'py>(
         &self,
         py: Python<'py>,

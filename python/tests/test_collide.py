@@ -2,6 +2,8 @@
 meshes, every difference decided by the exact rational oracle (tests/exact.py); and the batch,
 self-collision and containment queries against independent answers."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -186,11 +188,49 @@ def test_scene_stats_say_how_pairs_were_answered(kuka):
     scene = obbtree.Scene()
     for i in (2, 3):
         scene.insert(f"link{i}", obbtree.Model(kuka[i]))
-    first = [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()]
+    first = [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all(mode="first")]
     assert scene.last_stats()["candidates"] == 1
-    assert [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()] == first
+    assert [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all(mode="first")] == first
     assert scene.last_stats() == {"candidates": 1, "reused": 1, "witnessed": 0, "separated": 0, "hinted": 0, "queried": 0}
     scene.set_pose("link3", translation(0.0, 0.0, 0.015625))
-    scene.collide_all()
+    scene.collide_all(mode="first")
     stats = scene.last_stats()
     assert stats["reused"] == 0 and stats["queried"] + stats["witnessed"] + stats["separated"] == 1
+
+
+def test_mode_defaults_to_all_as_in_the_engine(bunny, teapot):
+    """Every query taking a mode defaults to "all" (the engine's CollisionRequest::default())."""
+    a, b = obbtree.Model(bunny), obbtree.Model(teapot)
+    pose = POSES[1]
+    pairs = obbtree.collide(a, None, b, pose)[1]
+    assert len(pairs) > 1
+    np.testing.assert_array_equal(pairs, obbtree.collide(a, None, b, pose, mode="all")[1])
+    poses = np.stack(POSES)
+    np.testing.assert_array_equal(
+        obbtree.collide_many(a, b, poses)[1], obbtree.collide_many(a, b, poses, mode="all")[1]
+    )
+    scene, other = obbtree.Scene(), obbtree.Scene()
+    scene.insert("bunny", a)
+    scene.insert("teapot", b, pose)
+    other.insert("teapot", b, pose)
+    for query in (
+        lambda **mode: scene.collide_all(**mode),
+        lambda **mode: scene.collide_with(b, pose, **mode),
+        lambda **mode: scene.collide_scene(other, **mode),
+    ):
+        default = [p.tolist() for *_, p in query()]
+        assert default == [p.tolist() for *_, p in query(mode="all")]
+        assert max(len(p) for p in default) > 1
+    with_mode = []
+    for name in dir(obbtree._obbtree) + [f"Scene.{m}" for m in dir(obbtree.Scene)]:
+        function = obbtree._obbtree
+        for part in name.split("."):
+            function = getattr(function, part)
+        try:
+            parameters = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            continue
+        if "mode" in parameters:
+            assert parameters["mode"].default == "all", name
+            with_mode.append(name)
+    assert {"collide", "collide_many", "self_collide", "Scene.collide_all"} <= set(with_mode)

@@ -31,7 +31,7 @@ def test_shared_models_from_many_threads(bunny, teapot):
         p = batch[k % len(batch)]
         pairs = obbtree.collide(a, None, b, p, mode="all")[1]
         rays = obbtree.cast_rays(a, origins, directions)
-        many = obbtree.collide_many(a, b, batch)[0]
+        many = obbtree.collide_many(a, b, batch, mode="first")[0]
         return k, pairs, rays, many
 
     with ThreadPoolExecutor(max_workers=8) as pool:
@@ -71,9 +71,9 @@ def test_shared_scene_moved_and_queried_from_many_threads(kuka):
     def work(k):
         name = f"link{k % 8}"
         scene.set_pose(name, translation(200.0 * (k % 8), 0, 0))
-        touched = [n for n, _ in scene.collide_with(probe, translation(200.0 * (k % 8), 0, 0))]
+        touched = [n for n, _ in scene.collide_with(probe, translation(200.0 * (k % 8), 0, 0), mode="first")]
         assert touched == [name]
-        assert scene.collide_all() == []
+        assert scene.collide_all(mode="first") == []
         hit = scene.cast_ray([200.0 * (k % 8), 0.0, 1000.0], [0.0, 0.0, -1.0])
         return hit[0] if hit else None
 
@@ -92,8 +92,8 @@ def test_two_scenes_against_each_other_from_both_sides(teapot):
 
     def work(k):
         if k % 2:
-            return sorted((a, b) for a, b, _ in left.collide_scene(right))
-        return sorted((b, a) for a, b, _ in right.collide_scene(left))
+            return sorted((a, b) for a, b, _ in left.collide_scene(right, mode="first"))
+        return sorted((b, a) for a, b, _ in right.collide_scene(left, mode="first"))
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(work, range(40)))
