@@ -166,7 +166,7 @@ def collide(
     contacts: Literal[True] = ...,
 ) -> Tuple[bool, NDArray[np.int64], NDArray[np.float64]]: ...
 def collide_many(
-    a: Model, b: Model, poses: ArrayLike, pose_a: _Pose = None, mode: _Mode = "all"
+    a: Model, pose_a: _Pose, b: Model, poses: ArrayLike, mode: _Mode = "all"
 ) -> Tuple[NDArray[np.bool_], NDArray[np.int64]]: ...
 def self_collide(model: Model, mode: _Mode = "all") -> Tuple[bool, NDArray[np.int64]]: ...
 def contains(model: Model, points: ArrayLike, pose: _Pose = None) -> NDArray[np.bool_]: ...
@@ -217,7 +217,7 @@ def proximity_pairs(
     """
 
 def distance_many(
-    a: Model, b: Model, poses: ArrayLike, pose_a: _Pose = None, rel_err: float = 0.0,
+    a: Model, pose_a: _Pose, b: Model, poses: ArrayLike, rel_err: float = 0.0,
     abs_err: float = 0.0, hint: Optional[ArrayLike] = None, solids: bool = False,
 ) -> Tuple[
     NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64],
@@ -227,6 +227,6 @@ def distance_many(
     ``(distances, pairs, points_a, points_b, lower, upper)``, one row per pose.
 
     >>> poses = np.stack([np.eye(4)] * 2); poses[:, 2, 3] = [0.0, 2.0]
-    >>> obbtree.distance_many(tri, tri, poses)[0].tolist()
+    >>> obbtree.distance_many(tri, None, tri, poses)[0].tolist()
     [0.0, 2.0]
     """

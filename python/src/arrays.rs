@@ -285,6 +285,25 @@ pub fn not_a_model(obj: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyResu
     Ok(())
 }
 
+/// Argument `name` as a model; a `TypeError` naming it and the argument order otherwise (an
+/// array where a model belongs: the arguments were given in another order).
+pub fn model_arg<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    order: &str,
+) -> PyResult<PyRef<'py, Model>> {
+    obj.cast::<Model>().map(|m| m.borrow()).map_err(|_| {
+        let got = obj
+            .get_type()
+            .fully_qualified_name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "another type".to_owned());
+        PyTypeError::new_err(format!(
+            "{name}: expected an obbtree.Model, got {got}; the arguments are {order}"
+        ))
+    })
+}
+
 /// The matrix of `obj` when it is a `(4, 4)` float64 array (any strides), read in place: the
 /// common case of a single query, without the borrow bookkeeping of [`float_array`] (a fifth
 /// of a microsecond, more than the engine needs to reject two meshes far apart).

@@ -1,7 +1,7 @@
 //! Collision queries on models: two posed meshes, one pair under many poses, a mesh against
 //! itself, points inside a closed mesh. Batches run on rayon's pool without the GIL.
 
-use crate::arrays::{mode, points, pose, poses};
+use crate::arrays::{mode, model_arg, points, pose, poses};
 use crate::errors::{query_error, Area};
 use crate::model::Model;
 use crate::volumes::{with_model, with_models};
@@ -12,6 +12,9 @@ use obbtree::{CollisionRequest, CollisionResult, Point, Pose};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use rayon::prelude::*;
+
+/// `collide_many`'s arguments, for the error of a call in another order.
+const COLLIDE_MANY_ORDER: &str = "(a, pose_a, b, poses, mode=\"all\")";
 
 /// What `collide_many` returns: which poses touch, and the `[pose, triangle, triangle]` rows.
 type ManyResults<'py> = (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>);
@@ -138,27 +141,31 @@ pub fn collide<'py>(
 
 /// `collide` of `a` at `pose_a` with `b` at each pose of `poses` (`(k, 4, 4)`), in parallel.
 ///
-/// Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array, `pairs` an `(P, 3)` int64
-/// array of `[pose index, triangle of a, triangle of b]` rows (every pair with `mode="all"`,
-/// the default; one per touching pose with `mode="first"`). Every pose is checked before any query
-/// runs; an `obbtree.PoseError` names the first bad one.
+/// The arguments are `collide`'s with the batch `poses` in `pose_b`'s place, as in the
+/// engine's `collide_many`. Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array,
+/// `pairs` an `(P, 3)` int64 array of `[pose index, triangle of a, triangle of b]` rows (every
+/// pair with `mode="all"`, the default; one per touching pose with `mode="first"`). Every pose
+/// is checked before any query runs; an `obbtree.PoseError` names the first bad one. A model
+/// given for `pose_a` or an array for `b` (the former order `a, b, poses, pose_a`) is a
+/// `TypeError`.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
 /// >>> poses = np.stack([np.eye(4), np.eye(4)]); poses[1, 0, 3] = 5.0
-/// >>> obbtree.collide_many(tri, tri, poses)[0].tolist()
+/// >>> obbtree.collide_many(tri, None, tri, poses)[0].tolist()
 /// [True, False]
 #[pyfunction]
-#[pyo3(signature = (a, b, poses, pose_a = None, mode = "all"))]
+#[pyo3(signature = (a, pose_a, b, poses, mode = "all"))]
 pub fn collide_many<'py>(
     py: Python<'py>,
     a: PyRef<'py, Model>,
-    b: PyRef<'py, Model>,
-    poses: &Bound<'py, PyAny>,
     pose_a: Option<&Bound<'py, PyAny>>,
+    b: &Bound<'py, PyAny>,
+    poses: &Bound<'py, PyAny>,
     mode: &str,
 ) -> PyResult<ManyResults<'py>> {
     let pa = pose(pose_a, "pose_a")?;
+    let b = model_arg(b, "b", COLLIDE_MANY_ORDER)?;
     let batch = self::poses(poses, "poses")?;
     let request = request(mode, false)?;
     let (ma, mb) = (a.inner.clone(), b.inner.clone());

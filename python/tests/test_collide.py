@@ -138,7 +138,7 @@ def test_collide_many_equals_one_by_one(bunny, teapot):
     a, b = obbtree.Model(bunny), obbtree.Model(teapot)
     poses = np.stack(POSES * 3)
     for mode in ("first", "all"):
-        intersects, rows = obbtree.collide_many(a, b, poses, mode=mode)
+        intersects, rows = obbtree.collide_many(a, None, b, poses, mode=mode)
         assert intersects.shape == (len(poses),)
         for k, pose in enumerate(poses):
             hit, pairs = obbtree.collide(a, None, b, pose, mode=mode)
@@ -207,7 +207,7 @@ def test_mode_defaults_to_all_as_in_the_engine(bunny, teapot):
     np.testing.assert_array_equal(pairs, obbtree.collide(a, None, b, pose, mode="all")[1])
     poses = np.stack(POSES)
     np.testing.assert_array_equal(
-        obbtree.collide_many(a, b, poses)[1], obbtree.collide_many(a, b, poses, mode="all")[1]
+        obbtree.collide_many(a, None, b, poses)[1], obbtree.collide_many(a, None, b, poses, mode="all")[1]
     )
     scene, other = obbtree.Scene(), obbtree.Scene()
     scene.insert("bunny", a)

@@ -96,9 +96,30 @@ def test_bad_pose_in_a_batch_is_named_by_index(tri):
     poses = np.stack([np.eye(4)] * 3)
     poses[2, 0, 0] = np.nan
     with pytest.raises(ValueError, match=r"poses\[2\]: the pose has a non-finite rotation entry"):
-        obbtree.collide_many(tri, tri, poses)
+        obbtree.collide_many(tri, None, tri, poses)
     with pytest.raises(ValueError, match=r"poses: expected an array of shape \(k, 4, 4\)"):
-        obbtree.collide_many(tri, tri, np.eye(4))
+        obbtree.collide_many(tri, None, tri, np.eye(4))
+
+
+def test_calls_in_the_former_argument_order_fail_loudly(tri):
+    """The batches took (a, b, poses, pose_a=None) before they took collide's order with the
+    batch in pose_b's place: such calls raise a TypeError naming the argument, never answer."""
+    poses = np.stack([np.eye(4)] * 2)
+    for many in (obbtree.collide_many, obbtree.distance_many):
+        with pytest.raises(TypeError, match="'poses'"):  # one positional argument short
+            many(tri, tri, poses)
+        with pytest.raises(TypeError, match=r"^pose_a: expected a \(4, 4\) pose matrix or None, got an obbtree\.Model"):
+            many(tri, tri, poses, None)
+        with pytest.raises(TypeError, match="'pose_a'"):
+            many(tri, tri, poses, pose_a=np.eye(4))
+        with pytest.raises(TypeError, match=r"^b: expected an obbtree\.Model, got numpy\.ndarray; the arguments are \(a, pose_a, b, poses, "):
+            many(tri, None, poses, tri)
+        with pytest.raises(TypeError, match=r"^poses: expected a \(k, 4, 4\) array of poses, got an obbtree\.Model"):
+            many(tri, None, tri, tri)
+    with pytest.raises(TypeError, match=r"^pose_a: .* got an obbtree\.Model; each model is followed by its pose"):
+        obbtree.collide(tri, tri, tri, None)
+    with pytest.raises(TypeError, match="'b'"):
+        obbtree.distance(tri, tri, np.eye(4), np.eye(4))
 
 
 def test_placement_out_of_the_exact_range_is_refused(tri):

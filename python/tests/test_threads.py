@@ -31,7 +31,7 @@ def test_shared_models_from_many_threads(bunny, teapot):
         p = batch[k % len(batch)]
         pairs = obbtree.collide(a, None, b, p, mode="all")[1]
         rays = obbtree.cast_rays(a, origins, directions)
-        many = obbtree.collide_many(a, b, batch, mode="first")[0]
+        many = obbtree.collide_many(a, None, b, batch, mode="first")[0]
         return k, pairs, rays, many
 
     with ThreadPoolExecutor(max_workers=8) as pool:
