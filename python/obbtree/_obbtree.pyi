@@ -5,6 +5,7 @@ from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Uni
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from typing_extensions import deprecated
 
 _Path = Union[str, "PathLike[str]"]
 _Mode = Literal["first", "all"]
@@ -148,6 +149,10 @@ class Scene:
     def collide_with(
         self, model: Model, pose: _Pose = None, mode: _Mode = "all", contacts: bool = False
     ) -> List[tuple]: ...
+    def collide_scenes(
+        self, other: "Scene", mode: _Mode = "all", contacts: bool = False
+    ) -> List[tuple]: ...
+    @deprecated("the former name of Scene.collide_scenes")
     def collide_scene(
         self, other: "Scene", mode: _Mode = "all", contacts: bool = False
     ) -> List[tuple]: ...
@@ -169,6 +174,8 @@ def collide_many(
     a: Model, pose_a: _Pose, b: Model, poses: ArrayLike, mode: _Mode = "all"
 ) -> Tuple[NDArray[np.bool_], NDArray[np.int64]]: ...
 def self_collide(model: Model, mode: _Mode = "all") -> Tuple[bool, NDArray[np.int64]]: ...
+def contains_points(model: Model, points: ArrayLike, pose: _Pose = None) -> NDArray[np.bool_]: ...
+@deprecated("the former name of contains_points")
 def contains(model: Model, points: ArrayLike, pose: _Pose = None) -> NDArray[np.bool_]: ...
 def cast_rays(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
@@ -178,6 +185,11 @@ def cast_rays_all(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
     max_t: float = ...,
 ) -> Tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]: ...
+def any_hits(
+    model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
+    max_t: float = ...,
+) -> NDArray[np.bool_]: ...
+@deprecated("the former name of any_hits")
 def any_hit(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
     max_t: float = ...,

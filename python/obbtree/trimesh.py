@@ -26,10 +26,10 @@ from ._obbtree import (
     Scene,
     SceneError,
     _check_pose,
-    any_hit,
+    any_hits,
     cast_rays,
     cast_rays_all,
-    contains,
+    contains_points,
     distance,
 )
 
@@ -366,7 +366,7 @@ class CollisionManager:
         a list of ContactData.
         """
         mode = "all" if return_data else "first"
-        found = self._scene.collide_scene(other_manager._scene, mode=mode, contacts=return_data)
+        found = self._scene.collide_scenes(other_manager._scene, mode=mode, contacts=return_data)
         names, contacts = set(), []
         for key_a, key_b, pairs, *points in found:
             a = self._objs[self._name_of[key_a]]
@@ -589,12 +589,12 @@ class RayMeshIntersector:
 
     def intersects_any(self, ray_origins, ray_directions, **kwargs):
         """Whether each ray hits the mesh, ``(n,)`` bool."""
-        return any_hit(self.model, ray_origins, ray_directions)
+        return any_hits(self.model, ray_origins, ray_directions)
 
     def contains_points(self, points):
         """Whether each point is inside the closed mesh, ``(n,)`` bool (exact; points on the
         surface count as inside)."""
-        return contains(self.model, points)
+        return contains_points(self.model, points)
 
 
 def _first_of_equal_hits(ray, t):

@@ -211,17 +211,17 @@ pub fn self_collide<'py>(
 }
 
 /// Whether each point of `points` (`(n, 3)`) lies in the closed solid of the model's mesh at
-/// `pose` (points on the surface count as inside). Exact; the mesh must be closed
+/// `pose` (points on the surface count as inside): the engine's `contains_point` for each. Exact; the mesh must be closed
 /// (`obbtree.QueryError` otherwise).
 ///
 /// >>> import numpy as np, obbtree
 /// >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
 /// >>> tet = obbtree.Model(obbtree.Mesh(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]))
-/// >>> obbtree.contains(tet, [[0.1, 0.1, 0.1], [1, 1, 1]]).tolist()
+/// >>> obbtree.contains_points(tet, [[0.1, 0.1, 0.1], [1, 1, 1]]).tolist()
 /// [True, False]
 #[pyfunction]
 #[pyo3(signature = (model, points, pose = None))]
-pub fn contains<'py>(
+pub fn contains_points<'py>(
     py: Python<'py>,
     model: PyRef<'py, Model>,
     points: &Bound<'py, PyAny>,
@@ -251,6 +251,19 @@ pub fn contains<'py>(
         })
     })?;
     Ok(inside.into_pyarray(py))
+}
+
+/// Deprecated: the former name of `contains_points` (same arguments and answers).
+#[pyfunction]
+#[pyo3(signature = (model, points, pose = None))]
+pub fn contains<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    points: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    crate::deprecated(py, "obbtree.contains", "obbtree.contains_points")?;
+    contains_points(py, model, points, pose)
 }
 
 /// Seconds per call of the engine's own `collide` on these arguments, over `repeats` calls in

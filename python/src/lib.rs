@@ -16,7 +16,22 @@ mod rays;
 mod scene;
 mod volumes;
 
+use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
+use std::ffi::CString;
+
+/// Warns (`DeprecationWarning`, at the caller's line) that `old` is a former name of `new`.
+pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    let message = CString::new(format!(
+        "{old} is deprecated: it is the former name of {new}, which takes the same arguments"
+    ))?;
+    PyErr::warn(
+        py,
+        &py.get_type::<PyDeprecationWarning>(),
+        &message,
+        1,
+    )
+}
 
 /// What `__reduce__` returns for pickling: the callable that rebuilds an object, and its
 /// arguments.
@@ -33,6 +48,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collide::collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
     m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;
+    m.add_function(wrap_pyfunction!(collide::contains_points, m)?)?;
     m.add_function(wrap_pyfunction!(collide::contains, m)?)?;
     m.add_function(wrap_pyfunction!(collide::engine_collide_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(distance::distance, m)?)?;
@@ -41,6 +57,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distance::distance_many, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays_all, m)?)?;
+    m.add_function(wrap_pyfunction!(rays::any_hits, m)?)?;
     m.add_function(wrap_pyfunction!(rays::any_hit, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::check_pose, m)?)?;
     m.add("VOLUMES", volumes::VOLUME_NAMES.to_vec())?;

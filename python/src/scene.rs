@@ -75,7 +75,7 @@ struct Touching {
 
 /// Many named objects, each a model at a pose, queried together: every touching pair
 /// (`collide_all`), an external model against the scene (`collide_with`), two scenes
-/// (`collide_scene`) and rays (`cast_ray`). Answers are the exact engine's; pairs whose
+/// (`collide_scenes`) and rays (`cast_ray`). Answers are the exact engine's; pairs whose
 /// objects did not move are answered from the last query.
 ///
 /// >>> import numpy as np, obbtree
@@ -402,7 +402,7 @@ impl PyScene {
     /// The pairs of an object of this scene (`a`) and one of `other` (`b`) that touch, as
     /// `collide_all` reports them.
     #[pyo3(signature = (other, mode = "all", contacts = false))]
-    fn collide_scene<'py>(
+    fn collide_scenes<'py>(
         &self,
         py: Python<'py>,
         other: PyRef<'py, PyScene>,
@@ -445,6 +445,19 @@ impl PyScene {
             run(&mine.scene, &theirs.scene)
         })?;
         touching_list(py, found, contacts, true)
+    }
+
+    /// Deprecated: the former name of `collide_scenes` (same arguments and answers).
+    #[pyo3(signature = (other, mode = "all", contacts = false))]
+    fn collide_scene<'py>(
+        &self,
+        py: Python<'py>,
+        other: PyRef<'py, PyScene>,
+        mode: &str,
+        contacts: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        crate::deprecated(py, "Scene.collide_scene", "Scene.collide_scenes")?;
+        self.collide_scenes(py, other, mode, contacts)
     }
 
     /// The first hit of the ray `origin + t·direction`, `0 <= t <= max_t`, over all objects:

@@ -169,17 +169,17 @@ def test_self_collide_against_the_exact_oracle():
     assert hit and set(map(tuple, pairs.tolist())) == expected
 
 
-def test_contains_on_a_sphere():
+def test_contains_points_on_a_sphere():
     sphere = trimesh.creation.icosphere(subdivisions=3)
     model = obbtree.Model(obbtree.Mesh(sphere.vertices, sphere.faces))
     rng = np.random.default_rng(7)
     points = rng.uniform(-1.2, 1.2, size=(2000, 3))
     radius = np.linalg.norm(points, axis=1)
     clear = (radius < 0.98) | (radius > 1.0001)
-    inside = obbtree.contains(model, points)
+    inside = obbtree.contains_points(model, points)
     np.testing.assert_array_equal(inside[clear], radius[clear] < 0.98)
     moved = translation(5.0, 0.0, 0.0)
-    np.testing.assert_array_equal(obbtree.contains(model, points + [5.0, 0, 0], pose=moved), inside)
+    np.testing.assert_array_equal(obbtree.contains_points(model, points + [5.0, 0, 0], pose=moved), inside)
 
 
 def test_scene_stats_say_how_pairs_were_answered(kuka):
@@ -216,7 +216,7 @@ def test_mode_defaults_to_all_as_in_the_engine(bunny, teapot):
     for query in (
         lambda **mode: scene.collide_all(**mode),
         lambda **mode: scene.collide_with(b, pose, **mode),
-        lambda **mode: scene.collide_scene(other, **mode),
+        lambda **mode: scene.collide_scenes(other, **mode),
     ):
         default = [p.tolist() for *_, p in query()]
         assert default == [p.tolist() for *_, p in query(mode="all")]

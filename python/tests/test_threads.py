@@ -92,8 +92,8 @@ def test_two_scenes_against_each_other_from_both_sides(teapot):
 
     def work(k):
         if k % 2:
-            return sorted((a, b) for a, b, _ in left.collide_scene(right, mode="first"))
-        return sorted((b, a) for a, b, _ in right.collide_scene(left, mode="first"))
+            return sorted((a, b) for a, b, _ in left.collide_scenes(right, mode="first"))
+        return sorted((b, a) for a, b, _ in right.collide_scenes(left, mode="first"))
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(work, range(40)))
