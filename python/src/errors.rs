@@ -100,6 +100,8 @@ pub enum Area {
     Query,
     /// `obbtree.SceneError`.
     Scene,
+    /// `obbtree.CameraError`.
+    Camera,
 }
 
 impl Area {
@@ -116,6 +118,7 @@ impl Area {
             Area::Pose => PoseError::new_err(message),
             Area::Query => QueryError::new_err(message),
             Area::Scene => SceneError::new_err(message),
+            Area::Camera => CameraError::new_err(message),
         }
     }
 }
@@ -144,6 +147,11 @@ pub fn query_error(name: &str, reason: impl Display) -> PyErr {
 /// An `obbtree.SceneError` about argument `name`.
 pub fn scene_error(name: &str, reason: impl Display) -> PyErr {
     Area::Scene.error(name, reason)
+}
+
+/// An `obbtree.CameraError` about argument `name`.
+pub fn camera_error(name: &str, reason: impl Display) -> PyErr {
+    Area::Camera.error(name, reason)
 }
 
 /// An `obbtree.LoadError` about argument `name`.

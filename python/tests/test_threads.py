@@ -112,3 +112,28 @@ def test_shared_trimesh_manager(bunny, teapot):
     with ThreadPoolExecutor(max_workers=8) as pool:
         for k, answer in enumerate(pool.map(work, range(32))):
             assert answer == ((True, {"bunny"}) if k % 2 else (False, set()))
+
+
+def test_culling_and_picking_from_many_threads(bunny):
+    """cull and pick_pixel release the GIL for their work: threads sharing a model and a camera
+    get the answers a lone caller gets."""
+    model = obbtree.Model(bunny)
+    camera = obbtree.Camera.look_at([2.0, 6.0, 12.0], [0.5, 4.0, 0.0], [0, 1, 0], 0.35, 8.0, 14.0, 64, 48)
+    expected_cull = [a.tolist() for a in obbtree.cull(model, camera)]
+    pixels = [(x, y) for x in range(0, 64, 4) for y in range(0, 48, 4)]
+    expected_picks = [obbtree.pick_pixel(model, camera, x, y) for x, y in pixels]
+    assert any(p is not None for p in expected_picks)
+
+    def work(k):
+        culled = [a.tolist() for a in obbtree.cull(model, camera)]
+        x, y = pixels[k % len(pixels)]
+        return k, culled, obbtree.pick_pixel(model, camera, x, y)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for k, culled, picked in pool.map(work, range(64)):
+            assert culled == expected_cull
+            want = expected_picks[k % len(pixels)]
+            assert (picked is None) == (want is None)
+            if want is not None:
+                assert picked[:2] == want[:2]
+                np.testing.assert_array_equal(picked[2], want[2])
