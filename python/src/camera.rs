@@ -221,8 +221,8 @@ impl PyCamera {
         }
         positive(near, "near")?;
         positive(far, "far")?;
-        // nalgebra's perspective refuses (panics on) planes it takes for one.
-        if !(far - near > f64::EPSILON * far.max(1.0)) {
+        // nalgebra's perspective refuses (panics on) planes it takes for one. Both are finite.
+        if far - near <= f64::EPSILON * far.max(1.0) {
             return Err(camera_error(
                 "far",
                 format!("must lie beyond near ({near}) by more than its rounding, not {far}"),

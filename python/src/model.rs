@@ -93,7 +93,7 @@ impl Model {
         }
     }
 
-    /// Whether the mesh is closed (`contains` needs it).
+    /// Whether the mesh is closed (`contains_points` needs it).
     #[getter]
     fn is_closed(&self) -> bool {
         with_model!(&self.inner, |m| m.is_closed())

@@ -37,6 +37,9 @@ def refusals(tri, tmp_path):
         (obbtree.SceneError, lambda: scene.remove("b"), "scene: no object named"),
         (obbtree.SceneError, lambda: scene.insert("a", tri), "scene: an object named"),
         (obbtree.SceneError, lambda: scene.min_distance(limit=float("nan")), "limit: "),
+        (obbtree.CameraError, lambda: obbtree.Camera.look_at([0, 0, 5], [0, 0, 5], [0, 1, 0], 0.8, 1, 9, 4, 4), "target: "),
+        (obbtree.CameraError, lambda: obbtree.Camera.framing([[0, 0, 0], [1, 1, 1]], 4, 4).pixel_ray(4, 0), "x: pixel (4, 0) is outside"),
+        (obbtree.QueryError, lambda: obbtree.cull(tri, np.zeros((6, 4))), "frustum: "),
         (obbtree.Error, lambda: obbtree.Model(tri.mesh, bv="rss"), "bv: "),
         (obbtree.Error, lambda: obbtree.collide(tri, None, obbtree.Model(tri.mesh, bv="aabb"), None), "b: "),
     ]
