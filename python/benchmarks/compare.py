@@ -324,10 +324,12 @@ def bench_single(args, rows):
     for label, pose in (("touching", touching), ("apart", apart)):
         count = args.calls
         python = min(
-            timeit.repeat(lambda: collide(a, None, b, pose), number=count, repeat=args.repeat)
+            timeit.repeat(
+                lambda: collide(a, None, b, pose, mode="first"), number=count, repeat=args.repeat
+            )
         ) / count
-        rust = min(engine(a, None, b, pose, repeats=count) for _ in range(args.repeat))
-        hit = collide(a, None, b, pose)[0]
+        rust = min(engine(a, None, b, pose, mode="first", repeats=count) for _ in range(args.repeat))
+        hit = collide(a, None, b, pose, mode="first")[0]
         rows.append(
             (
                 f"one collide, KUKA links 2 and 3 {label} ({'hit' if hit else 'miss'}): "

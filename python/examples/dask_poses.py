@@ -49,7 +49,7 @@ def pose_chunk(seed, chunk, size, spread):
 
 def check_chunk(a, b, seed, chunk, size, spread):
     """Which poses of the chunk make B (at the pose) touch A (at the origin): ``(size,)`` bool."""
-    return obbtree.collide_many(a, b, pose_chunk(seed, chunk, size, spread))[0]
+    return obbtree.collide_many(a, None, b, pose_chunk(seed, chunk, size, spread), mode="first")[0]
 
 
 def chunk_sizes(count, chunk):

@@ -5,6 +5,7 @@ from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Uni
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from typing_extensions import deprecated
 
 _Path = Union[str, "PathLike[str]"]
 _Mode = Literal["first", "all"]
@@ -12,6 +13,31 @@ _Volume = Literal["obb", "aabb", "sphere", "kdop6", "kdop14", "kdop18", "kdop26"
 _Pose = Optional[ArrayLike]
 
 VOLUMES: List[str]
+__version__: str
+
+class Error(ValueError):
+    """The base of every exception obbtree raises for bad input or a refused query; the
+    message starts with the argument's name. Raised itself for the volume type (an unknown
+    ``bv``, models of different volume types)."""
+
+class MeshError(Error):
+    """A mesh refused (vertices, faces), or a model that cannot be built over it."""
+
+class PoseError(Error):
+    """A pose argument refused (shape, dtype, not a finite rigid motion)."""
+
+class LoadError(Error, OSError):
+    """A mesh file, tree file or tree bytes that cannot be read as one."""
+
+class QueryError(Error):
+    """A query refused its other arguments (rays, points, max_t, margins, tolerances, hints,
+    modes, frusta) or a placement outside the range of exact answers."""
+
+class SceneError(Error):
+    """A scene operation refused (unknown or duplicate name, counts, limits)."""
+
+class CameraError(Error):
+    """A camera refused, or a pixel outside its image."""
 
 class Mesh:
     """A validated triangle mesh: ``(n, 3)`` float64 vertices, ``(m, 3)`` integer faces."""
@@ -113,7 +139,7 @@ class Scene:
     def allow(self, a: str, b: str) -> None: ...
     def __len__(self) -> int: ...
     def __contains__(self, name: str) -> bool: ...
-    def collide_all(self, mode: _Mode = "first", contacts: bool = False) -> List[tuple]: ...
+    def collide_all(self, mode: _Mode = "all", contacts: bool = False) -> List[tuple]: ...
     def min_distance(
         self, limit: float = ...
     ) -> Optional[Tuple[str, str, float, Tuple[int, int], NDArray[np.float64], NDArray[np.float64]]]: ...
@@ -121,29 +147,147 @@ class Scene:
         self, margin: float
     ) -> List[Tuple[str, str, float, Tuple[int, int], NDArray[np.float64], NDArray[np.float64]]]: ...
     def collide_with(
-        self, model: Model, pose: _Pose = None, mode: _Mode = "first", contacts: bool = False
+        self, model: Model, pose: _Pose = None, mode: _Mode = "all", contacts: bool = False
     ) -> List[tuple]: ...
+    def collide_scenes(
+        self, other: "Scene", mode: _Mode = "all", contacts: bool = False
+    ) -> List[tuple]: ...
+    @deprecated("the former name of Scene.collide_scenes")
     def collide_scene(
-        self, other: "Scene", mode: _Mode = "first", contacts: bool = False
+        self, other: "Scene", mode: _Mode = "all", contacts: bool = False
     ) -> List[tuple]: ...
     def cast_ray(
         self, origin: ArrayLike, direction: ArrayLike, max_t: float = ...
     ) -> Optional[Tuple[str, int, float, NDArray[np.float64]]]: ...
 
+class Camera:
+    """A camera: view matrix (world to eye), projection matrix (eye to clip space, OpenGL's
+    convention) and image size; pixel ``(0, 0)`` is the top-left one."""
+
+    def __init__(self, view: ArrayLike, projection: ArrayLike, width: int, height: int) -> None: ...
+    @staticmethod
+    def look_at(
+        eye: ArrayLike, target: ArrayLike, up: ArrayLike, fov_y: float, near: float, far: float,
+        width: int, height: int,
+    ) -> "Camera": ...
+    @staticmethod
+    def framing(bounds: ArrayLike, width: int, height: int) -> "Camera": ...
+    @property
+    def view(self) -> NDArray[np.float64]: ...
+    @property
+    def projection(self) -> NDArray[np.float64]: ...
+    @property
+    def view_projection(self) -> NDArray[np.float64]: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    def pixel_ray(self, x: int, y: int) -> Tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+
+class Culled:
+    """The answer of :func:`cull`; unpacks as ``(inside, outside, intersecting)``, ascending
+    int64 arrays of triangle indices."""
+
+    @property
+    def inside(self) -> NDArray[np.int64]: ...
+    @property
+    def outside(self) -> NDArray[np.int64]: ...
+    @property
+    def intersecting(self) -> NDArray[np.int64]: ...
+    @property
+    def nodes_tested(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> NDArray[np.int64]: ...
+    def __iter__(self) -> Iterator[NDArray[np.int64]]: ...
+
+def cull(model: Model, frustum: Union[Camera, ArrayLike], pose: _Pose = None) -> Culled:
+    """The model's triangles by where they lie relative to ``frustum`` (a ``Camera``, a
+    ``(4, 4)`` view-projection matrix or a ``(6, 4)`` array of planes ``(nx, ny, nz, d)``,
+    inside where ``n·x + d <= 0``).
+
+    >>> inside, outside, intersecting = obbtree.cull(model, camera)
+    """
+
+def pick_pixel(
+    model: Model, camera: Camera, x: int, y: int, pose: _Pose = None
+) -> Optional[Tuple[int, float, NDArray[np.float64]]]:
+    """The first triangle under pixel ``(x, y)``: ``None`` or ``(triangle, t, point)``.
+
+    >>> triangle, t, point = obbtree.pick_pixel(model, camera, 320, 240)
+    """
+
 @overload
 def collide(
-    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "first",
+    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "all",
     contacts: Literal[False] = False,
 ) -> Tuple[bool, NDArray[np.int64]]: ...
+class Camera:
+    """A camera: view matrix (world to eye), projection matrix (eye to clip space, OpenGL's
+    convention) and image size; pixel ``(0, 0)`` is the top-left one."""
+
+    def __init__(self, view: ArrayLike, projection: ArrayLike, width: int, height: int) -> None: ...
+    @staticmethod
+    def look_at(
+        eye: ArrayLike, target: ArrayLike, up: ArrayLike, fov_y: float, near: float, far: float,
+        width: int, height: int,
+    ) -> "Camera": ...
+    @staticmethod
+    def framing(bounds: ArrayLike, width: int, height: int) -> "Camera": ...
+    @property
+    def view(self) -> NDArray[np.float64]: ...
+    @property
+    def projection(self) -> NDArray[np.float64]: ...
+    @property
+    def view_projection(self) -> NDArray[np.float64]: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    def pixel_ray(self, x: int, y: int) -> Tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+
+class Culled:
+    """The answer of :func:`cull`; unpacks as ``(inside, outside, intersecting)``, ascending
+    int64 arrays of triangle indices."""
+
+    @property
+    def inside(self) -> NDArray[np.int64]: ...
+    @property
+    def outside(self) -> NDArray[np.int64]: ...
+    @property
+    def intersecting(self) -> NDArray[np.int64]: ...
+    @property
+    def nodes_tested(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> NDArray[np.int64]: ...
+    def __iter__(self) -> Iterator[NDArray[np.int64]]: ...
+
+def cull(model: Model, frustum: Union[Camera, ArrayLike], pose: _Pose = None) -> Culled:
+    """The model's triangles by where they lie relative to ``frustum`` (a ``Camera``, a
+    ``(4, 4)`` view-projection matrix or a ``(6, 4)`` array of planes ``(nx, ny, nz, d)``,
+    inside where ``n·x + d <= 0``).
+
+    >>> inside, outside, intersecting = obbtree.cull(model, camera)
+    """
+
+def pick_pixel(
+    model: Model, camera: Camera, x: int, y: int, pose: _Pose = None
+) -> Optional[Tuple[int, float, NDArray[np.float64]]]:
+    """The first triangle under pixel ``(x, y)``: ``None`` or ``(triangle, t, point)``.
+
+    >>> triangle, t, point = obbtree.pick_pixel(model, camera, 320, 240)
+    """
+
 @overload
 def collide(
-    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "first",
+    a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "all",
     contacts: Literal[True] = ...,
 ) -> Tuple[bool, NDArray[np.int64], NDArray[np.float64]]: ...
 def collide_many(
-    a: Model, b: Model, poses: ArrayLike, pose_a: _Pose = None, mode: _Mode = "first"
+    a: Model, pose_a: _Pose, b: Model, poses: ArrayLike, mode: _Mode = "all"
 ) -> Tuple[NDArray[np.bool_], NDArray[np.int64]]: ...
-def self_collide(model: Model, mode: _Mode = "all") -> Tuple[bool, NDArray[np.int64]]: ...
+def self_collide(model: Model, mode: _Mode = "all", pose: _Pose = None) -> Tuple[bool, NDArray[np.int64]]: ...
+def contains_points(model: Model, points: ArrayLike, pose: _Pose = None) -> NDArray[np.bool_]: ...
+@deprecated("the former name of contains_points")
 def contains(model: Model, points: ArrayLike, pose: _Pose = None) -> NDArray[np.bool_]: ...
 def cast_rays(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
@@ -153,6 +297,11 @@ def cast_rays_all(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
     max_t: float = ...,
 ) -> Tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]: ...
+def any_hits(
+    model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
+    max_t: float = ...,
+) -> NDArray[np.bool_]: ...
+@deprecated("the former name of any_hits")
 def any_hit(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,
     max_t: float = ...,
@@ -192,7 +341,7 @@ def proximity_pairs(
     """
 
 def distance_many(
-    a: Model, b: Model, poses: ArrayLike, pose_a: _Pose = None, rel_err: float = 0.0,
+    a: Model, pose_a: _Pose, b: Model, poses: ArrayLike, rel_err: float = 0.0,
     abs_err: float = 0.0, hint: Optional[ArrayLike] = None, solids: bool = False,
 ) -> Tuple[
     NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64],
@@ -202,6 +351,6 @@ def distance_many(
     ``(distances, pairs, points_a, points_b, lower, upper)``, one row per pose.
 
     >>> poses = np.stack([np.eye(4)] * 2); poses[:, 2, 3] = [0.0, 2.0]
-    >>> obbtree.distance_many(tri, tri, poses)[0].tolist()
+    >>> obbtree.distance_many(tri, None, tri, poses)[0].tolist()
     [0.0, 2.0]
     """

@@ -24,11 +24,12 @@ from ._obbtree import (
     Mesh,
     Model,
     Scene,
+    SceneError,
     _check_pose,
-    any_hit,
+    any_hits,
     cast_rays,
     cast_rays_all,
-    contains,
+    contains_points,
     distance,
 )
 
@@ -222,16 +223,16 @@ class _TransformNamed:
         return self
 
     def __exit__(self, kind, error, traceback):
-        if kind is ValueError:
+        if kind is not None and issubclass(kind, ValueError):
             _raise_renamed(error)
         return False
 
 
 def _raise_renamed(error):
-    """Raises the scene's ``ValueError`` ``error`` again, about ``transform`` if it was about
-    ``pose``."""
+    """Raises the scene's ``ValueError`` ``error`` (an ``obbtree.Error``) again, of the same
+    class, about ``transform`` if it was about ``pose``."""
     if str(error).startswith("pose: "):
-        raise ValueError("transform: " + str(error)[len("pose: "):]) from None
+        raise type(error)("transform: " + str(error)[len("pose: "):]) from None
     raise error
 
 
@@ -302,9 +303,9 @@ class CollisionManager:
         return model
 
     def remove_object(self, name):
-        """Delete the object ``name``; ``ValueError`` if there is none."""
+        """Delete the object ``name``; ``ValueError`` (``obbtree.SceneError``) if there is none."""
         if name not in self._objs:
-            raise ValueError(f"{name} not in collision manager!")
+            raise SceneError(f"{name} not in collision manager!")
         key = self._key_of.pop(name)
         self._scene.remove(key)
         del self._name_of[key]
@@ -313,10 +314,11 @@ class CollisionManager:
             self._models = {k: m for k, m in self._models.items() if m is not model}
 
     def set_transform(self, name, transform):
-        """Move the object ``name`` to ``transform`` ((4,4)); ``ValueError`` if there is none."""
+        """Move the object ``name`` to ``transform`` ((4,4)); ``ValueError`` (``obbtree.SceneError``)
+        if there is none."""
         key = self._key_of.get(name)
         if key is None:
-            raise ValueError(f"{name} not in collision manager!")
+            raise SceneError(f"{name} not in collision manager!")
         try:
             self._scene.set_pose(key, transform)
         except ValueError as error:
@@ -364,7 +366,7 @@ class CollisionManager:
         a list of ContactData.
         """
         mode = "all" if return_data else "first"
-        found = self._scene.collide_scene(other_manager._scene, mode=mode, contacts=return_data)
+        found = self._scene.collide_scenes(other_manager._scene, mode=mode, contacts=return_data)
         names, contacts = set(), []
         for key_a, key_b, pairs, *points in found:
             a = self._objs[self._name_of[key_a]]
@@ -403,7 +405,7 @@ class CollisionManager:
         Returns ``distance`` and, if asked, the sorted pair of names and a DistanceData.
         """
         if name is not None and name not in self._objs:
-            raise ValueError(f"{name} not in collision manager!")
+            raise SceneError(f"{name} not in collision manager!")
         if name is None:
             found = self._scene_closest()
         else:
@@ -587,12 +589,12 @@ class RayMeshIntersector:
 
     def intersects_any(self, ray_origins, ray_directions, **kwargs):
         """Whether each ray hits the mesh, ``(n,)`` bool."""
-        return any_hit(self.model, ray_origins, ray_directions)
+        return any_hits(self.model, ray_origins, ray_directions)
 
     def contains_points(self, points):
         """Whether each point is inside the closed mesh, ``(n,)`` bool (exact; points on the
         surface count as inside)."""
-        return contains(self.model, points)
+        return contains_points(self.model, points)
 
 
 def _first_of_equal_hits(ray, t):

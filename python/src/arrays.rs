@@ -1,9 +1,10 @@
 //! NumPy arrays in: every argument is read where it lies when it already is an array of the
 //! right type (any strides, no copy), converted by NumPy otherwise (lists, other exact dtypes),
-//! and refused with a `ValueError` naming the argument when its shape or type is wrong.
-//! Values (NaN, poses, index ranges) are checked by the engine, whose message is kept.
+//! and refused with the exception of its [`Area`] naming the argument when its shape or type is
+//! wrong. Values (NaN, poses, index ranges) are checked by the engine, whose message is kept.
 
-use crate::errors::value_error;
+use crate::errors::{pose_error, query_error, Area};
+use crate::model::Model;
 use numpy::ndarray::{ArrayView2, ArrayViewD, Ix2, Ix3};
 use numpy::{
     PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
@@ -11,6 +12,7 @@ use numpy::{
 };
 use obbtree::bv::nalgebra::Matrix4;
 use obbtree::{Point, Pose, Ray, Vector};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyModule;
@@ -26,17 +28,21 @@ fn numpy_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
         .map(|m| m.bind(py))
 }
 
-/// `obj` as a NumPy array (itself if it is one), or a `ValueError` naming `name`.
-fn as_ndarray<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyUntypedArray>> {
+/// `obj` as a NumPy array (itself if it is one), or an error of `area` naming `name`.
+fn as_ndarray<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    area: Area,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
     if let Ok(array) = obj.cast::<PyUntypedArray>() {
         return Ok(array.clone());
     }
     let converted = numpy_module(obj.py())?
         .call_method1("asarray", (obj,))
-        .map_err(|e| value_error(name, format!("cannot be read as an array ({e})")))?;
+        .map_err(|e| area.error(name, format!("cannot be read as an array ({e})")))?;
     converted
         .cast_into::<PyUntypedArray>()
-        .map_err(|_| value_error(name, "cannot be read as an array"))
+        .map_err(|_| area.error(name, "cannot be read as an array"))
 }
 
 /// `obj` as a `float64` array: the array itself when it is one; otherwise NumPy's conversion
@@ -44,25 +50,26 @@ fn as_ndarray<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, P
 pub fn float_array<'py>(
     obj: &Bound<'py, PyAny>,
     name: &str,
+    area: Area,
 ) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
     if let Ok(array) = obj.cast::<PyArrayDyn<f64>>() {
-        return readonly(array, name);
+        return readonly(array, name, area);
     }
-    let array = as_ndarray(obj, name)?;
+    let array = as_ndarray(obj, name, area)?;
     let dtype = array.dtype();
     let kind = dtype.kind();
     if !matches!(kind, b'f' | b'i' | b'u') || (kind == b'f' && dtype.itemsize() > 8) {
-        return Err(value_error(
+        return Err(area.error(
             name,
             format!("expected an array of float64 numbers, got dtype {dtype}"),
         ));
     }
     let converted = array.call_method1("astype", ("float64",))?;
     let converted = converted.cast::<PyArrayDyn<f64>>().map_err(PyErr::from)?;
-    let read = readonly(converted, name)?;
+    let read = readonly(converted, name, area)?;
     if kind != b'f' && dtype.itemsize() >= 8 {
         if let Some(big) = read.as_array().iter().find(|v| v.abs() > EXACT_INTEGER) {
-            return Err(value_error(
+            return Err(area.error(
                 name,
                 format!("integer {big:e} has no exact float64 value; pass float64 coordinates"),
             ));
@@ -76,15 +83,16 @@ pub fn float_array<'py>(
 pub fn index_array<'py>(
     obj: &Bound<'py, PyAny>,
     name: &str,
+    area: Area,
 ) -> PyResult<PyReadonlyArrayDyn<'py, i64>> {
     if let Ok(array) = obj.cast::<PyArrayDyn<i64>>() {
-        return readonly(array, name);
+        return readonly(array, name, area);
     }
-    let array = as_ndarray(obj, name)?;
+    let array = as_ndarray(obj, name, area)?;
     let dtype = array.dtype();
     let kind = dtype.kind();
     if !matches!(kind, b'i' | b'u') {
-        return Err(value_error(
+        return Err(area.error(
             name,
             format!("expected an array of integer indices, got dtype {dtype}"),
         ));
@@ -97,7 +105,7 @@ pub fn index_array<'py>(
             .map(|m| m > u32::MAX as u64)
             .unwrap_or(false);
         if too_big {
-            return Err(value_error(
+            return Err(area.error(
                 name,
                 "an index exceeds the largest vertex index a mesh can have (2^32 - 1)",
             ));
@@ -105,25 +113,27 @@ pub fn index_array<'py>(
     }
     let converted = array.call_method1("astype", ("int64",))?;
     let converted = converted.cast::<PyArrayDyn<i64>>().map_err(PyErr::from)?;
-    readonly(converted, name)
+    readonly(converted, name, area)
 }
 
 fn readonly<'py, T: numpy::Element>(
     array: &Bound<'py, PyArrayDyn<T>>,
     name: &str,
+    area: Area,
 ) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
     array
         .try_readonly()
-        .map_err(|e| value_error(name, format!("cannot be read: {e}")))
+        .map_err(|e| area.error(name, format!("cannot be read: {e}")))
 }
 
 /// Checks that `view` has shape `expected` (`None`: any length), naming `name` and the shape
-/// it should have (`shape_text`, e.g. `"(n, 3)"`).
+/// it should have (`shape_text`, e.g. `"(n, 3)"`) in an error of `area`.
 pub fn check_shape<T>(
     view: &ArrayViewD<'_, T>,
     name: &str,
     expected: &[Option<usize>],
     shape_text: &str,
+    area: Area,
 ) -> PyResult<()> {
     let shape = view.shape();
     let fits = shape.len() == expected.len()
@@ -134,7 +144,7 @@ pub fn check_shape<T>(
     if fits {
         Ok(())
     } else {
-        Err(value_error(
+        Err(area.error(
             name,
             format!("expected an array of shape {shape_text}, got shape {shape:?}"),
         ))
@@ -142,10 +152,10 @@ pub fn check_shape<T>(
 }
 
 /// The rows of an `(n, 3)` float argument, as points.
-pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Point>> {
-    let array = float_array(obj, name)?;
+pub fn points(obj: &Bound<'_, PyAny>, name: &str, area: Area) -> PyResult<Vec<Point>> {
+    let array = float_array(obj, name, area)?;
     let view = array.as_array();
-    check_shape(&view, name, &[None, Some(3)], "(n, 3)")?;
+    check_shape(&view, name, &[None, Some(3)], "(n, 3)", area)?;
     let rows = view.into_dimensionality::<Ix2>().expect("checked 2-d");
     Ok(rows
         .outer_iter()
@@ -154,10 +164,10 @@ pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Point>> {
 }
 
 /// One point from a `(3,)` float argument.
-pub fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Point> {
-    let array = float_array(obj, name)?;
+pub fn point(obj: &Bound<'_, PyAny>, name: &str, area: Area) -> PyResult<Point> {
+    let array = float_array(obj, name, area)?;
     let view = array.as_array();
-    check_shape(&view, name, &[Some(3)], "(3,)")?;
+    check_shape(&view, name, &[Some(3)], "(3,)", area)?;
     Ok(Point::new(view[[0]], view[[1]], view[[2]]))
 }
 
@@ -178,21 +188,29 @@ pub struct RayArrays<'py> {
 impl<'py> RayArrays<'py> {
     /// Reads and checks the shapes of the two arguments.
     pub fn new(origins: &Bound<'py, PyAny>, directions: &Bound<'py, PyAny>) -> PyResult<Self> {
-        let origins = float_array(origins, "origins")?;
-        let directions = float_array(directions, "directions")?;
-        check_shape(&origins.as_array(), "origins", &[None, Some(3)], "(n, 3)")?;
+        let query = Area::Query;
+        let origins = float_array(origins, "origins", query)?;
+        let directions = float_array(directions, "directions", query)?;
+        check_shape(
+            &origins.as_array(),
+            "origins",
+            &[None, Some(3)],
+            "(n, 3)",
+            query,
+        )?;
         check_shape(
             &directions.as_array(),
             "directions",
             &[None, Some(3)],
             "(n, 3)",
+            query,
         )?;
         let (n, m) = (
             origins.as_array().shape()[0],
             directions.as_array().shape()[0],
         );
         if n != m {
-            return Err(value_error(
+            return Err(query_error(
                 "directions",
                 format!("{m} directions for {n} origins: one direction per origin"),
             ));
@@ -238,19 +256,52 @@ impl<'py> RayArrays<'py> {
 }
 
 /// A `(4, 4)` homogeneous pose argument, checked by [`Pose::from_homogeneous`]; `None` is the
-/// identity.
+/// identity. A model where the pose belongs (the arguments in another order) is a `TypeError`.
 pub fn pose(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Pose> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Pose::identity());
     };
     if let Some(matrix) = float64_matrix4(obj) {
-        return Pose::from_homogeneous(&matrix).map_err(|e| value_error(name, e));
+        return Pose::from_homogeneous(&matrix).map_err(|e| pose_error(name, e));
     }
-    let array = float_array(obj, name)?;
+    not_a_model(obj, name, "a (4, 4) pose matrix or None")?;
+    let array = float_array(obj, name, Area::Pose)?;
     let view = array.as_array();
-    check_shape(&view, name, &[Some(4), Some(4)], "(4, 4)")?;
+    check_shape(&view, name, &[Some(4), Some(4)], "(4, 4)", Area::Pose)?;
     let matrix = Matrix4::from_fn(|i, j| view[[i, j]]);
-    Pose::from_homogeneous(&matrix).map_err(|e| value_error(name, e))
+    Pose::from_homogeneous(&matrix).map_err(|e| pose_error(name, e))
+}
+
+/// A `TypeError` when `obj`, given for argument `name` (which takes `expected`), is a model: the
+/// arguments were given in another order (each model is followed by its pose).
+pub fn not_a_model(obj: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyResult<()> {
+    if obj.is_instance_of::<Model>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected {expected}, got an obbtree.Model; each model is followed by its \
+             pose: (a, pose_a, b, pose_b, ...), and a batch of b's poses takes pose_b's place: \
+             (a, pose_a, b, poses, ...)"
+        )));
+    }
+    Ok(())
+}
+
+/// Argument `name` as a model; a `TypeError` naming it and the argument order otherwise (an
+/// array where a model belongs: the arguments were given in another order).
+pub fn model_arg<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    order: &str,
+) -> PyResult<PyRef<'py, Model>> {
+    obj.cast::<Model>().map(|m| m.borrow()).map_err(|_| {
+        let got = obj
+            .get_type()
+            .fully_qualified_name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "another type".to_owned());
+        PyTypeError::new_err(format!(
+            "{name}: expected an obbtree.Model, got {got}; the arguments are {order}"
+        ))
+    })
 }
 
 /// The matrix of `obj` when it is a `(4, 4)` float64 array (any strides), read in place: the
@@ -270,16 +321,23 @@ fn float64_matrix4(obj: &Bound<'_, PyAny>) -> Option<Matrix4<f64>> {
 
 /// A `(k, 4, 4)` batch of homogeneous poses, each checked; an error names the first bad one.
 pub fn poses(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Pose>> {
-    let array = float_array(obj, name)?;
+    not_a_model(obj, name, "a (k, 4, 4) array of poses")?;
+    let array = float_array(obj, name, Area::Pose)?;
     let view = array.as_array();
-    check_shape(&view, name, &[None, Some(4), Some(4)], "(k, 4, 4)")?;
+    check_shape(
+        &view,
+        name,
+        &[None, Some(4), Some(4)],
+        "(k, 4, 4)",
+        Area::Pose,
+    )?;
     let batch = view.into_dimensionality::<Ix3>().expect("checked 3-d");
     batch
         .outer_iter()
         .enumerate()
         .map(|(k, m)| {
             Pose::from_homogeneous(&Matrix4::from_fn(|i, j| m[[i, j]]))
-                .map_err(|e| value_error(&format!("{name}[{k}]"), e))
+                .map_err(|e| pose_error(&format!("{name}[{k}]"), e))
         })
         .collect()
 }
@@ -289,7 +347,7 @@ pub fn mode(text: &str) -> PyResult<obbtree::Mode> {
     match text {
         "first" => Ok(obbtree::Mode::First),
         "all" => Ok(obbtree::Mode::All),
-        other => Err(value_error(
+        other => Err(query_error(
             "mode",
             format!("{other:?} is not a mode; use \"first\" (one witness pair) or \"all\""),
         )),
@@ -297,7 +355,7 @@ pub fn mode(text: &str) -> PyResult<obbtree::Mode> {
 }
 
 /// Checks a `(4, 4)` pose argument as every query does, without a query: the drop-ins check
-/// a transform before anything else uses it. `ValueError` naming `name` when it is refused.
+/// a transform before anything else uses it. `PoseError` naming `name` when it is refused.
 #[pyfunction]
 #[pyo3(name = "_check_pose")]
 pub fn check_pose(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {

@@ -1,8 +1,8 @@
 //! Collision queries on models: two posed meshes, one pair under many poses, a mesh against
 //! itself, points inside a closed mesh. Batches run on rayon's pool without the GIL.
 
-use crate::arrays::{mode, points, pose, poses};
-use crate::errors::value_error;
+use crate::arrays::{mode, model_arg, points, pose, poses};
+use crate::errors::{query_error, Area};
 use crate::model::Model;
 use crate::volumes::{with_model, with_models};
 use numpy::ndarray::Array2;
@@ -12,6 +12,9 @@ use obbtree::{CollisionRequest, CollisionResult, Point, Pose};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use rayon::prelude::*;
+
+/// `collide_many`'s arguments, for the error of a call in another order.
+const COLLIDE_MANY_ORDER: &str = "(a, pose_a, b, poses, mode=\"all\")";
 
 /// What `collide_many` returns: which poses touch, and the `[pose, triangle, triangle]` rows.
 type ManyResults<'py> = (Bound<'py, PyArray1<bool>>, Bound<'py, PyArray2<i64>>);
@@ -97,8 +100,9 @@ pub fn request(mode_text: &str, contacts: bool) -> PyResult<CollisionRequest> {
 /// Do the meshes of `a` at `pose_a` and `b` at `pose_b` touch, and where?
 ///
 /// Poses are `(4, 4)` homogeneous matrices (`None`: identity). Returns `(intersects, pairs)`,
-/// `pairs` an `(p, 2)` int64 array of `[triangle of a, triangle of b]`, sorted; one witness
-/// pair with `mode="first"`, all of them with `mode="all"`. With `contacts=True` a third
+/// `pairs` an `(p, 2)` int64 array of `[triangle of a, triangle of b]`, sorted: all of them
+/// with `mode="all"` (the default, as in the engine's `CollisionRequest`), one witness pair
+/// with `mode="first"` (quicker when the pairs are not needed). With `contacts=True` a third
 /// element: an `(p, 3)` array with a point of each pair's intersection (world frame; NaN for
 /// coplanar pairs). Exact: touching counts.
 ///
@@ -107,7 +111,7 @@ pub fn request(mode_text: &str, contacts: bool) -> PyResult<CollisionRequest> {
 /// >>> obbtree.collide(tri, None, tri, np.eye(4))[0]
 /// True
 #[pyfunction]
-#[pyo3(signature = (a, pose_a, b, pose_b, mode = "first", contacts = false))]
+#[pyo3(signature = (a, pose_a, b, pose_b, mode = "all", contacts = false))]
 pub fn collide<'py>(
     py: Python<'py>,
     a: PyRef<'py, Model>,
@@ -123,7 +127,7 @@ pub fn collide<'py>(
     let (ma, mb) = (&a.inner, &b.inner);
     let result = run_query(py, release, || {
         with_models!(ma, mb, |x, y| obbtree::collide(x, &pa, y, &pb, &request)
-            .map_err(|e| value_error("collide", e)))
+            .map_err(|e| query_error("collide", e)))
     })?;
     let pairs = pair_array(py, &result.pairs);
     if contacts {
@@ -138,27 +142,31 @@ pub fn collide<'py>(
 
 /// `collide` of `a` at `pose_a` with `b` at each pose of `poses` (`(k, 4, 4)`), in parallel.
 ///
-/// Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array, `pairs` an `(P, 3)` int64
-/// array of `[pose index, triangle of a, triangle of b]` rows (one per touching pose with
-/// `mode="first"`, every pair with `mode="all"`). Every pose is checked before any query
-/// runs; a `ValueError` names the first bad one.
+/// The arguments are `collide`'s with the batch `poses` in `pose_b`'s place, as in the
+/// engine's `collide_many`. Returns `(intersects, pairs)`: `intersects` a `(k,)` bool array,
+/// `pairs` an `(P, 3)` int64 array of `[pose index, triangle of a, triangle of b]` rows (every
+/// pair with `mode="all"`, the default; one per touching pose with `mode="first"`). Every pose
+/// is checked before any query runs; an `obbtree.PoseError` names the first bad one. A model
+/// given for `pose_a` or an array for `b` (the former order `a, b, poses, pose_a`) is a
+/// `TypeError`.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.eye(3), [[0, 1, 2]]))
 /// >>> poses = np.stack([np.eye(4), np.eye(4)]); poses[1, 0, 3] = 5.0
-/// >>> obbtree.collide_many(tri, tri, poses)[0].tolist()
+/// >>> obbtree.collide_many(tri, None, tri, poses)[0].tolist()
 /// [True, False]
 #[pyfunction]
-#[pyo3(signature = (a, b, poses, pose_a = None, mode = "first"))]
+#[pyo3(signature = (a, pose_a, b, poses, mode = "all"))]
 pub fn collide_many<'py>(
     py: Python<'py>,
     a: PyRef<'py, Model>,
-    b: PyRef<'py, Model>,
-    poses: &Bound<'py, PyAny>,
     pose_a: Option<&Bound<'py, PyAny>>,
+    b: &Bound<'py, PyAny>,
+    poses: &Bound<'py, PyAny>,
     mode: &str,
 ) -> PyResult<ManyResults<'py>> {
     let pa = pose(pose_a, "pose_a")?;
+    let b = model_arg(b, "b", COLLIDE_MANY_ORDER)?;
     let batch = self::poses(poses, "poses")?;
     let request = request(mode, false)?;
     let (ma, mb) = (a.inner.clone(), b.inner.clone());
@@ -166,7 +174,7 @@ pub fn collide_many<'py>(
         with_models!(&ma, &mb, |x, y| obbtree::collide_many(
             x, &pa, y, &batch, &request
         )
-        .map_err(|e| value_error("poses", e)))
+        .map_err(|e| query_error("poses", e)))
     })?;
     let intersects: Vec<bool> = results.iter().map(|r| r.intersects).collect();
     let rows: Vec<[i64; 3]> = results
@@ -191,50 +199,46 @@ pub fn collide_many<'py>(
 /// >>> obbtree.self_collide(tri)[0]
 /// False
 #[pyfunction]
-#[pyo3(signature = (model, mode = "all"))]
+#[pyo3(signature = (model, mode = "all", pose = None))]
 pub fn self_collide<'py>(
     py: Python<'py>,
     model: PyRef<'py, Model>,
     mode: &str,
+    pose: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(bool, Bound<'py, PyArray2<i64>>)> {
     let request = request(mode, false)?;
+    let placed = crate::arrays::pose(pose, "pose")?;
     let m = model.inner.clone();
     let result = py
-        .detach(|| {
-            with_model!(&m, |x| obbtree::self_collide(
-                x,
-                &obbtree::Pose::identity(),
-                &request
-            ))
-        })
-        .map_err(|e| crate::errors::value_error("model", e))?;
+        .detach(|| with_model!(&m, |x| obbtree::self_collide(x, &placed, &request)))
+        .map_err(|e| crate::errors::query_error("pose", e))?;
     Ok((result.intersects, pair_array(py, &result.pairs)))
 }
 
 /// Whether each point of `points` (`(n, 3)`) lies in the closed solid of the model's mesh at
-/// `pose` (points on the surface count as inside). Exact; the mesh must be closed
-/// (`ValueError` otherwise).
+/// `pose` (points on the surface count as inside): the engine's `contains_point` for each. Exact; the mesh must be closed
+/// (`obbtree.QueryError` otherwise).
 ///
 /// >>> import numpy as np, obbtree
 /// >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
 /// >>> tet = obbtree.Model(obbtree.Mesh(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]))
-/// >>> obbtree.contains(tet, [[0.1, 0.1, 0.1], [1, 1, 1]]).tolist()
+/// >>> obbtree.contains_points(tet, [[0.1, 0.1, 0.1], [1, 1, 1]]).tolist()
 /// [True, False]
 #[pyfunction]
 #[pyo3(signature = (model, points, pose = None))]
-pub fn contains<'py>(
+pub fn contains_points<'py>(
     py: Python<'py>,
     model: PyRef<'py, Model>,
     points: &Bound<'py, PyAny>,
     pose: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let placed = self::pose(pose, "pose")?;
-    let queries = self::points(points, "points")?;
+    let queries = self::points(points, "points", Area::Query)?;
     let m = model.inner.clone();
     let inside = py.detach(|| {
         with_model!(&m, |x| {
             if !x.is_closed() {
-                return Err(value_error(
+                return Err(query_error(
                     "model",
                     "the mesh is not closed (some edge is not shared by exactly two triangles): \
                      inside and outside are not defined",
@@ -247,18 +251,31 @@ pub fn contains<'py>(
             answers
                 .into_iter()
                 .enumerate()
-                .map(|(i, a)| a.map_err(|e| value_error(&format!("points[{i}]"), e)))
+                .map(|(i, a)| a.map_err(|e| query_error(&format!("points[{i}]"), e)))
                 .collect::<PyResult<Vec<bool>>>()
         })
     })?;
     Ok(inside.into_pyarray(py))
 }
 
+/// Deprecated: the former name of `contains_points` (same arguments and answers).
+#[pyfunction]
+#[pyo3(signature = (model, points, pose = None))]
+pub fn contains<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    points: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    crate::deprecated(py, "obbtree.contains", "obbtree.contains_points")?;
+    contains_points(py, model, points, pose)
+}
+
 /// Seconds per call of the engine's own `collide` on these arguments, over `repeats` calls in
 /// a loop without Python in between: the reference for the bindings' per-call overhead
 /// (`python/benchmarks/`).
 #[pyfunction]
-#[pyo3(name = "_engine_collide_seconds", signature = (a, pose_a, b, pose_b, mode = "first", repeats = 100_000))]
+#[pyo3(name = "_engine_collide_seconds", signature = (a, pose_a, b, pose_b, mode = "all", repeats = 100_000))]
 pub fn engine_collide_seconds<'py>(
     a: PyRef<'py, Model>,
     pose_a: Option<&Bound<'py, PyAny>>,
@@ -274,7 +291,7 @@ pub fn engine_collide_seconds<'py>(
         for _ in 0..repeats {
             std::hint::black_box(
                 obbtree::collide(x, &pa, y, &pb, &request)
-                    .map_err(|e| value_error("collide", e))?,
+                    .map_err(|e| query_error("collide", e))?,
             );
         }
         Ok(start.elapsed().as_secs_f64() / f64::from(repeats.max(1)))

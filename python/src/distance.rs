@@ -2,9 +2,9 @@
 //! pair, points and certified interval; exact margin decisions; every triangle pair within a
 //! margin; one pair of models under many poses, in parallel without the GIL.
 
-use crate::arrays::{check_shape, index_array, pose, poses};
+use crate::arrays::{check_shape, index_array, model_arg, pose, poses};
 use crate::collide::{pair_array, run_query, worth_releasing};
-use crate::errors::value_error;
+use crate::errors::{query_error as refused, Area};
 use crate::model::Model;
 use crate::volumes::with_models;
 use numpy::ndarray::Array2;
@@ -13,6 +13,10 @@ use obbtree::{BatchError, Containment, DistanceRequest, DistanceResult, Point, Q
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+
+/// `distance_many`'s arguments, for the error of a call in another order.
+const DISTANCE_MANY_ORDER: &str =
+    "(a, pose_a, b, poses, rel_err=0.0, abs_err=0.0, hint=None, solids=False)";
 
 /// What `distance_many` returns: distances, pairs, closest points on A and on B, lower and
 /// upper bounds, one row per pose.
@@ -25,17 +29,15 @@ type ManyDistances<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
-/// The engine's refusal as a `ValueError` naming the argument it is about (`placed` for a
-/// mesh that its pose takes out of the exact range).
+/// The engine's refusal as an `obbtree.QueryError` naming the argument it is about (`placed`
+/// for a mesh that its pose takes out of the exact range).
 fn query_error(placed: &str, error: QueryError) -> PyErr {
     match &error {
-        QueryError::InvalidMargin(_) => value_error("margin", error),
-        QueryError::InvalidHint { .. } => value_error("hint", error),
+        QueryError::InvalidMargin(_) => refused("margin", error),
+        QueryError::InvalidHint { .. } => refused("hint", error),
         // The engine's message already starts with the tolerance's name.
-        QueryError::InvalidTolerance { .. } => {
-            pyo3::exceptions::PyValueError::new_err(error.to_string())
-        }
-        _ => value_error(placed, error),
+        QueryError::InvalidTolerance { .. } => Area::Query.raw(error.to_string()),
+        _ => refused(placed, error),
     }
 }
 
@@ -45,7 +47,7 @@ fn batch_error(error: BatchError) -> PyErr {
         QueryError::InvalidHint { .. } | QueryError::InvalidTolerance { .. } => {
             query_error("poses", error.source)
         }
-        _ => value_error(&format!("poses[{}]", error.index), error.source),
+        _ => refused(&format!("poses[{}]", error.index), error.source),
     }
 }
 
@@ -54,12 +56,12 @@ fn hint(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<[u32; 2]>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
-    let array = index_array(obj, "hint")?;
+    let array = index_array(obj, "hint", Area::Query)?;
     let view = array.as_array();
-    check_shape(&view, "hint", &[Some(2)], "(2,)")?;
+    check_shape(&view, "hint", &[Some(2)], "(2,)", Area::Query)?;
     let index = |k: usize| {
         u32::try_from(view[[k]])
-            .map_err(|_| value_error("hint", format!("{} is not a triangle index", view[[k]])))
+            .map_err(|_| refused("hint", format!("{} is not a triangle index", view[[k]])))
     };
     Ok(Some([index(0)?, index(1)?]))
 }
@@ -257,7 +259,7 @@ pub fn distance<'py>(
 ///
 /// Returns `(within, pairs)`: `pairs` an `(p, 2)` int64 array with one witness pair
 /// `[triangle of a, triangle of b]` at most `margin` apart when `within`, none otherwise.
-/// `ValueError` for a negative, NaN or infinite margin.
+/// `obbtree.QueryError` for a negative, NaN or infinite margin.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
@@ -318,31 +320,36 @@ pub fn proximity_pairs<'py>(
 /// `distance` of `a` at `pose_a` with `b` at each pose of `poses` (`(k, 4, 4)`), in parallel
 /// without the GIL.
 ///
-/// Returns `(distances, pairs, points_a, points_b, lower, upper)`: `(k,)`, `(k, 2)` int64,
-/// `(k, 3)`, `(k, 3)`, `(k,)`, `(k,)`, row `i` the answer at `poses[i]`. Every pose is
-/// checked before any query runs; a `ValueError` names the first bad one.
+/// The arguments are `distance`'s with the batch `poses` in `pose_b`'s place, as in the
+/// engine's `distance_many`. Returns `(distances, pairs, points_a, points_b, lower, upper)`:
+/// `(k,)`, `(k, 2)` int64, `(k, 3)`, `(k, 3)`, `(k,)`, `(k,)`, row `i` the answer at
+/// `poses[i]`. Every pose is checked before any query runs; an `obbtree.PoseError` (or
+/// `QueryError`, for a placement out of the exact range) names the first bad one. A model
+/// given for `pose_a` or an array for `b` (the former order `a, b, poses, pose_a`) is a
+/// `TypeError`.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
 /// ...                                  [[0, 1, 2]]))
 /// >>> poses = np.stack([np.eye(4)] * 3); poses[:, 2, 3] = [0.0, 0.5, 2.0]
-/// >>> obbtree.distance_many(tri, tri, poses)[0].tolist()
+/// >>> obbtree.distance_many(tri, None, tri, poses)[0].tolist()
 /// [0.0, 0.5, 2.0]
 #[pyfunction]
-#[pyo3(signature = (a, b, poses, pose_a = None, rel_err = 0.0, abs_err = 0.0, hint = None, solids = false))]
+#[pyo3(signature = (a, pose_a, b, poses, rel_err = 0.0, abs_err = 0.0, hint = None, solids = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn distance_many<'py>(
     py: Python<'py>,
     a: PyRef<'py, Model>,
-    b: PyRef<'py, Model>,
-    poses: &Bound<'py, PyAny>,
     pose_a: Option<&Bound<'py, PyAny>>,
+    b: &Bound<'py, PyAny>,
+    poses: &Bound<'py, PyAny>,
     rel_err: f64,
     abs_err: f64,
     hint: Option<&Bound<'py, PyAny>>,
     solids: bool,
 ) -> PyResult<ManyDistances<'py>> {
     let pa = pose(pose_a, "pose_a")?;
+    let b = model_arg(b, "b", DISTANCE_MANY_ORDER)?;
     let batch = self::poses(poses, "poses")?;
     let request = request(rel_err, abs_err, hint, solids)?;
     let (ma, mb) = (a.inner.clone(), b.inner.clone());

@@ -1,7 +1,7 @@
 //! `obbtree.Mesh`: a validated triangle mesh, shared (not copied) by the models built over it.
 
 use crate::arrays::{check_shape, index_array, points};
-use crate::errors::{mesh_file_error, value_error};
+use crate::errors::{mesh_error, mesh_file_error, Area};
 use numpy::ndarray::{Array2, Ix2};
 use numpy::{IntoPyArray, PyArray2};
 use obbtree::{MeshError, TriMesh};
@@ -28,16 +28,18 @@ impl Mesh {
     /// lists and other exact dtypes are converted.
     #[new]
     fn new(vertices: &Bound<'_, PyAny>, faces: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let vertices = points(vertices, "vertices")?;
+        let vertices = points(vertices, "vertices", Area::Mesh)?;
         let faces = read_faces(faces)?;
-        let mesh = TriMesh::new(vertices, faces).map_err(|e| value_error(mesh_argument(&e), e))?;
+        let mesh = TriMesh::new(vertices, faces).map_err(|e| mesh_error(mesh_argument(&e), e))?;
         Ok(Self {
             inner: Arc::new(mesh),
         })
     }
 
     /// Reads an OBJ, STL, PLY or OFF file (optionally gzipped), chosen by the extension.
-    /// `OSError` (naming the file, and the line or element at fault) when it cannot.
+    /// `OSError` when the file cannot be read (`FileNotFoundError` when it is missing);
+    /// `obbtree.LoadError` (also an `OSError`), naming the file and the line or element at
+    /// fault, when it is not a valid mesh file.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         let mesh = py
@@ -102,16 +104,16 @@ impl Mesh {
 }
 
 fn read_faces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
-    let array = index_array(obj, "faces")?;
+    let array = index_array(obj, "faces", Area::Mesh)?;
     let view = array.as_array();
-    check_shape(&view, "faces", &[None, Some(3)], "(m, 3)")?;
+    check_shape(&view, "faces", &[None, Some(3)], "(m, 3)", Area::Mesh)?;
     let rows = view.into_dimensionality::<Ix2>().expect("checked 2-d");
     rows.outer_iter()
         .enumerate()
         .map(|(i, r)| {
             let index = |j: usize| {
                 u32::try_from(r[j]).map_err(|_| {
-                    value_error(
+                    mesh_error(
                         "faces",
                         format!("face {i} has vertex index {}, not a valid index", r[j]),
                     )

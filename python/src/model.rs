@@ -1,7 +1,7 @@
 //! `obbtree.Model`: a mesh with its hierarchy, of one of the engine's volume types, chosen by
 //! name at run time (see [`crate::volumes`]).
 
-use crate::errors::{tree_error, value_error};
+use crate::errors::{load_error, tree_error};
 use crate::mesh::Mesh;
 use crate::volumes::{with_model, AnyModel};
 use obbtree::tree::TreeFileError;
@@ -46,7 +46,8 @@ impl Model {
     }
 
     /// The model of `mesh` with the tree saved in `path` (its volume type is the file's).
-    /// `OSError` if the file cannot be read; `ValueError` if it is damaged or for another mesh.
+    /// `OSError` if the file cannot be read; `obbtree.LoadError` if it is damaged or for another
+    /// mesh.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf, mesh: PyRef<'_, Mesh>) -> PyResult<Self> {
         let mesh = Arc::clone(&mesh.inner);
@@ -61,14 +62,15 @@ impl Model {
     }
 
     /// The model of `mesh` with the tree in `tree` (a tree file's bytes, as `Model.save`
-    /// writes and pickling carries). The tree is checked, not rebuilt.
+    /// writes and pickling carries). The tree is checked, not rebuilt: `obbtree.LoadError` if
+    /// it is damaged or for another mesh.
     #[staticmethod]
     fn from_tree_bytes(py: Python<'_>, mesh: PyRef<'_, Mesh>, tree: &[u8]) -> PyResult<Self> {
         let mesh = Arc::clone(&mesh.inner);
         let bytes = tree.to_vec();
         let inner = py
             .detach(|| from_tree_bytes(&bytes, mesh))
-            .map_err(|e| value_error("tree", e))?;
+            .map_err(|e| load_error("tree", e))?;
         Ok(Self { inner })
     }
 
@@ -91,7 +93,7 @@ impl Model {
         }
     }
 
-    /// Whether the mesh is closed (`contains` needs it).
+    /// Whether the mesh is closed (`contains_points` needs it).
     #[getter]
     fn is_closed(&self) -> bool {
         with_model!(&self.inner, |m| m.is_closed())

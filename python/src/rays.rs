@@ -1,10 +1,11 @@
-//! Ray queries on a model: the first hit of each ray, every hit, and whether anything is hit.
+//! Ray queries on a model: the first hit of each ray, every hit, and whether anything is hit,
+//! each for a batch of rays (named as the engine's query of one ray, the ray made plural).
 //! Rays are read from the caller's arrays and cast a chunk at a time on rayon's pool without the
 //! GIL: beside the input and the answers, a batch of any size holds one chunk's rays and hit
 //! records.
 
 use crate::arrays::{pose, RayArrays};
-use crate::errors::value_error;
+use crate::errors::query_error;
 use crate::model::Model;
 use crate::volumes::with_model;
 use numpy::ndarray::Array2;
@@ -27,7 +28,7 @@ type FirstHits<'py> = (
 
 /// The batch error with the index of the whole batch, not the chunk's.
 fn shifted(error: BatchError, start: usize) -> PyErr {
-    value_error(
+    query_error(
         "origins/directions",
         BatchError {
             index: error.index + start,
@@ -51,7 +52,7 @@ fn ray_batch<'py>(
 
 fn check_max_t(max_t: f64) -> PyResult<()> {
     if max_t.is_nan() || max_t < 0.0 {
-        Err(value_error("max_t", QueryError::InvalidMaxT(max_t)))
+        Err(query_error("max_t", QueryError::InvalidMaxT(max_t)))
     } else {
         Ok(())
     }
@@ -62,7 +63,7 @@ fn point_array<'py>(py: Python<'py>, points: &[Point]) -> Bound<'py, PyArray2<f6
 }
 
 /// The first hit of each ray `origins[i] + t·directions[i]`, `0 <= t <= max_t`, on the
-/// model's mesh at `pose` (`(4, 4)`, `None`: identity).
+/// model's mesh at `pose` (`(4, 4)`, `None`: identity), as the engine's `cast_rays`.
 ///
 /// Returns `(hit, triangle, t, points)`: `(n,)` bool, `(n,)` int64 (-1 for a miss), `(n,)`
 /// float64 (`inf` for a miss; in units of the direction's length) and `(n, 3)` float64 (NaN
@@ -149,8 +150,9 @@ impl FirstHitSlots<'_> {
     }
 }
 
-/// Every hit of each ray, `0 <= t <= max_t`: `(ray, triangle, t, points)` arrays of one row per
-/// hit, sorted by ray, then `t`, then triangle. A ray through a shared edge or vertex reports
+/// Every hit of each ray, `0 <= t <= max_t` (the engine's `cast_ray_all` for each ray):
+/// `(ray, triangle, t, points)` arrays of one row per hit, sorted by ray, then `t`, then
+/// triangle. A ray through a shared edge or vertex reports
 /// each triangle whose own test accepts it.
 ///
 /// >>> import numpy as np, obbtree
@@ -197,16 +199,17 @@ pub fn cast_rays_all<'py>(
     ))
 }
 
-/// Whether each ray hits the mesh with `0 <= t <= max_t` (stops at the first triangle found).
+/// Whether each ray hits the mesh with `0 <= t <= max_t` (stops at the first triangle found):
+/// the engine's `any_hit` for each ray.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> tri = obbtree.Model(obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float),
 /// ...                                  [[0, 1, 2]]))
-/// >>> obbtree.any_hit(tri, [[0.2, 0.2, 1], [2, 2, 1]], [[0, 0, -1], [0, 0, -1]]).tolist()
+/// >>> obbtree.any_hits(tri, [[0.2, 0.2, 1], [2, 2, 1]], [[0, 0, -1], [0, 0, -1]]).tolist()
 /// [True, False]
 #[pyfunction]
 #[pyo3(signature = (model, origins, directions, pose = None, max_t = f64::INFINITY))]
-pub fn any_hit<'py>(
+pub fn any_hits<'py>(
     py: Python<'py>,
     model: PyRef<'py, Model>,
     origins: &Bound<'py, PyAny>,
@@ -220,6 +223,21 @@ pub fn any_hit<'py>(
         with_model!(m, |x| obbtree::any_hit(x, &placed, ray, max_t))
     })?;
     Ok(any.into_pyarray(py))
+}
+
+/// Deprecated: the former name of `any_hits` (same arguments and answers).
+#[pyfunction]
+#[pyo3(signature = (model, origins, directions, pose = None, max_t = f64::INFINITY))]
+pub fn any_hit<'py>(
+    py: Python<'py>,
+    model: PyRef<'py, Model>,
+    origins: &Bound<'py, PyAny>,
+    directions: &Bound<'py, PyAny>,
+    pose: Option<&Bound<'py, PyAny>>,
+    max_t: f64,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    crate::deprecated(py, "obbtree.any_hit", "obbtree.any_hits")?;
+    any_hits(py, model, origins, directions, pose, max_t)
 }
 
 /// `query` on every ray in parallel without the GIL, a chunk at a time; the first failing ray

@@ -5,7 +5,7 @@
 use crate::arrays::{point, pose, poses};
 use crate::collide::{contact_points, pair_array, request};
 use crate::distance::point_array;
-use crate::errors::value_error;
+use crate::errors::{scene_error as refused, Area};
 use crate::model::Model;
 use crate::volumes::{with_scene, with_scene_model, with_scenes, AnyModel, AnyScene};
 use numpy::ndarray::Array2;
@@ -75,7 +75,7 @@ struct Touching {
 
 /// Many named objects, each a model at a pose, queried together: every touching pair
 /// (`collide_all`), an external model against the scene (`collide_with`), two scenes
-/// (`collide_scene`) and rays (`cast_ray`). Answers are the exact engine's; pairs whose
+/// (`collide_scenes`) and rays (`cast_ray`). Answers are the exact engine's; pairs whose
 /// objects did not move are answered from the last query.
 ///
 /// >>> import numpy as np, obbtree
@@ -90,7 +90,7 @@ pub struct PyScene {
 }
 
 fn scene_error(error: SceneError) -> PyErr {
-    value_error("scene", error)
+    refused("scene", error)
 }
 
 impl PyScene {
@@ -200,7 +200,7 @@ impl PyScene {
     ) -> PyResult<()> {
         let batch = self::poses(poses, "poses")?;
         if batch.len() != names.len() {
-            return Err(value_error(
+            return Err(refused(
                 "poses",
                 format!(
                     "{} poses for {} names: one pose per name",
@@ -285,9 +285,10 @@ impl PyScene {
     }
 
     /// Every pair of objects that touch, sorted by name: `(a, b, pairs)` with `pairs` an
-    /// `(p, 2)` int64 array of `[triangle of a, triangle of b]` (one witness with
-    /// `mode="first"`); with `contacts=True`, `(a, b, pairs, points)` (see `collide`).
-    #[pyo3(signature = (mode = "first", contacts = false))]
+    /// `(p, 2)` int64 array of `[triangle of a, triangle of b]` (every pair with `mode="all"`,
+    /// the default; one witness with `mode="first"`); with `contacts=True`,
+    /// `(a, b, pairs, points)` (see `collide`).
+    #[pyo3(signature = (mode = "all", contacts = false))]
     fn collide_all<'py>(
         &self,
         py: Python<'py>,
@@ -336,14 +337,14 @@ impl PyScene {
     ) -> PyResult<Option<DistanceTuple<'py>>> {
         if limit.is_nan() || limit < 0.0 {
             let reason = format!("must be a non-negative number (or inf), not {limit}");
-            return Err(value_error("limit", reason));
+            return Err(refused("limit", reason));
         }
         let found = py.detach(|| {
             with_scene!(&mut self.lock().scene, |s| s
                 .min_distance_within(limit)
                 .map(|found| found.map(|f| Apart::of(s, f))))
         });
-        let found = found.map_err(|e| value_error("limit", e))?;
+        let found = found.map_err(|e| refused("limit", e))?;
         Ok(found.map(|f| f.into_tuple(py)))
     }
 
@@ -362,14 +363,14 @@ impl PyScene {
                     .collect::<Vec<_>>()
             ))
         });
-        let found = found.map_err(|e| value_error("margin", e))?;
+        let found = found.map_err(|e| refused("margin", e))?;
         Ok(found.into_iter().map(|f| f.into_tuple(py)).collect())
     }
 
     /// The objects that `model` at `pose` touches, sorted by name: `(name, pairs)` with `pairs`
-    /// `[triangle of model, triangle of the object]`; with `contacts=True`,
-    /// `(name, pairs, points)`.
-    #[pyo3(signature = (model, pose = None, mode = "first", contacts = false))]
+    /// `[triangle of model, triangle of the object]` (as `collide_all`'s, by `mode`); with
+    /// `contacts=True`, `(name, pairs, points)`.
+    #[pyo3(signature = (model, pose = None, mode = "all", contacts = false))]
     fn collide_with<'py>(
         &self,
         py: Python<'py>,
@@ -400,8 +401,8 @@ impl PyScene {
 
     /// The pairs of an object of this scene (`a`) and one of `other` (`b`) that touch, as
     /// `collide_all` reports them.
-    #[pyo3(signature = (other, mode = "first", contacts = false))]
-    fn collide_scene<'py>(
+    #[pyo3(signature = (other, mode = "all", contacts = false))]
+    fn collide_scenes<'py>(
         &self,
         py: Python<'py>,
         other: PyRef<'py, PyScene>,
@@ -446,6 +447,19 @@ impl PyScene {
         touching_list(py, found, contacts, true)
     }
 
+    /// Deprecated: the former name of `collide_scenes` (same arguments and answers).
+    #[pyo3(signature = (other, mode = "all", contacts = false))]
+    fn collide_scene<'py>(
+        &self,
+        py: Python<'py>,
+        other: PyRef<'py, PyScene>,
+        mode: &str,
+        contacts: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        crate::deprecated(py, "Scene.collide_scene", "Scene.collide_scenes")?;
+        self.collide_scenes(py, other, mode, contacts)
+    }
+
     /// The first hit of the ray `origin + t·direction`, `0 <= t <= max_t`, over all objects:
     /// `None` or `(name, triangle, t, point)`.
     #[pyo3(signature = (origin, direction, max_t = f64::INFINITY))]
@@ -457,8 +471,8 @@ impl PyScene {
         max_t: f64,
     ) -> PyResult<Option<RayHitTuple<'py>>> {
         let ray = Ray::new(
-            point(origin, "origin")?,
-            point(direction, "direction")?.coords,
+            point(origin, "origin", Area::Scene)?,
+            point(direction, "direction", Area::Scene)?.coords,
         );
         let hit = py.detach(|| {
             with_scene!(&self.lock().scene, |s| s

@@ -3,7 +3,7 @@
 //! [`with_scene!`] and [`with_scene_model!`] run the engine's generic code on whichever type
 //! they hold, over the registry's list of volume kinds (`obbtree::tree::volume_kinds!`).
 
-use crate::errors::value_error;
+use crate::errors::{mesh_error, value_error};
 use obbtree::tree::{Bvh, TreeFileError};
 use obbtree::{Model as TypedModel, Scene, TriMesh};
 use pyo3::prelude::*;
@@ -36,7 +36,7 @@ macro_rules! volumes {
                     $($name => TypedModel::<$volume>::new(mesh).map(AnyModel::$variant),)+
                     _ => return Err(unknown_volume(name)),
                 };
-                built.map_err(|e| value_error("mesh", e))
+                built.map_err(|e| mesh_error("mesh", e))
             }
 
             /// The model of the tree in `bytes` (a tree file's contents) over `mesh`, of the

@@ -2,6 +2,8 @@
 meshes, every difference decided by the exact rational oracle (tests/exact.py); and the batch,
 self-collision and containment queries against independent answers."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -136,7 +138,7 @@ def test_collide_many_equals_one_by_one(bunny, teapot):
     a, b = obbtree.Model(bunny), obbtree.Model(teapot)
     poses = np.stack(POSES * 3)
     for mode in ("first", "all"):
-        intersects, rows = obbtree.collide_many(a, b, poses, mode=mode)
+        intersects, rows = obbtree.collide_many(a, None, b, poses, mode=mode)
         assert intersects.shape == (len(poses),)
         for k, pose in enumerate(poses):
             hit, pairs = obbtree.collide(a, None, b, pose, mode=mode)
@@ -167,17 +169,17 @@ def test_self_collide_against_the_exact_oracle():
     assert hit and set(map(tuple, pairs.tolist())) == expected
 
 
-def test_contains_on_a_sphere():
+def test_contains_points_on_a_sphere():
     sphere = trimesh.creation.icosphere(subdivisions=3)
     model = obbtree.Model(obbtree.Mesh(sphere.vertices, sphere.faces))
     rng = np.random.default_rng(7)
     points = rng.uniform(-1.2, 1.2, size=(2000, 3))
     radius = np.linalg.norm(points, axis=1)
     clear = (radius < 0.98) | (radius > 1.0001)
-    inside = obbtree.contains(model, points)
+    inside = obbtree.contains_points(model, points)
     np.testing.assert_array_equal(inside[clear], radius[clear] < 0.98)
     moved = translation(5.0, 0.0, 0.0)
-    np.testing.assert_array_equal(obbtree.contains(model, points + [5.0, 0, 0], pose=moved), inside)
+    np.testing.assert_array_equal(obbtree.contains_points(model, points + [5.0, 0, 0], pose=moved), inside)
 
 
 def test_scene_stats_say_how_pairs_were_answered(kuka):
@@ -186,11 +188,49 @@ def test_scene_stats_say_how_pairs_were_answered(kuka):
     scene = obbtree.Scene()
     for i in (2, 3):
         scene.insert(f"link{i}", obbtree.Model(kuka[i]))
-    first = [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()]
+    first = [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all(mode="first")]
     assert scene.last_stats()["candidates"] == 1
-    assert [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all()] == first
+    assert [(a, b, pairs.tolist()) for a, b, pairs in scene.collide_all(mode="first")] == first
     assert scene.last_stats() == {"candidates": 1, "reused": 1, "witnessed": 0, "separated": 0, "hinted": 0, "queried": 0}
     scene.set_pose("link3", translation(0.0, 0.0, 0.015625))
-    scene.collide_all()
+    scene.collide_all(mode="first")
     stats = scene.last_stats()
     assert stats["reused"] == 0 and stats["queried"] + stats["witnessed"] + stats["separated"] == 1
+
+
+def test_mode_defaults_to_all_as_in_the_engine(bunny, teapot):
+    """Every query taking a mode defaults to "all" (the engine's CollisionRequest::default())."""
+    a, b = obbtree.Model(bunny), obbtree.Model(teapot)
+    pose = POSES[1]
+    pairs = obbtree.collide(a, None, b, pose)[1]
+    assert len(pairs) > 1
+    np.testing.assert_array_equal(pairs, obbtree.collide(a, None, b, pose, mode="all")[1])
+    poses = np.stack(POSES)
+    np.testing.assert_array_equal(
+        obbtree.collide_many(a, None, b, poses)[1], obbtree.collide_many(a, None, b, poses, mode="all")[1]
+    )
+    scene, other = obbtree.Scene(), obbtree.Scene()
+    scene.insert("bunny", a)
+    scene.insert("teapot", b, pose)
+    other.insert("teapot", b, pose)
+    for query in (
+        lambda **mode: scene.collide_all(**mode),
+        lambda **mode: scene.collide_with(b, pose, **mode),
+        lambda **mode: scene.collide_scenes(other, **mode),
+    ):
+        default = [p.tolist() for *_, p in query()]
+        assert default == [p.tolist() for *_, p in query(mode="all")]
+        assert max(len(p) for p in default) > 1
+    with_mode = []
+    for name in dir(obbtree._obbtree) + [f"Scene.{m}" for m in dir(obbtree.Scene)]:
+        function = obbtree._obbtree
+        for part in name.split("."):
+            function = getattr(function, part)
+        try:
+            parameters = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            continue
+        if "mode" in parameters:
+            assert parameters["mode"].default == "all", name
+            with_mode.append(name)
+    assert {"collide", "collide_many", "self_collide", "Scene.collide_all"} <= set(with_mode)

@@ -31,7 +31,7 @@ def test_example_on_a_local_cluster(bunny, teapot):
         touching = example.run(client, a, b, count, chunk=chunk, seed=4, spread=spread)
     expected = np.concatenate(
         [
-            obbtree.collide_many(a, b, example.pose_chunk(4, k, size, spread))[0]
+            obbtree.collide_many(a, None, b, example.pose_chunk(4, k, size, spread), mode="first")[0]
             for k, size in enumerate(example.chunk_sizes(count, chunk))
         ]
     )

@@ -149,7 +149,7 @@ def test_the_entry_points_agree_on_the_bundled_meshes(kuka):
         [translation(0.0, 0.0, z) @ turn(0.3 * z) for z in (0.05, 0.2, 0.4, 0.8)]
         + [translation(0.0, 0.3, 0.0)]
     )
-    many = obbtree.distance_many(a, b, poses)
+    many = obbtree.distance_many(a, None, b, poses)
     assert [x.shape for x in many] == [(5,), (5, 2), (5, 3), (5, 3), (5,), (5,)]
     for k, pose in enumerate(poses):
         one = obbtree.distance(a, None, b, pose)
@@ -224,9 +224,9 @@ def test_result_unpacks_and_indexes(box):
         (lambda m: obbtree.distance(m, None, m, None, hint=(0.0, 1.0)), ValueError, "hint: expected an array of integer indices"),
         (lambda m: obbtree.distance(m, np.full((4, 4), np.nan), m, None), ValueError, "pose_a:"),
         (lambda m: obbtree.distance(m, None, m, translation(1e300, 0, 0)), ValueError, "pose_b:"),
-        (lambda m: obbtree.distance_many(m, m, np.stack([np.eye(4), np.eye(4) * 2])), ValueError, "poses[1]:"),
-        (lambda m: obbtree.distance_many(m, m, np.eye(4)), ValueError, "poses: expected an array of shape (k, 4, 4)"),
-        (lambda m: obbtree.distance_many(m, m, np.stack([np.eye(4)]), hint=(99, 0)), ValueError, "hint: the hint [99, 0]"),
+        (lambda m: obbtree.distance_many(m, None, m, np.stack([np.eye(4), np.eye(4) * 2])), ValueError, "poses[1]:"),
+        (lambda m: obbtree.distance_many(m, None, m, np.eye(4)), ValueError, "poses: expected an array of shape (k, 4, 4)"),
+        (lambda m: obbtree.distance_many(m, None, m, np.stack([np.eye(4)]), hint=(99, 0)), ValueError, "hint: the hint [99, 0]"),
         (lambda m: obbtree.distance(m, None, obbtree.Model(m.mesh, bv="aabb"), None), ValueError, "different bounding volumes"),
         (lambda m: obbtree.DistanceTracker().distance(m, None, m, translation(1e300, 0, 0)), ValueError, "pose_b:"),
         (lambda m: obbtree.DistanceTracker().distance(m, None, m, None, rel_err=math.inf), ValueError, "rel_err must be a non-negative finite number"),
@@ -241,7 +241,7 @@ def test_bad_arguments_raise_value_error(box, call, error, message):
 
 def test_distance_many_of_no_poses_is_empty(box):
     m = obbtree.Model(box)
-    out = obbtree.distance_many(m, m, np.zeros((0, 4, 4)))
+    out = obbtree.distance_many(m, None, m, np.zeros((0, 4, 4)))
     assert [x.shape for x in out] == [(0,), (0, 2), (0, 3), (0, 3), (0,), (0,)]
 
 

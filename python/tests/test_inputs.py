@@ -96,9 +96,30 @@ def test_bad_pose_in_a_batch_is_named_by_index(tri):
     poses = np.stack([np.eye(4)] * 3)
     poses[2, 0, 0] = np.nan
     with pytest.raises(ValueError, match=r"poses\[2\]: the pose has a non-finite rotation entry"):
-        obbtree.collide_many(tri, tri, poses)
+        obbtree.collide_many(tri, None, tri, poses)
     with pytest.raises(ValueError, match=r"poses: expected an array of shape \(k, 4, 4\)"):
-        obbtree.collide_many(tri, tri, np.eye(4))
+        obbtree.collide_many(tri, None, tri, np.eye(4))
+
+
+def test_calls_in_the_former_argument_order_fail_loudly(tri):
+    """The batches took (a, b, poses, pose_a=None) before they took collide's order with the
+    batch in pose_b's place: such calls raise a TypeError naming the argument, never answer."""
+    poses = np.stack([np.eye(4)] * 2)
+    for many in (obbtree.collide_many, obbtree.distance_many):
+        with pytest.raises(TypeError, match="'poses'"):  # one positional argument short
+            many(tri, tri, poses)
+        with pytest.raises(TypeError, match=r"^pose_a: expected a \(4, 4\) pose matrix or None, got an obbtree\.Model"):
+            many(tri, tri, poses, None)
+        with pytest.raises(TypeError, match="'pose_a'"):
+            many(tri, tri, poses, pose_a=np.eye(4))
+        with pytest.raises(TypeError, match=r"^b: expected an obbtree\.Model, got numpy\.ndarray; the arguments are \(a, pose_a, b, poses, "):
+            many(tri, None, poses, tri)
+        with pytest.raises(TypeError, match=r"^poses: expected a \(k, 4, 4\) array of poses, got an obbtree\.Model"):
+            many(tri, None, tri, tri)
+    with pytest.raises(TypeError, match=r"^pose_a: .* got an obbtree\.Model; each model is followed by its pose"):
+        obbtree.collide(tri, tri, tri, None)
+    with pytest.raises(TypeError, match="'b'"):
+        obbtree.distance(tri, tri, np.eye(4), np.eye(4))
 
 
 def test_placement_out_of_the_exact_range_is_refused(tri):
@@ -119,7 +140,7 @@ def test_placement_out_of_the_exact_range_is_refused(tri):
     ],
 )
 def test_bad_rays_raise_value_error(tri, origins, directions, message):
-    for query in (obbtree.cast_rays, obbtree.cast_rays_all, obbtree.any_hit):
+    for query in (obbtree.cast_rays, obbtree.cast_rays_all, obbtree.any_hits):
         with pytest.raises(ValueError) as error:
             query(tri, origins, directions)
         assert message in str(error.value)
@@ -176,7 +197,7 @@ def test_tree_files_round_trip_and_check_the_mesh(tmp_path, bunny, teapot):
 
 def test_open_mesh_has_no_inside(tri):
     with pytest.raises(ValueError, match="model: the mesh is not closed"):
-        obbtree.contains(tri, [[0, 0, 0]])
+        obbtree.contains_points(tri, [[0, 0, 0]])
 
 
 def test_scene_names_are_checked(tri):
@@ -190,3 +211,34 @@ def test_scene_names_are_checked(tri):
         scene.set_pose("b", np.eye(4))
     with pytest.raises(ValueError, match="pose: the rotation is a reflection"):
         scene.set_pose("a", np.diag([1.0, 1.0, -1.0, 1.0]))
+
+
+def test_former_names_warn_and_answer_as_the_new_ones(tri):
+    """contains, any_hit and Scene.collide_scene are the former names of contains_points,
+    any_hits and Scene.collide_scenes: a DeprecationWarning at the caller's line, then the same
+    answer."""
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+    tet = obbtree.Model(obbtree.Mesh(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]))
+    points = [[0.1, 0.1, 0.1], [1, 1, 1]]
+    origins, directions = [[0.2, 0.2, 1], [2, 2, 1]], [[0, 0, -1], [0, 0, -1]]
+    scene, other = obbtree.Scene(), obbtree.Scene()
+    scene.insert("a", tri)
+    other.insert("b", tri)
+    cases = [
+        (lambda: obbtree.contains(tet, points), lambda: obbtree.contains_points(tet, points),
+         "obbtree.contains is deprecated: it is the former name of obbtree.contains_points"),
+        (lambda: obbtree.any_hit(tri, origins, directions, max_t=5.0),
+         lambda: obbtree.any_hits(tri, origins, directions, max_t=5.0),
+         "obbtree.any_hit is deprecated: it is the former name of obbtree.any_hits"),
+        (lambda: scene.collide_scene(other, mode="first"), lambda: scene.collide_scenes(other, mode="first"),
+         "Scene.collide_scene is deprecated: it is the former name of Scene.collide_scenes"),
+    ]
+    for old, new, message in cases:
+        with pytest.warns(DeprecationWarning, match=message) as warned:
+            answer = old()
+        assert len(warned) == 1 and warned[0].filename == __file__
+        expected = new()
+        if isinstance(expected, list):
+            assert [(a, b, p.tolist()) for a, b, p in answer] == [(a, b, p.tolist()) for a, b, p in expected]
+        else:
+            np.testing.assert_array_equal(answer, expected)

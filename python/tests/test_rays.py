@@ -76,7 +76,7 @@ def test_every_hit_and_any_hit_agree_with_first_hits(teapot):
     origins, directions = random_rays(teapot, 500, seed=11)
     hit, triangle, t, _ = obbtree.cast_rays(model, origins, directions)
     ray, tri_all, t_all, _ = obbtree.cast_rays_all(model, origins, directions)
-    np.testing.assert_array_equal(obbtree.any_hit(model, origins, directions), hit)
+    np.testing.assert_array_equal(obbtree.any_hits(model, origins, directions), hit)
     np.testing.assert_array_equal(np.unique(ray), np.flatnonzero(hit))
     first = np.flatnonzero(np.concatenate([[True], ray[1:] != ray[:-1]])) if len(ray) else []
     np.testing.assert_array_equal(t_all[first], t[hit])

@@ -31,7 +31,7 @@ def test_shared_models_from_many_threads(bunny, teapot):
         p = batch[k % len(batch)]
         pairs = obbtree.collide(a, None, b, p, mode="all")[1]
         rays = obbtree.cast_rays(a, origins, directions)
-        many = obbtree.collide_many(a, b, batch)[0]
+        many = obbtree.collide_many(a, None, b, batch, mode="first")[0]
         return k, pairs, rays, many
 
     with ThreadPoolExecutor(max_workers=8) as pool:
@@ -71,9 +71,9 @@ def test_shared_scene_moved_and_queried_from_many_threads(kuka):
     def work(k):
         name = f"link{k % 8}"
         scene.set_pose(name, translation(200.0 * (k % 8), 0, 0))
-        touched = [n for n, _ in scene.collide_with(probe, translation(200.0 * (k % 8), 0, 0))]
+        touched = [n for n, _ in scene.collide_with(probe, translation(200.0 * (k % 8), 0, 0), mode="first")]
         assert touched == [name]
-        assert scene.collide_all() == []
+        assert scene.collide_all(mode="first") == []
         hit = scene.cast_ray([200.0 * (k % 8), 0.0, 1000.0], [0.0, 0.0, -1.0])
         return hit[0] if hit else None
 
@@ -92,8 +92,8 @@ def test_two_scenes_against_each_other_from_both_sides(teapot):
 
     def work(k):
         if k % 2:
-            return sorted((a, b) for a, b, _ in left.collide_scene(right))
-        return sorted((b, a) for a, b, _ in right.collide_scene(left))
+            return sorted((a, b) for a, b, _ in left.collide_scenes(right, mode="first"))
+        return sorted((b, a) for a, b, _ in right.collide_scenes(left, mode="first"))
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(work, range(40)))
@@ -112,3 +112,28 @@ def test_shared_trimesh_manager(bunny, teapot):
     with ThreadPoolExecutor(max_workers=8) as pool:
         for k, answer in enumerate(pool.map(work, range(32))):
             assert answer == ((True, {"bunny"}) if k % 2 else (False, set()))
+
+
+def test_culling_and_picking_from_many_threads(bunny):
+    """cull and pick_pixel release the GIL for their work: threads sharing a model and a camera
+    get the answers a lone caller gets."""
+    model = obbtree.Model(bunny)
+    camera = obbtree.Camera.look_at([2.0, 6.0, 12.0], [0.5, 4.0, 0.0], [0, 1, 0], 0.35, 8.0, 14.0, 64, 48)
+    expected_cull = [a.tolist() for a in obbtree.cull(model, camera)]
+    pixels = [(x, y) for x in range(0, 64, 4) for y in range(0, 48, 4)]
+    expected_picks = [obbtree.pick_pixel(model, camera, x, y) for x, y in pixels]
+    assert any(p is not None for p in expected_picks)
+
+    def work(k):
+        culled = [a.tolist() for a in obbtree.cull(model, camera)]
+        x, y = pixels[k % len(pixels)]
+        return k, culled, obbtree.pick_pixel(model, camera, x, y)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for k, culled, picked in pool.map(work, range(64)):
+            assert culled == expected_cull
+            want = expected_picks[k % len(pixels)]
+            assert (picked is None) == (want is None)
+            if want is not None:
+                assert picked[:2] == want[:2]
+                np.testing.assert_array_equal(picked[2], want[2])
