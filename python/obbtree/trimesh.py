@@ -38,9 +38,6 @@ __all__ = ["CollisionManager", "ContactData", "DistanceData", "RayMeshIntersecto
 #: The name trimesh gives the external object of ``in_collision_single`` in contact data.
 EXTERNAL = "__external"
 
-#: Bounding balls a manager keeps (of its objects' models and of the last meshes queried).
-_BALLS_KEPT = 4096
-
 def _content_key(mesh, vertices, faces):
     """A key that changes when the mesh's arrays do: trimesh's own content hash (cached by
     trimesh, so cheap) when the mesh type has one, else a digest of the arrays."""
@@ -152,41 +149,17 @@ class ContactData:
 class _Object:
     """An object queried against a manager: the user's name and mesh, its model and pose."""
 
-    def __init__(self, name, mesh, model, transform, spheres=None):
+    def __init__(self, name, mesh, model, transform):
         self.name = name
         self.mesh = mesh
         self.model = model
         self._transform = transform
         self._normals = None
-        # Bounding balls by model, shared by a manager's objects: {id(model): (model, ball)}.
-        self._spheres = {} if spheres is None else spheres
 
     @property
     def transform(self):
         """The pose, ``(4, 4)``."""
         return self._transform
-
-    def _ball(self):
-        """A ball around the mesh (centred on its box's centre), computed once per model."""
-        entry = self._spheres.get(id(self.model))
-        if entry is None:
-            vertices = self.model.mesh.vertices
-            center = (vertices.min(axis=0) + vertices.max(axis=0)) / 2.0
-            radius = np.sqrt(((vertices - center) ** 2).sum(axis=1).max())
-            if len(self._spheres) >= _BALLS_KEPT:
-                del self._spheres[next(iter(self._spheres))]
-            # The model is kept with its ball so that its id is not reused while cached.
-            entry = self._spheres[id(self.model)] = (self.model, center, radius)
-        return entry[1:]
-
-    def radius(self):
-        """The radius of the mesh's ball."""
-        return self._ball()[1]
-
-    def world_center(self):
-        """The centre of the mesh's ball, placed by the object's transform."""
-        transform = self.transform  # a scene object's is read from the scene: once
-        return transform[:3, :3] @ self._ball()[0] + transform[:3, 3]
 
     def world_normals(self, faces):
         """The unit normals of ``faces`` ((p,) indices) in the world frame, (p, 3)."""
@@ -199,8 +172,8 @@ class _SceneObject(_Object):
     """An object of a manager: its pose is the one its scene holds (``set_transform`` hands the
     caller's matrix to the scene alone, which copies it)."""
 
-    def __init__(self, name, mesh, model, scene, key, spheres):
-        super().__init__(name, mesh, model, None, spheres)
+    def __init__(self, name, mesh, model, scene, key):
+        super().__init__(name, mesh, model, None)
         self._scene = scene
         self._key = key
 
@@ -283,7 +256,6 @@ class CollisionManager:
         # last few meshes queried against the manager.
         self._models = {}
         self._external = {}
-        self._spheres = {}
 
     def add_object(self, name, mesh, transform=None):
         """Add ``mesh`` (a trimesh.Trimesh, or an ``obbtree.Model``) at ``transform`` ((4,4),
@@ -297,7 +269,7 @@ class CollisionManager:
             self._scene.insert(key, model, transform)
         if name in self._objs:
             self.remove_object(name)
-        self._objs[name] = _SceneObject(name, mesh, model, self._scene, key, self._spheres)
+        self._objs[name] = _SceneObject(name, mesh, model, self._scene, key)
         self._key_of[name] = key
         self._name_of[key] = name
         return model
@@ -392,8 +364,13 @@ class CollisionManager:
         transform = _transform(transform)
         _check_pose(transform, "transform")
         model = _model_of(mesh, self._bv, self._external, limit=8)
-        external = _Object(EXTERNAL, mesh, model, transform, self._spheres)
-        found = _closest((obj, external) for obj in self._objs.values())
+        found = self._scene.min_distance_to(model, transform)
+        if found is not None:
+            # The scene answers with the model first; trimesh names the object first.
+            key, d, (face_model, face_object), point_model, point_object = found
+            obj = self._objs[self._name_of[key]]
+            external = _Object(EXTERNAL, mesh, model, transform)
+            found = (obj, external, _Closest(d, (face_object, face_model), point_object, point_model))
         distance, names, data = _distance_returns(found)
         name = None if names is None else names[0]
         return _returns(distance, name, data, return_name, return_data)
@@ -409,9 +386,7 @@ class CollisionManager:
         if name is None:
             found = self._scene_closest()
         else:
-            chosen = self._objs[name]
-            others = (obj for obj in self._objs.values() if obj is not chosen)
-            found = _closest((chosen, obj) for obj in others)
+            found = self._scene_pair(self._scene.min_distance_from(self._key_of[name]))
         distance, names, data = _distance_returns(found)
         if names is not None:
             names = tuple(sorted(names))
@@ -420,11 +395,17 @@ class CollisionManager:
     def _scene_closest(self):
         """The nearest pair of objects by the scene's own search (``Scene.min_distance``, which
         keeps what it learnt for the next call): ``(a, b, result)`` or None."""
-        found = self._scene.min_distance()
+        return self._scene_pair(self._scene.min_distance())
+
+    def _scene_pair(self, found, other_manager=None):
+        """``(a, b, result)`` of a pair the scene found (``a`` of this manager, ``b`` of
+        ``other_manager`` or this one), or None."""
         if found is None:
             return None
         key_a, key_b, distance, pair, point_a, point_b = found
-        a, b = (self._objs[self._name_of[k]] for k in (key_a, key_b))
+        other = self if other_manager is None else other_manager
+        a = self._objs[self._name_of[key_a]]
+        b = other._objs[other._name_of[key_b]]
         return a, b, _Closest(distance, pair, point_a, point_b)
 
     def min_distance_other(self, other_manager, return_names=False, return_data=False):
@@ -433,8 +414,8 @@ class CollisionManager:
 
         Returns ``distance`` and, if asked, ``(name here, name there)`` and a DistanceData.
         """
-        found = _closest(
-            itertools.product(self._objs.values(), other_manager._objs.values())
+        found = self._scene_pair(
+            self._scene.min_distance_scenes(other_manager._scene), other_manager
         )
         distance, names, data = _distance_returns(found)
         return _returns(distance, names, data, return_names, return_data)
@@ -475,41 +456,6 @@ NO_PAIR_DISTANCE = float(np.finfo(np.float64).max)
 
 #: The fields of a distance result that ``_distance_returns`` reads.
 _Closest = collections.namedtuple("_Closest", "distance pair point_a point_b")
-
-
-def _closest(candidates):
-    """The nearest of the ``(a, b)`` object pairs of ``candidates``: ``(a, b, result)`` with the
-    ``obbtree.distance`` result of ``a`` against ``b``, or None for no pairs.
-
-    Pairs are measured in the order of a lower bound on their distance (the gap between
-    bounding spheres of the objects) and the search stops at the first whose bound is not below
-    the best distance found, which no later pair can beat.
-    """
-    pairs = list(candidates)
-    if not pairs:
-        return None
-    bounds = _sphere_gaps(pairs)
-    best = None
-    for k in np.argsort(bounds, kind="stable"):
-        if best is not None and bounds[k] >= best[2].distance:
-            break
-        a, b = pairs[k]
-        result = distance(a.model, a.transform, b.model, b.transform)
-        if best is None or result.distance < best[2].distance:
-            best = (a, b, result)
-            if result.distance == 0.0:
-                break
-    return best
-
-
-def _sphere_gaps(pairs):
-    """For each ``(a, b)`` object pair, a lower bound on the distance of their meshes: the gap
-    between their bounding spheres, lowered by a margin far above the rounding of its terms."""
-    centers = np.array([[o.world_center() for o in pair] for pair in pairs])
-    radii = np.array([[o.radius() for o in pair] for pair in pairs])
-    span = np.linalg.norm(centers[:, 0] - centers[:, 1], axis=1)
-    reach = radii.sum(axis=1) + np.abs(centers).max(axis=(1, 2))
-    return span - radii.sum(axis=1) - 1e-9 * reach
 
 
 def _distance_returns(found):

@@ -35,9 +35,18 @@ struct Apart {
 
 impl Apart {
     fn of<V>(scene: &obbtree::scene::Scene<V>, found: ObjectDistance) -> Self {
+        Self::across(scene, scene, found)
+    }
+
+    /// A pair of an object of `scene` (`a`) and one of `other` (`b`).
+    fn across<V>(
+        scene: &obbtree::scene::Scene<V>,
+        other: &obbtree::scene::Scene<V>,
+        found: ObjectDistance,
+    ) -> Self {
         Self {
             a: scene.name(found.a).to_string(),
-            b: scene.name(found.b).to_string(),
+            b: other.name(found.b).to_string(),
             found,
         }
     }
@@ -53,6 +62,31 @@ impl Apart {
             point_array(py, &f.point_b).into_any(),
         )
     }
+}
+
+/// An object's distance to a model outside the scene as Python sees it: `(name, distance,
+/// (triangle of the model, triangle of the object), point on the model, point on the object)`.
+type ExternalTuple<'py> = (
+    String,
+    f64,
+    (u32, u32),
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
+/// The tuple of the object `name` at `result` from an external model.
+fn external_tuple<'py>(
+    py: Python<'py>,
+    name: String,
+    result: &obbtree::DistanceResult,
+) -> ExternalTuple<'py> {
+    (
+        name,
+        result.distance,
+        (result.pair[0], result.pair[1]),
+        point_array(py, &result.point_a).into_any(),
+        point_array(py, &result.point_b).into_any(),
+    )
 }
 
 /// A ray's first hit on a scene as Python sees it: `(name, triangle, t, point)`.
@@ -399,6 +433,120 @@ impl PyScene {
         touching_list(py, found, contacts, false)
     }
 
+    /// The object nearest `model` at `pose`, if one is at most `limit` away: `None` or
+    /// `(name, distance, pair, point_model, point_object)`, `pair` being `(triangle of model,
+    /// triangle of the object)` and the points in the world frame. Ties go to the first name.
+    /// The scene's groups and allowed pairs do not apply (the model is not an object of it).
+    #[pyo3(signature = (model, pose = None, limit = f64::INFINITY))]
+    fn min_distance_to<'py>(
+        &self,
+        py: Python<'py>,
+        model: PyRef<'py, Model>,
+        pose: Option<&Bound<'py, PyAny>>,
+        limit: f64,
+    ) -> PyResult<Option<ExternalTuple<'py>>> {
+        let placed = self::pose(pose, "pose")?;
+        let model: AnyModel = model.inner.clone();
+        let found = py.detach(|| {
+            with_scene_model!(&self.lock().scene, &model, |s, m| s
+                .min_distance_to(m, &placed, limit)
+                .map(|found| found.map(|f| (s.name(f.object).to_string(), f.result)))
+                .map_err(|e| refused("limit", e)))
+        })?;
+        Ok(found.map(|(name, r)| external_tuple(py, name, &r)))
+    }
+
+    /// Every object at most `margin` from `model` at `pose` (decided exactly), sorted by name,
+    /// each as `min_distance_to` gives it.
+    #[pyo3(signature = (model, margin, pose = None))]
+    fn within_margin_of<'py>(
+        &self,
+        py: Python<'py>,
+        model: PyRef<'py, Model>,
+        margin: f64,
+        pose: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<ExternalTuple<'py>>> {
+        let placed = self::pose(pose, "pose")?;
+        let model: AnyModel = model.inner.clone();
+        let found = py.detach(|| {
+            with_scene_model!(&self.lock().scene, &model, |s, m| s
+                .within_margin_of(m, &placed, margin)
+                .map(|found| found
+                    .into_iter()
+                    .map(|f| (s.name(f.object).to_string(), f.result))
+                    .collect::<Vec<_>>())
+                .map_err(|e| refused("margin", e)))
+        })?;
+        Ok(found
+            .into_iter()
+            .map(|(name, r)| external_tuple(py, name, &r))
+            .collect())
+    }
+
+    /// The object nearest the object `name` (groups and allowed pairs apply), if one is at
+    /// most `limit` away: `None` or the pair as `min_distance` gives it (names sorted).
+    #[pyo3(signature = (name, limit = f64::INFINITY))]
+    fn min_distance_from<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        limit: f64,
+    ) -> PyResult<Option<DistanceTuple<'py>>> {
+        let found = py.detach(|| {
+            with_scene!(&self.lock().scene, |s| s
+                .lookup(&name)
+                .and_then(|id| s.min_distance_from(id, limit))
+                .map(|found| found.map(|f| Apart::of(s, f))))
+        });
+        let found = found.map_err(scene_error)?;
+        Ok(found.map(|f| f.into_tuple(py)))
+    }
+
+    /// The closest pair of an object of this scene (`a`) and one of `other` (`b`), if one is at
+    /// most `limit` apart: `None` or `(a, b, distance, pair, point_a, point_b)`. The groups
+    /// apply across the scenes.
+    #[pyo3(signature = (other, limit = f64::INFINITY))]
+    fn min_distance_scenes<'py>(
+        &self,
+        py: Python<'py>,
+        other: PyRef<'py, PyScene>,
+        limit: f64,
+    ) -> PyResult<Option<DistanceTuple<'py>>> {
+        let other: &PyScene = &other;
+        let found = py.detach(|| {
+            self.with_both(other, |x, y| {
+                with_scenes!(x, y, |s, t| s
+                    .min_distance_scenes(t, limit)
+                    .map(|found| found.map(|f| Apart::across(s, t, f)))
+                    .map_err(|e| refused("limit", e)))
+            })
+        })?;
+        Ok(found.map(|f| f.into_tuple(py)))
+    }
+
+    /// Every pair of an object of this scene and one of `other` at most `margin` apart
+    /// (decided exactly), sorted by names, each as `min_distance_scenes` gives it.
+    fn within_margin_scenes<'py>(
+        &self,
+        py: Python<'py>,
+        other: PyRef<'py, PyScene>,
+        margin: f64,
+    ) -> PyResult<Vec<DistanceTuple<'py>>> {
+        let other: &PyScene = &other;
+        let found = py.detach(|| {
+            self.with_both(other, |x, y| {
+                with_scenes!(x, y, |s, t| s
+                    .within_margin_scenes(t, margin)
+                    .map(|found| found
+                        .into_iter()
+                        .map(|f| Apart::across(s, t, f))
+                        .collect::<Vec<_>>())
+                    .map_err(|e| refused("margin", e)))
+            })
+        })?;
+        Ok(found.into_iter().map(|f| f.into_tuple(py)).collect())
+    }
+
     /// The pairs of an object of this scene (`a`) and one of `other` (`b`) that touch, as
     /// `collide_all` reports them.
     #[pyo3(signature = (other, mode = "all", contacts = false))]
@@ -426,23 +574,7 @@ impl PyScene {
                         .collect::<Vec<_>>())
                 })
             };
-            if std::ptr::eq(self, other) {
-                let state = self.lock();
-                return run(&state.scene, &state.scene);
-            }
-            // Two locks, always taken in address order: no two threads can wait on each other.
-            let (first, second) = if (self as *const Self) < (other as *const Self) {
-                (self, other)
-            } else {
-                (other, self)
-            };
-            let (g1, g2) = (first.lock(), second.lock());
-            let (mine, theirs) = if std::ptr::eq(first, self) {
-                (&g1, &g2)
-            } else {
-                (&g2, &g1)
-            };
-            run(&mine.scene, &theirs.scene)
+            self.with_both(other, run)
         })?;
         touching_list(py, found, contacts, true)
     }
@@ -537,5 +669,28 @@ impl PyScene {
             scene.allow(py, a, b)?;
         }
         Ok(scene)
+    }
+}
+
+impl PyScene {
+    /// Runs `run` on this scene's and `other`'s typed scenes, each locked once: two locks are
+    /// always taken in address order, so no two threads can wait on each other.
+    fn with_both<R>(&self, other: &PyScene, run: impl FnOnce(&AnyScene, &AnyScene) -> R) -> R {
+        if std::ptr::eq(self, other) {
+            let state = self.lock();
+            return run(&state.scene, &state.scene);
+        }
+        let (first, second) = if (self as *const Self) < (other as *const Self) {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let (g1, g2) = (first.lock(), second.lock());
+        let (mine, theirs) = if std::ptr::eq(first, self) {
+            (&g1, &g2)
+        } else {
+            (&g2, &g1)
+        };
+        run(&mine.scene, &theirs.scene)
     }
 }

@@ -315,3 +315,49 @@ def test_scene_distance_arguments_raise_value_error(box, call, message):
         call(scene)
     assert message in str(raised.value)
     assert obbtree.Scene().min_distance() is None
+
+
+def test_scene_distances_to_a_model_to_an_object_and_between_scenes(box, ball):
+    """min_distance_to / within_margin_of (an external model), min_distance_from (one object),
+    min_distance_scenes / within_margin_scenes (two scenes), against the exact oracle."""
+    meshes = [("box", box), ("ball", ball), ("box2", box)]
+    poses = [np.eye(4), translation(0.5, 0.5, 1.8), translation(3.0, 0.0, 0.0) @ turn(0.4)]
+    scene, placed = scene_of(meshes, poses)
+    other, other_placed = scene_of([("far_ball", ball), ("near_box", box)],
+                                   [translation(0.0, 4.0, 0.0), translation(0.2, -1.7, 0.3) @ turn(0.3)])
+    scale = 5.0
+    external = obbtree.Model(ball)
+    pose = translation(1.2, -1.5, 0.4)
+    placed_external = placed_triangles(ball, pose)
+    exact = {name: exact_minimum(placed_external, t, 2.0) for name, t in placed.items()}
+    exact = {n: e for n, e in exact.items() if e is not None}
+    name, d, (face_model, face_object), point_model, point_object = scene.min_distance_to(external, pose)
+    assert name == min(exact, key=lambda n: exact[n])
+    assert_within_promise(d, exact[name], scale)
+    assert_within_promise(d, triangle_distance_squared(placed_external[face_model],
+                                                       placed[name][face_object]), scale)
+    assert abs(np.linalg.norm(point_model - point_object) - d) <= 1e-9 * scale
+    assert scene.min_distance_to(external, pose, limit=d * 0.99) is None
+    margin = 1.3
+    within = scene.within_margin_of(external, margin, pose)
+    assert [n for n, *_ in within] == sorted(n for n, e in exact.items() if e <= Fraction(margin) ** 2)
+    # One object against the others.
+    a, b, d, *_ = scene.min_distance_from("ball")
+    pairs = exact_pairs(placed, 2.0)
+    nearest = min((p for p in pairs if "ball" in p), key=lambda p: pairs[p])
+    assert (a, b) == nearest
+    assert_within_promise(d, pairs[nearest], scale)
+    # Between the scenes.
+    cross = {(x, y): exact_minimum(tx, ty, 2.0)
+             for x, tx in placed.items() for y, ty in other_placed.items()}
+    cross = {p: e for p, e in cross.items() if e is not None}
+    a, b, d, *_ = scene.min_distance_scenes(other)
+    assert (a, b) == min(cross, key=lambda p: cross[p])
+    assert_within_promise(d, cross[(a, b)], scale)
+    within = scene.within_margin_scenes(other, margin)
+    assert [(x, y) for x, y, *_ in within] == sorted(p for p, e in cross.items() if e <= Fraction(margin) ** 2)
+    assert within, "some pair across the scenes is within the margin"
+    with pytest.raises(obbtree.SceneError):
+        scene.min_distance_from("nope")
+    with pytest.raises(obbtree.SceneError, match="limit"):
+        scene.min_distance_to(external, pose, limit=-1.0)

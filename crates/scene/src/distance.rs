@@ -411,6 +411,52 @@ impl<V: PosedOverlap> Scene<V> {
         )
     }
 
+    /// The object nearest the scene's object `id`, if one is at most `limit` away, as the
+    /// ordered pair (first by name) with its distance, closest triangles and points; the
+    /// filters apply as in [`min_distance`](Self::min_distance) (groups, allowed pairs, the
+    /// pair filter). Among objects at the same distance, the first pair by names. Through the
+    /// same closest-pair driver, over the objects nearest `id`'s bounds; nothing is remembered,
+    /// but a pair's last closest triangles seed its measurement.
+    pub fn min_distance_from(
+        &self,
+        id: ObjectId,
+        limit: f64,
+    ) -> Result<Option<ObjectDistance>, SceneError> {
+        if limit.is_nan() || limit < 0.0 {
+            return Err(QueryError::InvalidMargin(limit).into());
+        }
+        self.object(id)?;
+        let bounds = *self.bounds(id).ok_or(SceneError::UnknownObject(id))?;
+        closest_of(
+            |bound, visit| {
+                self.tree
+                    .nearest_to_aabb(&bounds, bound, |other, _| visit(ObjectId(other), bound))
+            },
+            limit,
+            None,
+            |other, bound| {
+                let Some((a, b)) = (other != id).then(|| self.admitted(id, other)).flatten() else {
+                    return Ok(None);
+                };
+                let (oa, ob) = (self.object(a)?, self.object(b)?);
+                let hint = self.distance_record(a, b).and_then(|r| r.hint);
+                let found =
+                    distance_within((&oa.model, &oa.pose), (&ob.model, &ob.pose), bound, hint)
+                        .map_err(|source| self.pair_error(a, b, source))?;
+                Ok(found.map(|r| ObjectDistance {
+                    a,
+                    b,
+                    distance: r.distance,
+                    pair: r.pair,
+                    point_a: r.point_a,
+                    point_b: r.point_b,
+                }))
+            },
+            |found| found.distance,
+            |x, y| self.nearer(x, y),
+        )
+    }
+
     /// Every object at most `margin` from `model` at `pose`, sorted by name, with the two-model
     /// answer (the model as A). Decided exactly ([`obbtree_query::within_margin`]), then
     /// measured. Filters and memory as in [`min_distance_to`](Self::min_distance_to).
@@ -483,18 +529,19 @@ impl<V: PosedOverlap> Scene<V> {
         if !(margin.is_finite() && margin >= 0.0) {
             return Err(QueryError::InvalidMargin(margin).into());
         }
-        let mut near = Vec::new();
-        let _ = self.tree.for_each_pair_with(&other.tree, |a, b| {
-            let (a, b) = (ObjectId(a), ObjectId(b));
-            let close = match (self.bounds(a), other.bounds(b)) {
-                (Some(ba), Some(bb)) => meet(&grow(ba, margin), bb),
-                _ => false,
-            };
-            if close {
-                near.push((a, b));
-            }
-            std::ops::ControlFlow::Continue(())
-        });
+        let near: Vec<(ObjectId, ObjectId)> = self
+            .objects()
+            .filter_map(|(a, _)| Some((a, grow(self.bounds(a)?, margin))))
+            .flat_map(|(a, grown)| {
+                other
+                    .tree
+                    .overlapping(&grown)
+                    .map(ObjectId)
+                    .filter(move |&b| other.bounds(b).is_some_and(|bb| meet(bb, &grown)))
+                    .map(move |b| (a, b))
+            })
+            .collect();
+        let mut near = near;
         near.sort_unstable_by(|&(a, b), &(c, d)| {
             (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
         });

@@ -1074,6 +1074,31 @@ fn distances_to_a_model_and_between_scenes_match_every_pair() {
         }
     }
     assert!(within_found > 20, "{within_found}");
+    // From an object of the scene to the nearest other one.
+    for (name, m, pose) in plain.iter().step_by(6) {
+        let others: Vec<_> = plain.iter().filter(|o| &o.0 != name).cloned().collect();
+        let every = distances_to(&models, &others, &models[*m], pose);
+        let want = least(&every, |e| {
+            (e.1, ordered(name, &e.0).0 + &ordered(name, &e.0).1)
+        })
+        .unwrap();
+        let got = scene
+            .min_distance_from(scene.id(name).unwrap(), f64::INFINITY)
+            .unwrap()
+            .unwrap();
+        let (a, b) = ordered(name, &want.0);
+        assert_eq!(
+            (scene.name(got.a), scene.name(got.b)),
+            (a.as_str(), b.as_str())
+        );
+        // Measured with the pair in name order: equal within the guarantee.
+        assert!(
+            close(got.distance, want.1),
+            "{name}: {} {}",
+            got.distance,
+            want.1
+        );
+    }
     // Between the scenes: every cross pair.
     let mut cross = Vec::new();
     for (name, m, pose) in &plain {
