@@ -34,6 +34,9 @@ pub struct ExactHit {
 pub struct ExactHits {
     /// Every crossing, sorted by exact `t` (then triangle).
     pub hits: Vec<ExactHit>,
+    /// The position in `hits` of each triangle's crossing (a ray through 100,000 copies of one
+    /// triangle would make a search per reported hit quadratic).
+    by_triangle: std::collections::HashMap<u32, usize>,
 }
 
 impl ExactHits {
@@ -75,12 +78,17 @@ impl ExactHits {
             });
         }
         hits.sort_by(|a, b| a.t.cmp(&b.t).then(a.triangle.cmp(&b.triangle)));
-        Self { hits }
+        let by_triangle = hits
+            .iter()
+            .enumerate()
+            .map(|(k, h)| (h.triangle, k))
+            .collect();
+        Self { hits, by_triangle }
     }
 
     /// The exact hit on `triangle`.
     fn on(&self, triangle: u32) -> Option<&ExactHit> {
-        self.hits.iter().find(|h| h.triangle == triangle)
+        self.by_triangle.get(&triangle).map(|&k| &self.hits[k])
     }
 
     /// Checks the answers of the pick queries for `max_t` against the exact crossings: every hit
@@ -129,9 +137,12 @@ impl ExactHits {
         for h in all {
             reported(h);
         }
+        // A set of the reported triangles, for the same reason as `by_triangle`.
+        let reported_triangles: std::collections::HashSet<u32> =
+            all.iter().map(|a| a.triangle).collect();
         for h in self.hits.iter().filter(|h| within(h)) {
             assert!(
-                all.iter().any(|a| a.triangle == h.triangle),
+                reported_triangles.contains(&h.triangle),
                 "cast_ray_all misses the exact crossing {h:?}: {}",
                 what()
             );
