@@ -5,7 +5,7 @@
 
 use crate::bounds::{meet, world_box};
 use crate::coherence::{answer, Collide, CollisionRecord, PairQuery};
-use crate::scene::{QueryStats, Scene};
+use crate::scene::{answer_all, QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::Pose;
 use obbtree_query::{collide, CollisionRequest, CollisionResult, Model, PosedOverlap};
@@ -173,19 +173,18 @@ impl<V: PosedOverlap> Scene<V> {
             .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, &bounds)))
             .collect();
         touched.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
-        let results = touched
-            .par_iter()
-            .map(|&id| {
-                let object = self.object(id)?;
-                collide(model, pose, &object.model, &object.pose, request)
-                    .map(|result| ExternalContact { object: id, result })
-                    .map_err(|source| SceneError::Object {
-                        name: object.name.clone(),
-                        source,
-                    })
-            })
-            .collect::<Vec<_>>();
-        touching(results, |c| c.result.intersects)
+        answer_all(&touched, |&id| {
+            let object = self.object(id)?;
+            collide(model, pose, &object.model, &object.pose, request)
+                .map(|result| {
+                    let touches = result.intersects;
+                    touches.then_some(ExternalContact { object: id, result })
+                })
+                .map_err(|source| SceneError::Object {
+                    name: object.name.clone(),
+                    source,
+                })
+        })
     }
 
     /// The pairs of an object of this scene (`a`) and an object of `other` (`b`) that touch,
@@ -216,34 +215,18 @@ impl<V: PosedOverlap> Scene<V> {
         candidates.sort_unstable_by(|&(a, b), &(c, d)| {
             (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
         });
-        let results = candidates
-            .par_iter()
-            .map(|&(a, b)| {
-                let (oa, ob) = (self.object(a)?, other.object(b)?);
-                collide(&oa.model, &oa.pose, &ob.model, &ob.pose, request)
-                    .map(|result| ObjectContact { a, b, result })
-                    .map_err(|source| SceneError::Pair {
-                        a: oa.name.clone(),
-                        b: ob.name.clone(),
-                        source,
-                    })
-            })
-            .collect::<Vec<_>>();
-        touching(results, |c| c.result.intersects)
+        answer_all(&candidates, |&(a, b)| {
+            let (oa, ob) = (self.object(a)?, other.object(b)?);
+            collide(&oa.model, &oa.pose, &ob.model, &ob.pose, request)
+                .map(|result| {
+                    let touches = result.intersects;
+                    touches.then_some(ObjectContact { a, b, result })
+                })
+                .map_err(|source| SceneError::Pair {
+                    a: oa.name.clone(),
+                    b: ob.name.clone(),
+                    source,
+                })
+        })
     }
-}
-
-/// The first error of `results`, or the results that `touch`.
-fn touching<T>(
-    results: Vec<Result<T, SceneError>>,
-    touch: impl Fn(&T) -> bool,
-) -> Result<Vec<T>, SceneError> {
-    let mut kept = Vec::new();
-    for result in results {
-        let result = result?;
-        if touch(&result) {
-            kept.push(result);
-        }
-    }
-    Ok(kept)
 }

@@ -10,7 +10,7 @@
 
 use crate::bounds::{meet, world_box};
 use crate::coherence::Answered;
-use crate::scene::{ordered, QueryStats, Scene};
+use crate::scene::{answer_all, ordered, QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::{Aabb, Point, Pose, Vector};
 use obbtree_query::{
@@ -477,7 +477,7 @@ impl<V: PosedOverlap> Scene<V> {
             .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, &grown)))
             .collect();
         near.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
-        all_within(&near, |&id| {
+        answer_all(&near, |&id| {
             let object = self.object(id)?;
             distance_within((model, pose), (&object.model, &object.pose), margin, None)
                 .map(|found| found.map(|result| ExternalDistance { object: id, result }))
@@ -545,7 +545,7 @@ impl<V: PosedOverlap> Scene<V> {
         near.sort_unstable_by(|&(a, b), &(c, d)| {
             (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
         });
-        all_within(&near, |&(a, b)| self.across(other, a, b, margin))
+        answer_all(&near, |&(a, b)| self.across(other, a, b, margin))
     }
 
     /// The distance between object `a` of this scene and `b` of `other` if their groups admit
@@ -629,20 +629,6 @@ fn closest_of<P: Copy, T>(
         Some(error) => Err(error),
         None => Ok(best),
     }
-}
-
-/// The answers within a margin of `candidates` (already in report order), answered in
-/// parallel by `within`; the first failing candidate's error in that order.
-fn all_within<P: Sync, T: Send>(
-    candidates: &[P],
-    within: impl Fn(&P) -> Result<Option<T>, SceneError> + Sync + Send,
-) -> Result<Vec<T>, SceneError> {
-    let answers: Vec<Result<Option<T>, SceneError>> = candidates.par_iter().map(within).collect();
-    let mut found = Vec::new();
-    for answer in answers {
-        found.extend(answer?);
-    }
-    Ok(found)
 }
 
 /// The distance between two posed models if it is at most `bound`: with a finite bound,
