@@ -1,5 +1,5 @@
 //! The library's own loop on the program's inputs: what `obbtree pick --rays` and
-//! `obbtree collide --poses` time, done with `cast_ray` per ray and `collide_with` per pose, in
+//! `obbtree collide --poses` time, done with `cast_ray` per ray and `collide_into` per pose, in
 //! a fresh process, after the same 10 untimed warm-up queries, one timed pass. The ratio of the
 //! program's `query_total_ms` to this one is the cost of the program's batch path (compare on
 //! one thread: `RAYON_NUM_THREADS=1`).
