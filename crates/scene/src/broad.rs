@@ -13,8 +13,10 @@
 //! in the pair's one record.
 
 use crate::bounds::meet;
+use crate::distance::grow;
 use crate::scene::{ordered, Scene};
 use crate::ObjectId;
+use obbtree_bv::Aabb;
 use std::ops::ControlFlow;
 
 impl<V> Scene<V> {
@@ -55,6 +57,53 @@ impl<V> Scene<V> {
             .filter_map(|&(a, b)| self.admitted(a, b))
             .collect();
         pairs.sort_unstable();
+        pairs
+    }
+
+    /// The objects whose world bounds meet `bounds`, sorted by name: the candidates of a model
+    /// outside the scene (`bounds` its placed box, grown by a margin for the margin queries).
+    pub(crate) fn objects_meeting(&self, bounds: &Aabb) -> Vec<ObjectId> {
+        let mut found: Vec<ObjectId> = self
+            .tree
+            .overlapping(bounds)
+            .map(ObjectId)
+            .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, bounds)))
+            .collect();
+        found.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
+        found
+    }
+
+    /// The pairs of an object of this scene (`a`) and one of `other` (`b`) whose groups admit
+    /// each other and whose world bounds, `a`'s grown by `margin`, meet; sorted by (name of
+    /// `a`, name of `b`). With no margin, from the two trees' overlapping fat boxes; with one,
+    /// from a box query per object (the fat boxes' overlap misses pairs further apart).
+    pub(crate) fn pairs_across(&self, other: &Scene<V>, margin: f64) -> Vec<(ObjectId, ObjectId)> {
+        let admitted = |a: ObjectId, b: ObjectId| match (self.get(a), other.get(b)) {
+            (Some(oa), Some(ob)) => oa.filter.admits(&ob.filter),
+            _ => false,
+        };
+        let close = |a: ObjectId, b: ObjectId| match (self.bounds(a), other.bounds(b)) {
+            (Some(ba), Some(bb)) => meet(&grow(ba, margin), bb),
+            _ => false,
+        };
+        let mut pairs = Vec::new();
+        if margin == 0.0 {
+            let _ = self.tree.for_each_pair_with(&other.tree, |a, b| {
+                pairs.push((ObjectId(a), ObjectId(b)));
+                ControlFlow::Continue(())
+            });
+        } else {
+            for (a, _) in self.objects() {
+                let Some(grown) = self.bounds(a).map(|ba| grow(ba, margin)) else {
+                    continue;
+                };
+                pairs.extend(other.tree.overlapping(&grown).map(|b| (a, ObjectId(b))));
+            }
+        }
+        pairs.retain(|&(a, b)| admitted(a, b) && close(a, b));
+        pairs.sort_unstable_by(|&(a, b), &(c, d)| {
+            (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
+        });
         pairs
     }
 

@@ -3,14 +3,13 @@
 //! ([`obbtree_query::collide`]); they run in parallel on rayon's pool, except that a query of
 //! all pairs keeps them on the calling thread when fewer than `PARALLEL_PAIRS` need a query.
 
-use crate::bounds::{meet, world_box};
+use crate::bounds::world_box;
 use crate::coherence::{answer, Collide, CollisionRecord, PairQuery};
 use crate::scene::{answer_all, QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::Pose;
 use obbtree_query::{collide, CollisionRequest, CollisionResult, Model, PosedOverlap};
 use rayon::prelude::*;
-use std::ops::ControlFlow;
 
 /// How many candidate pairs must need a query (not reuse their record) before a query of all
 /// pairs runs them on rayon's pool. Handing work to the pool from a thread outside it and
@@ -165,14 +164,7 @@ impl<V: PosedOverlap> Scene<V> {
         pose: &Pose,
         request: &CollisionRequest,
     ) -> Result<Vec<ExternalContact>, SceneError> {
-        let bounds = world_box(model, pose);
-        let mut touched: Vec<ObjectId> = self
-            .tree
-            .overlapping(&bounds)
-            .map(ObjectId)
-            .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, &bounds)))
-            .collect();
-        touched.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
+        let touched = self.objects_meeting(&world_box(model, pose));
         answer_all(&touched, |&id| {
             let object = self.object(id)?;
             collide(model, pose, &object.model, &object.pose, request)
@@ -196,25 +188,7 @@ impl<V: PosedOverlap> Scene<V> {
         other: &Scene<V>,
         request: &CollisionRequest,
     ) -> Result<Vec<ObjectContact>, SceneError> {
-        let mut candidates = Vec::new();
-        let _ = self.tree.for_each_pair_with(&other.tree, |a, b| {
-            let (a, b) = (ObjectId(a), ObjectId(b));
-            let admitted = match (self.get(a), other.get(b)) {
-                (Some(oa), Some(ob)) => oa.filter.admits(&ob.filter),
-                _ => false,
-            };
-            let bounds_meet = match (self.bounds(a), other.bounds(b)) {
-                (Some(ba), Some(bb)) => meet(ba, bb),
-                _ => false,
-            };
-            if admitted && bounds_meet {
-                candidates.push((a, b));
-            }
-            ControlFlow::Continue(())
-        });
-        candidates.sort_unstable_by(|&(a, b), &(c, d)| {
-            (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
-        });
+        let candidates = self.pairs_across(other, 0.0);
         answer_all(&candidates, |&(a, b)| {
             let (oa, ob) = (self.object(a)?, other.object(b)?);
             collide(&oa.model, &oa.pose, &ob.model, &ob.pose, request)

@@ -105,9 +105,7 @@ impl<V: PosedOverlap> Scene<V> {
     /// last closest triangle pair ([`DistanceRequest::hint`]). The decisions are exact either
     /// way; the distances meet the guarantee of [`obbtree_query::distance`] either way.
     pub fn within_margin_all(&mut self, margin: f64) -> Result<Vec<ObjectDistance>, SceneError> {
-        if !(margin.is_finite() && margin >= 0.0) {
-            return Err(QueryError::InvalidMargin(margin).into());
-        }
+        check_margin(margin)?;
         let candidates = self.candidates_within(margin);
         let answers: Vec<Result<Learnt<Option<ObjectDistance>>, SceneError>> = candidates
             .par_iter()
@@ -152,9 +150,7 @@ impl<V: PosedOverlap> Scene<V> {
         &mut self,
         limit: f64,
     ) -> Result<Option<ObjectDistance>, SceneError> {
-        if limit.is_nan() || limit < 0.0 {
-            return Err(QueryError::InvalidMargin(limit).into());
-        }
+        check_limit(limit)?;
         if let Some(last) = self
             .last_closest
             .filter(|last| last.holds(self.changes, limit))
@@ -384,9 +380,7 @@ impl<V: PosedOverlap> Scene<V> {
         pose: &Pose,
         limit: f64,
     ) -> Result<Option<ExternalDistance>, SceneError> {
-        if limit.is_nan() || limit < 0.0 {
-            return Err(QueryError::InvalidMargin(limit).into());
-        }
+        check_limit(limit)?;
         let bounds = world_box(model, pose);
         closest_of(
             |bound, visit| {
@@ -395,15 +389,7 @@ impl<V: PosedOverlap> Scene<V> {
             },
             limit,
             None,
-            |id, bound| {
-                let object = self.object(id)?;
-                distance_within((model, pose), (&object.model, &object.pose), bound, None)
-                    .map(|found| found.map(|result| ExternalDistance { object: id, result }))
-                    .map_err(|source| SceneError::Object {
-                        name: object.name.clone(),
-                        source,
-                    })
-            },
+            |id, bound| self.external_within(model, pose, id, bound),
             |found| found.result.distance,
             |x, y| {
                 (x.result.distance, self.name(x.object)) < (y.result.distance, self.name(y.object))
@@ -422,9 +408,7 @@ impl<V: PosedOverlap> Scene<V> {
         id: ObjectId,
         limit: f64,
     ) -> Result<Option<ObjectDistance>, SceneError> {
-        if limit.is_nan() || limit < 0.0 {
-            return Err(QueryError::InvalidMargin(limit).into());
-        }
+        check_limit(limit)?;
         self.object(id)?;
         let bounds = *self.bounds(id).ok_or(SceneError::UnknownObject(id))?;
         closest_of(
@@ -466,26 +450,9 @@ impl<V: PosedOverlap> Scene<V> {
         pose: &Pose,
         margin: f64,
     ) -> Result<Vec<ExternalDistance>, SceneError> {
-        if !(margin.is_finite() && margin >= 0.0) {
-            return Err(QueryError::InvalidMargin(margin).into());
-        }
-        let grown = grow(&world_box(model, pose), margin);
-        let mut near: Vec<ObjectId> = self
-            .tree
-            .overlapping(&grown)
-            .map(ObjectId)
-            .filter(|&id| self.bounds(id).is_some_and(|b| meet(b, &grown)))
-            .collect();
-        near.sort_unstable_by(|&x, &y| self.name(x).cmp(self.name(y)));
-        answer_all(&near, |&id| {
-            let object = self.object(id)?;
-            distance_within((model, pose), (&object.model, &object.pose), margin, None)
-                .map(|found| found.map(|result| ExternalDistance { object: id, result }))
-                .map_err(|source| SceneError::Object {
-                    name: object.name.clone(),
-                    source,
-                })
-        })
+        check_margin(margin)?;
+        let near = self.objects_meeting(&grow(&world_box(model, pose), margin));
+        answer_all(&near, |&id| self.external_within(model, pose, id, margin))
     }
 
     /// The closest pair of an object of this scene (`a`) and an object of `other` (`b`), if one
@@ -498,9 +465,7 @@ impl<V: PosedOverlap> Scene<V> {
         other: &Scene<V>,
         limit: f64,
     ) -> Result<Option<ObjectDistance>, SceneError> {
-        if limit.is_nan() || limit < 0.0 {
-            return Err(QueryError::InvalidMargin(limit).into());
-        }
+        check_limit(limit)?;
         closest_of(
             |bound, visit| {
                 self.tree.nearest_pairs_with(&other.tree, bound, |a, b, _| {
@@ -526,26 +491,26 @@ impl<V: PosedOverlap> Scene<V> {
         other: &Scene<V>,
         margin: f64,
     ) -> Result<Vec<ObjectDistance>, SceneError> {
-        if !(margin.is_finite() && margin >= 0.0) {
-            return Err(QueryError::InvalidMargin(margin).into());
-        }
-        let near: Vec<(ObjectId, ObjectId)> = self
-            .objects()
-            .filter_map(|(a, _)| Some((a, grow(self.bounds(a)?, margin))))
-            .flat_map(|(a, grown)| {
-                other
-                    .tree
-                    .overlapping(&grown)
-                    .map(ObjectId)
-                    .filter(move |&b| other.bounds(b).is_some_and(|bb| meet(bb, &grown)))
-                    .map(move |b| (a, b))
-            })
-            .collect();
-        let mut near = near;
-        near.sort_unstable_by(|&(a, b), &(c, d)| {
-            (self.name(a), other.name(b)).cmp(&(self.name(c), other.name(d)))
-        });
+        check_margin(margin)?;
+        let near = self.pairs_across(other, margin);
         answer_all(&near, |&(a, b)| self.across(other, a, b, margin))
+    }
+
+    /// The distance between `model` at `pose` and the object `id` if it is at most `bound`.
+    fn external_within(
+        &self,
+        model: &Model<V>,
+        pose: &Pose,
+        id: ObjectId,
+        bound: f64,
+    ) -> Result<Option<ExternalDistance>, SceneError> {
+        let object = self.object(id)?;
+        distance_within((model, pose), (&object.model, &object.pose), bound, None)
+            .map(|found| found.map(|result| ExternalDistance { object: id, result }))
+            .map_err(|source| SceneError::Object {
+                name: object.name.clone(),
+                source,
+            })
     }
 
     /// The distance between object `a` of this scene and `b` of `other` if their groups admit
@@ -631,6 +596,24 @@ fn closest_of<P: Copy, T>(
     }
 }
 
+/// A limit of a closest-pair query: non-negative, possibly infinite; else
+/// [`QueryError::InvalidMargin`].
+fn check_limit(limit: f64) -> Result<(), SceneError> {
+    match limit.is_nan() || limit < 0.0 {
+        true => Err(QueryError::InvalidMargin(limit).into()),
+        false => Ok(()),
+    }
+}
+
+/// A margin of a query of the pairs within it: non-negative and finite; else
+/// [`QueryError::InvalidMargin`].
+fn check_margin(margin: f64) -> Result<(), SceneError> {
+    match margin.is_finite() && margin >= 0.0 {
+        true => Ok(()),
+        false => Err(QueryError::InvalidMargin(margin).into()),
+    }
+}
+
 /// The distance between two posed models if it is at most `bound`: with a finite bound,
 /// decided first by the exact margin query, which prunes far more than a distance query can
 /// before it has found the distance; measured then (from `hint`, a triangle pair).
@@ -650,7 +633,7 @@ fn distance_within<V: PosedOverlap>(
 /// `bounds` grown by `margin` on every side, rounded outwards: the margin is enlarged by a few
 /// units of its own rounding (the coordinates' rounding is covered by the bounds' padding,
 /// `bounds.rs`), so a mesh within `margin` of the object lies inside.
-fn grow(bounds: &Aabb, margin: f64) -> Aabb {
+pub(crate) fn grow(bounds: &Aabb, margin: f64) -> Aabb {
     let pad = Vector::repeat(margin * (1.0 + 4.0 * f64::EPSILON));
     Aabb::new(bounds.mins - pad, bounds.maxs + pad)
 }
