@@ -3,7 +3,7 @@
 //!
 //! Everything a query needs is at the crate root: a [`TriMesh`] (your vertices and triangles,
 //! validated), a [`Model`] (the mesh with its hierarchy, built once, cheap to share), a [`Pose`]
-//! (a rigid motion), and the queries ([`collide`], [`cast_ray`], [`cull`], …), each returning a
+//! (a rigid motion), and the queries ([`collide`], [`cast_ray`], [`cull()`], …), each returning a
 //! [`QueryError`] rather than an answer it cannot vouch for. Touching counts as intersecting.
 //! Many posed meshes at once (broad phase, filters, temporal coherence) are a [`Scene`]
 //! ([`scene`]). The volumes and primitive tests are in [`bv`], the hierarchies in [`tree`]; mesh

@@ -2,9 +2,9 @@
 //! collision, distance, ray, culling and picking queries of the engine, NumPy arrays in and
 //! out. Batches release the GIL and run on rayon's pool; every object is immutable or locked,
 //! so safe to share between Python threads; every refusal of the engine is a Python exception
-//! with its message, of the `obbtree.Error` hierarchy ([`errors`]).
+//! with its message, of the `obbtree.Error` hierarchy (`errors.rs`).
 //!
-//! One file per family of queries; each registers its functions in [`_obbtree`].
+//! One file per family of queries; each registers its functions in `_obbtree`.
 
 mod arrays;
 mod camera;

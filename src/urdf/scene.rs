@@ -126,7 +126,7 @@ pub struct PathCheck {
     pub clearance: Option<PathClearance>,
 }
 
-/// A robot's links and its fixtures in one scene. See the [module documentation](self).
+/// A robot's links and its fixtures in one scene. See the [module documentation](crate::urdf).
 #[derive(Clone, Debug)]
 pub struct RobotScene<V = Obb> {
     robot: Robot,

@@ -192,5 +192,7 @@ macro_rules! declare_models {
 
 obbtree_tree::volume_kinds!([declare_models]);
 
-#[allow(unused_imports)] // each test binary uses a part
+// Makes the macro, defined by `declare_models!`, reachable by path from the test files (clippy
+// takes the re-export of a textually scoped macro for a redundant import).
+#[allow(unused_imports, clippy::single_component_path_imports)] // each test binary uses a part
 pub(crate) use with_models;

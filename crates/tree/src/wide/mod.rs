@@ -1,6 +1,6 @@
 //! The wide tree: a 4-wide AABB tree for picking, every node holding its (up to) four
 //! children's boxes, the triangles' vertices copied in leaf order. The layout is here, the
-//! build from a binary AABB tree in [`build`]; the ray walk is the picking query's (it needs the
+//! build from a binary AABB tree in `build.rs`; the ray walk is the picking query's (it needs the
 //! query's ray and visitor), in `obbtree-query`.
 
 mod build;
@@ -36,13 +36,13 @@ pub struct Node {
     pub children: [Child; WIDTH],
 }
 
-/// The picking layout of a [`Bvh<Aabb>`]: the binary tree collapsed into a 4-wide one (each
+/// The picking layout of a [`Bvh<Aabb>`](crate::Bvh): the binary tree collapsed into a 4-wide one (each
 /// node adopts its children's children, always opening the child of largest surface area, until
 /// it has four), so a ray takes about half as many dependent steps through memory, each reading
 /// one 128-byte record and testing four boxes together (stored in `f32` rounded outwards,
 /// tested in `f64`). Each triangle's three vertices are copied in leaf order next to its mesh
 /// index, so a leaf's triangles are one contiguous read instead of index lookups into the mesh.
-/// Same answers as walking the [`Bvh`] it was made from (the same leaves and triangle tests;
+/// Same answers as walking the [`Bvh`](crate::Bvh) it was made from (the same leaves and triangle tests;
 /// the slightly larger boxes only cost a few more box tests). The collapse follows Wald et al.,
 /// "Getting rid of packets: efficient SIMD single-ray traversal using multi-branching BVHs"
 /// (IEEE RT 2008), and Wald, Woop, Benthin, Johnson & Ernst, "Embree: a kernel framework for efficient CPU
