@@ -78,6 +78,19 @@ pub fn float_array<'py>(
     Ok(read)
 }
 
+/// [`float_array`] whose entries are all finite (a matrix or planes of a camera or frustum).
+pub fn finite_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    area: Area,
+) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
+    let array = float_array(obj, name, area)?;
+    if let Some(bad) = array.as_array().iter().find(|v| !v.is_finite()) {
+        return Err(area.error(name, format!("entries must be finite, not {bad}")));
+    }
+    Ok(array)
+}
+
 /// `obj` as an `int64` array of indices: integer dtypes only (floats are refused rather than
 /// truncated).
 pub fn index_array<'py>(

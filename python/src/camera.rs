@@ -3,7 +3,7 @@
 //! ([`obbtree::pick_pixel`]). Every camera is checked when it is made, so that its pixels have
 //! rays; pixels are checked against the image.
 
-use crate::arrays::{check_shape, float_array, point, pose};
+use crate::arrays::{check_shape, finite_array, float_array, point, pose};
 use crate::distance::point_array;
 use crate::errors::{camera_error, query_error, Area};
 use crate::model::Model;
@@ -43,15 +43,9 @@ pub struct PyCamera {
 
 /// A `(4, 4)` matrix argument of a camera, finite.
 fn matrix(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Matrix4<f64>> {
-    let array = float_array(obj, name, Area::Camera)?;
+    let array = finite_array(obj, name, Area::Camera)?;
     let view = array.as_array();
     check_shape(&view, name, &[Some(4), Some(4)], "(4, 4)", Area::Camera)?;
-    if let Some(bad) = view.iter().find(|v| !v.is_finite()) {
-        return Err(camera_error(
-            name,
-            format!("entries must be finite, not {bad}"),
-        ));
-    }
     Ok(Matrix4::from_fn(|i, j| view[[i, j]]))
 }
 

@@ -1,7 +1,7 @@
 //! View-frustum culling of a model's triangles ([`obbtree::cull`]): the frustum given as a
 //! camera, a view-projection matrix or six planes, the answer as NumPy index arrays.
 
-use crate::arrays::{float_array, pose};
+use crate::arrays::{finite_array, pose};
 use crate::camera::PyCamera;
 use crate::errors::{query_error, Area};
 use crate::model::Model;
@@ -97,14 +97,8 @@ fn frustum(obj: &Bound<'_, PyAny>) -> PyResult<Frustum> {
         let matrix = camera.get().view_projection_matrix();
         return Frustum::from_view_projection(&matrix).map_err(refused);
     }
-    let array = float_array(obj, "frustum", Area::Query)?;
+    let array = finite_array(obj, "frustum", Area::Query)?;
     let view = array.as_array();
-    if let Some(bad) = view.iter().find(|v| !v.is_finite()) {
-        return Err(query_error(
-            "frustum",
-            format!("entries must be finite, not {bad}"),
-        ));
-    }
     match view.shape() {
         [4, 4] => {
             Frustum::from_view_projection(&Matrix4::from_fn(|i, j| view[[i, j]])).map_err(refused)

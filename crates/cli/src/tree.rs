@@ -9,9 +9,11 @@ use std::time::Instant;
 /// list of possible values in its help and errors.
 pub fn volume_parser() -> impl clap::builder::TypedValueParser<Value = VolumeKind> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(VolumeKind::names()).map(|name: String| {
-        VolumeKind::from_name(&name).expect("clap accepted only the registry's names")
-    })
+    clap::builder::PossibleValuesParser::new(VolumeKind::ALL.map(VolumeKind::name)).map(
+        |name: String| {
+            VolumeKind::from_name(&name).expect("clap accepted only the registry's names")
+        },
+    )
 }
 
 /// Statistics of a tree built with the default options (flattened into the mesh's JSON object).

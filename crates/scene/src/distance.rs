@@ -38,6 +38,20 @@ pub struct ObjectDistance {
     pub point_b: Point,
 }
 
+impl ObjectDistance {
+    /// Objects `a` and `b` at the two-model answer `result` (`a` as A).
+    fn of(a: ObjectId, b: ObjectId, result: &DistanceResult) -> Self {
+        Self {
+            a,
+            b,
+            distance: result.distance,
+            pair: result.pair,
+            point_a: result.point_a,
+            point_b: result.point_b,
+        }
+    }
+}
+
 /// What the distance queries learnt about an object pair, at the pose stamps it holds for:
 /// while neither object moves, the answers themselves; after a motion, the closest triangle
 /// pair as the next measurement's hint.
@@ -167,10 +181,7 @@ impl<V: PosedOverlap> Scene<V> {
         let mut learnt = Vec::new();
         let initial = start.as_ref().map(|(found, ..)| *found);
         let best = closest_of(
-            |bound, visit| {
-                self.tree
-                    .nearest_pairs(bound, |a, b, _| visit((a, b), bound))
-            },
+            |bound, visit| self.tree.nearest_pairs(bound, |a, b, _| visit((a, b))),
             limit,
             initial,
             |(a, b), bound| {
@@ -317,14 +328,7 @@ impl<V: PosedOverlap> Scene<V> {
         let request = DistanceRequest::default().with_hint(record.hint);
         let result = distance(&oa.model, &oa.pose, &ob.model, &ob.pose, &request)
             .map_err(|source| self.pair_error(a, b, source))?;
-        let found = ObjectDistance {
-            a,
-            b,
-            distance: result.distance,
-            pair: result.pair,
-            point_a: result.point_a,
-            point_b: result.point_b,
-        };
+        let found = ObjectDistance::of(a, b, &result);
         let how = match record.hint {
             Some(_) => Answered::Hinted,
             None => Answered::Queried,
@@ -385,7 +389,7 @@ impl<V: PosedOverlap> Scene<V> {
         closest_of(
             |bound, visit| {
                 self.tree
-                    .nearest_to_aabb(&bounds, bound, |id, _| visit(ObjectId(id), bound))
+                    .nearest_to_aabb(&bounds, bound, |id, _| visit(ObjectId(id)))
             },
             limit,
             None,
@@ -401,8 +405,9 @@ impl<V: PosedOverlap> Scene<V> {
     /// ordered pair (first by name) with its distance, closest triangles and points; the
     /// filters apply as in [`min_distance`](Self::min_distance) (groups, allowed pairs, the
     /// pair filter). Among objects at the same distance, the first pair by names. Through the
-    /// same closest-pair driver, over the objects nearest `id`'s bounds; nothing is remembered,
-    /// but a pair's last closest triangles seed its measurement.
+    /// same closest-pair driver, over the objects nearest `id`'s bounds; each pair is measured
+    /// as [`min_distance`](Self::min_distance) measures it (its recorded answer while neither
+    /// object moved, else from its last closest triangles), and nothing new is remembered.
     pub fn min_distance_from(
         &self,
         id: ObjectId,
@@ -414,27 +419,13 @@ impl<V: PosedOverlap> Scene<V> {
         closest_of(
             |bound, visit| {
                 self.tree
-                    .nearest_to_aabb(&bounds, bound, |other, _| visit(ObjectId(other), bound))
+                    .nearest_to_aabb(&bounds, bound, |other, _| visit(ObjectId(other)))
             },
             limit,
             None,
-            |other, bound| {
-                let Some((a, b)) = (other != id).then(|| self.admitted(id, other)).flatten() else {
-                    return Ok(None);
-                };
-                let (oa, ob) = (self.object(a)?, self.object(b)?);
-                let hint = self.distance_record(a, b).and_then(|r| r.hint);
-                let found =
-                    distance_within((&oa.model, &oa.pose), (&ob.model, &ob.pose), bound, hint)
-                        .map_err(|source| self.pair_error(a, b, source))?;
-                Ok(found.map(|r| ObjectDistance {
-                    a,
-                    b,
-                    distance: r.distance,
-                    pair: r.pair,
-                    point_a: r.point_a,
-                    point_b: r.point_b,
-                }))
+            |other, bound| match (other != id).then(|| self.admitted(id, other)).flatten() {
+                Some((a, b)) => self.measure_within(a, b, bound).map(|(found, ..)| found),
+                None => Ok(None),
             },
             |found| found.distance,
             |x, y| self.nearer(x, y),
@@ -469,7 +460,7 @@ impl<V: PosedOverlap> Scene<V> {
         closest_of(
             |bound, visit| {
                 self.tree.nearest_pairs_with(&other.tree, bound, |a, b, _| {
-                    visit((ObjectId(a), ObjectId(b)), bound)
+                    visit((ObjectId(a), ObjectId(b)))
                 })
             },
             limit,
@@ -532,14 +523,7 @@ impl<V: PosedOverlap> Scene<V> {
                 b: ob.name.clone(),
                 source,
             })?;
-        Ok(found.map(|r| ObjectDistance {
-            a,
-            b,
-            distance: r.distance,
-            pair: r.pair,
-            point_a: r.point_a,
-            point_b: r.point_b,
-        }))
+        Ok(found.map(|r| ObjectDistance::of(a, b, &r)))
     }
 }
 
@@ -563,7 +547,7 @@ pub struct ExternalDistance {
 /// `initial` is a best answer known beforehand; `nearer` breaks ties. The first error stops the
 /// walk and is returned.
 fn closest_of<P: Copy, T>(
-    source: impl FnOnce(f64, &mut dyn FnMut(P, f64) -> f64),
+    source: impl FnOnce(f64, &mut dyn FnMut(P) -> f64),
     limit: f64,
     initial: Option<T>,
     mut measure: impl FnMut(P, f64) -> Result<Option<T>, SceneError>,
@@ -575,7 +559,7 @@ fn closest_of<P: Copy, T>(
     let bound = |best: &Option<T>| best.as_ref().map_or(limit, &distance_of);
     source(
         bound(&best),
-        &mut |candidate, _| match measure(candidate, bound(&best)) {
+        &mut |candidate| match measure(candidate, bound(&best)) {
             Ok(found) => {
                 if let Some(found) = found {
                     if best.as_ref().is_none_or(|b| nearer(&found, b)) {
