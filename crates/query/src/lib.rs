@@ -32,6 +32,7 @@ mod kernel;
 mod model;
 pub mod pick;
 mod prefetch;
+pub mod separation;
 #[cfg(test)]
 mod test_meshes;
 pub mod volume;

@@ -9,7 +9,7 @@
 //! touching pair usually stays touching at the same triangles over a small motion (Lin &
 //! Canny's "coherence" of closest features, 1991, applied to the witness of intersection). A
 //! moved pair found disjoint last time first checks the plane that separated it then
-//! ([`separation`](crate::separation)): still separating, the pair is still disjoint.
+//! ([`separation`](obbtree_query::separation)): still separating, the pair is still disjoint.
 //!
 //! Every shortcut gives the answer the full query would give: reuse is keyed on the exact
 //! poses, and the witness is tested by the exact triangle test on the triangles placed the
@@ -25,9 +25,9 @@
 
 use crate::distance::DistanceRecord;
 use crate::object::Object;
-use crate::separation::{find_separation, separates};
 use obbtree_bv::intersect::{tri_tri_exact, tri_tri_segment};
 use obbtree_bv::{Point, Pose, Triangle, Vector, MAX_COORDINATE};
+use obbtree_query::separation::{separates, separating_normal};
 use obbtree_query::{
     collide, CollisionRequest, CollisionResult, Containment, Mode, Model, PosedOverlap, QueryError,
 };
@@ -241,22 +241,25 @@ impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
 
 /// The empty answer of a pair that the plane of normal `n` still separates, if it does (and
 /// the query asks nothing that needs more than "disjoint": containment would).
-fn still_separated<V>(
+fn still_separated<V: PosedOverlap>(
     request: &CollisionRequest,
     a: &Object<V>,
     b: &Object<V>,
     n: &Vector,
 ) -> Option<CollisionResult> {
-    let (ha, hb) = (a.hull.as_deref()?, b.hull.as_deref()?);
-    let b_in_a = a.pose.inv_mul(&b.pose);
-    let holds =
-        !request.containment && placed_in_range(&b.model, &b_in_a) && separates(ha, hb, &b_in_a, n);
+    let holds = !request.containment
+        && placed_in_range(&b.model, &a.pose.inv_mul(&b.pose))
+        && separates(&a.model, &a.pose, &b.model, &b.pose, n);
     holds.then(CollisionResult::default)
 }
 
 /// Looks for a separating plane of a pair just found disjoint, starting from the last one
 /// known; after a failure, waits before looking again (1, 3, 7, 15 full queries).
-fn search_separation<V>(a: &Object<V>, b: &Object<V>, known: Separation) -> Separation {
+fn search_separation<V: PosedOverlap>(
+    a: &Object<V>,
+    b: &Object<V>,
+    known: Separation,
+) -> Separation {
     if known.wait > 0 {
         return Separation {
             normal: None,
@@ -264,11 +267,7 @@ fn search_separation<V>(a: &Object<V>, b: &Object<V>, known: Separation) -> Sepa
             backoff: known.backoff,
         };
     }
-    let (Some(ha), Some(hb)) = (a.hull.as_deref(), b.hull.as_deref()) else {
-        return Separation::default();
-    };
-    let b_in_a = a.pose.inv_mul(&b.pose);
-    match find_separation(ha, hb, &b_in_a, known.normal.as_ref()) {
+    match separating_normal(&a.model, &a.pose, &b.model, &b.pose, known.normal.as_ref()) {
         Some(normal) => Separation {
             normal: Some(normal),
             wait: 0,

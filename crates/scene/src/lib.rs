@@ -36,7 +36,7 @@
 //! first tests its last witness triangle pair again with the exact triangle test, on the
 //! triangles placed as the query places them; a moved pair found disjoint last time first
 //! checks whether the plane that separated the meshes' convex hulls then still does, with a
-//! slack that covers rounding (`separation.rs`). Warm answers equal cold ones (the tests check
+//! slack that covers rounding ([`obbtree_query::separation`]). Warm answers equal cold ones (the tests check
 //! it), except that a `First` answer may name another witness. See `coherence.rs`.
 //!
 //! The distance queries ([`Scene::within_margin_all`], [`Scene::min_distance`]) keep, in the
@@ -98,7 +98,6 @@ mod error;
 mod object;
 mod ray;
 mod scene;
-mod separation;
 
 pub use collide::{ExternalContact, ObjectContact};
 pub use distance::{ExternalDistance, ObjectDistance};

@@ -53,9 +53,6 @@ pub struct Object<V> {
     /// Changes whenever the pose does (a scene-wide counter): what the pair records are keyed
     /// on.
     pub(crate) stamp: u64,
-    /// The points whose hull is the mesh's (shared by the objects of one model), for
-    /// separating planes; `None` for a flat mesh with many vertices.
-    pub(crate) hull: Option<std::sync::Arc<crate::separation::HullPoints>>,
 }
 
 impl<V> Object<V> {

@@ -5,7 +5,6 @@ use crate::bounds::world_box;
 use crate::coherence::{Answered, PairRecord};
 use crate::distance::LastClosest;
 use crate::object::{Candidate, CollisionFilter, Object, ObjectId};
-use crate::separation::HullPoints;
 use crate::SceneError;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, Pose};
 use obbtree_query::Model;
@@ -45,10 +44,6 @@ pub struct Scene<V = Obb> {
     pub(crate) changes: u64,
     next_stamp: u64,
     pub(crate) stats: QueryStats,
-    /// The hull points of each model in use (for separating planes), keyed by the address of
-    /// the model's mesh, which cannot be reused while an object holds the model; with the
-    /// number of objects holding it, so that the entry goes with the last of them.
-    hulls: HashMap<usize, (Option<Arc<HullPoints>>, usize)>,
 }
 
 /// How the last query of all pairs ([`Scene::collide_all`], [`Scene::within_margin_all`],
@@ -124,7 +119,6 @@ impl<V> Scene<V> {
             changes: 0,
             next_stamp: 0,
             stats: QueryStats::default(),
-            hulls: HashMap::new(),
         }
     }
 
@@ -197,13 +191,6 @@ impl<V> Scene<V> {
         self.allowed.retain(|&(a, b)| a != id && b != id);
         self.changes += 1;
         self.forget(id);
-        let key = model_key(&object.model);
-        if let Some(entry) = self.hulls.get_mut(&key) {
-            entry.1 -= 1;
-            if entry.1 == 0 {
-                self.hulls.remove(&key);
-            }
-        }
         Ok(object)
     }
 
@@ -307,18 +294,12 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
         }
         let bounds = world_box(&model, &pose);
         let stamp = self.stamp();
-        let key = model_key(&model);
-        let hull = match self.hulls.get(&key) {
-            Some((hull, _)) => hull.clone(),
-            None => HullPoints::of(model.mesh()).map(Arc::new),
-        };
         let object = Object {
             name: name.clone(),
             model,
             pose,
             filter: CollisionFilter::default(),
             stamp,
-            hull: hull.clone(),
         };
         let id = self
             .tree
@@ -329,7 +310,6 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
             })?;
         let id = ObjectId(id);
         self.names.insert(name, id);
-        self.hulls.entry(key).or_insert((hull, 0)).1 += 1;
         self.changes += 1;
         Ok(id)
     }
@@ -372,11 +352,6 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
             .iter()
             .try_for_each(|&(id, pose)| self.set_pose(id, pose))
     }
-}
-
-/// The key of a model in the hull cache: the address of its mesh, shared by its clones.
-fn model_key<V>(model: &Model<V>) -> usize {
-    std::ptr::from_ref(model.mesh()) as usize
 }
 
 /// The pair as (smaller id, larger id).

@@ -35,10 +35,67 @@ struct Vertex {
 /// a first guess `guess` of the direction from B's hull to A's. `None` when the hulls seem to
 /// meet or the search breaks down.
 pub fn closest_points(
+    support_a: impl FnMut(&Vector) -> Point,
+    support_b: impl FnMut(&Vector) -> Point,
+    guess: &Vector,
+) -> Option<(Point, Point)> {
+    let Ended::Converged(simplex) = search(support_a, support_b, guess, Stop::Converged)? else {
+        unreachable!("only a separating search stops at a separating direction")
+    };
+    let point = |pick: fn(&Vertex) -> Point| {
+        simplex.iter().fold(Vector::zeros(), |sum, (s, weight)| {
+            sum + pick(s).coords * *weight
+        })
+    };
+    Some((Point::from(point(|s| s.a)), Point::from(point(|s| s.b))))
+}
+
+/// A direction `v` along which the support points found put A beyond B: `v·a > v·b` for A's
+/// lowest and B's highest point along `v`, as computed (the boolean form of GJK, van den Bergen
+/// (2004) §4.3.3: the search stops at the first such direction, well before the nearest points
+/// are found). A guide in floating point: callers certify it. `None` when the hulls seem to meet
+/// or the search breaks down.
+pub fn separating_direction(
+    support_a: impl FnMut(&Vector) -> Point,
+    support_b: impl FnMut(&Vector) -> Point,
+    guess: &Vector,
+) -> Option<Vector> {
+    match search(support_a, support_b, guess, Stop::Separating)? {
+        Ended::Separating(v) => Some(v),
+        Ended::Converged(simplex) => {
+            let v = simplex
+                .iter()
+                .fold(Vector::zeros(), |sum, (s, weight)| sum + s.w * *weight);
+            (v != Vector::zeros()).then_some(v)
+        }
+    }
+}
+
+/// When [`search`] stops.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// At the point of `A − B` nearest the origin.
+    Converged,
+    /// At the first direction that separates, or at the nearest point.
+    Separating,
+}
+
+/// How [`search`] ended.
+enum Ended {
+    /// A direction `v` with `v·w > 0` for the support point `w` of `A − B` along `−v`.
+    Separating(Vector),
+    /// The simplex whose weighted point is (about) the nearest to the origin.
+    Converged(Simplex),
+}
+
+/// GJK's descent towards the point of `A − B` nearest the origin; `None` when the hulls seem to
+/// meet or the simplex degenerates.
+fn search(
     mut support_a: impl FnMut(&Vector) -> Point,
     mut support_b: impl FnMut(&Vector) -> Point,
     guess: &Vector,
-) -> Option<(Point, Point)> {
+    stop: Stop,
+) -> Option<Ended> {
     let mut support = |v: &Vector| {
         let (a, b) = (support_a(&-v), support_b(v));
         Vertex { w: a - b, a, b }
@@ -54,6 +111,9 @@ pub fn closest_points(
             return None;
         }
         let next = support(&v);
+        if stop == Stop::Separating && v.dot(&next.w) > 0.0 {
+            return Some(Ended::Separating(v));
+        }
         if vv - v.dot(&next.w) <= CONVERGED * vv || simplex.iter().any(|(s, _)| s.w == next.w) {
             break;
         }
@@ -70,12 +130,7 @@ pub fn closest_points(
         }
         v = nearest;
     }
-    let point = |pick: fn(&Vertex) -> Point| {
-        simplex.iter().fold(Vector::zeros(), |sum, (s, weight)| {
-            sum + pick(s).coords * *weight
-        })
-    };
-    Some((Point::from(point(|s| s.a)), Point::from(point(|s| s.b))))
+    Some(Ended::Converged(simplex))
 }
 
 /// Up to four support points, each with its weight in the simplex's point nearest the origin.
@@ -237,6 +292,35 @@ mod tests {
             closest_points(support(&a), support(&b), &Vector::new(0.3, 0.2, -1.0)).unwrap();
         assert!((p - Point::new(0.25, 0.0, 0.0)).norm() < 1e-12, "{p}");
         assert!((q - Point::new(0.25, 0.0, 2.0)).norm() < 1e-12, "{q}");
+    }
+
+    /// The separating search stops at a direction that puts A beyond B (checked over every
+    /// point), on cubes apart along each axis and along a diagonal.
+    #[test]
+    fn separating_direction_puts_a_beyond_b() {
+        let a = cube(Vector::zeros(), 1.0);
+        for offset in [
+            Vector::new(-3.0, 0.25, 0.5),
+            Vector::new(0.2, 2.5, -0.1),
+            Vector::new(0.1, 0.3, -1.75),
+            Vector::new(-1.5, -1.5, -1.5),
+        ] {
+            let b = cube(offset, 0.5);
+            let v = separating_direction(support(&a), support(&b), &-offset).unwrap();
+            let lowest_a = a
+                .iter()
+                .map(|p| v.dot(&p.coords))
+                .fold(f64::INFINITY, f64::min);
+            let highest_b = b
+                .iter()
+                .map(|p| v.dot(&p.coords))
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(lowest_a > highest_b, "{offset}: {v}");
+        }
+        let b = cube(Vector::new(0.5, 0.5, 0.5), 1.0);
+        assert!(
+            separating_direction(support(&a), support(&b), &Vector::new(-1.0, 0.0, 0.0)).is_none()
+        );
     }
 
     #[test]

@@ -10,8 +10,8 @@
 //! size (how often is in `docs/performance.md`).
 //!
 //! The candidate pair is found from the hulls' closest points, by GJK ([`gjk::closest_points`])
-//! over each mesh's hull sample (the extreme vertices along a few thousand directions, kept in
-//! the distance index: a brute-force support mapping over a sample small enough to stay in
+//! over each mesh's hull sample (the extreme vertices along a few thousand directions, kept
+//! with the model's convex hull: a brute-force support mapping over a sample small enough to stay in
 //! cache, where an exact one over the whole mesh cost far more for the same pairs; see
 //! `docs/performance.md`), and the triangles nearest them; the slab is then measured exactly
 //! (the extreme vertices by [`highest`], with a bound on the rounding of the projections and of
@@ -87,10 +87,7 @@ fn roots_apart<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> bool
 /// samples as GJK finds them, or `None` when GJK finds the hulls meeting or breaks down.
 fn hulls_pair<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Option<[u32; 2]> {
     let rotation = b_in_a.rotation();
-    let (sample_a, sample_b) = (
-        &a.distance_index().hull_sample,
-        &b.distance_index().hull_sample,
-    );
+    let (sample_a, sample_b) = (&a.hull().sample, &b.hull().sample);
     let support_a = |d: &Vector| farthest(sample_a, d).vertex;
     let support_b = |d: &Vector| place(b_in_a, &farthest(sample_b, &rotation.tr_mul(d)).vertex);
     let guess = a.bounds().center() - place(b_in_a, &b.bounds().center());

@@ -45,8 +45,8 @@
 //! # Meshes far apart
 //!
 //! Before the walk, a query whose meshes' hulls are apart tries to settle without one
-//! ([`apart`]): GJK over samples of the meshes' hull vertices (kept in the distance index)
-//! gives nearly the closest points of their convex hulls, the triangles nearest them give a
+//! ([`apart`]): GJK over samples of the meshes' hull vertices (kept with each model's convex
+//! hull) gives nearly the closest points of their convex hulls, the triangles nearest them give a
 //! pair, and if no vertex of either mesh lies inside the slab between that pair's closest
 //! points (measured exactly, allowed for rounding), the slab's width proves the pair the
 //! closest and the query ends there (how often is in `docs/performance.md`); otherwise the
@@ -66,8 +66,7 @@
 //! before it starts (the counts are in `docs/performance.md`). Node pairs with an internal
 //! node of B are bounded by the model's distance index, a rectangle swept sphere around each
 //! node's triangles of the model's own tree, whatever its volume type
-//! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, plus the node's height and the
-//! hull sample; its size per triangle is in `docs/performance.md`); pairs with a leaf of B by
+//! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, plus the node's height; its size per triangle is in `docs/performance.md`); pairs with a leaf of B by
 //! the boxes around the triangles (B's leaf triangles are placed in A's frame once per query,
 //! and each triangle pair is screened by its boxes' gap and by its projections on the best
 //! pair's direction before it is measured). Rectangle swept spheres bound distances more

@@ -5,6 +5,7 @@ pub(crate) mod index;
 mod solid;
 
 use index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
+use index::hull::Hull;
 use index::DistanceIndex;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume, WideTree};
@@ -99,6 +100,7 @@ struct Inner<V> {
     node_bounds: Vec<Aabb>,
     pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
+    hull: OnceLock<Hull>,
 }
 
 impl<V> Clone for Model<V> {
@@ -160,6 +162,7 @@ impl<V: TreeVolume> Model<V> {
             tree,
             pick_tree: OnceLock::new(),
             distance_index: OnceLock::new(),
+            hull: OnceLock::new(),
         };
         Self {
             inner: Arc::new(inner),
@@ -169,9 +172,16 @@ impl<V: TreeVolume> Model<V> {
 }
 
 impl<V: TreeVolume> Model<V> {
-    /// Builds the distance index now rather than on the first distance query.
+    /// Builds the distance index and the convex hull now rather than on the first distance
+    /// query.
     pub fn prepare_distance(&self) {
         self.distance_index();
+        self.hull();
+    }
+
+    /// The convex hull, built on first use ([`index::hull`]).
+    pub(crate) fn hull(&self) -> &Hull {
+        self.inner.hull.get_or_init(|| Hull::of(self))
     }
 
     /// The distance index, built on first use ([`index`]).
@@ -313,6 +323,7 @@ impl<V> Model<V> {
                 .distance_index
                 .get()
                 .map_or(0, DistanceIndex::memory_bytes)
+            + inner.hull.get().map_or(0, Hull::memory_bytes)
     }
 
     /// The triangles with their boxes, in the tree's order.
