@@ -179,6 +179,12 @@ impl<V: TreeVolume> Model<V> {
         self.hull();
     }
 
+    /// Builds the convex hull now rather than on first use (by a distance query of meshes far
+    /// apart, or a separating plane: scenes build it when a model is inserted).
+    pub fn prepare_hull(&self) {
+        self.hull();
+    }
+
     /// The convex hull, built on first use ([`index::hull`]).
     pub(crate) fn hull(&self) -> &Hull {
         self.inner.hull.get_or_init(|| Hull::of(self))
