@@ -7,10 +7,9 @@
 //! The pair set holds pairs whose fat boxes meet; a query of pairs within a distance `d`
 //! cannot use it for `d` beyond the fat margins, and takes its candidates from box queries
 //! grown by `d` (`DynamicTree::overlapping`, for `Scene::within_margin_all`) or from the
-//! tree's nearest pairs (`DynamicTree::nearest_pairs`, for `Scene::min_distance`) instead:
-//! the closest-pair queries run through one driver over such sources (`distance.rs`), the
-//! collision queries of all pairs through `Scene::query_all_pairs`; both keep what they learn
-//! in the pair's one record.
+//! tree's nearest pairs (`DynamicTree::nearest_pairs`, for `Scene::min_distance`) instead.
+//! Every query takes its candidates from one of these sources into one of the drivers of
+//! `driver.rs`.
 
 use crate::bounds::meet;
 use crate::distance::grow;

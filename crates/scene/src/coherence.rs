@@ -17,14 +17,18 @@
 //! check. The one freedom is which witness a [`Mode::First`] answer names (any intersecting
 //! pair is a witness; the full query names the first its traversal meets).
 //!
-//! The collision queries of all pairs are written against [`PairQuery`]. Each object pair has
-//! one [`PairRecord`], holding what the collision queries and the distance queries learnt
-//! about it: the collision part is replaced by every query of all pairs (which keeps only the
-//! pairs it checked), the distance part (`distance.rs`) outlives it, since the closest-pair
-//! walk measures pairs best first and stops early rather than answering every candidate.
+//! The collision query of all pairs is a [`PairQuery`], run by the scene's driver of every
+//! candidate (`driver.rs`). Each object pair has one [`PairRecord`], holding what the
+//! collision queries and the distance queries learnt about it: the collision part is replaced
+//! by every query of all pairs (which keeps only the pairs it checked), the distance part
+//! (`distance.rs`) outlives it, since the closest-pair walk measures pairs best first and stops
+//! early rather than answering every candidate.
 
 use crate::distance::DistanceRecord;
+use crate::driver::PairQuery;
 use crate::object::Object;
+use crate::scene::Scene;
+use crate::{ObjectId, SceneError};
 use obbtree_bv::intersect::{tri_tri_exact, tri_tri_segment};
 use obbtree_bv::{Point, Pose, Triangle, Vector, MAX_COORDINATE};
 use obbtree_query::separation::{separates, separating_normal};
@@ -114,68 +118,73 @@ pub(crate) enum Answered {
     Queried,
 }
 
-/// An exact query on one object pair that a query of all pairs runs, with what it may take
-/// from its last answer on the pair.
-pub(crate) trait PairQuery<V>: Sync {
-    /// The answer on one pair.
-    type Answer: Clone + Send;
-
-    /// The last answer, if it answers this query (neither object moved since).
-    fn reuse(&self, learnt: &Learnt) -> Option<Self::Answer>;
-
-    /// An answer from the last one for objects that moved, if a cheap exact test gives it,
-    /// and which test it was.
-    fn shortcut(
-        &self,
-        a: &Object<V>,
-        b: &Object<V>,
-        learnt: &Learnt,
-    ) -> Option<(Self::Answer, Answered)>;
-
-    /// The full exact query.
-    fn run(&self, a: &Object<V>, b: &Object<V>) -> Result<Self::Answer, QueryError>;
-
-    /// What to keep of an answer for the next query, given how it was answered and what was
-    /// known before.
-    fn learn(
-        &self,
-        a: &Object<V>,
-        b: &Object<V>,
-        answer: &Self::Answer,
-        how: Answered,
-        before: Option<&Learnt>,
-    ) -> Learnt;
-
-    /// Whether the answer is reported (the pair touches, or is within the margin).
-    fn reports(&self, answer: &Self::Answer) -> bool;
-}
-
-/// Answers one pair: reuse, shortcut or full query, in that order.
-pub(crate) fn answer<V, Q: PairQuery<V>>(
-    query: &Q,
-    a: &Object<V>,
-    b: &Object<V>,
-    record: Option<&CollisionRecord>,
-) -> Result<(Q::Answer, Answered), QueryError> {
-    if let Some(record) = record {
-        if record.is_current(a, b) {
-            if let Some(answer) = query.reuse(&record.learnt) {
-                return Ok((answer, Answered::Reused));
-            }
-        }
-        if let Some(shortcut) = query.shortcut(a, b, &record.learnt) {
-            return Ok(shortcut);
-        }
-    }
-    Ok((query.run(a, b)?, Answered::Queried))
-}
-
 /// [`collide`] on an object pair.
 pub(crate) struct Collide<'a>(pub(crate) &'a CollisionRequest);
 
 impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
     type Answer = CollisionResult;
+    type Part = CollisionRecord;
 
+    fn part(record: &PairRecord) -> Option<&CollisionRecord> {
+        record.collision.as_ref()
+    }
+
+    fn part_mut(record: &mut PairRecord) -> &mut Option<CollisionRecord> {
+        &mut record.collision
+    }
+
+    const FORGETS_UNCHECKED: bool = true;
+
+    fn is_current(&self, part: &CollisionRecord, a: &Object<V>, b: &Object<V>) -> bool {
+        part.is_current(a, b)
+    }
+
+    /// Reuse, shortcut or full query, in that order.
+    fn answer(
+        &self,
+        scene: &Scene<V>,
+        (a, b): (ObjectId, ObjectId),
+        part: Option<&CollisionRecord>,
+    ) -> Result<(CollisionResult, Answered, CollisionRecord), SceneError> {
+        let (oa, ob) = (scene.object(a)?, scene.object(b)?);
+        let (answer, how) = self
+            .reuse_or_shortcut(oa, ob, part)
+            .map_or_else(|| self.run(oa, ob).map(|r| (r, Answered::Queried)), Ok)
+            .map_err(|source| SceneError::Pair {
+                a: oa.name.clone(),
+                b: ob.name.clone(),
+                source,
+            })?;
+        let learnt = self.learn(oa, ob, &answer, how, part.map(|r| &r.learnt));
+        let stamps = [oa.stamp, ob.stamp];
+        Ok((answer, how, CollisionRecord { stamps, learnt }))
+    }
+
+    fn reports(&self, answer: &CollisionResult) -> bool {
+        answer.intersects
+    }
+}
+
+impl Collide<'_> {
+    /// The record's answer if neither object moved, else a shortcut's, if either applies.
+    fn reuse_or_shortcut<V: PosedOverlap>(
+        &self,
+        a: &Object<V>,
+        b: &Object<V>,
+        record: Option<&CollisionRecord>,
+    ) -> Option<(CollisionResult, Answered)> {
+        let record = record?;
+        let reused = record
+            .is_current(a, b)
+            .then(|| self.reuse(&record.learnt))
+            .flatten();
+        match reused {
+            Some(answer) => Some((answer, Answered::Reused)),
+            None => self.shortcut(a, b, &record.learnt),
+        }
+    }
+
+    /// The last answer, if it answers this request (neither object moved since).
     fn reuse(&self, learnt: &Learnt) -> Option<CollisionResult> {
         let Learnt::Collision {
             request, result, ..
@@ -183,7 +192,9 @@ impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
         (request == self.0).then(|| result.clone())
     }
 
-    fn shortcut(
+    /// An answer from the last one for objects that moved, if a cheap exact test gives it,
+    /// and which test it was.
+    fn shortcut<V: PosedOverlap>(
         &self,
         a: &Object<V>,
         b: &Object<V>,
@@ -204,11 +215,18 @@ impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
             .map(|witness| (witness_result(self.0, witness), Answered::Witnessed))
     }
 
-    fn run(&self, a: &Object<V>, b: &Object<V>) -> Result<CollisionResult, QueryError> {
+    /// The full exact query.
+    fn run<V: PosedOverlap>(
+        &self,
+        a: &Object<V>,
+        b: &Object<V>,
+    ) -> Result<CollisionResult, QueryError> {
         collide(&a.model, &a.pose, &b.model, &b.pose, self.0)
     }
 
-    fn learn(
+    /// What to keep of an answer for the next query, given how it was answered and what was
+    /// known before.
+    fn learn<V: PosedOverlap>(
         &self,
         a: &Object<V>,
         b: &Object<V>,
@@ -232,10 +250,6 @@ impl<V: PosedOverlap> PairQuery<V> for Collide<'_> {
             result: answer.clone(),
             separation,
         }
-    }
-
-    fn reports(&self, answer: &CollisionResult) -> bool {
-        answer.intersects
     }
 }
 

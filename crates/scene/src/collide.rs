@@ -1,21 +1,14 @@
 //! Collision queries on a scene: all object pairs, one external object against the scene, and
 //! two scenes against each other. Object pairs whose world bounds meet reach the exact query
-//! ([`obbtree_query::collide`]); they run in parallel on rayon's pool, except that a query of
-//! all pairs keeps them on the calling thread when fewer than `PARALLEL_PAIRS` need a query.
+//! ([`obbtree_query::collide`]), through the scene's drivers (`driver.rs`).
 
 use crate::bounds::world_box;
-use crate::coherence::{answer, Collide, CollisionRecord, PairQuery};
-use crate::scene::{answer_all, QueryStats, Scene};
+use crate::coherence::Collide;
+use crate::driver::answer_all;
+use crate::scene::Scene;
 use crate::{ObjectId, SceneError};
 use obbtree_bv::Pose;
 use obbtree_query::{collide, CollisionRequest, CollisionResult, Model, PosedOverlap};
-use rayon::prelude::*;
-
-/// How many candidate pairs must need a query (not reuse their record) before a query of all
-/// pairs runs them on rayon's pool. Handing work to the pool from a thread outside it and
-/// waiting for it costs more than a few dozen pair queries of small meshes in a frame where
-/// few objects moved (see `docs/performance.md`).
-const PARALLEL_PAIRS: usize = 64;
 
 /// Two objects of a scene that touch (or of two scenes, [`Scene::collide_scenes`]), with the
 /// exact query's answer: `pairs` are `[triangle of a, triangle of b]`.
@@ -55,7 +48,8 @@ impl<V: PosedOverlap> Scene<V> {
         &mut self,
         request: &CollisionRequest,
     ) -> Result<Vec<ObjectContact>, SceneError> {
-        let found = self.query_all_pairs(&Collide(request))?;
+        let candidates = self.candidates();
+        let found = self.query_pairs(&Collide(request), candidates)?;
         Ok(found
             .into_iter()
             .map(|(a, b, result)| ObjectContact { a, b, result })
@@ -71,88 +65,6 @@ impl<V: PosedOverlap> Scene<V> {
     ) -> Result<Vec<ObjectContact>, SceneError> {
         self.set_poses(updates)?;
         self.collide_all(request)
-    }
-
-    /// Runs `query` on every candidate pair ([`Scene::candidates`]), in parallel when enough
-    /// need a query ([`PARALLEL_PAIRS`]), each answered from its record where possible; keeps
-    /// the new records and returns the reported pairs sorted by names. On error, the error of
-    /// the failing pair first by names, and the records stay as they were.
-    pub(crate) fn query_all_pairs<Q: PairQuery<V>>(
-        &mut self,
-        query: &Q,
-    ) -> Result<Vec<(ObjectId, ObjectId, Q::Answer)>, SceneError> {
-        let candidates = self.candidates();
-        let answer_pair = |&(a, b): &(ObjectId, ObjectId)| {
-            let (oa, ob) = (self.object(a)?, self.object(b)?);
-            let record = self.records.get(&(a, b)).and_then(|r| r.collision.as_ref());
-            answer(query, oa, ob, record)
-                .map(|(answer, how)| {
-                    let before = record.map(|r| &r.learnt);
-                    let learnt = query.learn(oa, ob, &answer, how, before);
-                    (answer, how, [oa.stamp, ob.stamp], learnt)
-                })
-                .map_err(|source| SceneError::Pair {
-                    a: oa.name.clone(),
-                    b: ob.name.clone(),
-                    source,
-                })
-        };
-        let answers: Vec<_> = if self.worth_threads(&candidates) {
-            candidates.par_iter().map(answer_pair).collect()
-        } else {
-            candidates.iter().map(answer_pair).collect()
-        };
-        let answers = self.first_error_by_names(&candidates, answers)?;
-        let mut stats = QueryStats::default();
-        let mut found = Vec::new();
-        // The collision part of every record is replaced: the pairs checked now keep theirs.
-        for record in self.records.values_mut() {
-            record.collision = None;
-        }
-        for ((a, b), (answer, how, stamps, learnt)) in candidates.into_iter().zip(answers) {
-            stats.count(how);
-            let record = self.records.entry((a, b)).or_default();
-            record.collision = Some(CollisionRecord { stamps, learnt });
-            if query.reports(&answer) {
-                found.push((a, b, answer));
-            }
-        }
-        self.records.retain(|_, record| !record.is_empty());
-        self.stats = stats;
-        found.sort_unstable_by(|x, y| self.by_names((x.0, x.1), (y.0, y.1)));
-        Ok(found)
-    }
-
-    /// The answers, or the error of the failing pair first by names.
-    fn first_error_by_names<T>(
-        &self,
-        candidates: &[(ObjectId, ObjectId)],
-        answers: Vec<Result<T, SceneError>>,
-    ) -> Result<Vec<T>, SceneError> {
-        if answers.iter().all(Result::is_ok) {
-            return Ok(answers.into_iter().flatten().collect());
-        }
-        let (_, error) = candidates
-            .iter()
-            .zip(answers)
-            .filter_map(|(&pair, answer)| answer.err().map(|error| (pair, error)))
-            .min_by(|x, y| self.by_names(x.0, y.0))
-            .expect("a failing pair");
-        Err(error)
-    }
-
-    /// Whether enough candidate pairs need more than their record's answer to be worth
-    /// handing to rayon's pool ([`PARALLEL_PAIRS`]).
-    fn worth_threads(&self, candidates: &[(ObjectId, ObjectId)]) -> bool {
-        let stale = |&&(a, b): &&(ObjectId, ObjectId)| match (
-            self.get(a),
-            self.get(b),
-            self.records.get(&(a, b)).and_then(|r| r.collision.as_ref()),
-        ) {
-            (Some(oa), Some(ob), Some(record)) => !record.is_current(oa, ob),
-            _ => true,
-        };
-        candidates.iter().filter(stale).count() >= PARALLEL_PAIRS
     }
 
     /// The objects that `model` at `pose` touches, sorted by name; the groups, allowed list

@@ -9,14 +9,15 @@
 //! far-apart objects are never measured.
 
 use crate::bounds::{meet, world_box};
-use crate::coherence::Answered;
-use crate::scene::{answer_all, ordered, QueryStats, Scene};
+use crate::coherence::{Answered, PairRecord};
+use crate::driver::{answer_all, closest_of, PairQuery};
+use crate::object::Object;
+use crate::scene::{ordered, QueryStats, Scene};
 use crate::{ObjectId, SceneError};
 use obbtree_bv::{Aabb, Point, Pose, Vector};
 use obbtree_query::{
     distance, within_margin, DistanceRequest, DistanceResult, Model, PosedOverlap, QueryError,
 };
-use rayon::prelude::*;
 
 /// Two objects of a scene and their distance ([`Scene::within_margin_all`],
 /// [`Scene::min_distance`]): the closest triangle pair `[triangle of a, triangle of b]` and
@@ -104,6 +105,43 @@ impl LastClosest {
 /// A pair's answer and what to remember of it.
 type Learnt<T> = (T, DistanceRecord, Answered);
 
+/// The exact margin decision on a pair of the scene's objects, then its measurement
+/// ([`Scene::within_margin_all`]).
+struct WithinMargin(f64);
+
+impl<V: PosedOverlap> PairQuery<V> for WithinMargin {
+    type Answer = Option<ObjectDistance>;
+    type Part = DistanceRecord;
+
+    fn part(record: &PairRecord) -> Option<&DistanceRecord> {
+        record.distance.as_ref()
+    }
+
+    fn part_mut(record: &mut PairRecord) -> &mut Option<DistanceRecord> {
+        &mut record.distance
+    }
+
+    const FORGETS_UNCHECKED: bool = false;
+
+    fn is_current(&self, part: &DistanceRecord, a: &Object<V>, b: &Object<V>) -> bool {
+        part.stamps == [a.stamp, b.stamp] && part.decided.is_some_and(|(m, _)| m == self.0)
+    }
+
+    fn answer(
+        &self,
+        scene: &Scene<V>,
+        (a, b): (ObjectId, ObjectId),
+        part: Option<&DistanceRecord>,
+    ) -> Result<(Option<ObjectDistance>, Answered, DistanceRecord), SceneError> {
+        let (found, record, how) = scene.pair_within_from(a, b, self.0, part)?;
+        Ok((found, how, record))
+    }
+
+    fn reports(&self, found: &Option<ObjectDistance>) -> bool {
+        found.is_some()
+    }
+}
+
 impl<V: PosedOverlap> Scene<V> {
     /// Every admitted pair of objects at most `margin` apart, each once as `(a, b)` with `a`
     /// before `b` by name, sorted by names, with its distance, closest triangles and points.
@@ -121,20 +159,8 @@ impl<V: PosedOverlap> Scene<V> {
     pub fn within_margin_all(&mut self, margin: f64) -> Result<Vec<ObjectDistance>, SceneError> {
         check_margin(margin)?;
         let candidates = self.candidates_within(margin);
-        let answers: Vec<Result<Learnt<Option<ObjectDistance>>, SceneError>> = candidates
-            .par_iter()
-            .map(|&(a, b)| self.pair_within(a, b, margin))
-            .collect();
-        let answers = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let mut stats = QueryStats::default();
-        let mut found = Vec::new();
-        for ((a, b), (answer, record, how)) in candidates.into_iter().zip(answers) {
-            stats.count(how);
-            self.remember_distance((a, b), record);
-            found.extend(answer);
-        }
-        self.stats = stats;
-        Ok(found)
+        let found = self.query_pairs(&WithinMargin(margin), candidates)?;
+        Ok(found.into_iter().filter_map(|(.., found)| found).collect())
     }
 
     /// The closest admitted pair of objects (filters as in
@@ -278,8 +304,19 @@ impl<V: PosedOverlap> Scene<V> {
         b: ObjectId,
         margin: f64,
     ) -> Result<Learnt<Option<ObjectDistance>>, SceneError> {
+        self.pair_within_from(a, b, margin, self.distance_record(a, b))
+    }
+
+    /// [`pair_within`](Self::pair_within) from the pair's distance record `known`.
+    fn pair_within_from(
+        &self,
+        a: ObjectId,
+        b: ObjectId,
+        margin: f64,
+        known: Option<&DistanceRecord>,
+    ) -> Result<Learnt<Option<ObjectDistance>>, SceneError> {
         let (oa, ob) = (self.object(a)?, self.object(b)?);
-        let mut record = DistanceRecord::at(self.distance_record(a, b), [oa.stamp, ob.stamp]);
+        let mut record = DistanceRecord::at(known, [oa.stamp, ob.stamp]);
         let decided = record
             .decided
             .filter(|&(m, _)| m == margin)
@@ -537,47 +574,6 @@ pub struct ExternalDistance {
     /// the closest triangle pair `[triangle of the model, triangle of the object]` and the
     /// closest points in the world frame.
     pub result: DistanceResult,
-}
-
-/// The closest-pair driver every closest-pair query of a scene runs: `source(bound, visit)`
-/// visits candidates nearest box first while their box gap is at most the bound `visit`
-/// returns; each is answered by `measure(candidate, bound)` (its answer if it is at most
-/// `bound` apart, exactly decided), and the bound shrinks to the best distance found (the
-/// best-first search of Hjaltason & Samet, "Distance browsing in spatial databases", 1999).
-/// `initial` is a best answer known beforehand; `nearer` breaks ties. The first error stops the
-/// walk and is returned.
-fn closest_of<P: Copy, T>(
-    source: impl FnOnce(f64, &mut dyn FnMut(P) -> f64),
-    limit: f64,
-    initial: Option<T>,
-    mut measure: impl FnMut(P, f64) -> Result<Option<T>, SceneError>,
-    distance_of: impl Fn(&T) -> f64,
-    nearer: impl Fn(&T, &T) -> bool,
-) -> Result<Option<T>, SceneError> {
-    let mut best = initial;
-    let mut failure = None;
-    let bound = |best: &Option<T>| best.as_ref().map_or(limit, &distance_of);
-    source(
-        bound(&best),
-        &mut |candidate| match measure(candidate, bound(&best)) {
-            Ok(found) => {
-                if let Some(found) = found {
-                    if best.as_ref().is_none_or(|b| nearer(&found, b)) {
-                        best = Some(found);
-                    }
-                }
-                bound(&best)
-            }
-            Err(error) => {
-                failure = Some(error);
-                -1.0
-            }
-        },
-    );
-    match failure {
-        Some(error) => Err(error),
-        None => Ok(best),
-    }
 }
 
 /// A limit of a closest-pair query: non-negative, possibly infinite; else

@@ -94,6 +94,7 @@ mod broad;
 mod coherence;
 mod collide;
 mod distance;
+mod driver;
 mod error;
 mod object;
 mod ray;

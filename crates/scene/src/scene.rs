@@ -293,6 +293,8 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
             return Err(SceneError::DuplicateName(name));
         }
         let bounds = world_box(&model, &pose);
+        // The separating planes need the hull: built now rather than in the first frame.
+        model.prepare_hull();
         let stamp = self.stamp();
         let object = Object {
             name: name.clone(),
@@ -361,21 +363,4 @@ pub(crate) fn ordered(a: ObjectId, b: ObjectId) -> (ObjectId, ObjectId) {
     } else {
         (b, a)
     }
-}
-
-/// The driver of the queries of many candidates that keep nothing between calls (an external
-/// model against the scene, two scenes, and their margin forms): each candidate (already in
-/// report order) answered in parallel by `answer`, the answers that report something kept in
-/// that order; the first failing candidate's error in that order.
-pub(crate) fn answer_all<P: Sync, T: Send>(
-    candidates: &[P],
-    answer: impl Fn(&P) -> Result<Option<T>, SceneError> + Sync + Send,
-) -> Result<Vec<T>, SceneError> {
-    use rayon::prelude::*;
-    let answers: Vec<Result<Option<T>, SceneError>> = candidates.par_iter().map(answer).collect();
-    let mut found = Vec::new();
-    for answer in answers {
-        found.extend(answer?);
-    }
-    Ok(found)
 }
