@@ -39,9 +39,7 @@ pub fn closest_points(
     support_b: impl FnMut(&Vector) -> Point,
     guess: &Vector,
 ) -> Option<(Point, Point)> {
-    let Ended::Converged(simplex) = search(support_a, support_b, guess, Stop::Converged)? else {
-        unreachable!("only a separating search stops at a separating direction")
-    };
+    let simplex = search(support_a, support_b, guess, Stop::Converged)?.simplex;
     let point = |pick: fn(&Vertex) -> Point| {
         simplex.iter().fold(Vector::zeros(), |sum, (s, weight)| {
             sum + pick(s).coords * *weight
@@ -60,15 +58,14 @@ pub fn separating_direction(
     support_b: impl FnMut(&Vector) -> Point,
     guess: &Vector,
 ) -> Option<Vector> {
-    match search(support_a, support_b, guess, Stop::Separating)? {
-        Ended::Separating(v) => Some(v),
-        Ended::Converged(simplex) => {
-            let v = simplex
-                .iter()
-                .fold(Vector::zeros(), |sum, (s, weight)| sum + s.w * *weight);
-            (v != Vector::zeros()).then_some(v)
-        }
-    }
+    let ended = search(support_a, support_b, guess, Stop::Separating)?;
+    let v = ended.separating.unwrap_or_else(|| {
+        ended
+            .simplex
+            .iter()
+            .fold(Vector::zeros(), |sum, (s, weight)| sum + s.w * *weight)
+    });
+    (v != Vector::zeros()).then_some(v)
 }
 
 /// When [`search`] stops.
@@ -80,12 +77,14 @@ enum Stop {
     Separating,
 }
 
-/// How [`search`] ended.
-enum Ended {
-    /// A direction `v` with `v·w > 0` for the support point `w` of `A − B` along `−v`.
-    Separating(Vector),
-    /// The simplex whose weighted point is (about) the nearest to the origin.
-    Converged(Simplex),
+/// Where [`search`] stopped.
+struct Ended {
+    /// The simplex whose weighted point is (about) the nearest to the origin, or the last one
+    /// before a separating direction was found.
+    simplex: Simplex,
+    /// A direction `v` with `v·w > 0` for the support point `w` of `A − B` along `−v`, when the
+    /// search stopped at one.
+    separating: Option<Vector>,
 }
 
 /// GJK's descent towards the point of `A − B` nearest the origin; `None` when the hulls seem to
@@ -112,7 +111,10 @@ fn search(
         }
         let next = support(&v);
         if stop == Stop::Separating && v.dot(&next.w) > 0.0 {
-            return Some(Ended::Separating(v));
+            return Some(Ended {
+                simplex,
+                separating: Some(v),
+            });
         }
         if vv - v.dot(&next.w) <= CONVERGED * vv || simplex.iter().any(|(s, _)| s.w == next.w) {
             break;
@@ -130,7 +132,10 @@ fn search(
         }
         v = nearest;
     }
-    Some(Ended::Converged(simplex))
+    Some(Ended {
+        simplex,
+        separating: None,
+    })
 }
 
 /// Up to four support points, each with its weight in the simplex's point nearest the origin.

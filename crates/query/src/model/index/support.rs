@@ -1,15 +1,13 @@
 //! Two single-tree searches over a model's boxes (the boxes around each node's triangles, in
 //! the model's frame): the vertex farthest along a direction (the support mapping of the mesh's
-//! convex hull: the slab certificate's exact extremes, and the hull sample of the distance
-//! index) and the triangle nearest a point, each by branch and bound, the more promising child
-//! first.
+//! convex hull: the slab certificate's exact extremes, and the hull sample of a flat mesh)
+//! and the triangle nearest a point, each by the tree's branch and bound, the more promising
+//! child first.
 
 use super::boxes::Boxed;
 use crate::Model;
 use obbtree_bv::distance::point_triangle;
 use obbtree_bv::{Aabb, Point, Vector};
-use obbtree_tree::NodeKind;
-use smallvec::SmallVec;
 
 /// The vertex of a mesh with the largest projection on a direction.
 #[derive(Clone, Copy, Debug)]
@@ -65,37 +63,19 @@ pub(crate) fn farthest<'p>(points: impl IntoIterator<Item = &'p Point>, n: &Vect
     best
 }
 
-/// Branch and bound over `model`'s tree, depth first: a node's box gets the key `key` (the
-/// least key first), `visit` sees each leaf's triangles (with the position of the first in the
-/// tree's order) and returns the least key that can still improve on what it found; a node
-/// whose key is at or above that is left out.
+/// [`Bvh::branch_and_bound`](obbtree_tree::Bvh::branch_and_bound) over `model`'s tree with
+/// the node boxes: `key` bounds a node from its box, `visit` sees each leaf's boxed triangles
+/// with the position of the first in the tree's order.
 fn descend<V>(
     model: &Model<V>,
     key: impl Fn(&Aabb) -> f64,
     mut visit: impl FnMut(&[Boxed], usize) -> f64,
 ) {
-    let (boxed, bounds, nodes) = (model.boxed(), model.node_bounds(), model.tree().nodes());
-    let mut enough = f64::INFINITY;
-    let mut pending: SmallVec<[(f64, usize); 64]> = SmallVec::new();
-    pending.push((f64::NEG_INFINITY, 0));
-    while let Some((k, i)) = pending.pop() {
-        if k >= enough {
-            continue;
-        }
-        match nodes[i].kind() {
-            NodeKind::Internal { left, right } => {
-                let (l, r) = (key(&bounds[left]), key(&bounds[right]));
-                let [first, second] = if l <= r {
-                    [(l, left), (r, right)]
-                } else {
-                    [(r, right), (l, left)]
-                };
-                pending.push(second);
-                pending.push(first);
-            }
-            NodeKind::Leaf(range) => enough = visit(&boxed[range.clone()], range.start),
-        }
-    }
+    let (boxed, bounds) = (model.boxed(), model.node_bounds());
+    model.tree().branch_and_bound(
+        |node| key(&bounds[node]),
+        |range| visit(&boxed[range.clone()], range.start),
+    );
 }
 
 /// The largest projection of a box's points on `n`.
