@@ -48,8 +48,9 @@ pub use obbtree_query::{
     RayVolume, Volume,
 };
 // The query modules beside the queries at the root: `cull` names both the function and its
-// module (reference brute force, caches, error details, ray internals, volume traits).
-pub use obbtree_query::{brute, caches, cull, pick, volume};
+// module (reference brute force, caches, error details, ray internals, separating planes,
+// volume traits).
+pub use obbtree_query::{brute, caches, cull, pick, separation, volume};
 pub use obbtree_scene::{
     Candidate, CollisionFilter, ExternalContact, Object, ObjectContact, ObjectDistance, ObjectId,
     PairFilter, QueryStats, Scene, SceneError, SceneHit,

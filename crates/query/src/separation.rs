@@ -19,7 +19,7 @@
 //! The rounding is bounded as follows. Each placed coordinate `fl(R·p + t)` is within
 //! `4ε(3·max|p| + |t|∞)` of `R·p + t` (three products and three sums, `|R_ij| <= 1 + 1e-10`).
 //! The dot products are within `4ε·|n|₁·(magnitude)` of their exact values. The plane is
-//! accepted only if the computed gap exceeds [`SLACK`] times `|n|₁ · (max|a| + 3·max|b| +
+//! accepted only if the computed gap exceeds `256ε` times `|n|₁ · (max|a| + 3·max|b| +
 //! |t|∞)`, many times the sum of those bounds. Then every placed vertex of B is strictly beyond
 //! the plane from every vertex of A. No triangle of A meets a triangle of B, and the exact query
 //! would find none: "disjoint" is the query's answer.
