@@ -1,10 +1,10 @@
-//! A robot as scene objects: one object per link visual, posed by forward kinematics, checked
+//! A robot as scene objects: one object per link mesh, posed by forward kinematics, checked
 //! for self-collision and against fixtures in one [`Scene`].
 //!
 //! The robot and its fixtures share one scene, told apart by collision groups: links are in
 //! [`LINK_GROUP`] and checked against links and fixtures, fixtures are in [`FIXTURE_GROUP`] and
 //! checked against links only (fixtures never against each other). Pairs never checked: the
-//! visuals of one link, links joined by a joint (they touch at the joint by design), and the
+//! meshes of one link, links joined by a joint (they touch at the joint by design), and the
 //! pairs given to [`RobotScene::allow`] (MoveIt's SRDF "disabled collisions"). One scene means
 //! one broad phase and one set of pair records for both kinds of pair, so a link that did not
 //! move keeps its answers against the fixtures and the other unmoved links.
@@ -62,7 +62,7 @@ pub enum RobotError {
     Resolution(f64),
 }
 
-/// One visual of a link as a scene object.
+/// One mesh of a link as a scene object.
 #[derive(Clone, Debug)]
 struct Part {
     link: usize,
@@ -136,33 +136,33 @@ pub struct RobotScene<V = Obb> {
 }
 
 impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
-    /// The robot's visuals as scene objects at the configuration of all zeros (one model per
-    /// visual), links joined by a joint and visuals of one link never checked. A link's
-    /// first visual is named after the link, further ones `link#1`, `link#2`, ….
+    /// The robot's meshes as scene objects at the configuration of all zeros (one model per
+    /// mesh, so a link with several geometry elements is several objects), links joined by a
+    /// joint and meshes of one link never checked. A link's first mesh is named after the
+    /// link, further ones `link#1`, `link#2`, ….
     pub fn new(robot: Robot) -> Result<Self, RobotError> {
         let zeros = vec![0.0; robot.moving_joints().count()];
         let links = robot.link_poses(&zeros)?;
         let mut scene = Scene::new();
         let mut parts = Vec::new();
         for (link, l) in robot.links.iter().enumerate() {
-            for (k, visual) in l.visuals.iter().enumerate() {
-                let model =
-                    Model::new(visual.mesh.clone()).map_err(|source| RobotError::Build {
-                        link: l.name.clone(),
-                        source,
-                    })?;
+            for (k, mesh) in l.meshes.iter().enumerate() {
+                let model = Model::new(mesh.mesh.clone()).map_err(|source| RobotError::Build {
+                    link: l.name.clone(),
+                    source,
+                })?;
                 let name = match k {
                     0 => l.name.clone(),
                     k => format!("{}#{k}", l.name),
                 };
-                let id = scene.insert(name, model, links[link] * visual.origin)?;
+                let id = scene.insert(name, model, links[link] * mesh.origin)?;
                 scene.set_filter(
                     id,
                     CollisionFilter::new(LINK_GROUP, LINK_GROUP | FIXTURE_GROUP),
                 )?;
                 parts.push(Part {
                     link,
-                    origin: visual.origin,
+                    origin: mesh.origin,
                     id,
                 });
             }
@@ -177,7 +177,7 @@ impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
         Ok(this)
     }
 
-    /// Allows the visual pairs of one link and of links joined by a joint.
+    /// Allows the mesh pairs of one link and of links joined by a joint.
     fn allow_adjacent(&mut self) -> Result<(), RobotError> {
         let joined: BTreeSet<(usize, usize)> = self
             .robot

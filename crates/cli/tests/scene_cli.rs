@@ -443,7 +443,7 @@ fn robot_configs_match_every_pair() {
         .iter()
         .enumerate()
         .flat_map(|(l, link)| {
-            link.visuals
+            link.meshes
                 .iter()
                 .map(move |v| (l, v.origin, Model::new(v.mesh.clone()).unwrap()))
         })
