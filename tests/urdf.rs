@@ -8,7 +8,9 @@ mod common;
 use common::{asset, cases};
 use nalgebra::{Matrix3, Matrix4, Vector3};
 use obbtree::load::load_mesh;
-use obbtree::urdf::{Geometry, JointKind, Robot, RobotScene, UrdfError, UrdfOptions};
+use obbtree::urdf::{
+    Geometry, JointKind, Robot, RobotError, RobotScene, Srdf, SrdfError, UrdfError, UrdfOptions,
+};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
@@ -385,4 +387,68 @@ fn package_names_resolve_through_package_dirs() {
         "{msg}"
     );
     assert!(msg.contains("package \"arm\" not found"), "{msg}");
+}
+
+/// The bundled KUKA as a robot scene.
+fn kuka_scene() -> RobotScene {
+    RobotScene::new(Robot::from_file(asset("kuka_iiwa/model.urdf")).unwrap()).unwrap()
+}
+
+#[test]
+fn srdf_disabled_pairs_are_never_checked() {
+    let mut scene = kuka_scene();
+    // 8 links, one mesh each: 28 pairs, less the 7 joined by a joint.
+    assert_eq!(scene.self_pairs_checked(), 28 - 7);
+    scene
+        .set_configuration(&[-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21])
+        .unwrap();
+    let touching = scene.check().unwrap().self_collisions;
+    assert!(!touching.is_empty());
+    let name = |l: usize| scene.robot().links[l].name.clone();
+    let mut text = String::from("<?xml version=\"1.0\"?>\n<robot name=\"lbr_iiwa\">\n");
+    for [a, b] in &touching {
+        text += &format!(
+            "  <disable_collisions link1=\"{}\" link2=\"{}\" reason=\"Never\"/>\n",
+            name(*a),
+            name(*b)
+        );
+    }
+    // An adjacent pair, already never checked, changes nothing.
+    text += "  <disable_collisions link1=\"lbr_iiwa_link_0\" link2=\"lbr_iiwa_link_1\" reason=\"Adjacent\"/>\n</robot>\n";
+    let dir = tempfile::tempdir().unwrap();
+    let srdf = Srdf::from_file(write(dir.path(), "kuka.srdf", &text)).unwrap();
+    assert_eq!(srdf.disabled.len(), touching.len() + 1);
+    let mut allowed = kuka_scene();
+    allowed.allow_srdf(&srdf).unwrap();
+    assert_eq!(allowed.self_pairs_checked(), 28 - 7 - touching.len());
+    allowed
+        .set_configuration(&[-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21])
+        .unwrap();
+    assert!(allowed.check().unwrap().self_collisions.is_empty());
+
+    // A link the robot does not have: the SRDF file, its line and the link; nothing allowed.
+    let ghost = text.replace(
+        "</robot>",
+        "<disable_collisions link1=\"lbr_iiwa_link_1\" link2=\"ghost\"/></robot>",
+    );
+    let path = write(dir.path(), "ghost.srdf", &ghost);
+    let mut refused = kuka_scene();
+    let e = refused
+        .allow_srdf(&Srdf::from_file(&path).unwrap())
+        .unwrap_err();
+    assert!(
+        matches!(&e, RobotError::Srdf(SrdfError::UnknownLink { link, .. }) if link == "ghost"),
+        "{e:?}"
+    );
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with(&path.display().to_string()) && msg.contains("\"ghost\""),
+        "{msg}"
+    );
+    assert_eq!(refused.self_pairs_checked(), 28 - 7);
+    let e = Srdf::from_file(dir.path().join("none.srdf")).unwrap_err();
+    assert!(
+        e.to_string().contains("none.srdf: cannot read the file"),
+        "{e}"
+    );
 }

@@ -30,14 +30,18 @@
 //!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
 //!
 //! [`RobotScene`] makes a robot's meshes objects of a [`Scene`](crate::Scene): self-collision,
-//! fixtures, and paths of configurations checked with the scene's temporal coherence.
+//! fixtures, and paths of configurations checked with the scene's temporal coherence. An SRDF
+//! file's `<disable_collisions>` pairs ([`Srdf`]) are allowed with
+//! [`RobotScene::allow_srdf`].
 
 mod scene;
+mod srdf;
 
 pub use scene::{
     PathCheck, PathClearance, PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP,
     LINK_GROUP,
 };
+pub use srdf::{DisabledCollision, Srdf, SrdfError};
 
 use crate::bv::Pose;
 use crate::bv::TriMesh;

@@ -17,7 +17,7 @@
 //! the path, measuring only pairs closer than the margin and the best clearance so far, each
 //! from its closest triangles at the previous configuration.
 
-use super::{Robot, UrdfError};
+use super::{Robot, Srdf, SrdfError, UrdfError};
 use crate::bv::{Obb, Pose};
 use crate::scene::{CollisionFilter, ObjectContact, ObjectDistance, ObjectId, Scene, SceneError};
 use crate::tree::TreeVolume;
@@ -54,6 +54,9 @@ pub enum RobotError {
     /// The scene refused an object or a query (names the objects).
     #[error(transparent)]
     Scene(#[from] SceneError),
+    /// An SRDF file could not be read, or names a link the robot does not have.
+    #[error(transparent)]
+    Srdf(#[from] SrdfError),
     /// A name in an allowed pair that is neither a link nor a fixture.
     #[error("no link or fixture named {0:?}")]
     UnknownName(String),
@@ -247,6 +250,35 @@ impl<V: PosedOverlap> RobotScene<V> {
             }
         }
         Ok(())
+    }
+
+    /// Never check the link pairs of an SRDF file's `<disable_collisions>` elements. Every
+    /// link is checked before any pair is allowed: a name the robot does not have as a link
+    /// (a fixture's name included) is an error naming the SRDF file and the link.
+    pub fn allow_srdf(&mut self, srdf: &Srdf) -> Result<(), RobotError> {
+        for pair in &srdf.disabled {
+            for link in [&pair.link1, &pair.link2] {
+                if self.robot.link(link).is_none() {
+                    return Err(srdf.unknown_link(pair, link).into());
+                }
+            }
+        }
+        for pair in &srdf.disabled {
+            self.allow(&pair.link1, &pair.link2)?;
+        }
+        Ok(())
+    }
+
+    /// How many object pairs the self-collision check examines: pairs of link meshes that are
+    /// not of one link, not of links joined by a joint, and not allowed
+    /// ([`allow`](Self::allow), [`allow_srdf`](Self::allow_srdf)).
+    pub fn self_pairs_checked(&self) -> usize {
+        self.parts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| self.parts[i + 1..].iter().map(move |b| (a.id, b.id)))
+            .filter(|&(a, b)| !self.scene.is_allowed(a, b))
+            .count()
     }
 
     /// Every object of the link named `name`, or the fixture of that name.
