@@ -159,14 +159,12 @@ pub enum UrdfError {
         element: &'static str,
     },
     /// A `package://` name whose package is in none of the places searched.
-    #[error("{}: link {link:?}: cannot resolve {filename:?}: package {package:?} not found; searched {}", path.display(), list(searched))]
+    #[error("{}: link {link:?}: package {package:?} not found; searched {}", path.display(), list(searched))]
     Package {
         /// The URDF file.
         path: PathBuf,
         /// The link.
         link: String,
-        /// The mesh file name as the URDF gives it.
-        filename: String,
         /// The package name.
         package: String,
         /// Every directory searched, in order: candidate package directories, then the
@@ -440,7 +438,6 @@ impl Reader<'_> {
         let file = resolve(path, filename, &self.packages).map_err(|u| UrdfError::Package {
             path: path.to_path_buf(),
             link: link.to_string(),
-            filename: filename.clone(),
             package: u.package,
             searched: u.searched,
         })?;
