@@ -164,7 +164,7 @@ fn gear_case() -> (TriMesh, TriMesh, Vec<Pose>) {
         .map(|k| {
             let mut q = vec![0.0; robot.moving_joints().count()];
             q[side_joint] = -0.2 + 0.4 * k as f64 / 199.0;
-            let v = robot.visual_poses(&q).unwrap();
+            let v = robot.mesh_poses(&q).unwrap();
             let at = |link| v.iter().find(|x| x.0 == link).unwrap().2;
             let rel = at(spider).inv_mul(&at(side));
             PoseEntry {
@@ -174,8 +174,8 @@ fn gear_case() -> (TriMesh, TriMesh, Vec<Pose>) {
         })
         .collect();
     let (a, b) = (
-        robot.links[spider].visuals[0].mesh.clone(),
-        robot.links[side].visuals[0].mesh.clone(),
+        robot.links[spider].meshes[0].mesh.clone(),
+        robot.links[side].meshes[0].mesh.clone(),
     );
     if let Ok(dir) = std::env::var("OBBTREE_BENCH_EXPORT") {
         let dir = Path::new(&dir);

@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let models: Vec<Model> = robot
         .links
         .iter()
-        .map(|l| Model::new(l.visuals[0].mesh.clone()))
+        .map(|l| Model::new(l.meshes[0].mesh.clone()))
         .collect::<Result<_, _>>()?;
     let joined = |a: usize, b: usize| {
         robot
@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .links
                 .iter()
                 .zip(links)
-                .map(|(l, pose)| pose * l.visuals[0].origin)
+                .map(|(l, pose)| pose * l.meshes[0].origin)
                 .collect())
         })
         .collect::<Result<_, obbtree::urdf::UrdfError>>()?;
@@ -94,8 +94,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{} in {}'s frame, {steps} poses, least distance {d:.4}: A = {}, B = {}",
         robot.links[b].name,
         robot.links[a].name,
-        robot.links[a].visuals[0].file.display(),
-        robot.links[b].visuals[0].file.display()
+        robot.links[a].meshes[0].file.display(),
+        robot.links[b].meshes[0].file.display()
     );
     Ok(())
 }

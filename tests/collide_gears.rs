@@ -34,7 +34,7 @@ fn parts(robot: &Robot) -> Vec<Part> {
     robot
         .links
         .iter()
-        .flat_map(|l| l.visuals.iter().map(move |v| (l, v)))
+        .flat_map(|l| l.meshes.iter().map(move |v| (l, v)))
         .map(|(l, v)| Part {
             name: format!(
                 "{}:{}",
@@ -140,7 +140,7 @@ fn check_all(
     moved: Option<usize>,
     label: &str,
 ) -> Vec<String> {
-    let visuals = robot.visual_poses(q).unwrap();
+    let visuals = robot.mesh_poses(q).unwrap();
     let poses: Vec<Pose> = visuals.iter().map(|v| v.2).collect();
     let mut touching = Vec::new();
     for i in 0..parts.len() {
@@ -181,11 +181,11 @@ fn gear_set_at_assembled_poses() {
 #[test]
 fn sweep_oracle_matches_all_pairs_at_assembled_pose() {
     let robot = Robot::from_file(asset("differential/diff_ring.urdf")).unwrap();
-    let v = robot.visual_poses(&[0.0; 5]).unwrap();
+    let v = robot.mesh_poses(&[0.0; 5]).unwrap();
     let part = |name: &str, k: usize| {
         let l = robot.link(name).unwrap();
         let (_, _, pose) = v.iter().find(|x| x.0 == l && x.1 == k).unwrap();
-        (&robot.links[l].visuals[k].mesh, *pose)
+        (&robot.links[l].meshes[k].mesh, *pose)
     };
     for ((a, b), count) in [
         ((("diff_spiderA", 0), ("diff_sideA", 0)), 200),

@@ -20,8 +20,8 @@ use rand::{Rng, SeedableRng};
 /// indices offset per link).
 fn arm(robot: &Robot, q: &[f64]) -> TriMesh {
     let (mut vertices, mut triangles) = (Vec::<Point>::new(), Vec::<[u32; 3]>::new());
-    for (link, k, pose) in robot.visual_poses(q).unwrap() {
-        let mesh = &robot.links[link].visuals[k].mesh;
+    for (link, k, pose) in robot.mesh_poses(q).unwrap() {
+        let mesh = &robot.links[link].meshes[k].mesh;
         let offset = vertices.len() as u32;
         vertices.extend(mesh.vertices().iter().map(|p| pose.transform_point(p)));
         triangles.extend(mesh.triangles().iter().map(|t| t.map(|i| i + offset)));

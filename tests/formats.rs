@@ -399,3 +399,116 @@ fn obj_faces_with_two_vertices_are_errors() {
         "a face with two vertices is not skipped"
     );
 }
+
+/// A hand-written COLLADA file in centimetres: one triangle geometry instanced twice (under a
+/// node chain `outer ⊃ inner` and under a node of its own), and a geometry never instanced.
+const COLLADA: &str = r##"<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="centimeter" meter="0.01"/><up_axis>Z_UP</up_axis></asset>
+  <library_geometries>
+    <geometry id="tri">
+      <mesh>
+        <source id="tri-pos">
+          <float_array id="tri-pos-array" count="9">0 0 0 10 0 0 0 20 0</float_array>
+          <technique_common>
+            <accessor source="#tri-pos-array" count="3" stride="3">
+              <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+            </accessor>
+          </technique_common>
+        </source>
+        <vertices id="tri-vtx"><input semantic="POSITION" source="#tri-pos"/></vertices>
+        <triangles count="1"><input semantic="VERTEX" source="#tri-vtx" offset="0"/><p>0 1 2</p></triangles>
+      </mesh>
+    </geometry>
+    <geometry id="unused">
+      <mesh>
+        <source id="u-pos">
+          <float_array id="u-pos-array" count="9">5 5 5 6 5 5 5 6 5</float_array>
+          <technique_common>
+            <accessor source="#u-pos-array" count="3" stride="3">
+              <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+            </accessor>
+          </technique_common>
+        </source>
+        <vertices id="u-vtx"><input semantic="POSITION" source="#u-pos"/></vertices>
+        <triangles count="1"><input semantic="VERTEX" source="#u-vtx" offset="0"/><p>0 1 2</p></triangles>
+      </mesh>
+    </geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="Scene">
+      <node id="outer">
+        <matrix>0 -1 0 100  1 0 0 0  0 0 1 0  0 0 0 1</matrix>
+        <node id="inner">
+          <translate>50 0 0</translate>
+          <instance_geometry url="#tri"/>
+        </node>
+      </node>
+      <node id="second">
+        <translate>0 0 10</translate>
+        <scale>2 2 2</scale>
+        <instance_geometry url="#tri"/>
+      </node>
+    </visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#Scene"/></scene>
+</COLLADA>
+"##;
+
+/// COLLADA vertices come out in metres in the root frame: worked out by hand from the file.
+#[test]
+fn collada_instances_in_metres_in_the_root_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tri.dae");
+    std::fs::write(&path, COLLADA).unwrap();
+    let mesh = load_mesh(&path).unwrap();
+    // outer · inner · p: inner moves (0,0,0) (10,0,0) (0,20,0) to x + 50; outer turns
+    // (x, y) to (−y, x) and adds 100 along x; then cm → m. second: 10 up after doubling.
+    let want = [
+        [1.0, 0.5, 0.0],
+        [1.0, 0.6, 0.0],
+        [0.8, 0.5, 0.0],
+        [0.0, 0.0, 0.1],
+        [0.2, 0.0, 0.1],
+        [0.0, 0.4, 0.1],
+    ];
+    assert_eq!(
+        mesh.vertices().len(),
+        want.len(),
+        "the unused geometry is left out"
+    );
+    for (got, want) in mesh.vertices().iter().zip(want) {
+        let d = (got.coords - nalgebra::Vector3::from(want)).norm();
+        assert!(d < 1e-12, "{got} {want:?}");
+    }
+    assert_eq!(mesh.triangles(), [[0, 1, 2], [3, 4, 5]]);
+
+    // Without a scene every geometry is there once, in metres; refused transforms name the line.
+    let bare = COLLADA
+        .split("<library_visual_scenes>")
+        .next()
+        .unwrap()
+        .to_string()
+        + "</COLLADA>";
+    std::fs::write(&path, bare).unwrap();
+    let mesh = load_mesh(&path).unwrap();
+    assert_eq!(mesh.triangles().len(), 2);
+    let largest = mesh
+        .vertices()
+        .iter()
+        .map(|p| p.coords.amax())
+        .fold(0.0, f64::max);
+    assert!((largest - 0.2).abs() < 1e-12, "20 cm is 0.2 m: {largest}");
+    std::fs::write(
+        &path,
+        COLLADA.replace("<scale>2 2 2</scale>", "<skew>1 0 0 1 0 0 0</skew>"),
+    )
+    .unwrap();
+    let e = load_mesh(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("tri.dae") && e.contains("<skew> is not supported"),
+        "{e}"
+    );
+    let line = 1 + COLLADA.lines().position(|l| l.contains("<scale>")).unwrap();
+    assert!(e.contains(&format!(": line {line}: ")), "{e}");
+}

@@ -325,7 +325,7 @@ fn missing_and_unknown_files() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        err("mesh.dae", b"<xml/>"),
+        err("mesh.3ds", b"<xml/>"),
         LoadError::UnknownFormat { .. }
     ));
     assert!(matches!(
@@ -657,8 +657,10 @@ fn faults() -> Vec<(&'static str, Input, &'static str)> {
         ("e.ply.gz", file(gzip(b"")), "the file is empty"),
         // the file itself
         ("e.obj", file(b""), "the file is empty"),
-        ("mesh.dae", file(b"<xml/>"), "unknown mesh format; use a file ending in .obj, .stl, .ply or .off (optionally followed by .gz)"),
-        ("mesh.gz", file(gzip(b"x")), "unknown mesh format; use a file ending in .obj, .stl, .ply or .off (optionally followed by .gz)"),
+        ("mesh.3ds", file(b"<xml/>"), "unknown mesh format; use a file ending in .obj, .stl, .ply, .off or .dae (optionally followed by .gz)"),
+        ("mesh.gz", file(gzip(b"x")), "unknown mesh format; use a file ending in .obj, .stl, .ply, .off or .dae (optionally followed by .gz)"),
+        ("mesh.dae", file(b"<xml/>"), "the root element is <xml>, not <COLLADA>"),
+        ("mesh.dae.gz", file(gzip(b"<COLLADA><x>")), "not a valid XML file: the root node was opened but never closed"),
         ("dir", Input::Directory, "is a directory, not a mesh file"),
         ("dir.obj", Input::Directory, "is a directory, not a mesh file"),
     ]

@@ -8,7 +8,9 @@ mod common;
 use common::{asset, cases};
 use nalgebra::{Matrix3, Matrix4, Vector3};
 use obbtree::load::load_mesh;
-use obbtree::urdf::{JointKind, Robot, UrdfError};
+use obbtree::urdf::{
+    Geometry, JointKind, Robot, RobotError, RobotScene, Srdf, SrdfError, UrdfError, UrdfOptions,
+};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
@@ -54,11 +56,11 @@ fn kuka_forward_kinematics_matches_matrices() {
     assert!(robot.joints.iter().all(|j| j.kind == JointKind::Revolute));
     for (k, link) in robot.links.iter().enumerate() {
         assert_eq!(link.name, format!("lbr_iiwa_link_{k}"));
-        assert_eq!(link.visuals.len(), 1);
+        assert_eq!(link.meshes.len(), 1);
         let file = asset(&format!("kuka_iiwa/link_{k}.obj"));
-        assert_eq!(link.visuals[0].file, file);
+        assert_eq!(link.meshes[0].file, file);
         let raw = load_mesh(&file).unwrap();
-        assert_eq!(link.visuals[0].mesh.vertices(), raw.vertices(), "scale 1");
+        assert_eq!(link.meshes[0].mesh.vertices(), raw.vertices(), "scale 1");
     }
     let mut r = rand_pcg::Pcg64::seed_from_u64(5);
     for case in 0..cases(100) {
@@ -105,23 +107,23 @@ fn gear_set_scale_and_poses() {
     );
     assert_eq!(robot.moving_joints().count(), 5);
     // `differential/diff_ring.stl` is found one folder above the URDF; scale 0.001.
-    let ring = &robot.links[1].visuals[0];
+    let ring = &robot.links[1].meshes[0];
     assert_eq!(ring.file, asset("differential/diff_ring.stl"));
     let raw = load_mesh(&asset("differential/diff_ring.stl")).unwrap();
     for (p, s) in raw.vertices().iter().zip(ring.mesh.vertices()) {
         assert_eq!(p.coords * 0.001, s.coords);
     }
-    assert_eq!(robot.links[1].visuals.len(), 2, "ring and carrier");
+    assert_eq!(robot.links[1].meshes.len(), 2, "ring and carrier");
     // Every visual is rotated 90° about x (the STLs are z-up, the gears turn about y) and sits
     // at the ring's joint origin at zero joint values.
-    let visuals = robot.visual_poses(&[0.0; 5]).unwrap();
+    let visuals = robot.mesh_poses(&[0.0; 5]).unwrap();
     assert_eq!(visuals.len(), 6);
     let at = Vector3::new(0.256, 0.2854, 0.03282);
     for (_, _, pose) in &visuals {
         assert!((pose.translation() - at).norm() < 1e-15);
     }
     // Turning the ring joint turns every gear about the world y axis through the ring centre.
-    let turned = robot.visual_poses(&[0.3, 0.0, 0.0, 0.0, 0.0]).unwrap();
+    let turned = robot.mesh_poses(&[0.3, 0.0, 0.0, 0.0, 0.0]).unwrap();
     let about_y = rodrigues(Vector3::y(), 0.3);
     for ((_, _, p0), (_, _, p1)) in visuals.iter().zip(&turned) {
         let want = about_y * p0.rotation();
@@ -157,7 +159,7 @@ fn bad_files_give_typed_errors_naming_the_file() {
         &robot_text("b", "revolute", "t.obj"),
     );
     let robot = Robot::from_file(&good).unwrap();
-    assert_eq!(robot.links[0].visuals[0].mesh.triangles().len(), 1);
+    assert_eq!(robot.links[0].meshes[0].mesh.triangles().len(), 1);
     let named = |e: UrdfError, path: &Path| {
         let msg = e.to_string();
         assert!(msg.contains(&path.display().to_string()), "{msg}");
@@ -221,4 +223,232 @@ fn bad_files_give_typed_errors_naming_the_file() {
             "{e:?}"
         );
     }
+}
+
+/// Reads `path` with the given geometry kind and package directories.
+fn read_with(path: &Path, geometry: Geometry, package_dirs: &[&Path]) -> Result<Robot, UrdfError> {
+    let options = UrdfOptions {
+        package_dirs: package_dirs.iter().map(|d| d.to_path_buf()).collect(),
+        geometry,
+    };
+    Robot::from_file_with(path, &options)
+}
+
+/// A link with a visual `v.obj` and two collision meshes `c1.obj`, `c2.obj` (the second
+/// moved up by 2), and an empty second link.
+const TWO_COLLISIONS: &str = r#"<robot name="r">
+  <link name="a">
+    <visual><geometry><mesh filename="v.obj"/></geometry></visual>
+    <collision><geometry><mesh filename="c1.obj"/></geometry></collision>
+    <collision><origin xyz="0 0 2"/><geometry><mesh filename="c2.obj" scale="2 2 2"/></geometry></collision>
+  </link>
+  <link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint>
+</robot>"#;
+
+#[test]
+fn collision_elements_by_default_visuals_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["v.obj", "c1.obj", "c2.obj"] {
+        write(dir.path(), name, TRI);
+    }
+    let urdf = write(dir.path(), "two.urdf", TWO_COLLISIONS);
+    let robot = Robot::from_file_with(&urdf, &UrdfOptions::default()).unwrap();
+    assert_eq!(robot.geometry, Geometry::Collision);
+    let files: Vec<_> = robot.links[0]
+        .meshes
+        .iter()
+        .map(|m| m.file.clone())
+        .collect();
+    assert_eq!(
+        files,
+        [dir.path().join("c1.obj"), dir.path().join("c2.obj")]
+    );
+    assert_eq!(robot.links[0].meshes[1].mesh.vertices()[1].x, 2.0, "scaled");
+    assert_eq!(robot.links[0].meshes[1].origin.translation().z, 2.0);
+    // Several collision elements are several scene objects.
+    let scene: RobotScene = RobotScene::new(robot).unwrap();
+    assert_eq!(scene.scene().len(), 2);
+    let id = scene.scene().id("a#1").unwrap();
+    assert_eq!(scene.link_of(id), Some(0));
+
+    let visual = read_with(&urdf, Geometry::Visual, &[]).unwrap();
+    assert_eq!(visual.geometry, Geometry::Visual);
+    assert_eq!(visual.links[0].meshes.len(), 1);
+    assert_eq!(visual.links[0].meshes[0].file, dir.path().join("v.obj"));
+    // `from_file` keeps reading visuals.
+    let old = Robot::from_file(&urdf).unwrap();
+    assert_eq!(old.links[0].meshes[0].file, visual.links[0].meshes[0].file);
+}
+
+#[test]
+fn a_missing_collision_mesh_is_an_error_not_a_visual() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "v.obj", TRI);
+    write(dir.path(), "c1.obj", TRI);
+    let urdf = write(dir.path(), "two.urdf", TWO_COLLISIONS);
+    let e = read_with(&urdf, Geometry::Collision, &[]).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, UrdfError::Mesh { .. }), "{e:?}");
+    assert!(msg.contains("two.urdf") && msg.contains("c2.obj"), "{msg}");
+    // The bundled KUKA names collision STLs that are not bundled.
+    let e = read_with(&asset("kuka_iiwa/model.urdf"), Geometry::Collision, &[]).unwrap_err();
+    assert!(e.to_string().contains("link_0.stl"), "{e}");
+}
+
+#[test]
+fn primitive_collision_shapes_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "v.obj", TRI);
+    for (shape, element) in [
+        (r#"<box size="1 1 1"/>"#, "box"),
+        (r#"<cylinder radius="0.1" length="0.2"/>"#, "cylinder"),
+        (r#"<sphere radius="0.1"/>"#, "sphere"),
+        (r#"<capsule radius="0.1" length="0.2"/>"#, "capsule"),
+    ] {
+        let text = TWO_COLLISIONS
+            .replace(r#"<link name="a">"#, r#"<link name="FL_hip">"#)
+            .replace(r#"<parent link="a"/>"#, r#"<parent link="FL_hip"/>"#)
+            .replace(r#"<mesh filename="c1.obj"/>"#, shape);
+        let urdf = write(dir.path(), &format!("{element}.urdf"), &text);
+        let e = read_with(&urdf, Geometry::Collision, &[]).unwrap_err();
+        let want = format!(
+            "{}: link \"FL_hip\": collision geometry <{element}> is not supported yet",
+            urdf.display()
+        );
+        assert!(e.to_string().starts_with(&want), "{e}");
+        assert!(
+            matches!(
+                e,
+                UrdfError::NotAMesh {
+                    geometry: Geometry::Collision,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        // The visual is a mesh: reading visuals is fine.
+        read_with(&urdf, Geometry::Visual, &[]).unwrap();
+    }
+}
+
+#[test]
+fn package_names_resolve_through_package_dirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    for d in [
+        first.join("arm/meshes"),
+        second.join("arm/meshes"),
+        dir.path().join("urdf"),
+    ] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    write(&second.join("arm/meshes"), "c1.obj", TRI);
+    write(&second.join("arm/meshes"), "c2.obj", TRI);
+    let text = TWO_COLLISIONS.replace("filename=\"c", "filename=\"package://arm/meshes/c");
+    let urdf = write(&dir.path().join("urdf"), "r.urdf", &text);
+    let robot = read_with(&urdf, Geometry::Collision, &[&second, &first]).unwrap();
+    assert_eq!(
+        robot.links[0].meshes[0].file,
+        second.join("arm/meshes/c1.obj")
+    );
+    // The first directory holding the package wins, even without the file: no guessing.
+    let e = read_with(&urdf, Geometry::Collision, &[&first, &second]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(&first.join("arm/meshes/c1.obj").display().to_string()),
+        "{e}"
+    );
+    // A package found nowhere: the URDF, the link, the package and every directory searched.
+    let e = read_with(
+        &urdf.with_file_name("r.urdf"),
+        Geometry::Collision,
+        &[&dir.path().join("none")],
+    )
+    .unwrap_err();
+    let msg = e.to_string();
+    let UrdfError::Package {
+        package,
+        searched,
+        link,
+        ..
+    } = &e
+    else {
+        panic!("{e:?}");
+    };
+    assert_eq!((package.as_str(), link.as_str()), ("arm", "a"));
+    assert_eq!(searched[0], dir.path().join("none/arm"));
+    assert!(searched.contains(&dir.path().join("urdf")));
+    for s in searched {
+        assert!(msg.contains(&s.display().to_string()), "{msg}");
+    }
+    assert!(
+        msg.starts_with(&format!("{}: link \"a\": ", urdf.display())),
+        "{msg}"
+    );
+    assert!(msg.contains("package \"arm\" not found"), "{msg}");
+}
+
+/// The bundled KUKA as a robot scene.
+fn kuka_scene() -> RobotScene {
+    RobotScene::new(Robot::from_file(asset("kuka_iiwa/model.urdf")).unwrap()).unwrap()
+}
+
+#[test]
+fn srdf_disabled_pairs_are_never_checked() {
+    let mut scene = kuka_scene();
+    // 8 links, one mesh each: 28 pairs, less the 7 joined by a joint.
+    assert_eq!(scene.self_pairs_checked(), 28 - 7);
+    scene
+        .set_configuration(&[-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21])
+        .unwrap();
+    let touching = scene.check().unwrap().self_collisions;
+    assert!(!touching.is_empty());
+    let name = |l: usize| scene.robot().links[l].name.clone();
+    let mut text = String::from("<?xml version=\"1.0\"?>\n<robot name=\"lbr_iiwa\">\n");
+    for [a, b] in &touching {
+        text += &format!(
+            "  <disable_collisions link1=\"{}\" link2=\"{}\" reason=\"Never\"/>\n",
+            name(*a),
+            name(*b)
+        );
+    }
+    // An adjacent pair, already never checked, changes nothing.
+    text += "  <disable_collisions link1=\"lbr_iiwa_link_0\" link2=\"lbr_iiwa_link_1\" reason=\"Adjacent\"/>\n</robot>\n";
+    let dir = tempfile::tempdir().unwrap();
+    let srdf = Srdf::from_file(write(dir.path(), "kuka.srdf", &text)).unwrap();
+    assert_eq!(srdf.disabled.len(), touching.len() + 1);
+    let mut allowed = kuka_scene();
+    allowed.allow_srdf(&srdf).unwrap();
+    assert_eq!(allowed.self_pairs_checked(), 28 - 7 - touching.len());
+    allowed
+        .set_configuration(&[-1.69, 1.91, 0.1, -1.9, 1.64, 0.21, 0.21])
+        .unwrap();
+    assert!(allowed.check().unwrap().self_collisions.is_empty());
+
+    // A link the robot does not have: the SRDF file, its line and the link; nothing allowed.
+    let ghost = text.replace(
+        "</robot>",
+        "<disable_collisions link1=\"lbr_iiwa_link_1\" link2=\"ghost\"/></robot>",
+    );
+    let path = write(dir.path(), "ghost.srdf", &ghost);
+    let mut refused = kuka_scene();
+    let e = refused
+        .allow_srdf(&Srdf::from_file(&path).unwrap())
+        .unwrap_err();
+    assert!(
+        matches!(&e, RobotError::Srdf(SrdfError::UnknownLink { link, .. }) if link == "ghost"),
+        "{e:?}"
+    );
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with(&path.display().to_string()) && msg.contains("\"ghost\""),
+        "{msg}"
+    );
+    assert_eq!(refused.self_pairs_checked(), 28 - 7);
+    let e = Srdf::from_file(dir.path().join("none.srdf")).unwrap_err();
+    assert!(
+        e.to_string().contains("none.srdf: cannot read the file"),
+        "{e}"
+    );
 }

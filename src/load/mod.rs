@@ -1,5 +1,5 @@
-//! Reading triangle meshes from OBJ, STL (ascii and binary), PLY (ascii and binary) and OFF
-//! files, each also gzip-compressed (`.gz`).
+//! Reading triangle meshes from OBJ, STL (ascii and binary), PLY (ascii and binary), OFF and
+//! COLLADA (`.dae`) files, each also gzip-compressed (`.gz`).
 //!
 //! [`load_mesh`] picks the format from the file name, reads the whole file, and either returns a
 //! validated [`TriMesh`] or a [`LoadError`] naming the file and, where it applies, the line or
@@ -21,8 +21,14 @@
 //!   with bit-identical coordinates (after `-0.0 == 0.0`) become one vertex, numbered in order of
 //!   first appearance (facet 0's corners first). Vertex `i` is the `i`-th distinct corner.
 //!
+//! - **COLLADA**: every geometry instance of the file's scene, in metres in the file's root
+//!   frame (the unit and node transforms applied; see `collada.rs` for what is read and
+//!   refused). Instances in document order, each geometry's vertices as mesh-loader gives them:
+//!   three per triangle, not shared.
+//!
 //! Degenerate triangles are kept (see [`TriMesh::degenerate_triangles`]).
 
+mod collada;
 mod obj;
 mod off;
 mod ply;
@@ -75,7 +81,7 @@ pub enum LoadError {
         path: PathBuf,
     },
     /// The file name does not end in a known extension.
-    #[error("{}: unknown mesh format; use a file ending in .obj, .stl, .ply or .off (optionally followed by .gz)", path.display())]
+    #[error("{}: unknown mesh format; use a file ending in .obj, .stl, .ply, .off or .dae (optionally followed by .gz)", path.display())]
     UnknownFormat {
         /// The file.
         path: PathBuf,
@@ -173,10 +179,11 @@ enum Format {
     Stl,
     Ply,
     Off,
+    Collada,
 }
 
 /// Reads the mesh in `path`, choosing the format from the extension (`.obj`, `.stl`, `.ply`,
-/// `.off`, case-insensitive, each optionally followed by `.gz`).
+/// `.off`, `.dae`, case-insensitive, each optionally followed by `.gz`).
 ///
 /// Triangles come in file face order, polygons fan-triangulated (see the [module docs](self)).
 pub fn load_mesh(path: &Path) -> Result<TriMesh, LoadError> {
@@ -222,6 +229,7 @@ pub fn load_mesh_bytes(raw: &[u8], path: &Path) -> Result<TriMesh, LoadError> {
         Format::Stl => stl::parse(bytes, path)?,
         Format::Ply => ply::parse(bytes, path)?,
         Format::Off => off::parse(bytes, path)?,
+        Format::Collada => collada::parse(bytes, path)?,
     };
     TriMesh::new(vertices, triangles).map_err(|source| LoadError::Invalid {
         path: path.into(),
@@ -240,6 +248,7 @@ fn format_of(path: &Path) -> Option<(Format, bool)> {
         "stl" => Format::Stl,
         "ply" => Format::Ply,
         "off" => Format::Off,
+        "dae" => Format::Collada,
         _ => return None,
     };
     Some((format, gzipped))
@@ -357,7 +366,8 @@ mod tests {
         assert_eq!(f("x.stl"), Some((Format::Stl as u8, false)));
         assert_eq!(f("x.off.GZ"), Some((Format::Off as u8, true)));
         assert_eq!(f("x.gz"), None);
-        assert_eq!(f("x.dae"), None);
+        assert_eq!(f("x.DAE"), Some((Format::Collada as u8, false)));
+        assert_eq!(f("x.3ds"), None);
         assert_eq!(f("obj"), None);
     }
 

@@ -1,5 +1,11 @@
-//! Robots from URDF files: each link's visual meshes and the joint tree, so that given joint
-//! values every mesh can be posed in the world frame (forward kinematics in f64).
+//! Robots from URDF files: each link's meshes and the joint tree, so that given joint values
+//! every mesh can be posed in the world frame (forward kinematics in f64).
+//!
+//! A link's meshes are its `<collision>` elements, or its `<visual>` elements on request
+//! ([`UrdfOptions::geometry`]); one kind is read, never the other in its place, so a missing
+//! collision mesh is an error rather than a silent swap for the (finer) visual one.
+//! [`Robot::from_file`] reads visuals, as it always has; [`Robot::from_file_with`] reads what
+//! the options say, collision elements by default.
 //!
 //! Parsing is done by the `urdf-rs` crate; this module resolves mesh files, loads them with
 //! [`crate::load::load_mesh`] and composes the poses. Conventions (the URDF specification):
@@ -9,30 +15,81 @@
 //!   about the (normalised) `axis` for `revolute` and `continuous` joints, a translation by
 //!   `q · axis` for `prismatic` ones, and the identity for `fixed` ones. `floating`, `planar` and
 //!   `spherical` joints are refused ([`UrdfError::UnsupportedJoint`]).
-//! - A visual's mesh vertex `p` lands at `link · visual_origin · (scale ⊙ p)` in the world. The
-//!   scale is applied to the vertices when the mesh is loaded ([`Visual::mesh`]), so the rest of
-//!   the pose is rigid ([`Robot::visual_poses`]).
-//! - Mesh file names: a `file://` prefix is dropped, `package://NAME/` is treated as a relative
-//!   path; a relative name is looked up in the URDF's folder, then in each folder above it (the
-//!   way pybullet finds `differential/diff_ring.stl` from `differential/diff_ring.urdf`).
-//! - Visuals that are not meshes (box, cylinder, sphere, capsule) are refused
+//! - An element's mesh vertex `p` lands at `link · element_origin · (scale ⊙ p)` in the world.
+//!   The scale is applied to the vertices when the mesh is loaded ([`LinkMesh::mesh`]), so the
+//!   rest of the pose is rigid ([`Robot::mesh_poses`]).
+//! - Mesh file names: a `file://` prefix is dropped. `package://NAME/REST` is resolved the ROS
+//!   way: `DIR/NAME/REST` for the first directory `DIR/NAME` found among the
+//!   [`UrdfOptions::package_dirs`] in order, then among the entries `ENTRY` of the
+//!   `ROS_PACKAGE_PATH` environment variable (`ENTRY/NAME`, or `ENTRY` itself when its own name
+//!   is `NAME`); failing those, `REST` is looked up like a relative name. A relative name is
+//!   looked up in the URDF's folder, then in each folder above it (the way pybullet finds
+//!   `differential/diff_ring.stl` from `differential/diff_ring.urdf`). A package found nowhere
+//!   is an error listing every directory searched ([`UrdfError::Package`]).
+//! - Elements that are not meshes (box, cylinder, sphere, capsule) are refused
 //!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
 //!
-//! [`RobotScene`] makes a robot's visuals objects of a [`Scene`](crate::Scene): self-collision,
-//! fixtures, and paths of configurations checked with the scene's temporal coherence.
+//! [`RobotScene`] makes a robot's meshes objects of a [`Scene`](crate::Scene): self-collision,
+//! fixtures, and paths of configurations checked with the scene's temporal coherence. An SRDF
+//! file's `<disable_collisions>` pairs ([`Srdf`]) are allowed with
+//! [`RobotScene::allow_srdf`].
 
 mod scene;
+mod srdf;
 
 pub use scene::{
     PathCheck, PathClearance, PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP,
     LINK_GROUP,
 };
+pub use srdf::{DisabledCollision, Srdf, SrdfError};
 
 use crate::bv::Pose;
 use crate::bv::TriMesh;
 use crate::load::{load_mesh, LoadError};
 use nalgebra::{Rotation3, Unit, Vector3};
+use std::ffi::OsStr;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Which of a link's geometry elements make up the robot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Geometry {
+    /// The `<collision>` elements: the shapes a robot's own software checks for contact.
+    #[default]
+    Collision,
+    /// The `<visual>` elements: the shapes it draws, often finer than the collision ones.
+    Visual,
+}
+
+impl fmt::Display for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Geometry::Collision => "collision",
+            Geometry::Visual => "visual",
+        })
+    }
+}
+
+/// How [`Robot::from_file_with`] reads a URDF file. The default reads collision elements and
+/// resolves `package://` names through `ROS_PACKAGE_PATH` and the URDF's folders only.
+#[derive(Clone, Debug, Default)]
+pub struct UrdfOptions {
+    /// Directories holding packages, tried in order before `ROS_PACKAGE_PATH`: `package://NAME/`
+    /// is `DIR/NAME/` for the first `DIR` that has a directory `NAME`.
+    pub package_dirs: Vec<PathBuf>,
+    /// Which elements of each link are read.
+    pub geometry: Geometry,
+}
+
+impl UrdfOptions {
+    /// The options of [`Robot::from_file`]: visual elements, no package directories.
+    pub fn visual() -> Self {
+        UrdfOptions {
+            geometry: Geometry::Visual,
+            ..Self::default()
+        }
+    }
+}
 
 /// Why a URDF file could not be used. Every variant names the URDF file.
 #[derive(Debug, thiserror::Error)]
@@ -89,15 +146,32 @@ pub enum UrdfError {
         /// Which value.
         what: String,
     },
-    /// A visual geometry that is not a mesh.
-    #[error("{}: link {link:?} has a visual that is not a mesh (only mesh visuals are supported)", path.display())]
+    /// A geometry element that is not a mesh (box, cylinder, sphere, capsule).
+    #[error("{}: link {link:?}: {geometry} geometry <{element}> is not supported yet (only <mesh> is)", path.display())]
     NotAMesh {
         /// The URDF file.
         path: PathBuf,
         /// The link.
         link: String,
+        /// Which kind of element it is.
+        geometry: Geometry,
+        /// The shape's element name: `box`, `cylinder`, `sphere` or `capsule`.
+        element: &'static str,
     },
-    /// A visual's mesh file could not be loaded (the inner error names the mesh file).
+    /// A `package://` name whose package is in none of the places searched.
+    #[error("{}: link {link:?}: package {package:?} not found; searched {}", path.display(), list(searched))]
+    Package {
+        /// The URDF file.
+        path: PathBuf,
+        /// The link.
+        link: String,
+        /// The package name.
+        package: String,
+        /// Every directory searched, in order: candidate package directories, then the
+        /// folders the rest of the name was looked up in.
+        searched: Vec<PathBuf>,
+    },
+    /// An element's mesh file could not be loaded (the inner error names the mesh file).
     #[error("{}: link {link:?}: {source}", path.display())]
     Mesh {
         /// The URDF file.
@@ -161,24 +235,24 @@ pub struct Joint {
     pub limits: Option<(f64, f64)>,
 }
 
-/// A visual mesh of a link.
+/// The mesh of one geometry element (`<collision>` or `<visual>`) of a link.
 #[derive(Clone, Debug)]
-pub struct Visual {
+pub struct LinkMesh {
     /// The resolved mesh file.
     pub file: PathBuf,
     /// The mesh with the URDF's `scale` applied to its vertices (triangles as in the file).
     pub mesh: TriMesh,
-    /// The visual's `origin` in its link's frame.
+    /// The element's `origin` in its link's frame.
     pub origin: Pose,
 }
 
-/// A link and its visual meshes.
+/// A link and the meshes of its geometry elements of the kind read ([`Robot::geometry`]).
 #[derive(Clone, Debug)]
 pub struct Link {
     /// The link's name.
     pub name: String,
-    /// Its mesh visuals, in file order.
-    pub visuals: Vec<Visual>,
+    /// One mesh per element, in file order.
+    pub meshes: Vec<LinkMesh>,
 }
 
 /// A robot: links, and joints in an order where every parent comes before its children.
@@ -188,6 +262,8 @@ pub struct Robot {
     pub path: PathBuf,
     /// The robot's name.
     pub name: String,
+    /// Which elements the links' meshes come from.
+    pub geometry: Geometry,
     /// Links in file order.
     pub links: Vec<Link>,
     /// Joints sorted parent before child (file order among siblings).
@@ -205,22 +281,92 @@ fn finite(v: &[f64]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
 
-/// The mesh file a URDF names, looked up as the module documentation says.
-fn resolve(urdf: &Path, filename: &str) -> PathBuf {
-    let name = filename.strip_prefix("file://").unwrap_or(filename);
-    let name = match name.strip_prefix("package://") {
-        Some(rest) => rest.split_once('/').map_or(rest, |(_, tail)| tail),
-        None => name,
-    };
-    let name = Path::new(name);
-    if name.is_absolute() {
-        return name.to_path_buf();
+/// `paths` for a message: each shown, separated by commas.
+fn list(paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    shown.join(", ")
+}
+
+/// Where `package://` names are looked up: the options' package directories, then the entries
+/// of `ROS_PACKAGE_PATH` (see the [module documentation](self)).
+struct PackagePath {
+    dirs: Vec<PathBuf>,
+    ros: Vec<PathBuf>,
+}
+
+impl PackagePath {
+    /// The package directories `dirs`, then the entries of `ros_package_path` (a
+    /// `ROS_PACKAGE_PATH` value: colon-separated; empty entries are skipped).
+    fn new(dirs: &[PathBuf], ros_package_path: Option<&OsStr>) -> Self {
+        let ros = ros_package_path
+            .map(|value| std::env::split_paths(value).collect::<Vec<_>>())
+            .unwrap_or_default();
+        PackagePath {
+            dirs: dirs.to_vec(),
+            ros: ros
+                .into_iter()
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect(),
+        }
     }
-    let dir = urdf.parent().unwrap_or(Path::new("."));
-    dir.ancestors()
+
+    /// The directories that would be package `name`, in the order they are tried.
+    fn candidates(&self, name: &str) -> Vec<PathBuf> {
+        let own =
+            |entry: &PathBuf| (entry.file_name() == Some(OsStr::new(name))).then(|| entry.clone());
+        self.dirs
+            .iter()
+            .map(|d| d.join(name))
+            .chain(
+                self.ros
+                    .iter()
+                    .flat_map(|entry| std::iter::once(entry.join(name)).chain(own(entry))),
+            )
+            .collect()
+    }
+}
+
+/// A mesh file name that names a package nobody has: the package, and every directory searched.
+struct Unresolved {
+    package: String,
+    searched: Vec<PathBuf>,
+}
+
+/// The mesh file a URDF names, looked up as the module documentation says.
+fn resolve(urdf: &Path, filename: &str, packages: &PackagePath) -> Result<PathBuf, Unresolved> {
+    let name = filename.strip_prefix("file://").unwrap_or(filename);
+    let Some(rest) = name.strip_prefix("package://") else {
+        return Ok(relative(urdf, Path::new(name)).unwrap_or_else(|dir| dir.join(name)));
+    };
+    let (package, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    let candidates = packages.candidates(package);
+    if let Some(dir) = candidates.iter().find(|d| d.is_dir()) {
+        return Ok(dir.join(tail));
+    }
+    relative(urdf, Path::new(tail)).map_err(|_| Unresolved {
+        package: package.to_string(),
+        searched: candidates.into_iter().chain(folders(urdf)).collect(),
+    })
+}
+
+/// `name` if absolute, else the first existing `FOLDER/name` among the URDF's folder and the
+/// folders above it; `Err` with the URDF's folder when there is none.
+fn relative(urdf: &Path, name: &Path) -> Result<PathBuf, PathBuf> {
+    if name.is_absolute() {
+        return Ok(name.to_path_buf());
+    }
+    folders(urdf)
         .map(|d| d.join(name))
         .find(|p| p.exists())
-        .unwrap_or_else(|| dir.join(name))
+        .ok_or_else(|| urdf.parent().unwrap_or(Path::new(".")).to_path_buf())
+}
+
+/// The URDF's folder, then each folder above it.
+fn folders(urdf: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    urdf.parent()
+        .unwrap_or(Path::new("."))
+        .ancestors()
+        .map(Path::to_path_buf)
 }
 
 /// A `BadNumber` error of the URDF file `path`.
@@ -231,51 +377,99 @@ fn bad_number(path: &Path, what: String) -> UrdfError {
     }
 }
 
-/// A link with its visual meshes loaded.
-fn read_link(path: &Path, link: &urdf_rs::Link) -> Result<Link, UrdfError> {
-    Ok(Link {
-        name: link.name.clone(),
-        visuals: link
-            .visual
-            .iter()
-            .map(|visual| read_visual(path, &link.name, visual))
-            .collect::<Result<_, _>>()?,
-    })
+/// What a link is read with: the URDF file, the kind of element, the package path.
+struct Reader<'a> {
+    path: &'a Path,
+    geometry: Geometry,
+    packages: PackagePath,
 }
 
-/// A visual of link `link`: its mesh file resolved and loaded, the `scale` applied to the
-/// vertices, its origin as a pose.
-fn read_visual(path: &Path, link: &str, v: &urdf_rs::Visual) -> Result<Visual, UrdfError> {
-    let urdf_rs::Geometry::Mesh { filename, scale } = &v.geometry else {
-        return Err(UrdfError::NotAMesh {
-            path: path.to_path_buf(),
-            link: link.to_string(),
-        });
-    };
-    let scale = scale.map_or([1.0; 3], |s| s.0);
-    if !finite(&scale) || scale.contains(&0.0) {
-        return Err(bad_number(path, format!("link {link:?}: a visual's scale")));
+impl Reader<'_> {
+    /// A link with the meshes of its elements of the kind read loaded.
+    fn link(&self, link: &urdf_rs::Link) -> Result<Link, UrdfError> {
+        let elements: Vec<(&urdf_rs::Pose, &urdf_rs::Geometry)> = match self.geometry {
+            Geometry::Collision => link
+                .collision
+                .iter()
+                .map(|c| (&c.origin, &c.geometry))
+                .collect(),
+            Geometry::Visual => link
+                .visual
+                .iter()
+                .map(|v| (&v.origin, &v.geometry))
+                .collect(),
+        };
+        Ok(Link {
+            name: link.name.clone(),
+            meshes: elements
+                .into_iter()
+                .map(|(origin, geometry)| self.mesh(&link.name, origin, geometry))
+                .collect::<Result<_, _>>()?,
+        })
     }
-    let origin = origin_pose(&v.origin)
-        .map_err(|e| bad_number(path, format!("link {link:?}: visual origin: {e}")))?;
-    let file = resolve(path, filename);
-    let raw = load_mesh(&file).map_err(|source| UrdfError::Mesh {
-        path: path.to_path_buf(),
-        link: link.to_string(),
-        source: Box::new(source),
-    })?;
-    let vertices = raw
-        .vertices()
-        .iter()
-        .map(|p| p.coords.component_mul(&Vector3::from(scale)).into())
-        .collect();
-    let mesh =
-        TriMesh::new(vertices, raw.triangles().to_vec()).map_err(|e| UrdfError::BadScale {
+
+    /// An element of link `link`: its mesh file resolved and loaded, the `scale` applied to the
+    /// vertices, its origin as a pose.
+    fn mesh(
+        &self,
+        link: &str,
+        origin: &urdf_rs::Pose,
+        geometry: &urdf_rs::Geometry,
+    ) -> Result<LinkMesh, UrdfError> {
+        let path = self.path;
+        let kind = self.geometry;
+        let (filename, scale) = match geometry {
+            urdf_rs::Geometry::Mesh { filename, scale } => (filename, scale),
+            other => {
+                return Err(UrdfError::NotAMesh {
+                    path: path.to_path_buf(),
+                    link: link.to_string(),
+                    geometry: kind,
+                    element: shape_element(other),
+                })
+            }
+        };
+        let scale = scale.map_or([1.0; 3], |s| s.0);
+        if !finite(&scale) || scale.contains(&0.0) {
+            return Err(bad_number(path, format!("link {link:?}: a {kind} scale")));
+        }
+        let origin = origin_pose(origin)
+            .map_err(|e| bad_number(path, format!("link {link:?}: {kind} origin: {e}")))?;
+        let file = resolve(path, filename, &self.packages).map_err(|u| UrdfError::Package {
             path: path.to_path_buf(),
             link: link.to_string(),
-            message: e.to_string(),
+            package: u.package,
+            searched: u.searched,
         })?;
-    Ok(Visual { file, mesh, origin })
+        let raw = load_mesh(&file).map_err(|source| UrdfError::Mesh {
+            path: path.to_path_buf(),
+            link: link.to_string(),
+            source: Box::new(source),
+        })?;
+        let vertices = raw
+            .vertices()
+            .iter()
+            .map(|p| p.coords.component_mul(&Vector3::from(scale)).into())
+            .collect();
+        let mesh =
+            TriMesh::new(vertices, raw.triangles().to_vec()).map_err(|e| UrdfError::BadScale {
+                path: path.to_path_buf(),
+                link: link.to_string(),
+                message: e.to_string(),
+            })?;
+        Ok(LinkMesh { file, mesh, origin })
+    }
+}
+
+/// The URDF element name of a shape that is not a mesh.
+fn shape_element(geometry: &urdf_rs::Geometry) -> &'static str {
+    match geometry {
+        urdf_rs::Geometry::Box { .. } => "box",
+        urdf_rs::Geometry::Cylinder { .. } => "cylinder",
+        urdf_rs::Geometry::Capsule { .. } => "capsule",
+        urdf_rs::Geometry::Sphere { .. } => "sphere",
+        urdf_rs::Geometry::Mesh { .. } => "mesh",
+    }
 }
 
 /// A joint, its links looked up by name in `links`.
@@ -372,9 +566,28 @@ fn parent_before_child(
 }
 
 impl Robot {
-    /// Reads a URDF file and loads every visual mesh it names.
+    /// Reads a URDF file and loads every visual mesh it names
+    /// ([`from_file_with`](Self::from_file_with) and [`UrdfOptions::visual`]). The bundled
+    /// robots are read this way: their collision meshes are not bundled.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Robot, UrdfError> {
-        let path = path.as_ref().to_path_buf();
+        Self::from_file_with(path, &UrdfOptions::visual())
+    }
+
+    /// Reads a URDF file and loads the mesh of every element of the kind the options name,
+    /// resolving `package://` names through the options' package directories, then the
+    /// `ROS_PACKAGE_PATH` environment variable (see the [module documentation](self)).
+    pub fn from_file_with(
+        path: impl AsRef<Path>,
+        options: &UrdfOptions,
+    ) -> Result<Robot, UrdfError> {
+        let ros = std::env::var_os("ROS_PACKAGE_PATH");
+        let packages = PackagePath::new(&options.package_dirs, ros.as_deref());
+        Self::read(path.as_ref(), options.geometry, packages)
+    }
+
+    /// [`from_file_with`](Self::from_file_with) with the package path already made.
+    fn read(path: &Path, geometry: Geometry, packages: PackagePath) -> Result<Robot, UrdfError> {
+        let path = path.to_path_buf();
         let text = std::fs::read_to_string(&path).map_err(|source| UrdfError::Io {
             path: path.clone(),
             source,
@@ -383,10 +596,15 @@ impl Robot {
             path: path.clone(),
             message: e.to_string(),
         })?;
+        let reader = Reader {
+            path: &path,
+            geometry,
+            packages,
+        };
         let links = parsed
             .links
             .iter()
-            .map(|link| read_link(&path, link))
+            .map(|link| reader.link(link))
             .collect::<Result<Vec<_>, _>>()?;
         let joints = parsed
             .joints
@@ -398,6 +616,7 @@ impl Robot {
         Ok(Robot {
             path,
             name: parsed.name,
+            geometry,
             links,
             joints,
             root,
@@ -448,10 +667,10 @@ impl Robot {
         Ok(poses)
     }
 
-    /// World pose of every visual, as `(link index, visual index within the link, pose)`, for
-    /// the joint values of [`Robot::link_poses`]; a vertex `p` of [`Visual::mesh`] is at
+    /// World pose of every mesh, as `(link index, mesh index within the link, pose)`, for the
+    /// joint values of [`Robot::link_poses`]; a vertex `p` of [`LinkMesh::mesh`] is at
     /// `pose * p`.
-    pub fn visual_poses(&self, values: &[f64]) -> Result<Vec<(usize, usize, Pose)>, UrdfError> {
+    pub fn mesh_poses(&self, values: &[f64]) -> Result<Vec<(usize, usize, Pose)>, UrdfError> {
         let links = self.link_poses(values)?;
         Ok(self
             .links
@@ -459,11 +678,87 @@ impl Robot {
             .enumerate()
             .flat_map(|(l, link)| {
                 let pose = links[l];
-                link.visuals
+                link.meshes
                     .iter()
                     .enumerate()
                     .map(move |(k, v)| (l, k, pose * v.origin))
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Makes the directories `dirs` under `root`.
+    fn mkdirs(root: &Path, dirs: &[&str]) {
+        for d in dirs {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+    }
+
+    #[test]
+    fn packages_resolve_in_the_ros_order() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        mkdirs(
+            root,
+            &[
+                "first/arm",
+                "second/arm",
+                "ros/arm",
+                "ros2/gripper",
+                "robot/urdf",
+                "robot/meshes",
+            ],
+        );
+        std::fs::write(root.join("robot/meshes/m.stl"), "").unwrap();
+        let urdf = root.join("robot/urdf/r.urdf");
+        let ros = std::env::join_paths([root.join("ros"), root.join("ros2/gripper")]).unwrap();
+        let dirs = [root.join("none"), root.join("first"), root.join("second")];
+        let at = |dirs: &[PathBuf], ros: Option<&OsStr>, name: &str| {
+            resolve(&urdf, name, &PackagePath::new(dirs, ros)).map_err(|u| (u.package, u.searched))
+        };
+        // The first package directory that has the package wins, before ROS_PACKAGE_PATH.
+        let got = at(&dirs, Some(&ros), "package://arm/meshes/a.stl");
+        assert_eq!(got.ok(), Some(root.join("first/arm/meshes/a.stl")));
+        // Then ROS_PACKAGE_PATH: ENTRY/NAME, or an entry named NAME itself.
+        let got = at(&[], Some(&ros), "package://arm/a.dae");
+        assert_eq!(got.ok(), Some(root.join("ros/arm/a.dae")));
+        let got = at(&dirs, Some(&ros), "package://gripper/g.stl");
+        assert_eq!(got.ok(), Some(root.join("ros2/gripper/g.stl")));
+        // Then the rest of the name beside the URDF or in a folder above it, as before.
+        let got = at(&dirs, Some(&ros), "package://robot/meshes/m.stl");
+        assert_eq!(got.ok(), Some(root.join("robot/meshes/m.stl")));
+        // Found nowhere: every directory searched, in order.
+        let (package, searched) = at(&dirs, Some(&ros), "package://ghost/x.stl").unwrap_err();
+        assert_eq!(package, "ghost");
+        let mut want = vec![
+            root.join("none/ghost"),
+            root.join("first/ghost"),
+            root.join("second/ghost"),
+            root.join("ros/ghost"),
+            root.join("ros2/gripper/ghost"),
+        ];
+        want.extend(root.join("robot/urdf").ancestors().map(Path::to_path_buf));
+        assert_eq!(searched, want);
+        // `file://` is dropped; plain names never fail to resolve (loading reports them).
+        let got = at(&[], None, "file://../meshes/m.stl");
+        assert_eq!(got.ok(), Some(root.join("robot/urdf/../meshes/m.stl")));
+    }
+
+    #[test]
+    fn empty_ros_package_path_entries_are_skipped() {
+        let p = PackagePath::new(&[], Some(OsStr::new("::/a::/b:")));
+        assert_eq!(p.ros, [PathBuf::from("/a"), PathBuf::from("/b")]);
+        assert_eq!(
+            p.candidates("b"),
+            [
+                PathBuf::from("/a/b"),
+                PathBuf::from("/b/b"),
+                PathBuf::from("/b")
+            ]
+        );
     }
 }

@@ -1,10 +1,10 @@
-//! A robot as scene objects: one object per link visual, posed by forward kinematics, checked
+//! A robot as scene objects: one object per link mesh, posed by forward kinematics, checked
 //! for self-collision and against fixtures in one [`Scene`].
 //!
 //! The robot and its fixtures share one scene, told apart by collision groups: links are in
 //! [`LINK_GROUP`] and checked against links and fixtures, fixtures are in [`FIXTURE_GROUP`] and
 //! checked against links only (fixtures never against each other). Pairs never checked: the
-//! visuals of one link, links joined by a joint (they touch at the joint by design), and the
+//! meshes of one link, links joined by a joint (they touch at the joint by design), and the
 //! pairs given to [`RobotScene::allow`] (MoveIt's SRDF "disabled collisions"). One scene means
 //! one broad phase and one set of pair records for both kinds of pair, so a link that did not
 //! move keeps its answers against the fixtures and the other unmoved links.
@@ -17,7 +17,7 @@
 //! the path, measuring only pairs closer than the margin and the best clearance so far, each
 //! from its closest triangles at the previous configuration.
 
-use super::{Robot, UrdfError};
+use super::{Robot, Srdf, SrdfError, UrdfError};
 use crate::bv::{Obb, Pose};
 use crate::scene::{CollisionFilter, ObjectContact, ObjectDistance, ObjectId, Scene, SceneError};
 use crate::tree::TreeVolume;
@@ -54,6 +54,9 @@ pub enum RobotError {
     /// The scene refused an object or a query (names the objects).
     #[error(transparent)]
     Scene(#[from] SceneError),
+    /// An SRDF file could not be read, or names a link the robot does not have.
+    #[error(transparent)]
+    Srdf(#[from] SrdfError),
     /// A name in an allowed pair that is neither a link nor a fixture.
     #[error("no link or fixture named {0:?}")]
     UnknownName(String),
@@ -62,7 +65,7 @@ pub enum RobotError {
     Resolution(f64),
 }
 
-/// One visual of a link as a scene object.
+/// One mesh of a link as a scene object.
 #[derive(Clone, Debug)]
 struct Part {
     link: usize,
@@ -136,33 +139,33 @@ pub struct RobotScene<V = Obb> {
 }
 
 impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
-    /// The robot's visuals as scene objects at the configuration of all zeros (one model per
-    /// visual), links joined by a joint and visuals of one link never checked. A link's
-    /// first visual is named after the link, further ones `link#1`, `link#2`, ….
+    /// The robot's meshes as scene objects at the configuration of all zeros (one model per
+    /// mesh, so a link with several geometry elements is several objects), links joined by a
+    /// joint and meshes of one link never checked. A link's first mesh is named after the
+    /// link, further ones `link#1`, `link#2`, ….
     pub fn new(robot: Robot) -> Result<Self, RobotError> {
         let zeros = vec![0.0; robot.moving_joints().count()];
         let links = robot.link_poses(&zeros)?;
         let mut scene = Scene::new();
         let mut parts = Vec::new();
         for (link, l) in robot.links.iter().enumerate() {
-            for (k, visual) in l.visuals.iter().enumerate() {
-                let model =
-                    Model::new(visual.mesh.clone()).map_err(|source| RobotError::Build {
-                        link: l.name.clone(),
-                        source,
-                    })?;
+            for (k, mesh) in l.meshes.iter().enumerate() {
+                let model = Model::new(mesh.mesh.clone()).map_err(|source| RobotError::Build {
+                    link: l.name.clone(),
+                    source,
+                })?;
                 let name = match k {
                     0 => l.name.clone(),
                     k => format!("{}#{k}", l.name),
                 };
-                let id = scene.insert(name, model, links[link] * visual.origin)?;
+                let id = scene.insert(name, model, links[link] * mesh.origin)?;
                 scene.set_filter(
                     id,
                     CollisionFilter::new(LINK_GROUP, LINK_GROUP | FIXTURE_GROUP),
                 )?;
                 parts.push(Part {
                     link,
-                    origin: visual.origin,
+                    origin: mesh.origin,
                     id,
                 });
             }
@@ -177,7 +180,7 @@ impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
         Ok(this)
     }
 
-    /// Allows the visual pairs of one link and of links joined by a joint.
+    /// Allows the mesh pairs of one link and of links joined by a joint.
     fn allow_adjacent(&mut self) -> Result<(), RobotError> {
         let joined: BTreeSet<(usize, usize)> = self
             .robot
@@ -247,6 +250,35 @@ impl<V: PosedOverlap> RobotScene<V> {
             }
         }
         Ok(())
+    }
+
+    /// Never check the link pairs of an SRDF file's `<disable_collisions>` elements. Every
+    /// link is checked before any pair is allowed: a name the robot does not have as a link
+    /// (a fixture's name included) is an error naming the SRDF file and the link.
+    pub fn allow_srdf(&mut self, srdf: &Srdf) -> Result<(), RobotError> {
+        for pair in &srdf.disabled {
+            for link in [&pair.link1, &pair.link2] {
+                if self.robot.link(link).is_none() {
+                    return Err(srdf.unknown_link(pair, link).into());
+                }
+            }
+        }
+        for pair in &srdf.disabled {
+            self.allow(&pair.link1, &pair.link2)?;
+        }
+        Ok(())
+    }
+
+    /// How many object pairs the self-collision check examines: pairs of link meshes that are
+    /// not of one link, not of links joined by a joint, and not allowed
+    /// ([`allow`](Self::allow), [`allow_srdf`](Self::allow_srdf)).
+    pub fn self_pairs_checked(&self) -> usize {
+        self.parts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| self.parts[i + 1..].iter().map(move |b| (a.id, b.id)))
+            .filter(|&(a, b)| !self.scene.is_allowed(a, b))
+            .count()
     }
 
     /// Every object of the link named `name`, or the fixture of that name.

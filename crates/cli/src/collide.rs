@@ -28,7 +28,7 @@ use std::time::Instant;
     after_help = "Examples:\n  obbtree collide assets/bunny.obj assets/bunny.obj --pose \"0.05 0 0 0 0 0.3\"\n  obbtree collide A.obj B.obj --poses poses.json --mode first --json\n  obbtree collide assets/duck/duck.obj assets/bunny.obj --pose \"0 0 0 0 0 0\" --containment\n  obbtree collide assets/kuka_iiwa/link_3.obj --self"
 )]
 pub struct Args {
-    /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz).
+    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz).
     #[arg(value_name = "A")]
     a: PathBuf,
     /// Mesh B (not with --self).

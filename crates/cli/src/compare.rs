@@ -31,7 +31,7 @@ use std::time::Instant;
     after_help = "Examples:\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200        # collision, random poses\n  obbtree compare A.obj B.obj --poses poses.json --mode first --json    # collision, given poses\n  obbtree compare --rays rays.json assets/bunny.obj                     # picking"
 )]
 pub struct Args {
-    /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz); with --rays, the MESH to pick on.
+    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz); with --rays, the MESH to pick on.
     #[arg(value_name = "A|MESH")]
     a: PathBuf,
     /// Mesh B, placed by each pose in A's frame (not with --rays).

@@ -34,7 +34,7 @@ use std::time::Instant;
     after_help = "Examples:\n  obbtree distance assets/bunny.obj assets/bunny.obj --pose \"0.2 0 0 0 0 0.3\"\n  obbtree distance A.obj B.obj --poses poses.json --json\n  obbtree distance A.obj B.obj --poses poses.json --margin 0.001 --pairs --json"
 )]
 pub struct Args {
-    /// Mesh A (.obj, .stl, .ply, .off, each optionally .gz).
+    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz).
     #[arg(value_name = "A")]
     a: PathBuf,
     /// Mesh B.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
     after_help = "Examples:\n  obbtree info assets/bunny.obj\n  obbtree info --json assets/kuka_iiwa/*.obj\n  obbtree info --tree obb assets/dragon_res3.ply.gz"
 )]
 pub struct Args {
-    /// Mesh files (.obj, .stl, .ply, .off, each optionally .gz).
+    /// Mesh files (.obj, .stl, .ply, .off, .dae, each optionally .gz).
     #[arg(required = true, value_name = "MESH")]
     meshes: Vec<PathBuf>,
     /// Print a JSON array (one object per mesh) instead of text.

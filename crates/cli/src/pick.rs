@@ -22,7 +22,7 @@ use std::time::Instant;
     after_help = "Examples:\n  obbtree pick assets/bunny.obj --rays rays.json --json\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree pick assets/bunny.obj --camera 0,0.1,0.4,0,0.1,0 --pixel 10 20"
 )]
 pub struct Args {
-    /// Mesh file (.obj, .stl, .ply, .off, each optionally .gz).
+    /// Mesh file (.obj, .stl, .ply, .off, .dae, each optionally .gz).
     #[arg(value_name = "MESH")]
     mesh: PathBuf,
     /// Rays in the mesh's frame: {"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, ...]}.

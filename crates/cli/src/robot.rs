@@ -1,7 +1,15 @@
-//! `obbtree robot URDF [--configs CONFIGS.json [--scene SCENE.json] [--allow PAIRS.json]
-//! [--path --resolution R]]`: a robot's moving joints, and for each joint configuration which
-//! links touch each other (self-collision, links joined by a joint excluded) and which touch
-//! the scene's objects; or, along a path, the first configuration in collision.
+//! `obbtree robot URDF [--package-dir DIR]… [--srdf FILE] [--geometry collision|visual]
+//! [--configs CONFIGS.json [--scene SCENE.json] [--allow PAIRS.json] [--path --resolution R]]`:
+//! a robot's moving joints, and for each joint configuration which links touch each other
+//! (self-collision, links joined by a joint and the SRDF's disabled pairs excluded) and which
+//! touch the scene's objects; or, along a path, the first configuration in collision.
+//!
+//! Links are made of their `<collision>` meshes, or with `--geometry visual` their `<visual>`
+//! ones (the bundled KUKA has visual meshes only). `package://NAME/` is looked up in each
+//! `--package-dir` in order, then in `ROS_PACKAGE_PATH`, then beside the URDF
+//! ([`obbtree::urdf`]). Without `--configs`, the JSON report is `{"robot", "joints":[…],
+//! "links":[{"name", "meshes":[file, …]}, …], "pairs_checked"}`, the last the number of link
+//! mesh pairs the self-collision check examines.
 //!
 //! `CONFIGS.json` is `{"configs":[[q1, …, qn], …]}`, one value per moving joint in the order
 //! `obbtree robot URDF` lists them; `PAIRS.json` is `{"allow":[["name","name"], …]}`, link or
@@ -24,7 +32,10 @@ use super::Error;
 use crate::collide::counted;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
-use obbtree::urdf::{JointKind, PathClearance, PathCollision, Robot, RobotContacts, RobotScene};
+use obbtree::urdf::{
+    Geometry, JointKind, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf,
+    UrdfOptions,
+};
 use obbtree::QueryError;
 use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
@@ -34,16 +45,27 @@ use std::time::Instant;
 /// A robot's joints; its self-collision and contacts with a scene at joint configurations, or
 /// the first configuration in collision along a path.
 ///
-/// Links joined by a joint are never checked against each other; pairs listed with --allow
-/// are never checked either. Answers are exact; touching counts.
+/// Links are made of their collision meshes (--geometry visual: their visual meshes). Links
+/// joined by a joint are never checked against each other; pairs listed with --allow or
+/// disabled by --srdf are never checked either. Answers are exact; touching counts.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf\n  obbtree robot assets/kuka_iiwa/model.urdf --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --configs configs.json --scene scene.json --allow srdf_pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --configs path.json --scene scene.json --path --resolution 0.01\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]} in the order `obbtree robot URDF` lists the joints\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
+    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual\n  obbtree robot robot.urdf --package-dir ~/ws/src --srdf robot.srdf --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --scene scene.json --allow pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs path.json --scene scene.json --path --resolution 0.01\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]} in the order `obbtree robot URDF` lists the joints\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
 )]
 pub struct Args {
-    /// The robot (URDF with mesh visuals).
+    /// The robot (URDF whose links' geometry is meshes).
     #[arg(value_name = "URDF")]
     urdf: PathBuf,
+    /// A directory holding ROS packages: package://NAME/ is DIR/NAME/ (repeatable, tried in
+    /// order, before ROS_PACKAGE_PATH).
+    #[arg(long = "package-dir", value_name = "DIR")]
+    package_dirs: Vec<PathBuf>,
+    /// A MoveIt SRDF file: its <disable_collisions> link pairs are never checked.
+    #[arg(long, value_name = "FILE")]
+    srdf: Option<PathBuf>,
+    /// Which elements make up each link.
+    #[arg(long, value_enum, default_value_t = GeometryArg::Collision)]
+    geometry: GeometryArg,
     /// Joint configurations to check.
     #[arg(long, value_name = "CONFIGS.json")]
     configs: Option<PathBuf>,
@@ -84,6 +106,15 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
+/// `--geometry`: which elements make up each link.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum GeometryArg {
+    /// The <collision> elements.
+    Collision,
+    /// The <visual> elements.
+    Visual,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ConfigsFile {
@@ -117,10 +148,20 @@ struct ContactsEntry {
     clearance: Option<Option<f64>>,
 }
 
+/// A link as listed: its name and the mesh files it is made of.
+#[derive(Serialize)]
+struct LinkEntry {
+    name: String,
+    meshes: Vec<PathBuf>,
+}
+
 #[derive(Serialize)]
 struct JointsReport {
     robot: String,
     joints: Vec<JointEntry>,
+    links: Vec<LinkEntry>,
+    /// Link mesh pairs the self-collision check examines.
+    pairs_checked: usize,
 }
 
 #[derive(Serialize)]
@@ -163,9 +204,31 @@ struct ClearanceEntry {
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
-    let robot = Robot::from_file(&args.urdf).map_err(|e| Error::Message(e.to_string()))?;
+    if let Some(dir) = args.package_dirs.iter().find(|d| !d.is_dir()) {
+        return Err(Error::Message(format!(
+            "--package-dir {}: not a directory",
+            dir.display()
+        )));
+    }
+    let options = UrdfOptions {
+        package_dirs: args.package_dirs.clone(),
+        geometry: match args.geometry {
+            GeometryArg::Collision => Geometry::Collision,
+            GeometryArg::Visual => Geometry::Visual,
+        },
+    };
+    let robot =
+        Robot::from_file_with(&args.urdf, &options).map_err(|e| Error::Message(e.to_string()))?;
+    let srdf = args
+        .srdf
+        .as_deref()
+        .map(Srdf::from_file)
+        .transpose()
+        .map_err(|e| Error::Message(e.to_string()))?;
     let Some(configs_path) = &args.configs else {
-        return list_joints(args, &robot, out);
+        let scene = RobotScene::new(robot).map_err(|e| Error::Message(e.to_string()))?;
+        let scene = with_srdf(scene, srdf.as_ref())?;
+        return list_joints(args, &scene, out);
     };
     if let Some(r) = args.resolution.filter(|r| !(r.is_finite() && *r > 0.0)) {
         return Err(Error::Message(format!(
@@ -187,7 +250,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         .transpose()?;
     let joints: Vec<String> = robot.moving_joints().map(|j| j.name.clone()).collect();
     let start = Instant::now();
-    let mut scene = build(robot, fixtures.as_ref(), allow.as_ref(), args)?;
+    let mut scene = build(
+        robot,
+        srdf.as_ref(),
+        fixtures.as_ref(),
+        allow.as_ref(),
+        args,
+    )?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let configs_at =
         |e: &dyn std::fmt::Display| Error::Message(format!("{}: {e}", configs_path.display()));
@@ -237,14 +306,25 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     })
 }
 
-/// The robot scene: links, fixtures, allowed pairs.
+/// `scene` with the SRDF's disabled pairs allowed.
+fn with_srdf(mut scene: RobotScene<Obb>, srdf: Option<&Srdf>) -> Result<RobotScene<Obb>, Error> {
+    if let Some(srdf) = srdf {
+        scene
+            .allow_srdf(srdf)
+            .map_err(|e| Error::Message(e.to_string()))?;
+    }
+    Ok(scene)
+}
+
+/// The robot scene: links, the SRDF's disabled pairs, fixtures, allowed pairs.
 fn build(
     robot: Robot,
+    srdf: Option<&Srdf>,
     fixtures: Option<&SceneSpec>,
     allow: Option<&AllowFile>,
     args: &Args,
 ) -> Result<RobotScene<Obb>, Error> {
-    let mut scene = with_fixtures(robot, fixtures)?;
+    let mut scene = with_srdf(with_fixtures(robot, fixtures)?, srdf)?;
     if let (Some(file), Some(path)) = (allow, &args.allow) {
         for (index, [a, b]) in file.allow.iter().enumerate() {
             scene
@@ -340,8 +420,10 @@ fn clearance_entry(scene: &RobotScene<Obb>, c: PathClearance) -> ClearanceEntry 
     }
 }
 
-/// `obbtree robot URDF` alone: the moving joints in the order configurations list them.
-fn list_joints(args: &Args, robot: &Robot, out: &mut impl Write) -> Result<(), Error> {
+/// `obbtree robot URDF` alone: the moving joints in the order configurations list them, the
+/// links' mesh files, and how many pairs a self-collision check examines.
+fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Result<(), Error> {
+    let robot = scene.robot();
     let report = JointsReport {
         robot: robot.name.clone(),
         joints: robot
@@ -357,6 +439,15 @@ fn list_joints(args: &Args, robot: &Robot, out: &mut impl Write) -> Result<(), E
                 limits: j.limits.map(|(lo, hi)| [lo, hi]),
             })
             .collect(),
+        links: robot
+            .links
+            .iter()
+            .map(|l| LinkEntry {
+                name: l.name.clone(),
+                meshes: l.meshes.iter().map(|m| m.file.clone()).collect(),
+            })
+            .collect(),
+        pairs_checked: scene.self_pairs_checked(),
     };
     emit(args.out.as_deref(), args.json, &report, out, |out| {
         writeln!(
@@ -372,6 +463,14 @@ fn list_joints(args: &Args, robot: &Robot, out: &mut impl Write) -> Result<(), E
                 .map_or(String::new(), |[lo, hi]| format!(" [{lo}, {hi}]"));
             writeln!(out, "  q{}  {} ({}){limits}", k + 1, j.name, j.kind)?;
         }
+        let meshes: usize = report.links.iter().map(|l| l.meshes.len()).sum();
+        writeln!(
+            out,
+            "{} meshes: {meshes} on {}; self-collision checks {}",
+            robot.geometry,
+            counted(report.links.len(), "link", "links"),
+            counted(report.pairs_checked, "pair", "pairs")
+        )?;
         Ok(())
     })
 }

@@ -411,6 +411,8 @@ fn robot_configs_match_every_pair() {
     let report = json_of(&obbtree(&[
         "robot",
         &kuka(),
+        "--geometry",
+        "visual",
         "--configs",
         &configs_path,
         "--scene",
@@ -422,6 +424,8 @@ fn robot_configs_match_every_pair() {
     let with_margin = json_of(&obbtree(&[
         "robot",
         &kuka(),
+        "--geometry",
+        "visual",
         "--configs",
         &configs_path,
         "--scene",
@@ -443,7 +447,7 @@ fn robot_configs_match_every_pair() {
         .iter()
         .enumerate()
         .flat_map(|(l, link)| {
-            link.visuals
+            link.meshes
                 .iter()
                 .map(move |v| (l, v.origin, Model::new(v.mesh.clone()).unwrap()))
         })
@@ -514,7 +518,12 @@ fn robot_configs_match_every_pair() {
 fn robot_report(args: &[&str]) -> Value {
     let urdf = kuka();
     json_of(&obbtree(
-        &[&["robot", urdf.as_str()], args, &["--json"]].concat(),
+        &[
+            &["robot", urdf.as_str(), "--geometry", "visual"],
+            args,
+            &["--json"],
+        ]
+        .concat(),
     ))
 }
 
@@ -643,10 +652,17 @@ fn robot_path_reports_the_first_colliding_configuration() {
 
 #[test]
 fn robot_lists_joints_and_refuses_bad_input() {
-    let listed = json_of(&obbtree(&["robot", &kuka(), "--json"]));
+    let listed = json_of(&obbtree(&[
+        "robot",
+        &kuka(),
+        "--geometry",
+        "visual",
+        "--json",
+    ]));
     assert_eq!(listed["joints"][0]["name"], "lbr_iiwa_joint_1");
     assert_eq!(listed["joints"][6]["type"], "revolute");
-    let text = String::from_utf8(obbtree(&["robot", &kuka()]).stdout).unwrap();
+    let text =
+        String::from_utf8(obbtree(&["robot", &kuka(), "--geometry", "visual"]).stdout).unwrap();
     assert!(
         text.contains("7 moving joints") && text.contains("q7  lbr_iiwa_joint_7"),
         "{text}"
@@ -698,7 +714,7 @@ fn robot_lists_joints_and_refuses_bad_input() {
     ];
     let urdf = kuka();
     for (args, needle) in cases {
-        let mut all = vec!["robot", urdf.as_str()];
+        let mut all = vec!["robot", urdf.as_str(), "--geometry", "visual"];
         all.extend(args);
         let err = error_of(&obbtree(&all));
         assert!(
@@ -759,6 +775,8 @@ fn bundled_cell_of_the_tour() {
     let path = json_of(&obbtree(&[
         "robot",
         &kuka(),
+        "--geometry",
+        "visual",
         "--configs",
         configs.to_str().unwrap(),
         "--scene",

@@ -56,7 +56,7 @@ impl Oracle {
             .iter()
             .enumerate()
             .flat_map(|(l, link)| {
-                link.visuals
+                link.meshes
                     .iter()
                     .map(move |v| (l, v.origin, Model::new(v.mesh.clone()).unwrap()))
             })

@@ -41,7 +41,7 @@ fn parts(robot: &Robot, keep: impl Fn(&str) -> bool) -> Result<Vec<Part>, Error>
         .enumerate()
         .filter(|(_, l)| keep(&l.name))
     {
-        for v in &l.visuals {
+        for v in &l.meshes {
             out.push(Part {
                 link,
                 origin: v.origin,

@@ -1,0 +1,240 @@
+//! `obbtree robot` on robots as shipped: collision meshes by default, `package://` names found
+//! through `--package-dir` and `ROS_PACKAGE_PATH`, an SRDF's disabled pairs, and the listing's
+//! JSON shape (`joints`, `links`, `pairs_checked`); bad input is a one-line error naming the
+//! file, never a panic.
+
+mod common;
+
+use common::{asset, cube_obj};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Output;
+
+/// Runs `obbtree robot` with `args` and `ROS_PACKAGE_PATH` set to `ros` (unset for `None`).
+fn robot(args: &[&str], ros: Option<&Path>) -> Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_obbtree"));
+    command.arg("robot").args(args).env("NO_COLOR", "1");
+    match ros {
+        Some(path) => command.env("ROS_PACKAGE_PATH", path),
+        None => command.env_remove("ROS_PACKAGE_PATH"),
+    };
+    command.output().unwrap()
+}
+
+fn json_of(o: &Output) -> Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The one line of a failed run's standard error (exit status 1: refused, not a panic).
+fn error_of(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8(o.stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+/// Three links in a chain `a – b – c`; `a` has two collision meshes and a visual one, `b` and
+/// `c` one collision mesh each, all in package `arm`.
+const ARM: &str = r#"<robot name="arm">
+  <link name="a">
+    <visual><geometry><mesh filename="package://arm/meshes/v.obj"/></geometry></visual>
+    <collision><geometry><mesh filename="package://arm/meshes/c.obj"/></geometry></collision>
+    <collision><origin xyz="0 0 3"/><geometry><mesh filename="package://arm/meshes/c.obj"/></geometry></collision>
+  </link>
+  <link name="b"><collision><origin xyz="0 0 10"/><geometry><mesh filename="package://arm/meshes/c.obj"/></geometry></collision></link>
+  <link name="c"><collision><origin xyz="0 0 20"/><geometry><mesh filename="package://arm/meshes/c.obj"/></geometry></collision></link>
+  <joint name="ab" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="bc" type="prismatic"><parent link="b"/><child link="c"/><axis xyz="1 0 0"/><limit lower="0" upper="2" effort="1" velocity="1"/></joint>
+</robot>"#;
+
+/// A package directory `pkgs/arm/meshes` with the arm's meshes, the URDF in `urdf/`, and an
+/// SRDF disabling `a – c`.
+fn arm(dir: &Path) -> (String, String, String) {
+    let meshes = dir.join("pkgs/arm/meshes");
+    std::fs::create_dir_all(&meshes).unwrap();
+    std::fs::create_dir_all(dir.join("urdf")).unwrap();
+    cube_obj(&meshes, "c.obj", 1.0);
+    cube_obj(&meshes, "v.obj", 1.0);
+    let urdf = dir.join("urdf/arm.urdf");
+    std::fs::write(&urdf, ARM).unwrap();
+    let srdf = dir.join("arm.srdf");
+    std::fs::write(
+        &srdf,
+        r#"<robot name="arm"><disable_collisions link1="c" link2="a" reason="Never"/></robot>"#,
+    )
+    .unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    (s(&urdf), s(&dir.join("pkgs")), s(&srdf))
+}
+
+#[test]
+fn listing_reports_links_and_the_pairs_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (urdf, pkgs, srdf) = arm(dir.path());
+    let listed = json_of(&robot(&[&urdf, "--package-dir", &pkgs, "--json"], None));
+    let keys: Vec<&str> = listed
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["joints", "links", "pairs_checked", "robot"]);
+    assert_eq!(
+        listed["joints"],
+        json!([{"name": "ab", "type": "revolute", "limits": [-1.0, 1.0]},
+               {"name": "bc", "type": "prismatic", "limits": [0.0, 2.0]}])
+    );
+    let cube = Path::new(&pkgs).join("arm/meshes/c.obj");
+    let cube = cube.to_str().unwrap();
+    assert_eq!(
+        listed["links"],
+        json!([{"name": "a", "meshes": [cube, cube]}, {"name": "b", "meshes": [cube]},
+               {"name": "c", "meshes": [cube]}])
+    );
+    // Objects a, a#1, b, c: of the 6 pairs, a–a#1 is one link's, a–b and a#1–b and b–c are
+    // joined: a–c and a#1–c are left.
+    assert_eq!(listed["pairs_checked"], 2);
+    let with_srdf = json_of(&robot(
+        &[&urdf, "--package-dir", &pkgs, "--srdf", &srdf, "--json"],
+        None,
+    ));
+    assert_eq!(with_srdf["pairs_checked"], 0);
+    // Visuals on request: one mesh on `a`, none on `b` and `c`.
+    let visual = json_of(&robot(
+        &[
+            &urdf,
+            "--package-dir",
+            &pkgs,
+            "--geometry",
+            "visual",
+            "--json",
+        ],
+        None,
+    ));
+    let v = Path::new(&pkgs).join("arm/meshes/v.obj");
+    assert_eq!(visual["links"][0]["meshes"], json!([v.to_str().unwrap()]));
+    assert_eq!(visual["pairs_checked"], 0);
+    // ROS_PACKAGE_PATH finds the package too; the text summary counts meshes and pairs.
+    let text = robot(&[&urdf], Some(Path::new(&pkgs)));
+    let text = String::from_utf8(json_of_text(&text)).unwrap();
+    assert!(
+        text.contains("2 moving joints")
+            && text.contains("collision meshes: 4 on 3 links; self-collision checks 2 pairs"),
+        "{text}"
+    );
+    // With --configs the report keeps its shape.
+    let configs = dir.path().join("configs.json");
+    std::fs::write(&configs, r#"{"configs":[[0, 0], [0, 2]]}"#).unwrap();
+    let report = json_of(&robot(
+        &[
+            &urdf,
+            "--package-dir",
+            &pkgs,
+            "--srdf",
+            &srdf,
+            "--configs",
+            configs.to_str().unwrap(),
+            "--json",
+        ],
+        None,
+    ));
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["build_ms", "joints", "query_total_ms", "results"]);
+    assert_eq!(report["results"][0], json!({"self": [], "environment": []}));
+}
+
+/// A successful run's standard output.
+fn json_of_text(o: &Output) -> Vec<u8> {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o.stdout.clone()
+}
+
+#[test]
+fn bad_robots_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (urdf, pkgs, _) = arm(dir.path());
+    // A package directory without the package: the URDF, the link, the package and every
+    // directory searched.
+    let none = dir.path().join("none");
+    std::fs::create_dir(&none).unwrap();
+    let err = error_of(&robot(
+        &[&urdf, "--package-dir", none.to_str().unwrap()],
+        None,
+    ));
+    for needle in [
+        urdf.as_str(),
+        "link \"a\"",
+        "package \"arm\" not found",
+        none.join("arm").to_str().unwrap(),
+        dir.path().join("urdf").to_str().unwrap(),
+    ] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    // An SRDF naming a link the robot does not have.
+    let ghost = dir.path().join("ghost.srdf");
+    std::fs::write(
+        &ghost,
+        "<robot>\n<disable_collisions link1=\"a\" link2=\"ghost\"/></robot>",
+    )
+    .unwrap();
+    let err = error_of(&robot(
+        &[
+            &urdf,
+            "--package-dir",
+            &pkgs,
+            "--srdf",
+            ghost.to_str().unwrap(),
+        ],
+        None,
+    ));
+    assert!(
+        err.contains(&format!("{}: line 2: ", ghost.display())),
+        "{err}"
+    );
+    assert!(err.contains("link \"ghost\""), "{err}");
+    // A primitive collision shape.
+    let cylinder = dir.path().join("urdf/cylinder.urdf");
+    std::fs::write(
+        &cylinder,
+        ARM.replace(
+            r#"<mesh filename="package://arm/meshes/c.obj"/></geometry></collision></link>
+  <link name="c">"#,
+            r#"<cylinder radius="1" length="2"/></geometry></collision></link>
+  <link name="c">"#,
+        ),
+    )
+    .unwrap();
+    let err = error_of(&robot(
+        &[cylinder.to_str().unwrap(), "--package-dir", &pkgs],
+        None,
+    ));
+    assert!(
+        err.contains("link \"b\": collision geometry <cylinder> is not supported yet"),
+        "{err}"
+    );
+    // The bundled KUKA's collision meshes are not bundled: asked for, they are missing.
+    let kuka = asset("kuka_iiwa/model.urdf");
+    let err = error_of(&robot(&[kuka.to_str().unwrap()], None));
+    assert!(
+        err.contains("model.urdf") && err.contains("link_0.stl"),
+        "{err}"
+    );
+    let wrong = robot(&[&urdf, "--geometry", "both"], None);
+    assert_eq!(wrong.status.code(), Some(2), "a usage error");
+    let err = String::from_utf8(wrong.stderr).unwrap();
+    assert!(
+        err.contains("[possible values: collision, visual]"),
+        "{err}"
+    );
+}
