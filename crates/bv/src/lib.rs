@@ -54,6 +54,7 @@ pub mod predicates;
 pub mod range;
 pub mod ray;
 pub mod rss;
+pub mod shape;
 pub mod sphere;
 pub mod triangle;
 pub mod trimesh;
