@@ -114,7 +114,7 @@ pub enum ShapeError {
     /// coplanar: decided exactly), or a placed box or convex shape became flat by rounding.
     #[error("the {field} do not span three dimensions (fewer than 4 points, or all coplanar)")]
     Flat {
-        /// `"convex points"` or `"placed vertices"`.
+        /// `"convex points"`, `"placed corners"`, `"placed vertices"` or `"points"`.
         field: &'static str,
     },
     /// A placed coordinate, normal entry or offset left the exact range.
@@ -302,7 +302,7 @@ impl Shape {
                 });
             }
         }
-        let polytope = Polytope::hull(points.to_vec())?;
+        let polytope = Polytope::hull_of(points.to_vec(), "convex points")?;
         Ok(Self::Convex(Convex {
             vertices: polytope.vertices().to_vec(),
         }))
@@ -355,7 +355,7 @@ impl Shape {
                     .iter()
                     .map(|p| place("a corner", p))
                     .collect::<Result<Vec<_>, _>>()?;
-                PlacedShape::Polytope(Polytope::hull(corners)?)
+                PlacedShape::Polytope(Polytope::hull_of(corners, "placed corners")?)
             }
             Shape::Convex(c) => {
                 let vertices = c
@@ -363,7 +363,7 @@ impl Shape {
                     .iter()
                     .map(|p| place("a vertex", p))
                     .collect::<Result<Vec<_>, _>>()?;
-                PlacedShape::Polytope(Polytope::hull(vertices)?)
+                PlacedShape::Polytope(Polytope::hull_of(vertices, "placed vertices")?)
             }
             Shape::Halfspace(h) => {
                 let normal = pose.transform_vector(&h.normal);

@@ -26,13 +26,12 @@ impl Polytope {
     /// than three dimensions, or whose nonzero magnitudes span more than about `2²⁰⁰`
     /// ([`ShapeError::HullSpan`]).
     pub fn hull(points: Vec<Point>) -> Result<Self, ShapeError> {
-        let flat = ShapeError::Flat {
-            field: if points.len() < 4 {
-                "points"
-            } else {
-                "placed vertices"
-            },
-        };
+        Self::hull_of(points, "points")
+    }
+
+    /// [`Polytope::hull`], naming the points `field` in a [`ShapeError::Flat`].
+    pub(super) fn hull_of(points: Vec<Point>, field: &'static str) -> Result<Self, ShapeError> {
+        let flat = ShapeError::Flat { field };
         let magnitudes = points.iter().flat_map(|p| p.iter().map(|x| x.abs()));
         let largest = magnitudes.clone().fold(0.0, f64::max);
         let smallest = magnitudes
