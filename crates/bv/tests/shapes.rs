@@ -293,7 +293,7 @@ where
 fn random_shape_against_triangle() {
     balanced(
         256,
-        (spec(true), pose(1.0), triangle(1.0)),
+        (spec(true), pose(0.75), triangle(0.75)),
         |(spec, pose, t)| {
             let (p, g) = placed(&spec, &pose)?;
             Some((touches_triangle(&p, &t), oracle_triangle(&g, &t)))
@@ -350,6 +350,66 @@ fn grid_shapes_against_grid_triangles() {
             let tri = Triangle::new(a, b, c);
             Some((touches_triangle(&p, &tri), oracle_triangle(&g, &tri)))
         },
+    );
+}
+
+/// Scaling every coordinate, radius, offset and translation by a power of two scales every
+/// placed value exactly (no rounding changes), so every answer is the same at `2²⁶⁶` and
+/// `2⁻²⁰⁰` as at 1, and the answer at 1 is the oracle's.
+#[test]
+fn random_answers_are_scale_invariant() {
+    let scaled = |spec: &Spec, s: f64| match spec {
+        Spec::Sphere(r) => Spec::Sphere(r * s),
+        Spec::Capsule(r, l) => Spec::Capsule(r * s, l * s),
+        Spec::Cuboid(sizes) => Spec::Cuboid(sizes.map(|x| x * s)),
+        Spec::Convex(points) => Spec::Convex(points.iter().map(|p| p * s).collect()),
+        Spec::Halfspace(n, d) => Spec::Halfspace(*n, d * s),
+    };
+    let scaled_pose =
+        |pose: &Pose, s: f64| Pose::from_parts(pose.translation() * s, *pose.rotation()).unwrap();
+    let [placed_cases, skipped] = [Cell::new(0usize), Cell::new(0usize)];
+    balanced(
+        128,
+        (
+            spec(true),
+            pose(0.75),
+            triangle(0.75),
+            spec(true),
+            pose(1.5),
+        ),
+        |(spec, pose, t, other, other_pose)| {
+            let (p, g) = placed(&spec, &pose)?;
+            let (o, h) = placed(&other, &other_pose)?;
+            let want = (touches_triangle(&p, &t), touches(&p, &o));
+            assert_eq!(want.0, oracle_triangle(&g, &t));
+            for s in SCALES {
+                let place = |spec: &Spec, pose: &Pose| {
+                    scaled(spec, s)
+                        .shape()
+                        .ok()?
+                        .place(&scaled_pose(pose, s))
+                        .ok()
+                };
+                let (Some(ps), Some(os)) = (place(&spec, &pose), place(&other, &other_pose)) else {
+                    // A rotation entry times a tiny coordinate left the exact range.
+                    skipped.set(skipped.get() + 1);
+                    continue;
+                };
+                placed_cases.set(placed_cases.get() + 1);
+                let ts = Triangle::new(t.a * s, t.b * s, t.c * s);
+                assert_eq!(touches_triangle(&ps, &ts), want.0, "scale {s:e}");
+                assert_eq!(touches(&ps, &os), want.1, "scale {s:e}");
+            }
+            // The pair's oracle is slow: checked on a third of the cases.
+            let check_pair = matches!(spec, Spec::Sphere(_) | Spec::Halfspace(..));
+            assert!(!check_pair || want.1 == oracle_pair(&g, &h));
+            Some((want.0, want.0))
+        },
+    );
+    let (placed_cases, skipped) = (placed_cases.get(), skipped.get());
+    assert!(
+        skipped * 10 <= placed_cases,
+        "{skipped} skipped, {placed_cases} placed"
     );
 }
 
@@ -714,6 +774,18 @@ fn validation_names_the_field() {
     assert!(matches!(
         Shape::convex(&square[..3]),
         Err(ShapeError::Flat { .. })
+    ));
+    assert!(matches!(
+        Shape::convex(&square.map(|p| p * 2.0 + Vector::new(0.0, 0.0, 1.0))),
+        Err(ShapeError::Flat {
+            field: "convex points"
+        })
+    ));
+    let mut spread = square;
+    spread[3].z = 1e-70;
+    assert!(matches!(
+        Shape::convex(&spread),
+        Err(ShapeError::HullSpan { .. })
     ));
     let far = Pose::from_translation([1e200, 0.0, 0.0]).unwrap();
     assert!(matches!(
