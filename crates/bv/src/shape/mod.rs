@@ -13,7 +13,7 @@
 //!
 //! * a sphere is the set of points within `radius` of its centre, a capsule the set within
 //!   `radius` of its segment (closed: touching counts);
-//! * a box or convex shape is the convex hull of its placed corners or vertices, a
+//! * a box or convex shape is the convex hull of its placed corners or points, a
 //!   [`Polytope`] (its hull is recomputed exactly after placement, since rounding can move a
 //!   vertex inside the hull of the others or make a box's face non-planar);
 //! * a halfspace is `{p : n'·p <= d'}`.
@@ -218,16 +218,18 @@ impl Cuboid {
     }
 }
 
-/// The convex hull of a point set, stored as its hull's vertices.
+/// The convex hull of a point set. All the points are kept, not only the hull's vertices:
+/// placing rounds each point, and a point just inside the hull in the shape's frame may end
+/// up outside the hull of the others once placed; the placed shape is the hull of all of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Convex {
-    vertices: Vec<Point>,
+    points: Vec<Point>,
 }
 
 impl Convex {
-    /// The hull's vertices (in the convex shape's frame).
-    pub fn vertices(&self) -> &[Point] {
-        &self.vertices
+    /// The points (in the convex shape's frame).
+    pub fn points(&self) -> &[Point] {
+        &self.points
     }
 }
 
@@ -302,9 +304,9 @@ impl Shape {
                 });
             }
         }
-        let polytope = Polytope::hull_of(points.to_vec(), "convex points")?;
+        Polytope::hull_of(points.to_vec(), "convex points")?;
         Ok(Self::Convex(Convex {
-            vertices: polytope.vertices().to_vec(),
+            points: points.to_vec(),
         }))
     }
 
@@ -359,7 +361,7 @@ impl Shape {
             }
             Shape::Convex(c) => {
                 let vertices = c
-                    .vertices
+                    .points
                     .iter()
                     .map(|p| place("a vertex", p))
                     .collect::<Result<Vec<_>, _>>()?;
