@@ -102,7 +102,7 @@ pub enum ShapeError {
     /// `2⁻³⁰⁶` of magnitude at most `2³³⁹`; every `f64` in `3.5e-77 ..= 1.1e102` is).
     #[error("the shape's {field} is {value:e}, outside the exact range (0 or 3.5e-77 ..= 1.1e102 in magnitude)")]
     OutOfRange {
-        /// `"radius"`, `"point 3"`, `"normal"`, `"offset"`, ...
+        /// `"radius"`, `"length"`, `"size x"`, `"convex points"`, `"normal"` or `"offset"`.
         field: &'static str,
         /// The offending value.
         value: f64,
@@ -123,7 +123,8 @@ pub enum ShapeError {
          1.1e102 in magnitude); move the shape closer to the origin or snap the pose"
     )]
     PlacedOutOfRange {
-        /// `"a vertex"`, `"the centre"`, `"the normal"`, `"the offset"`, ...
+        /// `"the centre"`, `"a segment end"`, `"a corner"`, `"a vertex"`, `"the normal"` or
+        /// `"the offset"`.
         field: &'static str,
         /// The offending value.
         value: f64,
