@@ -370,6 +370,55 @@ fn edge_slab_apart(rel: &Relative, spread: f64, d: f64) -> bool {
     })
 }
 
+/// Whether the closed triangles `p` and `q` (finite vertices) are at most `r1 + r2` apart,
+/// decided exactly for the real sum `r1 + r2` (finite `r1, r2 >= 0`), which `f64` need not
+/// hold: the threshold of two balls' radii (sphere–sphere, sphere–capsule, capsule–capsule,
+/// with points and segments as zero-area triangles).
+///
+/// The rounded sum `s = fl(r1 + r2)` and its exact error `e` (Knuth's TwoSum, exact without
+/// overflow: `s + e = r1 + r2`) bracket the true threshold between `s` and its neighbouring
+/// `f64` on the side of `e`. [`within`], exact, decides both ends; only a distance strictly
+/// between them (within one ulp of the threshold) needs the exact squared distance, compared
+/// with `(r1 + r2)²` as rationals. No tolerance is involved. Negative or NaN radii: `false`.
+pub fn within_sum(p: &Triangle, q: &Triangle, r1: f64, r2: f64) -> bool {
+    if r1.is_nan() || r2.is_nan() || r1 < 0.0 || r2 < 0.0 {
+        return false;
+    }
+    let s = r1 + r2;
+    if !s.is_finite() {
+        return true;
+    }
+    let b = s - r1;
+    let e = (r1 - (s - b)) + (r2 - b);
+    if e == 0.0 {
+        return within(p, q, s);
+    }
+    let (low, high) = if e > 0.0 {
+        (s, s.next_up())
+    } else {
+        (s.next_down(), s)
+    };
+    if within(p, q, low) {
+        return true;
+    }
+    if !within(p, q, high) {
+        return false;
+    }
+    within_sum_exact(p, q, r1, r2)
+}
+
+/// [`within_sum`] for a distance strictly between the two `f64` neighbours of `r1 + r2`: the
+/// triangles are disjoint (their distance exceeds `low >= 0`), so the least of the fifteen
+/// exact candidates is the squared distance.
+#[cold]
+#[inline(never)]
+fn within_sum_exact(p: &Triangle, q: &Triangle, r1: f64, r2: f64) -> bool {
+    let (least, exponent) = candidates_exact(p, q);
+    let sum = BigRational::from_float(r1).expect("finite radius")
+        + BigRational::from_float(r2).expect("finite radius");
+    least.scaled_rational(exponent) <= &sum * &sum
+}
+
 /// [`within`] by exact arithmetic.
 #[cold]
 #[inline(never)]
