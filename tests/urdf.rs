@@ -452,3 +452,36 @@ fn srdf_disabled_pairs_are_never_checked() {
         "{e}"
     );
 }
+
+/// A material's `<texture />` with no file (as some exporters write it) is drawing data: the
+/// robot loads, with the same meshes as without it. A robot with no links is refused by name.
+#[test]
+fn bare_textures_are_ignored_and_empty_robots_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["v.obj", "c1.obj", "c2.obj"] {
+        write(dir.path(), name, TRI);
+    }
+    let textured = TWO_COLLISIONS.replace(
+        "<link name=\"b\"/>",
+        "<link name=\"b\"><visual><geometry><mesh filename=\"c1.obj\"/></geometry>\
+         <material name=\"metal\"><texture /></material></visual></link>",
+    );
+    let urdf = write(dir.path(), "textured.urdf", &textured);
+    let robot = read_with(&urdf, Geometry::Collision, &[]).unwrap();
+    assert_eq!(robot.links.len(), 2);
+    assert_eq!(robot.links[0].meshes.len(), 2);
+    let visual = read_with(&urdf, Geometry::Visual, &[]).unwrap();
+    assert_eq!(
+        visual.links[1].meshes.len(),
+        1,
+        "the textured visual is read"
+    );
+
+    let empty = write(dir.path(), "empty.urdf", "<robot name=\"e\"></robot>");
+    let e = read_with(&empty, Geometry::Collision, &[]).unwrap_err();
+    assert!(matches!(e, UrdfError::NotATree { .. }), "{e:?}");
+    assert!(
+        e.to_string().contains("empty.urdf") && e.to_string().contains("no links"),
+        "{e}"
+    );
+}

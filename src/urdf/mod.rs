@@ -26,6 +26,9 @@
 //!   looked up in the URDF's folder, then in each folder above it (the way pybullet finds
 //!   `differential/diff_ring.stl` from `differential/diff_ring.urdf`). A package found nowhere
 //!   is an error listing every directory searched ([`UrdfError::Package`]).
+//! - A material's `<texture />` that names no file (some exporters write one) is skipped: it is
+//!   drawing data, and the parser would refuse the whole file for it.
+//! - A file with no links is refused ([`UrdfError::NotATree`]).
 //! - Elements that are not meshes (box, cylinder, sphere, capsule) are refused
 //!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
 //!
@@ -516,6 +519,32 @@ fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, 
     })
 }
 
+/// `text` without its `<texture>` elements that name no file. A material's texture is drawing
+/// data, which no query reads; URDF files exported by some tools write `<texture />` with no
+/// `filename`, which the URDF parser refuses. Text that is not well-formed XML is returned as
+/// it is, for the parser to report.
+fn without_bare_textures(text: &str) -> std::borrow::Cow<'_, str> {
+    let Ok(doc) = roxmltree::Document::parse(text) else {
+        return text.into();
+    };
+    let bare: Vec<std::ops::Range<usize>> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("texture") && n.attribute("filename").is_none())
+        .map(|n| n.range())
+        .collect();
+    if bare.is_empty() {
+        return text.into();
+    }
+    let mut kept = String::with_capacity(text.len());
+    let mut from = 0;
+    for range in bare {
+        kept.push_str(&text[from..range.start]);
+        from = range.end;
+    }
+    kept.push_str(&text[from..]);
+    kept.into()
+}
+
 /// The one link no joint has as its child; an error when a link has two parents or when there
 /// is not exactly one root.
 fn single_root(path: &Path, links: &[Link], joints: &[Joint]) -> Result<usize, UrdfError> {
@@ -531,6 +560,9 @@ fn single_root(path: &Path, links: &[Link], joints: &[Joint]) -> Result<usize, U
                 links[j.child].name
             )));
         }
+    }
+    if links.is_empty() {
+        return Err(not_tree("it has no links".to_string()));
     }
     let roots: Vec<usize> = (0..links.len()).filter(|&l| !has_parent[l]).collect();
     match roots[..] {
@@ -592,7 +624,8 @@ impl Robot {
             path: path.clone(),
             source,
         })?;
-        let parsed = urdf_rs::read_from_string(&text).map_err(|e| UrdfError::Xml {
+        let readable = without_bare_textures(&text);
+        let parsed = urdf_rs::read_from_string(&readable).map_err(|e| UrdfError::Xml {
             path: path.clone(),
             message: e.to_string(),
         })?;
