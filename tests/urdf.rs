@@ -485,3 +485,84 @@ fn bare_textures_are_ignored_and_empty_robots_refused() {
         "{e}"
     );
 }
+
+/// A robot whose second joint mimics the first (a gripper's fingers): `j2` takes no value of
+/// its own, and turns by `multiplier · q + offset`. `extra` is appended inside `<robot>`.
+fn mimic_text(mimic: &str, extra: &str) -> String {
+    format!(
+        r#"<robot name="m">
+  <link name="a"/><link name="b"/><link name="c"/>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="a"/><child link="c"/><axis xyz="0 1 0"/>
+    <origin xyz="1 0 0"/><limit lower="-3" upper="3" effort="1" velocity="1"/>{mimic}</joint>
+  {extra}
+</robot>"#
+    )
+}
+
+#[test]
+fn mimic_joints_follow_their_leader() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| write(dir.path(), name, text);
+    let urdf = file(
+        "mimic.urdf",
+        &mimic_text(r#"<mimic joint="j1" multiplier="2" offset="0.5"/>"#, ""),
+    );
+    let robot = read_with(&urdf, Geometry::Collision, &[]).unwrap();
+    let names: Vec<&str> = robot.moving_joints().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["j1"], "the mimic takes no value");
+    let poses = robot.link_poses(&[0.3]).unwrap();
+    let want = rodrigues(Vector3::y(), 2.0 * 0.3 + 0.5);
+    let got = poses[2].rotation();
+    assert!((got - want).abs().max() < 1e-15, "{got} against {want}");
+    assert_eq!(poses[2].translation().x, 1.0);
+    assert!(
+        (poses[1].rotation() - rodrigues(Vector3::z(), 0.3))
+            .abs()
+            .max()
+            < 1e-15
+    );
+    // Defaults: multiplier 1, offset 0.
+    let plain = file("plain.urdf", &mimic_text(r#"<mimic joint="j1"/>"#, ""));
+    let poses = read_with(&plain, Geometry::Collision, &[])
+        .unwrap()
+        .link_poses(&[0.25])
+        .unwrap();
+    assert!(
+        (poses[2].rotation() - rodrigues(Vector3::y(), 0.25))
+            .abs()
+            .max()
+            < 1e-15
+    );
+    assert!(robot.link_poses(&[0.3, 0.1]).is_err(), "one value, not two");
+
+    let refused = [
+        (
+            r#"<mimic joint="nope"/>"#,
+            "",
+            "\"nope\", which is not a joint",
+        ),
+        (
+            r#"<mimic joint="j3"/>"#,
+            r#"<link name="d"/><joint name="j3" type="fixed"><parent link="a"/><child link="d"/></joint>"#,
+            "takes no value of its own",
+        ),
+        (
+            r#"<mimic joint="j3"/>"#,
+            r#"<link name="d"/><joint name="j3" type="revolute"><parent link="a"/><child link="d"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="j1"/></joint>"#,
+            "takes no value of its own",
+        ),
+    ];
+    for (k, (mimic, extra, says)) in refused.iter().enumerate() {
+        let bad = file(&format!("bad{k}.urdf"), &mimic_text(mimic, extra));
+        let e = read_with(&bad, Geometry::Collision, &[]).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, UrdfError::BadMimic { .. }), "{e:?}");
+        assert!(
+            msg.contains(&format!("bad{k}.urdf")) && msg.contains("\"j2\""),
+            "{msg}"
+        );
+        assert!(msg.contains(says), "{msg}");
+    }
+}

@@ -15,6 +15,9 @@
 //!   about the (normalised) `axis` for `revolute` and `continuous` joints, a translation by
 //!   `q · axis` for `prismatic` ones, and the identity for `fixed` ones. `floating`, `planar` and
 //!   `spherical` joints are refused ([`UrdfError::UnsupportedJoint`]).
+//! - A joint with a `<mimic joint=… multiplier=… offset=…/>` takes no value: it turns (or
+//!   slides) by `multiplier · leader + offset` ([`Mimic`]). Its leader must take a value of its
+//!   own; anything else is refused ([`UrdfError::BadMimic`]).
 //! - An element's mesh vertex `p` lands at `link · element_origin · (scale ⊙ p)` in the world.
 //!   The scale is applied to the vertices when the mesh is loaded ([`LinkMesh::mesh`]), so the
 //!   rest of the pose is rigid ([`Robot::mesh_poses`]).
@@ -149,6 +152,16 @@ pub enum UrdfError {
         /// Which value.
         what: String,
     },
+    /// A `<mimic>` that cannot be followed.
+    #[error("{}: joint {joint:?}: bad mimic: {reason}", path.display())]
+    BadMimic {
+        /// The URDF file.
+        path: PathBuf,
+        /// The mimicking joint.
+        joint: String,
+        /// Why.
+        reason: String,
+    },
     /// A geometry element that is not a mesh (box, cylinder, sphere, capsule).
     #[error("{}: link {link:?}: {geometry} geometry <{element}> is not supported yet (only <mesh> is)", path.display())]
     NotAMesh {
@@ -236,6 +249,21 @@ pub struct Joint {
     pub axis: Unit<Vector3<f64>>,
     /// `(lower, upper)` for revolute and prismatic joints.
     pub limits: Option<(f64, f64)>,
+    /// The joint whose value drives this one, if it mimics one: then it takes no value of
+    /// its own.
+    pub mimic: Option<Mimic>,
+}
+
+/// A joint that follows another: its value is `multiplier · leader + offset` (the URDF
+/// `<mimic>` element; both default to 1 and 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mimic {
+    /// The leading joint's name (a joint that takes a value of its own).
+    pub leader: String,
+    /// The factor on the leader's value.
+    pub multiplier: f64,
+    /// The value added.
+    pub offset: f64,
 }
 
 /// The mesh of one geometry element (`<collision>` or `<visual>`) of a link.
@@ -516,7 +544,67 @@ fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, 
         axis,
         limits: matches!(kind, JointKind::Revolute | JointKind::Prismatic)
             .then_some((j.limit.lower, j.limit.upper)),
+        mimic: read_mimic(path, j, kind)?,
     })
+}
+
+/// The `<mimic>` of joint `j`, checked: finite numbers, on a joint that moves.
+fn read_mimic(
+    path: &Path,
+    j: &urdf_rs::Joint,
+    kind: JointKind,
+) -> Result<Option<Mimic>, UrdfError> {
+    let Some(m) = &j.mimic else {
+        return Ok(None);
+    };
+    let mimic = Mimic {
+        leader: m.joint.clone(),
+        multiplier: m.multiplier.unwrap_or(1.0),
+        offset: m.offset.unwrap_or(0.0),
+    };
+    if !finite(&[mimic.multiplier, mimic.offset]) {
+        return Err(bad_number(path, format!("joint {:?}: mimic", j.name)));
+    }
+    if kind == JointKind::Fixed {
+        return Err(bad_mimic(
+            path,
+            &j.name,
+            "a fixed joint cannot mimic another",
+        ));
+    }
+    Ok(Some(mimic))
+}
+
+/// A `BadMimic` error of joint `joint` in the URDF file `path`.
+fn bad_mimic(path: &Path, joint: &str, reason: &str) -> UrdfError {
+    UrdfError::BadMimic {
+        path: path.to_path_buf(),
+        joint: joint.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// Checks that every mimic names a joint that takes a value of its own (not fixed, not a
+/// mimic itself).
+fn check_mimics(path: &Path, joints: &[Joint]) -> Result<(), UrdfError> {
+    for j in joints {
+        let Some(mimic) = &j.mimic else { continue };
+        let Some(leader) = joints.iter().find(|l| l.name == mimic.leader) else {
+            let reason = format!(
+                "it mimics {:?}, which is not a joint of the file",
+                mimic.leader
+            );
+            return Err(bad_mimic(path, &j.name, &reason));
+        };
+        if leader.kind == JointKind::Fixed || leader.mimic.is_some() {
+            let reason = format!(
+                "it mimics {:?}, which takes no value of its own (fixed, or a mimic itself)",
+                mimic.leader
+            );
+            return Err(bad_mimic(path, &j.name, &reason));
+        }
+    }
+    Ok(())
 }
 
 /// `text` without its `<texture>` elements that name no file. A material's texture is drawing
@@ -644,6 +732,7 @@ impl Robot {
             .iter()
             .map(|joint| read_joint(&path, joint, &links))
             .collect::<Result<Vec<_>, _>>()?;
+        check_mimics(&path, &joints)?;
         let root = single_root(&path, &links, &joints)?;
         let joints = parent_before_child(&path, root, joints)?;
         Ok(Robot {
@@ -656,9 +745,34 @@ impl Robot {
         })
     }
 
-    /// The joints that take a value in [`Robot::link_poses`] (all but `fixed`), in that order.
+    /// The joints that take a value in [`Robot::link_poses`] (all but `fixed` ones and those
+    /// that mimic another), in that order.
     pub fn moving_joints(&self) -> impl Iterator<Item = &Joint> {
-        self.joints.iter().filter(|j| j.kind != JointKind::Fixed)
+        self.joints
+            .iter()
+            .filter(|j| j.kind != JointKind::Fixed && j.mimic.is_none())
+    }
+
+    /// Every joint's value for the values `values` of the moving joints: fixed joints 0,
+    /// mimicking joints `multiplier · leader + offset`.
+    fn joint_values(&self, values: &[f64]) -> Vec<f64> {
+        let mut given = values.iter();
+        let mut all: Vec<f64> = self
+            .joints
+            .iter()
+            .map(|j| match (j.kind, &j.mimic) {
+                (JointKind::Fixed, _) | (_, Some(_)) => 0.0,
+                _ => given.next().copied().unwrap_or_default(),
+            })
+            .collect();
+        for (k, j) in self.joints.iter().enumerate() {
+            if let Some(mimic) = &j.mimic {
+                let leader = self.joints.iter().position(|l| l.name == mimic.leader);
+                let leader = leader.map_or(0.0, |l| all[l]);
+                all[k] = mimic.multiplier * leader + mimic.offset;
+            }
+        }
+        all
     }
 
     /// Index of the link with this name.
@@ -679,16 +793,14 @@ impl Robot {
         }
         let mut poses = vec![Pose::identity(); self.links.len()];
         let given = values;
-        let mut values = values.iter();
         debug_assert!(self.joints.iter().all(|j| j.child != self.root));
-        for j in &self.joints {
-            let mut value = || values.next().copied().unwrap_or_default();
+        for (j, value) in self.joints.iter().zip(self.joint_values(values)) {
             let motion = match j.kind {
                 JointKind::Fixed => Ok(Pose::identity()),
                 JointKind::Revolute | JointKind::Continuous => {
-                    Pose::new(Vector3::zeros(), j.axis.into_inner() * value())
+                    Pose::new(Vector3::zeros(), j.axis.into_inner() * value)
                 }
-                JointKind::Prismatic => Pose::from_translation(j.axis.into_inner() * value()),
+                JointKind::Prismatic => Pose::from_translation(j.axis.into_inner() * value),
             }
             .map_err(|_| UrdfError::JointValues {
                 path: self.path.clone(),
