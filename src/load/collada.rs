@@ -215,11 +215,17 @@ fn transform<'a>(element: roxmltree::Node<'a, 'a>) -> Result<Matrix4<f64>, Fault
 
 /// `text` without the root's `<library_visual_scenes>` and `<scene>` elements.
 fn geometry_only(text: &str, root: roxmltree::Node) -> String {
-    let mut cut: Vec<std::ops::Range<usize>> = root
+    let cut = root
         .children()
         .filter(|c| matches!(c.tag_name().name(), "library_visual_scenes" | "scene"))
         .map(|c| c.range())
         .collect();
+    text_without(text, cut)
+}
+
+/// `text` with the byte ranges `cut` (disjoint, each on character boundaries, as an XML
+/// parser's node ranges are) left out.
+pub(crate) fn text_without(text: &str, mut cut: Vec<std::ops::Range<usize>>) -> String {
     cut.sort_by_key(|r| r.start);
     let mut out = String::with_capacity(text.len());
     let mut from = 0;

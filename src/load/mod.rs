@@ -28,7 +28,7 @@
 //!
 //! Degenerate triangles are kept (see [`TriMesh::degenerate_triangles`]).
 
-mod collada;
+pub(crate) mod collada;
 mod obj;
 mod off;
 mod ply;

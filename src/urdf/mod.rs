@@ -300,6 +300,9 @@ pub struct Robot {
     /// Joints sorted parent before child (file order among siblings).
     pub joints: Vec<Joint>,
     root: usize,
+    /// For each joint of [`Robot::joints`], the index there of the joint it mimics: found once
+    /// when the file is read, not per configuration.
+    leaders: Vec<Option<usize>>,
 }
 
 /// An `origin` element as a pose; refused when not finite.
@@ -623,14 +626,7 @@ fn without_bare_textures(text: &str) -> std::borrow::Cow<'_, str> {
     if bare.is_empty() {
         return text.into();
     }
-    let mut kept = String::with_capacity(text.len());
-    let mut from = 0;
-    for range in bare {
-        kept.push_str(&text[from..range.start]);
-        from = range.end;
-    }
-    kept.push_str(&text[from..]);
-    kept.into()
+    crate::load::collada::text_without(text, bare).into()
 }
 
 /// The one link no joint has as its child; an error when a link has two parents or when there
@@ -735,6 +731,13 @@ impl Robot {
         check_mimics(&path, &joints)?;
         let root = single_root(&path, &links, &joints)?;
         let joints = parent_before_child(&path, root, joints)?;
+        let leaders = joints
+            .iter()
+            .map(|j| {
+                let mimic = j.mimic.as_ref()?;
+                joints.iter().position(|l| l.name == mimic.leader)
+            })
+            .collect();
         Ok(Robot {
             path,
             name: parsed.name,
@@ -742,6 +745,7 @@ impl Robot {
             links,
             joints,
             root,
+            leaders,
         })
     }
 
@@ -766,10 +770,8 @@ impl Robot {
             })
             .collect();
         for (k, j) in self.joints.iter().enumerate() {
-            if let Some(mimic) = &j.mimic {
-                let leader = self.joints.iter().position(|l| l.name == mimic.leader);
-                let leader = leader.map_or(0.0, |l| all[l]);
-                all[k] = mimic.multiplier * leader + mimic.offset;
+            if let (Some(mimic), Some(leader)) = (&j.mimic, self.leaders[k]) {
+                all[k] = mimic.multiplier * all[leader] + mimic.offset;
             }
         }
         all
