@@ -49,6 +49,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bounds;
 mod capsule_capsule;
 mod capsule_polytope;
 mod capsule_triangle;
