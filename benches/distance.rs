@@ -91,7 +91,7 @@ fn bench_case(c: &mut Criterion, group: &str, a: &Model<Obb>, poses: &[Pose]) {
                 .count()
         })
     });
-    let pa = parry::trimesh(a.mesh()).unwrap();
+    let pa = parry::trimesh(a.mesh().unwrap()).unwrap();
     let few = &poses[..poses.len().min(10)];
     g.bench_function("parry_distance_10_poses", |bench| {
         bench.iter(|| {

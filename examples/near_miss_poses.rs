@@ -52,14 +52,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let entries = serde_json::from_str::<PosesFile>(&text)?.poses;
     let n: usize = n.parse()?;
     let gap: f64 = gap.parse()?;
-    let (model_a, model_b) = (Model::<Obb>::new(a)?, Model::<Obb>::new(b)?);
-    let (a, b) = (model_a.mesh(), model_b.mesh());
+    let (a, b) = (std::sync::Arc::new(a), std::sync::Arc::new(b));
+    let (model_a, model_b) = (Model::<Obb>::new(a.clone())?, Model::<Obb>::new(b.clone())?);
     let request = CollisionRequest::new(Mode::First);
     let touches = |e: &PoseEntry| -> Result<bool, Box<dyn std::error::Error>> {
         let pose = e.to_pose(0)?;
         Ok(collide(&model_a, &Pose::identity(), &model_b, &pose, &request)?.intersects)
     };
-    let ((ca, ra), (cb, rb)) = (centroid_radius(a), centroid_radius(b));
+    let ((ca, ra), (cb, rb)) = (centroid_radius(&a), centroid_radius(&b));
     let step = gap * (ra + rb);
     let mut near = Vec::new();
     for entry in &entries {

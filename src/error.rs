@@ -4,6 +4,7 @@
 //! what went wrong; [`Error`] keeps each of them whole.
 
 pub use obbtree_bv::range::RangeError;
+pub use obbtree_bv::shape::ShapeError;
 pub use obbtree_bv::{MeshError, PoseError};
 pub use obbtree_query::error::Operand;
 pub use obbtree_query::{BatchError, CameraError, QueryError};
@@ -40,6 +41,9 @@ pub enum Error {
     /// A pose was refused ([`Pose::new`](obbtree_bv::Pose::new) and the other constructors).
     #[error(transparent)]
     Pose(#[from] PoseError),
+    /// A primitive shape was refused ([`Shape`](obbtree_bv::shape::Shape)'s constructors).
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
     /// A coordinate left the range in which the predicates are exact.
     #[error(transparent)]
     Range(#[from] RangeError),

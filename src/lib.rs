@@ -2,7 +2,8 @@
 //! triangle does a ray hit first — over bounding-volume hierarchies (OBB, AABB, k-DOP, sphere).
 //!
 //! Everything a query needs is at the crate root: a [`TriMesh`] (your vertices and triangles,
-//! validated), a [`Model`] (the mesh with its hierarchy, built once, cheap to share), a [`Pose`]
+//! validated), a [`Model`] (the mesh with its hierarchy, built once, cheap to share; or a
+//! primitive solid, a [`Shape`]: sphere, capsule, box, convex hull, halfspace), a [`Pose`]
 //! (a rigid motion), and the queries ([`collide`], [`cast_ray`], [`cull()`], …), each returning a
 //! [`QueryError`] rather than an answer it cannot vouch for. Touching counts as intersecting.
 //! Many posed meshes at once (broad phase, filters, temporal coherence) are a [`Scene`]
@@ -38,14 +39,15 @@ pub use obbtree_bv as bv;
 pub use obbtree_scene as scene;
 pub use obbtree_tree as tree;
 
+pub use obbtree_bv::shape::{Shape, ShapeError};
 pub use obbtree_bv::{MeshError, Point, Pose, PoseError, Ray, TriMesh, Vector};
 pub use obbtree_query::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, collide, collide_into,
     collide_many, contains_point, distance, distance_many, pick_pixel, proximity_pairs,
     self_collide, within_margin, BatchError, Camera, CameraError, CollisionRequest,
     CollisionResult, Containment, Culled, DistanceRequest, DistanceResult, DistanceTracker,
-    FrustumVolume, Mode, Model, ModelOptions, PosedOverlap, QueryError, RayHit, RayIndex,
-    RayVolume, Volume,
+    FrustumVolume, MeshModel, Mode, Model, ModelOptions, PosedOverlap, QueryError, RayHit,
+    RayIndex, RayVolume, Volume,
 };
 // The query modules beside the queries at the root: `cull` names both the function and its
 // module (reference brute force, caches, error details, ray internals, separating planes,

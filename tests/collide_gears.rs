@@ -50,7 +50,7 @@ fn parts(robot: &Robot) -> Vec<Part> {
 /// obbtree's with every difference a near-touching pair. Returns whether the pair touches.
 fn check(a: &Part, pa: &Pose, b: &Part, pb: &Pose, label: &str) -> bool {
     let (ma, mb) = (&a.model, &b.model);
-    let want = common::sweep::sweep_pair(ma.mesh(), pa, mb.mesh(), pb);
+    let want = common::sweep::sweep_pair(ma.mesh().unwrap(), pa, mb.mesh().unwrap(), pb);
     let all = collide(ma, pa, mb, pb, &CollisionRequest::new(Mode::All)).unwrap();
     assert_eq!(all.pairs, want, "{label}: {} × {}", a.name, b.name);
     let first = collide(ma, pa, mb, pb, &CollisionRequest::new(Mode::First)).unwrap();
@@ -60,15 +60,16 @@ fn check(a: &Part, pa: &Pose, b: &Part, pb: &Pose, label: &str) -> bool {
     let b_in_a = pa.inv_mul(pb);
     let placed = TriMesh::new(
         mb.mesh()
+            .unwrap()
             .vertices()
             .iter()
             .map(|p| b_in_a.transform_point(p))
             .collect(),
-        mb.mesh().triangles().to_vec(),
+        mb.mesh().unwrap().triangles().to_vec(),
     )
     .unwrap();
     let (qa, qb) = (
-        parry::trimesh(ma.mesh()).unwrap(),
+        parry::trimesh(ma.mesh().unwrap()).unwrap(),
         parry::trimesh(&placed).unwrap(),
     );
     let id = parry3d_f64::math::Pose::IDENTITY;
@@ -94,7 +95,7 @@ fn check(a: &Part, pa: &Pose, b: &Part, pb: &Pose, label: &str) -> bool {
         }
         // The independent exact oracle decides the pair; obbtree must agree with it.
         let exact = oracles::sat::triangles_meet(
-            &ma.mesh().triangle(pair[0] as usize).vertices(),
+            &ma.mesh().unwrap().triangle(pair[0] as usize).vertices(),
             &placed.triangle(pair[1] as usize).vertices(),
         );
         assert_eq!(

@@ -74,7 +74,7 @@ fn check<V: FrustumVolume + TreeVolume>(
     tally: &mut Tally,
     what: &str,
 ) {
-    let mesh = model.mesh();
+    let mesh = model.mesh().unwrap();
     let got = listed(&cull(model, pose, frustum).unwrap(), mesh.triangles().len());
     for (i, (tri, &got)) in mesh.triangles().iter().zip(&got).enumerate() {
         let vertices = tri.map(|v| sides[v as usize]);

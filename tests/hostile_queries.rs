@@ -859,7 +859,12 @@ fn point_inside(model: &Model) -> Point {
     let center = bounds.center();
     let from = Point::new(center.x, center.y, bounds.maxs.z + 1.0);
     let ray = Ray::new(from, Vector::new(0.0, 0.0, -1.0));
-    let hits = pick_oracle(model.mesh(), &Pose::identity(), &ray, f64::INFINITY);
+    let hits = pick_oracle(
+        model.mesh().unwrap(),
+        &Pose::identity(),
+        &ray,
+        f64::INFINITY,
+    );
     assert!(hits.len() >= 2 && hits[0].0 != hits[1].0, "{hits:?}");
     let t = (f64::from_bits(hits[0].0) + f64::from_bits(hits[1].0)) / 2.0;
     from + ray.dir * t

@@ -341,7 +341,7 @@ fn picktree_single_and_double_storage_match_exact_hits() {
     );
     let mut tally = Tally::default();
     for (name, model) in [("double", &double), ("single", &single)] {
-        let mesh = model.mesh();
+        let mesh = model.mesh().unwrap();
         for r in exact_rays(mesh, cases(200) as usize, 5) {
             let exact = exact_hits(mesh, &r);
             check_tree(name, model, &r, &exact, &mut tally);
@@ -597,7 +597,8 @@ fn bad_input_is_an_error() {
     // A model cannot pair a mesh with a tree built for another (the old query-time check of
     // the tree's triangle count is gone: a model's tree always belongs to its mesh).
     let other = obbtree::load::load_mesh(&asset("bunny.obj")).unwrap();
-    let mismatch = Model::from_tree(other.clone(), model.tree().clone()).unwrap_err();
+    let mismatch =
+        Model::from_tree(other.clone(), model.as_mesh().unwrap().tree().clone()).unwrap_err();
     assert_eq!(
         (mismatch.expected_triangles, mismatch.found_triangles),
         (
@@ -609,7 +610,7 @@ fn bad_input_is_an_error() {
         (mismatch.expected_vertices, mismatch.found_vertices),
         (mesh.vertices().len() as u64, other.vertices().len() as u64)
     );
-    assert!(Model::from_tree(mesh.clone(), model.tree().clone()).is_ok());
+    assert!(Model::from_tree(mesh.clone(), model.as_mesh().unwrap().tree().clone()).is_ok());
 }
 
 /// The batch equals one-by-one casting.

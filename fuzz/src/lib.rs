@@ -1204,7 +1204,7 @@ fn checked_against<V: RayVolume + TreeVolume>(
     exact: bool,
     exact_hits: Option<&ExactHits>,
 ) {
-    assert_eq!(model.mesh(), mesh, "the model's mesh");
+    assert_eq!(model.mesh().unwrap(), mesh, "the model's mesh");
     let first = cast_ray(model, pose, ray, max_t);
     let all = cast_ray_all(model, pose, ray, max_t);
     let any = any_hit(model, pose, ray, max_t);
@@ -1276,7 +1276,7 @@ fn checked_against<V: RayVolume + TreeVolume>(
 pub fn ties_to_lowest_index<V: RayVolume>(model: &Model<V>, ray: &Ray) -> bool {
     let pose = Pose::identity();
     let first = cast_ray(model, &pose, ray, f64::INFINITY).unwrap();
-    let oracle = pick_oracle(model.mesh(), &pose, ray, f64::INFINITY);
+    let oracle = pick_oracle(model.mesh().unwrap(), &pose, ray, f64::INFINITY);
     first.map(|h| (h.t.to_bits(), h.triangle)) == oracle.first().copied()
 }
 
@@ -1843,7 +1843,7 @@ fn api_collide<V: ApiVolume>(
     pose_b: &Pose,
     containment: bool,
 ) -> std::result::Result<obbtree::CollisionResult, QueryError> {
-    let oracle = exact_pairs(a.mesh(), pose_a, b.mesh(), pose_b);
+    let oracle = exact_pairs(a.mesh().unwrap(), pose_a, b.mesh().unwrap(), pose_b);
     let request = CollisionRequest::new(Mode::All)
         .with_contacts(true)
         .with_containment(containment);
@@ -1865,7 +1865,7 @@ fn api_collide<V: ApiVolume>(
             else {
                 panic!("refused with {e}: {}", what());
             };
-            check_refusal(reason, b.mesh(), pose_a, pose_b);
+            check_refusal(reason, b.mesh().unwrap(), pose_a, pose_b);
             return Err(e);
         }
         Ok(result) => result,
@@ -1875,8 +1875,8 @@ fn api_collide<V: ApiVolume>(
     assert_eq!(result.intersects, !oracle.is_empty(), "{}", what());
     if containment && oracle.is_empty() {
         check_containment(
-            a.mesh(),
-            b.mesh(),
+            a.mesh().unwrap(),
+            b.mesh().unwrap(),
             &pose_a.inv_mul(pose_b),
             result.contained,
             &what,
@@ -1945,7 +1945,7 @@ fn api_collide_many<V: ApiVolume>(pair: (&Model<V>, &Pose, &Model<V>), poses_b: 
 
 /// `self_collide` against the separating-axis oracle on every pair sharing no vertex index.
 fn api_self_collide<V: ApiVolume>(model: &Model<V>) {
-    let mesh = model.mesh();
+    let mesh = model.mesh().unwrap();
     let got =
         obbtree::self_collide(model, &Pose::identity(), &CollisionRequest::new(Mode::All)).unwrap();
     let n = mesh.triangles().len();
@@ -1971,7 +1971,7 @@ fn api_self_collide<V: ApiVolume>(model: &Model<V>) {
 /// `contains_point`: refused exactly for a point beyond the range (or NaN) or a mesh placed
 /// out of the exact range; otherwise, for a closed solid, the exact parity oracle's answer.
 fn api_contains_point<V: ApiVolume>(model: &Model<V>, pose: &Pose, p: &Point) {
-    let mesh = model.mesh();
+    let mesh = model.mesh().unwrap();
     let got = obbtree::contains_point(model, pose, p);
     let what = || format!("{} {mesh:?} {pose:?} {p:?}", V::NAME);
     let point_ok = p.iter().all(|c| c.abs() <= MAX_COORDINATE);
@@ -2020,7 +2020,7 @@ fn api_cast_rays<V: ApiVolume>(model: &Model<V>, pose: &Pose, rays: &[Ray], max_
                 Ok(hits),
                 one.into_iter().collect::<std::result::Result<Vec<_>, _>>()
             );
-            pick_checked(model, (model.mesh(), pose, &rays[0], max_t), true);
+            pick_checked(model, (model.mesh().unwrap(), pose, &rays[0], max_t), true);
         }
     }
 }
@@ -2060,7 +2060,7 @@ fn api_cull<V: ApiVolume>(model: &Model<V>, pose: &Pose, camera: &obbtree::Camer
     let Ok(frustum) = Frustum::from_view_projection(&(camera.projection * camera.view)) else {
         return;
     };
-    let mesh = model.mesh();
+    let mesh = model.mesh().unwrap();
     let what = || format!("{} {mesh:?} {pose:?} {frustum:?}", V::NAME);
     let in_range = pose.translation().iter().all(|x| x.abs() <= MAX_COORDINATE);
     let culled = match obbtree::cull(model, pose, &frustum) {
@@ -2125,5 +2125,9 @@ fn api_pick_pixel<V: ApiVolume>(
         }
         (got, want) => panic!("pick_pixel {got:?}, cast_ray {want:?}"),
     }
-    pick_checked(model, (model.mesh(), pose, &ray, f64::INFINITY), true);
+    pick_checked(
+        model,
+        (model.mesh().unwrap(), pose, &ray, f64::INFINITY),
+        true,
+    );
 }

@@ -39,7 +39,7 @@ impl Model {
 
     /// Writes the hierarchy to a tree file (checksummed; read back by `Model.load`).
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        let bytes = self.inner.tree_bytes();
+        let bytes = self.inner.tree_bytes()?;
         py.detach(|| std::fs::write(&path, bytes)).map_err(|e| {
             crate::errors::file_error(Some(e.kind()), format!("{}: {e}", path.display()))
         })
@@ -75,8 +75,8 @@ impl Model {
     }
 
     /// The tree as a tree file's bytes.
-    fn tree_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.tree_bytes())
+    fn tree_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &self.inner.tree_bytes()?))
     }
 
     /// The bounding volume type's name.
@@ -87,10 +87,10 @@ impl Model {
 
     /// The mesh (shared, not copied).
     #[getter]
-    fn mesh(&self) -> Mesh {
-        Mesh {
-            inner: self.inner.shared_mesh(),
-        }
+    fn mesh(&self) -> PyResult<Mesh> {
+        Ok(Mesh {
+            inner: self.inner.shared_mesh()?,
+        })
     }
 
     /// Whether the mesh is closed (`contains_points` needs it).
@@ -112,10 +112,9 @@ impl Model {
     }
 
     fn __repr__(&self) -> String {
-        let mesh = self.inner.shared_mesh();
         format!(
             "obbtree.Model({} triangles, bv={:?})",
-            mesh.triangles().len(),
+            self.triangle_count(),
             self.inner.volume()
         )
     }
@@ -127,14 +126,16 @@ impl Model {
         let py = slf.py();
         let this = slf.get();
         let restore = py.get_type::<Model>().getattr("from_tree_bytes")?;
-        Ok((restore, (this.mesh(), this.tree_bytes(py))))
+        Ok((restore, (this.mesh()?, this.tree_bytes(py)?)))
     }
 }
 
 impl Model {
     /// The number of triangles of the mesh.
     pub fn triangle_count(&self) -> usize {
-        with_model!(&self.inner, |m| m.mesh().triangles().len())
+        with_model!(&self.inner, |m| m
+            .mesh()
+            .map_or(0, |mesh| mesh.triangles().len()))
     }
 }
 

@@ -166,14 +166,16 @@ pub fn mixed_volumes(a: &AnyModel, b: &AnyModel) -> PyErr {
 }
 
 impl AnyModel {
-    /// The mesh, shared.
-    pub fn shared_mesh(&self) -> Arc<TriMesh> {
-        with_model!(self, |m| m.shared_mesh())
+    /// The mesh, shared; a `ValueError` for a primitive shape.
+    pub fn shared_mesh(&self) -> PyResult<Arc<TriMesh>> {
+        with_model!(self, |m| m.as_mesh().map(|m| m.shared_mesh()))
+            .ok_or_else(|| value_error("model", "a primitive shape has no mesh"))
     }
 
-    /// The tree as the bytes of a tree file.
-    pub fn tree_bytes(&self) -> Vec<u8> {
-        with_model!(self, |m| m.tree().to_bytes())
+    /// The tree as the bytes of a tree file; a `ValueError` for a primitive shape.
+    pub fn tree_bytes(&self) -> PyResult<Vec<u8>> {
+        with_model!(self, |m| m.as_mesh().map(|m| m.tree().to_bytes()))
+            .ok_or_else(|| value_error("model", "a primitive shape has no tree"))
     }
 }
 

@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Run the same queries through obbtree and parry3d-f64 in one process: collision of A and B
@@ -122,6 +123,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         let built = super::compare_distance::Built {
             a: &both.a,
             b: &both.b,
+            mesh_a: &both.mesh_a,
+            mesh_b: &both.mesh_b,
             pa: &both.pa,
             pb: &both.pb,
             build_ms: both.build_ms.clone(),
@@ -141,6 +144,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
 struct Both {
     a: Model<Obb>,
     b: Model<Obb>,
+    mesh_a: Arc<TriMesh>,
+    mesh_b: Arc<TriMesh>,
     pa: parry3d_f64::shape::TriMesh,
     pb: parry3d_f64::shape::TriMesh,
     build_ms: Speed,
@@ -149,23 +154,26 @@ struct Both {
 impl Both {
     fn build(a: TriMesh, b: TriMesh) -> Result<Self, Error> {
         let start = Instant::now();
-        let build = |m: TriMesh| {
+        let build = |m: Arc<TriMesh>| {
             Model::<Obb>::new(m).map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
         };
-        let (ma, mb) = (build(a)?, build(b)?);
+        let (mesh_a, mesh_b) = (Arc::new(a), Arc::new(b));
+        let (ma, mb) = (build(Arc::clone(&mesh_a))?, build(Arc::clone(&mesh_b))?);
         let ours_build = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
         let refused = |e: parry3d_f64::shape::TriMeshBuilderError| {
             Error::Message(format!("parry3d-f64 refuses the mesh: {e}"))
         };
         let (pa, pb) = (
-            parry::trimesh(ma.mesh()).map_err(refused)?,
-            parry::trimesh(mb.mesh()).map_err(refused)?,
+            parry::trimesh(&mesh_a).map_err(refused)?,
+            parry::trimesh(&mesh_b).map_err(refused)?,
         );
         let parry_build = start.elapsed().as_secs_f64() * 1e3;
         Ok(Self {
             a: ma,
             b: mb,
+            mesh_a,
+            mesh_b,
             pa,
             pb,
             build_ms: Speed::new(ours_build, parry_build),
@@ -229,7 +237,7 @@ impl Both {
 
     /// A pair reported `by` one library only, decided by the exact predicate.
     fn judge(&self, index: usize, pose: &Pose, pair: [u32; 2], by: &'static str) -> Difference {
-        let (a, b) = (self.a.mesh(), self.b.mesh());
+        let (a, b) = (&self.mesh_a, &self.mesh_b);
         let tb = b.triangle(pair[1] as usize);
         let placed = Triangle::new(
             pose.transform_point(&tb.a),

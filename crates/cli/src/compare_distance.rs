@@ -6,7 +6,7 @@ use super::compare::{list, median, speed_table, Speed};
 use super::Error;
 use num_traits::ToPrimitive;
 use obbtree::bv::distance::tri_tri::exact_distance_squared;
-use obbtree::bv::{Obb, Triangle};
+use obbtree::bv::{Obb, TriMesh, Triangle};
 use obbtree::{distance, proximity_pairs, DistanceRequest, Model, Pose};
 use obbtree_compare as parry;
 use parry3d_f64::shape::TriMesh as PTriMesh;
@@ -45,6 +45,8 @@ struct Difference {
 pub(super) struct Built<'a> {
     pub a: &'a Model<Obb>,
     pub b: &'a Model<Obb>,
+    pub mesh_a: &'a TriMesh,
+    pub mesh_b: &'a TriMesh,
     pub pa: &'a PTriMesh,
     pub pb: &'a PTriMesh,
     pub build_ms: Speed,
@@ -132,7 +134,7 @@ fn judge(
     theirs: f64,
     tolerance: f64,
 ) -> (f64, String) {
-    let (a, b) = (built.a.mesh(), built.b.mesh());
+    let (a, b) = (built.mesh_a, built.mesh_b);
     let placed = |j: usize| {
         let t = b.triangle(j);
         Triangle::new(

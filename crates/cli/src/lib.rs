@@ -92,6 +92,16 @@ pub enum Error {
     Message(String),
 }
 
+/// The mesh of `model`, or an error saying that `what` needs a mesh, not a primitive shape.
+pub(crate) fn mesh_of<'m, V>(
+    model: &'m obbtree::Model<V>,
+    what: &str,
+) -> Result<&'m obbtree::TriMesh, Error> {
+    model
+        .mesh()
+        .ok_or_else(|| Error::Message(format!("{what} needs a mesh, not a primitive shape")))
+}
+
 /// Runs the chosen subcommand (the demo when there is none), writing its report to `out`.
 pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
     match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {

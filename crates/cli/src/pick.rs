@@ -138,7 +138,8 @@ fn finish<V: RayVolume>(
         Some(rays) => cast_batch(args, model, rays)?,
         None => (0.0, Vec::new()),
     };
-    let camera = camera(args, model.mesh())?;
+    let mesh = crate::mesh_of(model, "picking")?;
+    let camera = camera(args, mesh)?;
     let pixel = match args.pixel.as_deref() {
         Some(&[x, y]) => Some(pick_at(model, &camera, x, y)?),
         _ => None,
@@ -149,7 +150,7 @@ fn finish<V: RayVolume>(
     }
     let report = Report {
         bv: args.bv,
-        tris: model.mesh().triangles().len(),
+        tris: mesh.triangles().len(),
         build_ms,
         query_total_ms,
         hits: hits

@@ -23,16 +23,16 @@ pub struct Shape<V> {
 const HIGHLIGHT: [f64; 3] = [0.95, 0.1, 0.1];
 const BACKGROUND: [u8; 3] = [32, 34, 40];
 
-/// The box around every shape's vertices, placed.
+/// The box around every shape's vertices (a primitive's box corners), placed.
 pub fn world_bounds<V>(shapes: &[Shape<V>]) -> Aabb {
     let placed: Vec<Point> = shapes
         .iter()
         .flat_map(|s| {
-            s.model
-                .mesh()
-                .vertices()
-                .iter()
-                .map(move |p| s.pose.transform_point(p))
+            let points = match s.model.mesh() {
+                Some(mesh) => mesh.vertices().to_vec(),
+                None => corners(s.model.bounds()).to_vec(),
+            };
+            points.into_iter().map(move |p| s.pose.transform_point(&p))
         })
         .collect();
     Aabb::from_points(&placed)
@@ -117,4 +117,18 @@ pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(),
     let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
     writer.write_image_data(rgb).map_err(|e| fail(&e))?;
     writer.finish().map_err(|e| fail(&e))
+}
+
+/// The eight corners of `b`.
+fn corners(b: &Aabb) -> [Point; 8] {
+    std::array::from_fn(|i| {
+        let pick = |axis: usize| {
+            if i >> axis & 1 == 0 {
+                b.mins[axis]
+            } else {
+                b.maxs[axis]
+            }
+        };
+        Point::new(pick(0), pick(1), pick(2))
+    })
 }

@@ -5,9 +5,10 @@
 //! stay within the coordinate range in which its answers are exact. It checks them where the
 //! input enters, before any work, so no path can skip them.
 
-use crate::Model;
+use crate::model::{MeshModel, Model};
 use obbtree_bv::intersect::frustum::FrustumError;
 use obbtree_bv::range::{placed_in_exact_range, RangeError};
+use obbtree_bv::shape::ShapeError;
 use obbtree_bv::{Point, Pose, Ray, Vector, MAX_COORDINATE};
 use rayon::prelude::*;
 use std::fmt;
@@ -99,6 +100,22 @@ pub enum QueryError {
         /// The value given.
         value: f64,
     },
+    /// The query works on a mesh's triangles and this model is a shape.
+    #[error("{which} is a primitive shape, and {query} needs a mesh")]
+    NotAMesh {
+        /// The model.
+        which: Operand,
+        /// The query: `"distance"`, `"a ray"`, ...
+        query: &'static str,
+    },
+    /// A shape placed at its pose (in the other model's frame) could not be placed exactly.
+    #[error("{which} (a shape) placed at its pose: {source}")]
+    ShapePlacement {
+        /// The model.
+        which: Operand,
+        /// Why the placement failed.
+        source: ShapeError,
+    },
     /// A distance hint names a triangle a mesh does not have.
     #[error(
         "the hint {pair:?} names no triangle pair (mesh A has {triangles_a} triangles, mesh B \
@@ -147,7 +164,7 @@ const PARALLEL_CHECKS: usize = 4096;
 /// stays in the exact range: [`placed_in_exact_range`], O(1) from the mesh's bounds and its
 /// smallest nonzero coordinate.
 pub(crate) fn check_placed<V>(
-    model: &Model<V>,
+    model: &MeshModel<V>,
     pose: &Pose,
     which: Operand,
 ) -> Result<(), QueryError> {
@@ -241,5 +258,16 @@ pub(crate) fn check_tolerance(name: &'static str, value: f64) -> Result<(), Quer
         Ok(())
     } else {
         Err(QueryError::InvalidTolerance { name, value })
+    }
+}
+
+impl<V> Model<V> {
+    /// The mesh form, or [`QueryError::NotAMesh`] naming `which` and `query`.
+    pub(crate) fn mesh_for(
+        &self,
+        which: Operand,
+        query: &'static str,
+    ) -> Result<&MeshModel<V>, QueryError> {
+        self.as_mesh().ok_or(QueryError::NotAMesh { which, query })
     }
 }

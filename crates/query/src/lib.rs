@@ -47,7 +47,7 @@ pub use distance::{
     DistanceTracker,
 };
 pub use error::{BatchError, QueryError};
-pub use model::{Model, ModelOptions, RayIndex};
+pub use model::{MeshModel, Model, ModelOptions, RayIndex};
 pub use pick::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, pick_pixel, Camera, CameraError,
     RayHit,

@@ -45,7 +45,7 @@ const SLACK: f64 = 256.0 * f64::EPSILON;
 
 /// Whether the plane of normal `n` (in A's frame, pointing from A towards B) certifies that
 /// `a` at `pose_a` and `b` at `pose_b` are disjoint (see the module docs). `false` when a model
-/// has no complete hull (a big flat mesh).
+/// has no complete hull (a big flat mesh), and for a shape (for now).
 pub fn separates<V: TreeVolume>(
     a: &Model<V>,
     pose_a: &Pose,
@@ -53,6 +53,9 @@ pub fn separates<V: TreeVolume>(
     pose_b: &Pose,
     n: &Vector,
 ) -> bool {
+    let (Some(a), Some(b)) = (a.as_mesh(), b.as_mesh()) else {
+        return false;
+    };
     hulls_separated(a.hull(), b.hull(), &pose_a.inv_mul(pose_b), n)
 }
 
@@ -66,6 +69,7 @@ pub fn separating_normal<V: TreeVolume>(
     pose_b: &Pose,
     hint: Option<&Vector>,
 ) -> Option<Vector> {
+    let (a, b) = (a.as_mesh()?, b.as_mesh()?);
     let b_in_a = pose_a.inv_mul(pose_b);
     let (hull_a, hull_b) = (a.hull(), b.hull());
     if let Some(n) = hint.filter(|n| hulls_separated(hull_a, hull_b, &b_in_a, n)) {

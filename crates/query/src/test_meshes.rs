@@ -1,10 +1,10 @@
 //! Meshes the unit tests share.
 
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::{Point, TriMesh};
 
 /// A soup of triangles, three points of `coordinates` (nine numbers) each.
-pub(crate) fn soup(coordinates: &[f64]) -> Model {
+pub(crate) fn soup(coordinates: &[f64]) -> MeshModel {
     let vertices: Vec<Point> = coordinates
         .chunks_exact(3)
         .map(|c| Point::new(c[0], c[1], c[2]))
@@ -12,7 +12,7 @@ pub(crate) fn soup(coordinates: &[f64]) -> Model {
     let triangles = (0..vertices.len() as u32 / 3)
         .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
         .collect();
-    Model::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
+    MeshModel::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
 }
 
 /// The closed box `[0, size₀] × [0, size₁] × [0, size₂]`, twelve triangles.

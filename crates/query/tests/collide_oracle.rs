@@ -271,7 +271,15 @@ fn leaves_beyond_64_triangles_match_brute_force() {
         Model::build(a.clone(), &options).unwrap(),
         Model::build(b.clone(), &options).unwrap(),
     );
-    assert!(ma.tree().stats().leaf_sizes.iter().skip(65).any(|&n| n > 0));
+    assert!(ma
+        .as_mesh()
+        .unwrap()
+        .tree()
+        .stats()
+        .leaf_sizes
+        .iter()
+        .skip(65)
+        .any(|&n| n > 0));
     let mut r = rng(5);
     let mut contacts = 0;
     for k in 0..20 {

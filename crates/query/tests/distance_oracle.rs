@@ -228,7 +228,10 @@ fn check_pose<V: PosedOverlap>(
     let r = distance(a, &id, b, pose, &DistanceRequest::default()).expect("valid pose");
     let exact = check_distance(placed, &r, what);
     // Hints: the pair found, and another pair, give answers that meet the guarantee as well.
-    let others = [r.pair, [r.pair[1] % a.mesh().triangles().len() as u32, 0]];
+    let others = [
+        r.pair,
+        [r.pair[1] % a.mesh().unwrap().triangles().len() as u32, 0],
+    ];
     for hint in others {
         let request = DistanceRequest::default().with_hint(Some(hint));
         let h = distance(a, &id, b, pose, &request).expect("valid hint");

@@ -161,7 +161,7 @@ fn containment_of_blobs() {
     // contains the other.
     let pair = merged(&small, &small, &at(4.0));
     let mp: Model<Obb> = model(&pair);
-    assert_eq!(mp.component_seeds().len(), 2);
+    assert_eq!(mp.as_mesh().unwrap().component_seeds().len(), 2);
     let r = collide(&mb, &id, &mp, &at(0.0), &req).unwrap();
     assert_eq!(
         (r.intersects, r.contained),

@@ -9,7 +9,8 @@
 //! padded boxes leave a gap between the exact meshes larger than what the rounding of either
 //! placement can close, so the query would have found them disjoint too.
 
-use obbtree_bv::{Aabb, Point, Pose, Vector};
+use obbtree_bv::shape::Shape;
+use obbtree_bv::{Aabb, Point, Pose, Vector, MAX_COORDINATE};
 use obbtree_query::Model;
 use obbtree_tree::TreeVolume;
 
@@ -18,13 +19,20 @@ use obbtree_tree::TreeVolume;
 /// composing two poses cost, and far below any size that matters to the broad phase.
 const PAD: f64 = 512.0 * f64::EPSILON;
 
-/// A box that contains `model`'s mesh placed by `pose`, rounding included (see the module
-/// docs): the mesh's own box placed, intersected, for trees of oriented boxes, with the root
-/// box placed ([`TreeVolume::box_corners`]).
+/// A box that contains `model` placed by `pose`, rounding included (see the module docs): the
+/// model's own box placed, intersected, for trees of oriented boxes, with the root box placed
+/// ([`TreeVolume::box_corners`]). A halfspace, unbounded, gets the box of the whole exact
+/// range (`±MAX_COORDINATE`), which holds every model a query accepts.
 pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
-    let bounds = model.bounds();
-    let by_bounds = placed_corners(&box_corners(bounds), pose);
-    match model.tree().root().bv().box_corners() {
+    if let Some(Shape::Halfspace(_)) = model.as_shape() {
+        let all = Vector::repeat(MAX_COORDINATE);
+        return Aabb::new((-all).into(), all.into());
+    }
+    let by_bounds = placed_corners(&box_corners(model.bounds()), pose);
+    let root = model
+        .as_mesh()
+        .and_then(|m| m.tree().root().bv().box_corners());
+    match root {
         Some(corners) => intersection(&by_bounds, &placed_corners(&corners, pose)),
         None => by_bounds,
     }

@@ -30,7 +30,7 @@ use crate::object::Object;
 use crate::scene::Scene;
 use crate::{ObjectId, SceneError};
 use obbtree_bv::intersect::{tri_tri_exact, tri_tri_segment};
-use obbtree_bv::{Point, Pose, Triangle, Vector, MAX_COORDINATE};
+use obbtree_bv::{Aabb, Point, Pose, Triangle, Vector, MAX_COORDINATE};
 use obbtree_query::separation::{separates, separating_normal};
 use obbtree_query::{
     collide, CollisionRequest, CollisionResult, Containment, Mode, Model, PosedOverlap, QueryError,
@@ -262,7 +262,7 @@ fn still_separated<V: PosedOverlap>(
     n: &Vector,
 ) -> Option<CollisionResult> {
     let holds = !request.containment
-        && placed_in_range(&b.model, &a.pose.inv_mul(&b.pose))
+        && placed_in_range(b.model.bounds(), &a.pose.inv_mul(&b.pose))
         && separates(&a.model, &a.pose, &b.model, &b.pose, n);
     holds.then(CollisionResult::default)
 }
@@ -308,11 +308,12 @@ fn witness_holds<V>(
     pose_b: &Pose,
     [i, j]: [u32; 2],
 ) -> Option<Witness> {
+    let (a, b) = (a.mesh()?, b.as_mesh()?);
     let b_in_a = pose_a.inv_mul(pose_b);
-    if !placed_in_range(b, &b_in_a) {
+    if !placed_in_range(b.bounds(), &b_in_a) {
         return None;
     }
-    let ta = a.mesh().triangle(i as usize);
+    let ta = a.triangle(i as usize);
     let [p, q, r] = b
         .mesh()
         .triangle(j as usize)
@@ -353,9 +354,8 @@ fn witness_result(request: &CollisionRequest, witness: Witness) -> CollisionResu
 }
 
 /// Whether `model` placed by `pose` stays within [`MAX_COORDINATE`]: the query's own range
-/// check (its [`QueryError::OutOfRange`]), on the 8 corners of the mesh's box.
-fn placed_in_range<V>(model: &Model<V>, pose: &Pose) -> bool {
-    let bounds = model.bounds();
+/// check (its [`QueryError::OutOfRange`]), on the 8 corners of the mesh's box `bounds`.
+fn placed_in_range(bounds: &Aabb, pose: &Pose) -> bool {
     let largest = (0..8)
         .map(|corner: usize| {
             let pick = |axis: usize| {

@@ -23,8 +23,7 @@ pub(crate) fn closest_points_picture(
 ) -> Result<PathBuf, Error> {
     let fail = |e: &dyn std::fmt::Display| Error::Message(e.to_string());
     let width = a.bounds().maxs.x - a.bounds().mins.x;
-    let b_min_x = b
-        .mesh()
+    let b_min_x = crate::mesh_of(b, "the distance picture")?
         .vertices()
         .iter()
         .map(|p| contact.transform_point(p).x)

@@ -136,7 +136,10 @@ fn collision_sweep(
     let (ma, mb) = (model(a)?, model(b)?);
     let obb_build = ms(start);
     let start = Instant::now();
-    let (pa, pb) = (parry_mesh(ma.mesh())?, parry_mesh(mb.mesh())?);
+    let (pa, pb) = (
+        parry_mesh(crate::mesh_of(&ma, "the comparison")?)?,
+        parry_mesh(crate::mesh_of(&mb, "the comparison")?)?,
+    );
     bars.push(Bar {
         label: "build both trees".into(),
         obbtree_ms: obb_build,
@@ -320,7 +323,11 @@ fn pick_beside_parry(
         .map(|i| [0, 1].map(|k| rays::parry_cast(parry_meshes[k], &local[k][i])))
         .collect();
     let parry_ms = ms(start);
-    let judges = shapes.each_ref().map(|s| rays::Judge::new(s.model.mesh()));
+    let meshes = [
+        crate::mesh_of(&shapes[0].model, "the ray comparison")?,
+        crate::mesh_of(&shapes[1].model, "the ray comparison")?,
+    ];
+    let judges = meshes.map(rays::Judge::new);
     let mut tally = rays::Tally::default();
     for i in 0..rays.len() {
         let agreements = [0, 1].map(|k| judges[k].judge(&local[k][i], ours[i][k], theirs[i][k]));

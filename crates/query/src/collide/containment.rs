@@ -7,6 +7,7 @@ use super::PosedOverlap;
 use crate::error::{check_placed, check_point, Operand, QueryError};
 use crate::kernel::leaf::placed_triangle;
 use crate::kernel::place;
+use crate::MeshModel;
 use crate::Model;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
@@ -39,18 +40,23 @@ fn segment_pad(pose: &Pose, p: &Point, far: &Point, local: &Point, far_local: &P
 /// A's exactly when every component of B does and no component of A lies inside B's solid (a
 /// shell of B inside the wall of a hollow A still encloses A's cavity); the solids overlap
 /// without containment when some component of either lies inside the other.
-pub(crate) fn between<V: PosedOverlap>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Containment {
+pub(crate) fn between<V: PosedOverlap>(
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
+    b_in_a: &Pose,
+) -> Containment {
     if !a.is_closed() || !b.is_closed() {
         return Containment::OpenMesh;
     }
     let identity = Pose::identity();
-    let inside = |m: &Model<V>, pose: &Pose, other: &Model<V>, other_pose: &Pose| -> Vec<bool> {
-        m.component_seeds()
-            .iter()
-            .map(|&v| place(pose, &m.mesh().vertices()[v as usize]))
-            .map(|p| contains_local(other, other_pose, &p))
-            .collect()
-    };
+    let inside =
+        |m: &MeshModel<V>, pose: &Pose, other: &MeshModel<V>, other_pose: &Pose| -> Vec<bool> {
+            m.component_seeds()
+                .iter()
+                .map(|&v| place(pose, &m.mesh().vertices()[v as usize]))
+                .map(|p| contains_local(other, other_pose, &p))
+                .collect()
+        };
     let b_in_a_parts = inside(b, b_in_a, a, &identity);
     let a_in_b_parts = inside(a, &identity, b, b_in_a);
     let (all, any) = (
@@ -88,13 +94,14 @@ pub fn contains_point<V: PosedOverlap>(
     pose: &Pose,
     p: &Point,
 ) -> Result<bool, QueryError> {
+    let model = model.mesh_for(Operand::Model, "point containment")?;
     check_point(p)?;
     check_placed(model, pose, Operand::Model)?;
     Ok(contains_local(model, pose, p))
 }
 
 /// [`contains_point`] on checked input.
-fn contains_local<V: PosedOverlap>(model: &Model<V>, pose: &Pose, p: &Point) -> bool {
+fn contains_local<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point) -> bool {
     let local = pose.inverse_transform_point(p);
     let bounds = model.bounds();
     let reach = 2.0 * ((bounds.maxs - bounds.mins).norm() + (local - bounds.center()).norm()) + 1.0;
@@ -146,7 +153,7 @@ enum Crossings {
 /// `lp lq` is the segment in the mesh frame, used for culling only, within `pad` of the
 /// segment `p q` seen from there ([`segment_pad`]).
 fn crossings<V: PosedOverlap>(
-    model: &Model<V>,
+    model: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
     q: &Point,

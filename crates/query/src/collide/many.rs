@@ -2,7 +2,7 @@
 
 use super::{checked_relative_pose, run, CollisionRequest, CollisionResult, PosedOverlap};
 use crate::error::{check_each, BatchError};
-use crate::Model;
+use crate::{MeshModel, Model};
 use obbtree_bv::Pose;
 use rayon::prelude::*;
 
@@ -14,6 +14,22 @@ pub fn collide_many<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
+    poses_b: &[Pose],
+    request: &CollisionRequest,
+) -> Result<Vec<CollisionResult>, BatchError> {
+    match (a.as_mesh(), b.as_mesh()) {
+        (Some(a), Some(b)) => meshes_many(a, pose_a, b, poses_b, request),
+        _ => each_pose(poses_b, |pose_b| {
+            super::collide(a, pose_a, b, pose_b, request)
+        }),
+    }
+}
+
+/// Two meshes under many poses: every pose checked first, then the kernel on each.
+fn meshes_many<V: PosedOverlap>(
+    a: &MeshModel<V>,
+    pose_a: &Pose,
+    b: &MeshModel<V>,
     poses_b: &[Pose],
     request: &CollisionRequest,
 ) -> Result<Vec<CollisionResult>, BatchError> {
@@ -30,4 +46,19 @@ pub fn collide_many<V: PosedOverlap>(
     } else {
         poses_b.par_iter().map(one).collect()
     })
+}
+
+/// `query` on each pose, in parallel unless rayon has one thread; the first failure by
+/// position is the error.
+fn each_pose<T: Send>(
+    poses: &[Pose],
+    query: impl Fn(&Pose) -> Result<T, crate::QueryError> + Sync,
+) -> Result<Vec<T>, BatchError> {
+    let one =
+        |(index, pose): (usize, &Pose)| query(pose).map_err(|source| BatchError { index, source });
+    if rayon::current_num_threads() == 1 {
+        poses.iter().enumerate().map(one).collect()
+    } else {
+        poses.par_iter().enumerate().map(one).collect()
+    }
 }

@@ -29,6 +29,7 @@ pub(crate) mod containment;
 mod many;
 mod request;
 mod self_collide;
+mod shape;
 
 pub use brute::{brute_force, brute_force_self};
 pub use containment::{contains_point, Containment};
@@ -40,7 +41,7 @@ use crate::error::{check_placed, Operand, QueryError};
 use crate::kernel::descent::depth_first;
 use crate::kernel::leaf::{self, Leaf, LeafTest};
 pub use crate::kernel::posed::PosedOverlap;
-use crate::Model;
+use crate::model::{Form, MeshModel, Model};
 use obbtree_bv::intersect::tri_tri_segment;
 use obbtree_bv::Pose;
 
@@ -85,16 +86,21 @@ pub fn collide_into<V: PosedOverlap>(
 ) -> Result<(), QueryError> {
     // Cleared first, so that a refused query leaves no earlier answer to be read by mistake.
     result.clear();
-    let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
-    run(a, b, &b_in_a, request, result);
-    Ok(())
+    match (a.form(), b.form()) {
+        (Form::Mesh(a), Form::Mesh(b)) => {
+            let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
+            run(a, b, &b_in_a, request, result);
+            Ok(())
+        }
+        _ => shape::collide_shapes(a, pose_a, b, pose_b, request, result),
+    }
 }
 
 /// The pose of B in A's frame, `pose_a⁻¹ · pose_b`, once B placed by it is known to stay in
 /// the exact range.
 pub(crate) fn checked_relative_pose<V>(
     pose_a: &Pose,
-    b: &Model<V>,
+    b: &MeshModel<V>,
     pose_b: &Pose,
 ) -> Result<Pose, QueryError> {
     let b_in_a = pose_a.inv_mul(pose_b);
@@ -104,8 +110,8 @@ pub(crate) fn checked_relative_pose<V>(
 
 /// The query on checked input, B placed in A's frame by `b_in_a`.
 pub(crate) fn run<V: PosedOverlap>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     request: &CollisionRequest,
     result: &mut CollisionResult,
@@ -129,8 +135,8 @@ pub(crate) fn run<V: PosedOverlap>(
 /// The dual-tree descent with the exact leaf test: the intersecting pairs into `result` (up to
 /// the request's limit, marking it truncated when the limit stopped an `All` search).
 fn find_pairs<V: PosedOverlap>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     request: &CollisionRequest,
     result: &mut CollisionResult,
@@ -164,8 +170,8 @@ fn find_pairs<V: PosedOverlap>(
 
 /// The intersection of each pair, in A's frame.
 fn contacts<V>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     pairs: &[[u32; 2]],
 ) -> Vec<tri_tri_segment::Intersection> {

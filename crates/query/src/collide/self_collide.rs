@@ -28,6 +28,7 @@ pub fn self_collide<V: PosedOverlap>(
     pose: &Pose,
     request: &CollisionRequest,
 ) -> Result<CollisionResult, QueryError> {
+    let model = model.mesh_for(Operand::Model, "self-collision")?;
     check_placed(model, pose, Operand::Model)?;
     let (mesh, tree) = (model.mesh(), model.tree());
     let identity = Pose::identity();

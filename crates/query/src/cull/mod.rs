@@ -9,6 +9,7 @@ mod volume;
 pub use triangle::classify_triangle;
 pub use volume::FrustumVolume;
 
+use crate::error::Operand;
 use crate::error::{check_translation, QueryError};
 use crate::Model;
 use obbtree_bv::intersect::containment::RegionRelation;
@@ -48,6 +49,7 @@ pub fn cull<V: FrustumVolume>(
     pose: &Pose,
     frustum: &Frustum,
 ) -> Result<Culled, QueryError> {
+    let model = model.mesh_for(Operand::Model, "culling")?;
     check_translation(pose)?;
     let local = to_mesh_frame(frustum, pose)?;
     let (mesh, tree) = (model.mesh(), model.tree());

@@ -24,7 +24,7 @@ use super::slab::Slab;
 use crate::kernel::descent::best_first::Visitor;
 use crate::kernel::place;
 use crate::model::index::support::{farthest, highest, nearest_triangle};
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::distance::gjk;
 use obbtree_bv::distance::rss_rss::{self, PlacedRss};
 use obbtree_bv::{BoundingVolume, Point, Pose, Vector};
@@ -47,8 +47,8 @@ pub(crate) enum Hulls {
 /// separated by a slab as wide as its best pair's distance (up to the search's tolerances),
 /// trying the best pair it has, then the pair nearest the hulls' closest points.
 pub(crate) fn settle<V: TreeVolume>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     closest: &mut Closest,
 ) -> Hulls {
@@ -77,7 +77,7 @@ pub(crate) fn settle<V: TreeVolume>(
 
 /// Whether the rectangle swept spheres around the two meshes are apart: hulls that may meet
 /// cannot be separated by a slab.
-fn roots_apart<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> bool {
+fn roots_apart<V: TreeVolume>(a: &MeshModel<V>, b: &MeshModel<V>, b_in_a: &Pose) -> bool {
     let (a_root, b_root) = (&a.distance_index().rss[0], &b.distance_index().rss[0]);
     let placed = PlacedRss::new(b_root, b_in_a.rotation(), b_in_a.translation());
     rss_rss::lower_bound(a_root, &placed) > 0.0
@@ -85,7 +85,11 @@ fn roots_apart<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> bool
 
 /// The triangle pair `[of A, of B]` nearest the closest points of the hulls of the meshes' hull
 /// samples as GJK finds them, or `None` when GJK finds the hulls meeting or breaks down.
-fn hulls_pair<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Option<[u32; 2]> {
+fn hulls_pair<V: TreeVolume>(
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
+    b_in_a: &Pose,
+) -> Option<[u32; 2]> {
     let rotation = b_in_a.rotation();
     let (sample_a, sample_b) = (&a.hull().sample, &b.hull().sample);
     let support_a = |d: &Vector| farthest(sample_a, d).vertex;
@@ -100,7 +104,7 @@ fn hulls_pair<V: TreeVolume>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose) -> Optio
 /// Whether the slab orthogonal to the best pair's direction, between the extreme vertices of A
 /// and of B along it, certifies the best pair: its width, a lower bound on the distance, is
 /// enough to prune every other pair. Then tells `closest` that width.
-fn certify<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) -> bool {
+fn certify<V>(a: &MeshModel<V>, b: &MeshModel<V>, b_in_a: &Pose, closest: &mut Closest) -> bool {
     let n = closest.direction();
     if n == Vector::zeros() {
         return false;
@@ -116,7 +120,7 @@ fn certify<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, closest: &mut Closest) 
 /// A lower bound on the distance between the meshes of `a` and of `b` (placed by `b_in_a`) from
 /// their projections on the unit vector `n` (A's frame), B's extreme vertex found in its own
 /// frame ([`Slab`]).
-fn slab_width<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> f64 {
+fn slab_width<V>(a: &MeshModel<V>, b: &MeshModel<V>, b_in_a: &Pose, n: &Vector) -> f64 {
     let slab = Slab::new(a, b, b_in_a, n);
     slab.width(
         highest(a, &slab.along_a).projection,
@@ -145,9 +149,9 @@ mod tests {
 
     /// Runs `settle` from no pair (or `hint`): whether it settled, and the best pair's distance.
     fn settled(a: &TriMesh, b: &TriMesh, pose: &Pose, hint: Option<[u32; 2]>) -> (bool, f64) {
-        let (ma, mb): (Model, Model) = (
-            Model::new(a.clone()).unwrap(),
-            Model::new(b.clone()).unwrap(),
+        let (ma, mb): (MeshModel, MeshModel) = (
+            MeshModel::new(a.clone()).unwrap(),
+            MeshModel::new(b.clone()).unwrap(),
         );
         let mut closest = Closest::for_request(&DistanceRequest::default(), &ma);
         offer_pair(&mut closest, &ma, &mb, pose, hint);
@@ -236,7 +240,8 @@ mod tests {
         )
         .unwrap();
         let pose = Pose::from_translation([0.0, 0.0, 1.0]).unwrap();
-        let (ma, mb): (Model, Model) = (Model::new(a).unwrap(), Model::new(b).unwrap());
+        let (ma, mb): (MeshModel, MeshModel) =
+            (MeshModel::new(a).unwrap(), MeshModel::new(b).unwrap());
         let mut closest = Closest::for_request(&DistanceRequest::default(), &ma);
         offer_pair(&mut closest, &ma, &mb, &pose, Some([0, 0]));
         assert!(

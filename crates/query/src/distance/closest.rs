@@ -4,7 +4,7 @@ use super::DistanceRequest;
 use crate::kernel::descent::best_first::{box_gap_squared, lowered, Visitor};
 use crate::kernel::leaf::{Leaf, LeafTest};
 use crate::model::index::boxes::Boxed;
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::distance::tri_tri::{self, TriangleDistance};
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Point, Triangle, Vector};
@@ -115,7 +115,7 @@ impl Closest {
 
     /// A search for `request` between `a` and another mesh placed in its frame (`a`'s largest
     /// absolute coordinate is at most that of the placed meshes).
-    pub fn for_request<V>(request: &DistanceRequest, a: &Model<V>) -> Self {
+    pub fn for_request<V>(request: &DistanceRequest, a: &MeshModel<V>) -> Self {
         Self::new(
             request.rel_err,
             request.abs_err,

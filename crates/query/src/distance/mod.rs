@@ -89,10 +89,12 @@ pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;
 
 use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
+use crate::error::Operand;
 use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryError};
 use crate::kernel::descent::best_first::{walk, Settled, Start, Trees, Visitor};
 use crate::kernel::descent::depth_first::leaf_pairs;
 use crate::kernel::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
+use crate::MeshModel;
 use crate::Model;
 use apart::Hulls;
 use closest::Closest;
@@ -155,6 +157,8 @@ pub fn distance<V: PosedOverlap>(
     pose_b: &Pose,
     request: &DistanceRequest,
 ) -> Result<DistanceResult, QueryError> {
+    let b = b.mesh_for(Operand::B, "distance")?;
+    let a = a.mesh_for(Operand::A, "distance")?;
     check_request(a, b, request)?;
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     Ok(run(a, pose_a, b, &b_in_a, request))
@@ -173,6 +177,8 @@ pub fn within_margin<V: PosedOverlap>(
     pose_b: &Pose,
     margin: f64,
 ) -> Result<Option<[u32; 2]>, QueryError> {
+    let b = b.mesh_for(Operand::B, "a margin")?;
+    let a = a.mesh_for(Operand::A, "a margin")?;
     check_margin(margin)?;
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     let mut visitor = Margin::new(margin, true);
@@ -189,6 +195,8 @@ pub fn proximity_pairs<V: PosedOverlap>(
     pose_b: &Pose,
     margin: f64,
 ) -> Result<Vec<[u32; 2]>, QueryError> {
+    let b = b.mesh_for(Operand::B, "proximity")?;
+    let a = a.mesh_for(Operand::A, "proximity")?;
     check_margin(margin)?;
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     let mut visitor = Margin::new(margin, false);
@@ -209,6 +217,12 @@ pub fn distance_many<V: PosedOverlap>(
     poses_b: &[Pose],
     request: &DistanceRequest,
 ) -> Result<Vec<DistanceResult>, BatchError> {
+    let b = b
+        .mesh_for(Operand::B, "distance")
+        .map_err(|source| BatchError { index: 0, source })?;
+    let a = a
+        .mesh_for(Operand::A, "distance")
+        .map_err(|source| BatchError { index: 0, source })?;
     check_request(a, b, request).map_err(|source| BatchError { index: 0, source })?;
     check_each(poses_b, |pose_b| {
         checked_relative_pose(pose_a, b, pose_b).map(drop)
@@ -224,8 +238,8 @@ pub fn distance_many<V: PosedOverlap>(
 /// `Ok` when the request's tolerances are non-negative finite numbers and its hint names
 /// triangles of the meshes.
 fn check_request<V>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     request: &DistanceRequest,
 ) -> Result<(), QueryError> {
     check_tolerance("rel_err", request.rel_err)?;
@@ -245,9 +259,9 @@ fn check_request<V>(
 
 /// The distance query on checked input, B placed in A's frame by `b_in_a`.
 fn run<V: PosedOverlap>(
-    a: &Model<V>,
+    a: &MeshModel<V>,
     pose_a: &Pose,
-    b: &Model<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     request: &DistanceRequest,
 ) -> DistanceResult {
@@ -271,8 +285,8 @@ fn run<V: PosedOverlap>(
 /// Measures the triangle pair `pair` (a hint), if any, first.
 fn offer_pair<V>(
     closest: &mut Closest,
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     pair: Option<[u32; 2]>,
 ) {
@@ -288,9 +302,9 @@ fn offer_pair<V>(
 /// The answer from the closest pair a search found (and, for solids, whether one lies inside
 /// the other).
 fn answer<V: PosedOverlap>(
-    a: &Model<V>,
+    a: &MeshModel<V>,
     pose_a: &Pose,
-    b: &Model<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     request: &DistanceRequest,
     closest: &Closest,
@@ -330,8 +344,8 @@ fn answer<V: PosedOverlap>(
 /// deciding; with `settled`, what it settles (complete when it does not break); with `screen`,
 /// node pairs are screened first by the distance between their boxes in its frame.
 fn search<V: TreeVolume>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     visitor: &mut impl Visitor,
     start: Start<'_>,
@@ -353,7 +367,12 @@ fn search<V: TreeVolume>(
 /// The collision walk with every volume test grown by the margin
 /// ([`PosedOverlap::relative_within`]) and leaves compared by the gap between the boxes around
 /// their triangles, `margin` deciding the leaf pairs.
-fn search_margin<V: PosedOverlap>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, margin: &mut Margin) {
+fn search_margin<V: PosedOverlap>(
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
+    b_in_a: &Pose,
+    margin: &mut Margin,
+) {
     let rel = V::relative_within(b_in_a, margin.margin());
     let near = margin.box_test();
     let (tree_a, tree_b) = (a.tree(), b.tree());

@@ -20,7 +20,7 @@ use crate::kernel::descent::best_first::PairScreen;
 use crate::kernel::placed_nodes::PlacedNodes;
 use crate::model::index::boxes::Boxed;
 use crate::model::index::support::{box_highest, box_rounding};
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::{Pose, Vector};
 use obbtree_tree::{NodeKind, TreeVolume};
 use std::cell::RefCell;
@@ -45,14 +45,14 @@ thread_local! {
 /// One side of the screen: a model, its nodes' heights, and the frame's axes in its own frame,
 /// with the rounding of a box's projection on them.
 struct Side<'m, V> {
-    model: &'m Model<V>,
+    model: &'m MeshModel<V>,
     heights: &'m [u8],
     axes: [Vector; 3],
     box_slack: f64,
 }
 
 impl<'m, V: TreeVolume> Side<'m, V> {
-    fn new(model: &'m Model<V>, axes: [Vector; 3]) -> Self {
+    fn new(model: &'m MeshModel<V>, axes: [Vector; 3]) -> Self {
         let root = &model.node_bounds()[0];
         let box_slack = axes
             .iter()
@@ -147,8 +147,8 @@ impl<V: TreeVolume> PairScreen for FrameScreen<'_, V> {
 /// Runs `f` with the frame screen of `a` against `b` (placed by `b_in_a`) in a frame whose
 /// first axis is the unit vector `n` (A's frame), on this thread's extent caches.
 pub(crate) fn with_screen<V: TreeVolume, R>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     n: &Vector,
     f: impl FnOnce(&mut FrameScreen<'_, V>) -> R,
@@ -190,7 +190,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// The vertices below node `i`.
-    fn below(model: &Model, i: usize) -> Vec<Point> {
+    fn below(model: &MeshModel, i: usize) -> Vec<Point> {
         match model.tree().nodes()[i].kind() {
             NodeKind::Leaf(range) => model.boxed()[range]
                 .iter()

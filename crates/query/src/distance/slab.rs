@@ -2,7 +2,7 @@
 //! lower bound on their distance (the separating-axis argument, Ericson, *Real-Time Collision
 //! Detection* (2005) §5.2.1), measured with a bound on its rounding.
 
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::distance::SLACK;
 use obbtree_bv::{Pose, Vector};
 
@@ -27,7 +27,7 @@ impl Slab {
     /// coordinate (`T` the largest coordinate of `t`), and `Rᵀn` by `5.3ε` per coordinate; the
     /// products with `t`, the sums, and `n`'s norm (1 within `4ε`) add a few `ε` of
     /// `M_A + M_B + T`. The total is under `40ε·(M_A + M_B + T)`; [`SLACK`] (`64ε`) is taken.
-    pub fn new<V>(a: &Model<V>, b: &Model<V>, b_in_a: &Pose, n: &Vector) -> Self {
+    pub fn new<V>(a: &MeshModel<V>, b: &MeshModel<V>, b_in_a: &Pose, n: &Vector) -> Self {
         let (rotation, translation) = (b_in_a.rotation(), b_in_a.translation());
         Self {
             along_a: *n,

@@ -3,8 +3,10 @@
 use super::closest::{Closest, Measured};
 use super::{answer, check_request, offer_pair, search, DistanceRequest, DistanceResult};
 use crate::collide::{checked_relative_pose, PosedOverlap};
+use crate::error::Operand;
 use crate::error::QueryError;
 use crate::kernel::descent::best_first::{Settled, Start};
+use crate::MeshModel;
 use crate::Model;
 use obbtree_bv::Pose;
 use obbtree_tree::TreeVolume;
@@ -103,6 +105,8 @@ impl DistanceTracker {
         pose_b: &Pose,
         request: &DistanceRequest,
     ) -> Result<DistanceResult, QueryError> {
+        let a = a.mesh_for(Operand::A, "distance")?;
+        let b = b.mesh_for(Operand::B, "distance")?;
         check_request(a, b, request)?;
         let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
         let models = [a.id(), b.id()];
@@ -127,8 +131,8 @@ impl DistanceTracker {
     /// too many): the walk to remember, the new one if it completed, else `last`.
     fn walk<V: TreeVolume>(
         &mut self,
-        a: &Model<V>,
-        b: &Model<V>,
+        a: &MeshModel<V>,
+        b: &MeshModel<V>,
         b_in_a: &Pose,
         closest: &mut Closest,
         last: Option<LastWalk>,
@@ -174,7 +178,7 @@ impl DistanceTracker {
 
 /// The largest distance of `b`'s vertices from its origin, or more: the norm of the corner of
 /// its bounds farthest on each axis.
-fn reach<V>(b: &Model<V>) -> f64 {
+fn reach<V>(b: &MeshModel<V>) -> f64 {
     let bounds = b.bounds();
     bounds
         .mins

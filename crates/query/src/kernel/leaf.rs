@@ -3,7 +3,7 @@
 
 use super::place;
 use crate::model::index::boxes::Boxed;
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::intersect::aabb_aabb;
 use obbtree_bv::intersect::tri_tri_exact;
 use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, TriMesh, Triangle};
@@ -131,8 +131,8 @@ pub(crate) struct LeafTest<'a> {
 
 /// Runs `query` with a leaf test of `a` against `b` placed by `b_in_a`, on this thread's cache.
 pub(crate) fn with_leaf_test<V, R>(
-    a: &Model<V>,
-    b: &Model<V>,
+    a: &MeshModel<V>,
+    b: &MeshModel<V>,
     b_in_a: &Pose,
     query: impl FnOnce(&mut LeafTest) -> R,
 ) -> R {

@@ -1,27 +1,22 @@
-//! The model every query takes: a validated mesh, its hierarchy, and what the queries
-//! precompute from them, owned and cheap to share.
+//! A model's mesh form: a validated mesh, its hierarchy, and what the queries precompute from
+//! them, owned and cheap to share.
 
-pub(crate) mod index;
-mod solid;
-
-use index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
-use index::hull::Hull;
-use index::DistanceIndex;
+use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
+use super::index::hull::Hull;
+use super::index::DistanceIndex;
+use super::solid::SolidFacts;
+use super::NEXT_ID;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume, WideTree};
-use solid::SolidFacts;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
-
-/// The identity of the next model assembled.
-static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// Which hierarchy ray queries walk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RayIndex {
     /// A compact 4-wide AABB tree built for picking (`WideTree`), built on the first ray
-    /// query (or by [`Model::prepare_rays`]): the fastest, at the memory of a second index
+    /// query (or by [`MeshModel::prepare_rays`]): the fastest, at the memory of a second index
     /// (sizes in `docs/performance.md`).
     #[default]
     Compact,
@@ -54,33 +49,15 @@ impl<V: BoundingVolume> From<BuildOptions<V>> for ModelOptions<V> {
     }
 }
 
-/// A triangle mesh with its bounding-volume hierarchy (of volume type `V`, OBBs by default):
-/// what every query takes. It owns both, checked to belong together, plus what the queries
-/// precompute once (each triangle's plane and box in the tree's order, each node's box, the
-/// mesh's bounds, closedness and components for containment, and the picking index).
+/// The mesh form of a [`Model`](super::Model): a triangle mesh with its bounding-volume
+/// hierarchy (of volume type `V`, OBBs by default). It owns both, checked to belong together,
+/// plus what the queries precompute once (each triangle's plane and box in the tree's order,
+/// each node's box, the mesh's bounds, closedness and components for containment, and the
+/// picking index). Reached through [`Model::as_mesh`](super::Model::as_mesh).
 ///
-/// A `Model` is immutable, `Send + Sync`, and cloning it only copies a pointer (the data sits
-/// behind an [`Arc`]), so scenes, threads and language bindings can keep and share many of them
-/// without lifetimes.
-///
-/// ```
-/// use obbtree_query::{collide, CollisionRequest, Model};
-/// use obbtree_bv::{Point, Pose, TriMesh};
-///
-/// // Two triangles, the second crossing the first.
-/// let mesh = |z: f64| TriMesh::new(
-///     vec![Point::new(0.0, 0.0, z), Point::new(1.0, 0.0, z), Point::new(0.0, 1.0, z)],
-///     vec![[0, 1, 2]],
-/// );
-/// let a: Model = Model::new(mesh(0.0)?)?;
-/// let b: Model = Model::new(mesh(0.0)?)?;
-/// let turned = Pose::new([0.2, 0.2, 0.0], [1.0, 0.0, 0.0])?;
-/// let result = collide(&a, &Pose::identity(), &b, &turned, &CollisionRequest::default())?;
-/// assert!(result.intersects);
-/// assert_eq!(result.pairs, vec![[0, 0]]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub struct Model<V = Obb> {
+/// It is immutable, `Send + Sync`, and cloning it only copies a pointer (the data sits behind
+/// an [`Arc`]).
+pub struct MeshModel<V = Obb> {
     inner: Arc<Inner<V>>,
     rays: RayIndex,
 }
@@ -103,7 +80,7 @@ struct Inner<V> {
     hull: OnceLock<Hull>,
 }
 
-impl<V> Clone for Model<V> {
+impl<V> Clone for MeshModel<V> {
     fn clone(&self) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
@@ -112,7 +89,7 @@ impl<V> Clone for Model<V> {
     }
 }
 
-impl<V> std::fmt::Debug for Model<V> {
+impl<V> std::fmt::Debug for MeshModel<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Model")
             .field("vertices", &self.mesh().vertices().len())
@@ -123,7 +100,7 @@ impl<V> std::fmt::Debug for Model<V> {
     }
 }
 
-impl<V: TreeVolume> Model<V> {
+impl<V: TreeVolume> MeshModel<V> {
     /// Builds the hierarchy over `mesh` with the default options. The mesh may be shared
     /// with other models: pass an `Arc<TriMesh>` (a `TriMesh` is wrapped in one).
     pub fn new(mesh: impl Into<Arc<TriMesh>>) -> Result<Self, BuildError> {
@@ -142,7 +119,7 @@ impl<V: TreeVolume> Model<V> {
 
     /// A model from a hierarchy built earlier (e.g. read from a file); an error if `tree` was
     /// built (or last refitted) for another mesh. Rays walk the compact index
-    /// ([`Model::with_ray_index`] chooses another).
+    /// ([`MeshModel::with_ray_index`] chooses another).
     pub fn from_tree(mesh: impl Into<Arc<TriMesh>>, tree: Bvh<V>) -> Result<Self, MeshMismatch> {
         let mesh = mesh.into();
         tree.check_mesh(&mesh)?;
@@ -171,7 +148,7 @@ impl<V: TreeVolume> Model<V> {
     }
 }
 
-impl<V: TreeVolume> Model<V> {
+impl<V: TreeVolume> MeshModel<V> {
     /// Builds the distance index and the convex hull now rather than on the first distance
     /// query.
     pub fn prepare_distance(&self) {
@@ -198,8 +175,8 @@ impl<V: TreeVolume> Model<V> {
     }
 }
 
-impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> Model<V> {
-    /// A model from a tree file written by [`Model::save_tree`] for this mesh (the file's
+impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> MeshModel<V> {
+    /// A model from a tree file written by [`MeshModel::save_tree`] for this mesh (the file's
     /// checksum, volume type and mesh fingerprint are checked).
     pub fn load_tree(
         path: impl AsRef<Path>,
@@ -210,13 +187,13 @@ impl<V: TreeVolume + serde::Serialize + serde::de::DeserializeOwned> Model<V> {
         Ok(Self::assemble(mesh, tree))
     }
 
-    /// Writes the hierarchy to `path`, to be read back by [`Model::load_tree`].
+    /// Writes the hierarchy to `path`, to be read back by [`MeshModel::load_tree`].
     pub fn save_tree(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
         self.tree().save(path)
     }
 }
 
-impl<V> Model<V> {
+impl<V> MeshModel<V> {
     /// What tells this model's mesh and tree from every other model's (clones share it).
     pub(crate) fn id(&self) -> u64 {
         self.inner.id

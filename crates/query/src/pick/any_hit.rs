@@ -2,7 +2,9 @@
 
 use super::traverse::Visitor;
 use super::{prepare, walk, RayVolume};
-use crate::{Model, QueryError};
+use crate::error::Operand;
+use crate::Model;
+use crate::QueryError;
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
 use obbtree_bv::{Pose, Ray, Triangle};
 use std::ops::ControlFlow;
@@ -16,6 +18,7 @@ pub fn any_hit<V: RayVolume>(
     ray: &Ray,
     max_t: f64,
 ) -> Result<bool, QueryError> {
+    let model = model.mesh_for(Operand::Model, "a ray")?;
     let local = prepare(pose, ray, max_t)?;
     let mut any = Any {
         max_t,

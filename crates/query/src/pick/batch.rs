@@ -2,6 +2,7 @@
 
 use super::closest::cast_prepared;
 use super::{MeshRay, RayHit, RayVolume};
+use crate::error::Operand;
 use crate::error::{
     check_direction_range, check_each, check_max_t, check_ray, check_translation, BatchError,
 };
@@ -38,6 +39,9 @@ pub fn cast_rays_into<V: RayVolume>(
     max_t: f64,
     hits: &mut Vec<Option<RayHit>>,
 ) -> Result<(), BatchError> {
+    let model = model
+        .mesh_for(Operand::Model, "a ray")
+        .map_err(|source| BatchError { index: 0, source })?;
     hits.clear();
     check_each(rays, |ray| {
         check_ray(ray)?;

@@ -2,7 +2,8 @@
 
 use super::{cast_ray, RayHit, RayVolume};
 use crate::error::check_ray;
-use crate::{Model, QueryError};
+use crate::Model;
+use crate::QueryError;
 use nalgebra::{Matrix4, Perspective3, Point3, Vector4};
 use obbtree_bv::{Aabb, Point, Pose, Ray, Vector};
 

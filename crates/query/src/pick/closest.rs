@@ -2,7 +2,9 @@
 
 use super::traverse::Visitor;
 use super::{prepare, walk, MeshRay, RayHit, RayVolume};
-use crate::{Model, QueryError};
+use crate::error::Operand;
+use crate::Model;
+use crate::{MeshModel, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
 use obbtree_bv::{Pose, Ray, Triangle};
 use std::ops::ControlFlow;
@@ -22,6 +24,7 @@ pub fn cast_ray<V: RayVolume>(
     ray: &Ray,
     max_t: f64,
 ) -> Result<Option<RayHit>, QueryError> {
+    let model = model.mesh_for(Operand::Model, "a ray")?;
     let local = prepare(pose, ray, max_t)?;
     Ok(cast_prepared(model, pose, ray, &local, max_t))
 }
@@ -29,7 +32,7 @@ pub fn cast_ray<V: RayVolume>(
 /// [`cast_ray`] on checked input: `local` is `ray` moved into the mesh frame.
 #[inline]
 pub(crate) fn cast_prepared<V: RayVolume>(
-    model: &Model<V>,
+    model: &MeshModel<V>,
     pose: &Pose,
     ray: &Ray,
     local: &MeshRay,

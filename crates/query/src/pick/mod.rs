@@ -53,7 +53,7 @@ pub use ray::MeshRay;
 pub use volume::RayVolume;
 
 use crate::error::{check_direction_range, check_max_t, check_ray, check_translation, QueryError};
-use crate::model::{Model, RayIndex};
+use crate::model::{MeshModel, RayIndex};
 use obbtree_bv::{Pose, Ray};
 use traverse::{RayTree, Visitor};
 
@@ -69,7 +69,7 @@ pub(crate) fn prepare(pose: &Pose, ray: &Ray, max_t: f64) -> Result<MeshRay, Que
 
 /// Walks `model`'s ray index along `ray` (mesh frame), reporting to `visitor`.
 #[inline]
-pub(crate) fn walk<V: RayVolume>(model: &Model<V>, ray: &MeshRay, visitor: &mut impl Visitor) {
+pub(crate) fn walk<V: RayVolume>(model: &MeshModel<V>, ray: &MeshRay, visitor: &mut impl Visitor) {
     match model.ray_index() {
         RayIndex::Compact => model.pick_tree().walk(model.mesh(), ray, visitor),
         RayIndex::ModelTree => model.tree().walk(model.mesh(), ray, visitor),

@@ -11,7 +11,7 @@
 //! whole mesh.
 
 use super::support::{farthest, highest};
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::fit::hull::{convex_hull, ConvexHull};
 use obbtree_bv::{Point, Vector};
 use rayon::prelude::*;
@@ -40,7 +40,7 @@ pub(crate) struct Hull {
 
 impl Hull {
     /// The hull of `model`'s mesh.
-    pub fn of<V: Send + Sync>(model: &Model<V>) -> Self {
+    pub fn of<V: Send + Sync>(model: &MeshModel<V>) -> Self {
         let mesh_vertices = model.mesh().vertices();
         let (vertices, sample) = match convex_hull(mesh_vertices) {
             Some(hull) => {
@@ -188,7 +188,7 @@ mod tests {
     fn the_hull_of_a_box_is_its_corners() {
         let mesh = closed_box([1.0, 2.0, 3.0]);
         let corners = sorted(mesh.vertices().to_vec());
-        let model: Model = Model::new(mesh).unwrap();
+        let model: MeshModel = MeshModel::new(mesh).unwrap();
         let hull = Hull::of(&model);
         assert_eq!(sorted(hull.sample.clone()), corners);
         assert_eq!(sorted(hull.vertices.clone().unwrap()), corners);
@@ -214,7 +214,8 @@ mod tests {
             .map(|_| Point::from(Vector::new(next(), next(), next()).normalize()))
             .collect();
         let triangles = (0..398).map(|i| [i, i + 1, i + 2]).collect();
-        let model: Model = Model::new(obbtree_bv::TriMesh::new(cloud, triangles).unwrap()).unwrap();
+        let model: MeshModel =
+            MeshModel::new(obbtree_bv::TriMesh::new(cloud, triangles).unwrap()).unwrap();
         let hull = Hull::of(&model);
         let complete = hull.vertices.clone().unwrap();
         let mut want: Vec<Point> = Vec::new();
@@ -238,7 +239,7 @@ mod tests {
         mesh_vertices.push(Point::new(0.5, 0.9, 1.0));
         let triangles = vec![[0, 1, 2], [8, 9, 0], [3, 4, 5], [6, 7, 1]];
         let mesh = obbtree_bv::TriMesh::new(mesh_vertices.clone(), triangles).unwrap();
-        let model: Model = Model::new(mesh).unwrap();
+        let model: MeshModel = MeshModel::new(mesh).unwrap();
         let hull = Hull::of(&model);
         let complete = hull.vertices.unwrap();
         assert_eq!(complete.len(), 8);

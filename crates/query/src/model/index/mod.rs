@@ -11,7 +11,7 @@ pub(crate) mod hull;
 mod rss;
 pub(crate) mod support;
 
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::Rss;
 
 /// What the distance queries keep per model.
@@ -24,7 +24,7 @@ pub(crate) struct DistanceIndex {
 
 impl DistanceIndex {
     /// The index of `model`.
-    pub fn new<V: Send + Sync>(model: &Model<V>) -> Self {
+    pub fn new<V: Send + Sync>(model: &MeshModel<V>) -> Self {
         Self {
             rss: rss::rss_per_node(model.boxed(), model.tree()),
             heights: rss::heights(model.tree()),

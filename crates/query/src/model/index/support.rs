@@ -5,7 +5,7 @@
 //! child first.
 
 use super::boxes::Boxed;
-use crate::Model;
+use crate::MeshModel;
 use obbtree_bv::distance::point_triangle;
 use obbtree_bv::{Aabb, Point, Vector};
 
@@ -22,7 +22,7 @@ pub(crate) struct Extreme {
 /// The vertex of `model`'s mesh with the largest projection on `n` (computed in floating point,
 /// `n·v`), found exactly: a node is left out only when its box's projection, allowed for its
 /// rounding, is below the best vertex's.
-pub(crate) fn highest<V>(model: &Model<V>, n: &Vector) -> Extreme {
+pub(crate) fn highest<V>(model: &MeshModel<V>, n: &Vector) -> Extreme {
     let slack = box_rounding(&model.node_bounds()[0], n);
     let mut best = Extreme {
         projection: f64::NEG_INFINITY,
@@ -67,7 +67,7 @@ pub(crate) fn farthest<'p>(points: impl IntoIterator<Item = &'p Point>, n: &Vect
 /// the node boxes: `key` bounds a node from its box, `visit` sees each leaf's boxed triangles
 /// with the position of the first in the tree's order.
 fn descend<V>(
-    model: &Model<V>,
+    model: &MeshModel<V>,
     key: impl Fn(&Aabb) -> f64,
     mut visit: impl FnMut(&[Boxed], usize) -> f64,
 ) {
@@ -94,7 +94,7 @@ pub(crate) fn box_rounding(root: &Aabb, n: &Vector) -> f64 {
 }
 
 /// The position (in the tree's triangle order) of a triangle of `model`'s mesh nearest `p`.
-pub(crate) fn nearest_triangle<V>(model: &Model<V>, p: &Point) -> usize {
+pub(crate) fn nearest_triangle<V>(model: &MeshModel<V>, p: &Point) -> usize {
     let (mut best, mut best_squared) = (0, f64::INFINITY);
     descend(
         model,
