@@ -11,6 +11,7 @@ use obbtree::load::load_mesh;
 use obbtree::urdf::{
     Geometry, JointKind, Robot, RobotError, RobotScene, Srdf, SrdfError, UrdfError, UrdfOptions,
 };
+use obbtree::Shape;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
@@ -194,8 +195,18 @@ fn bad_files_give_typed_errors_naming_the_file() {
     let e = refused("f.urdf", &robot_text("b", "floating", "t.obj"));
     assert!(matches!(e, UrdfError::UnsupportedJoint { .. }), "{e:?}");
 
-    let e = refused("box.urdf", &with_mesh(r#"<box size="1 1 1"/>"#));
+    let e = refused(
+        "cyl.urdf",
+        &with_mesh(r#"<cylinder radius="1" length="1"/>"#),
+    );
     assert!(matches!(e, UrdfError::NotAMesh { .. }), "{e:?}");
+
+    let e = refused("box.urdf", &with_mesh(r#"<box size="1 0 1"/>"#));
+    assert!(
+        matches!(e, UrdfError::BadShape { element: "box", .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("size y"), "{e}");
 
     let cycle = robot_text("b", "revolute", "t.obj").replace(
         "</robot>",
@@ -297,39 +308,86 @@ fn a_missing_collision_mesh_is_an_error_not_a_visual() {
 }
 
 #[test]
-fn primitive_collision_shapes_are_refused_by_name() {
+fn cylinders_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "v.obj", TRI);
-    for (shape, element) in [
-        (r#"<box size="1 1 1"/>"#, "box"),
-        (r#"<cylinder radius="0.1" length="0.2"/>"#, "cylinder"),
-        (r#"<sphere radius="0.1"/>"#, "sphere"),
-        (r#"<capsule radius="0.1" length="0.2"/>"#, "capsule"),
-    ] {
-        let text = TWO_COLLISIONS
-            .replace(r#"<link name="a">"#, r#"<link name="FL_hip">"#)
-            .replace(r#"<parent link="a"/>"#, r#"<parent link="FL_hip"/>"#)
-            .replace(r#"<mesh filename="c1.obj"/>"#, shape);
-        let urdf = write(dir.path(), &format!("{element}.urdf"), &text);
-        let e = read_with(&urdf, Geometry::Collision, &[]).unwrap_err();
-        let want = format!(
-            "{}: link \"FL_hip\": collision geometry <{element}> is not supported yet",
-            urdf.display()
+    write(dir.path(), "c2.obj", TRI);
+    let text = TWO_COLLISIONS
+        .replace(r#"<link name="a">"#, r#"<link name="FL_hip">"#)
+        .replace(r#"<parent link="a"/>"#, r#"<parent link="FL_hip"/>"#)
+        .replace(
+            r#"<mesh filename="c1.obj"/>"#,
+            r#"<cylinder radius="0.1" length="0.2"/>"#,
         );
-        assert!(e.to_string().starts_with(&want), "{e}");
-        assert!(
-            matches!(
-                e,
-                UrdfError::NotAMesh {
-                    geometry: Geometry::Collision,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
-        // The visual is a mesh: reading visuals is fine.
-        read_with(&urdf, Geometry::Visual, &[]).unwrap();
-    }
+    let urdf = write(dir.path(), "cylinder.urdf", &text);
+    let e = read_with(&urdf, Geometry::Collision, &[]).unwrap_err();
+    let want = format!(
+        "{}: link \"FL_hip\": collision geometry <cylinder> is not supported yet",
+        urdf.display()
+    );
+    assert!(e.to_string().starts_with(&want), "{e}");
+    assert!(
+        matches!(
+            e,
+            UrdfError::NotAMesh {
+                geometry: Geometry::Collision,
+                element: "cylinder",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    // The visual is a mesh: reading visuals is fine.
+    read_with(&urdf, Geometry::Visual, &[]).unwrap();
+}
+
+/// Link `a` holds a box, a sphere and a capsule; link `c`, joined to `b`, a sphere. At q = 0,
+/// `c`'s sphere (radius 0.5 about x = 2) touches `a`'s box (x in [-0.5, 1.5]) at one point,
+/// exactly; at q = 0.25 (a slide along x) it is 0.25 away.
+const PRIMITIVES: &str = r#"<robot name="p">
+  <link name="a">
+    <collision><origin xyz="0.5 0 0"/><geometry><box size="2 2 2"/></geometry></collision>
+    <collision><origin xyz="0 0 4"/><geometry><sphere radius="0.25"/></geometry></collision>
+    <collision><origin xyz="0 0 -4"/><geometry><capsule radius="0.25" length="1"/></geometry></collision>
+  </link>
+  <link name="b"/>
+  <link name="c">
+    <collision><geometry><sphere radius="0.5"/></geometry></collision>
+  </link>
+  <joint name="fix" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="slide" type="prismatic"><parent link="b"/><child link="c"/>
+    <origin xyz="2 0 0"/><axis xyz="1 0 0"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#;
+
+#[test]
+fn boxes_spheres_and_capsules_are_solids_of_their_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = write(dir.path(), "p.urdf", PRIMITIVES);
+    let robot = Robot::from_file_with(&urdf, &UrdfOptions::default()).unwrap();
+    let shapes: Vec<_> = robot.links[0]
+        .shapes
+        .iter()
+        .map(|s| s.shape.clone())
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            Shape::cuboid([2.0, 2.0, 2.0]).unwrap(),
+            Shape::sphere(0.25).unwrap(),
+            Shape::capsule(0.25, 1.0).unwrap()
+        ]
+    );
+    assert_eq!(robot.links[0].shapes[1].origin.translation().z, 4.0);
+    let mut scene: RobotScene = RobotScene::new(robot).unwrap();
+    // Three objects for `a`, one for `c`; `a` and `c` are not joined (b sits between them).
+    assert_eq!(scene.scene().len(), 4);
+    assert!(scene.scene().id("a#2").is_some());
+    assert_eq!(scene.self_pairs_checked(), 3);
+    scene.set_configuration(&[0.0]).unwrap();
+    let touching = scene.check().unwrap();
+    assert_eq!(touching.self_collisions, [[0, 2]]);
+    scene.set_configuration(&[0.25]).unwrap();
+    assert!(scene.check().unwrap().self_collisions.is_empty());
 }
 
 #[test]

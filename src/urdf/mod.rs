@@ -32,7 +32,9 @@
 //! - A material's `<texture />` that names no file (some exporters write one) is skipped: it is
 //!   drawing data, and the parser would refuse the whole file for it.
 //! - A file with no links is refused ([`UrdfError::NotATree`]).
-//! - Elements that are not meshes (box, cylinder, sphere, capsule) are refused
+//! - `<box size>`, `<sphere radius>` and `<capsule radius length>` elements are primitive
+//!   solids ([`LinkShape`], [`Shape`]): a box of full sizes, a capsule along the element's z
+//!   axis, centred. An element this module cannot represent yet (`<cylinder>`) is refused
 //!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
 //!
 //! [`RobotScene`] makes a robot's meshes objects of a [`Scene`](crate::Scene): self-collision,
@@ -49,6 +51,7 @@ pub use scene::{
 };
 pub use srdf::{DisabledCollision, Srdf, SrdfError};
 
+use crate::bv::shape::{Shape, ShapeError};
 use crate::bv::Pose;
 use crate::bv::TriMesh;
 use crate::load::{load_mesh, LoadError};
@@ -162,8 +165,8 @@ pub enum UrdfError {
         /// Why.
         reason: String,
     },
-    /// A geometry element that is not a mesh (box, cylinder, sphere, capsule).
-    #[error("{}: link {link:?}: {geometry} geometry <{element}> is not supported yet (only <mesh> is)", path.display())]
+    /// A geometry element of a kind not supported yet (`cylinder`).
+    #[error("{}: link {link:?}: {geometry} geometry <{element}> is not supported yet (<mesh>, <box>, <sphere> and <capsule> are)", path.display())]
     NotAMesh {
         /// The URDF file.
         path: PathBuf,
@@ -171,8 +174,22 @@ pub enum UrdfError {
         link: String,
         /// Which kind of element it is.
         geometry: Geometry,
-        /// The shape's element name: `box`, `cylinder`, `sphere` or `capsule`.
+        /// The shape's element name: `cylinder`.
         element: &'static str,
+    },
+    /// A primitive's sizes were refused (not finite, not positive, or out of the exact range).
+    #[error("{}: link {link:?}: {geometry} <{element}>: {source}", path.display())]
+    BadShape {
+        /// The URDF file.
+        path: PathBuf,
+        /// The link.
+        link: String,
+        /// Which kind of element it is.
+        geometry: Geometry,
+        /// The element name: `box`, `sphere` or `capsule`.
+        element: &'static str,
+        /// Why.
+        source: ShapeError,
     },
     /// A `package://` name whose package is in none of the places searched.
     #[error("{}: link {link:?}: package {package:?} not found; searched {}", path.display(), list(searched))]
@@ -277,13 +294,24 @@ pub struct LinkMesh {
     pub origin: Pose,
 }
 
-/// A link and the meshes of its geometry elements of the kind read ([`Robot::geometry`]).
+/// A primitive geometry element (`<box>`, `<sphere>`, `<capsule>`) of a link.
+#[derive(Clone, Debug)]
+pub struct LinkShape {
+    /// The solid, in the element's frame.
+    pub shape: Shape,
+    /// The element's `origin` in its link's frame.
+    pub origin: Pose,
+}
+
+/// A link and its geometry elements of the kind read ([`Robot::geometry`]).
 #[derive(Clone, Debug)]
 pub struct Link {
     /// The link's name.
     pub name: String,
-    /// One mesh per element, in file order.
+    /// One mesh per `<mesh>` element, in file order.
     pub meshes: Vec<LinkMesh>,
+    /// One shape per primitive element, in file order.
+    pub shapes: Vec<LinkShape>,
 }
 
 /// A robot: links, and joints in an order where every parent comes before its children.
@@ -433,13 +461,54 @@ impl Reader<'_> {
                 .map(|v| (&v.origin, &v.geometry))
                 .collect(),
         };
+        let (meshes, shapes): (Vec<_>, Vec<_>) = elements
+            .into_iter()
+            .partition(|(_, geometry)| matches!(geometry, urdf_rs::Geometry::Mesh { .. }));
         Ok(Link {
             name: link.name.clone(),
-            meshes: elements
+            meshes: meshes
                 .into_iter()
                 .map(|(origin, geometry)| self.mesh(&link.name, origin, geometry))
                 .collect::<Result<_, _>>()?,
+            shapes: shapes
+                .into_iter()
+                .map(|(origin, geometry)| self.shape(&link.name, origin, geometry))
+                .collect::<Result<_, _>>()?,
         })
+    }
+
+    /// A primitive element of link `link`: its solid and its origin as a pose.
+    fn shape(
+        &self,
+        link: &str,
+        origin: &urdf_rs::Pose,
+        geometry: &urdf_rs::Geometry,
+    ) -> Result<LinkShape, UrdfError> {
+        let (path, kind) = (self.path, self.geometry);
+        let element = shape_element(geometry);
+        let shape = match geometry {
+            urdf_rs::Geometry::Box { size } => Shape::cuboid(size.0),
+            urdf_rs::Geometry::Sphere { radius } => Shape::sphere(*radius),
+            urdf_rs::Geometry::Capsule { radius, length } => Shape::capsule(*radius, *length),
+            _ => {
+                return Err(UrdfError::NotAMesh {
+                    path: path.to_path_buf(),
+                    link: link.to_string(),
+                    geometry: kind,
+                    element,
+                })
+            }
+        }
+        .map_err(|source| UrdfError::BadShape {
+            path: path.to_path_buf(),
+            link: link.to_string(),
+            geometry: kind,
+            element,
+            source,
+        })?;
+        let origin = origin_pose(origin)
+            .map_err(|e| bad_number(path, format!("link {link:?}: {kind} origin: {e}")))?;
+        Ok(LinkShape { shape, origin })
     }
 
     /// An element of link `link`: its mesh file resolved and loaded, the `scale` applied to the

@@ -139,35 +139,40 @@ pub struct RobotScene<V = Obb> {
 }
 
 impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
-    /// The robot's meshes as scene objects at the configuration of all zeros (one model per
-    /// mesh, so a link with several geometry elements is several objects), links joined by a
-    /// joint and meshes of one link never checked. A link's first mesh is named after the
-    /// link, further ones `link#1`, `link#2`, ….
+    /// The robot's geometry elements as scene objects at the configuration of all zeros (one
+    /// model per mesh or primitive, so a link with several elements is several objects), links
+    /// joined by a joint and elements of one link never checked. A link's first element is
+    /// named after the link, further ones `link#1`, `link#2`, … (its meshes first, then its
+    /// primitives).
     pub fn new(robot: Robot) -> Result<Self, RobotError> {
         let zeros = vec![0.0; robot.moving_joints().count()];
         let links = robot.link_poses(&zeros)?;
         let mut scene = Scene::new();
         let mut parts = Vec::new();
         for (link, l) in robot.links.iter().enumerate() {
-            for (k, mesh) in l.meshes.iter().enumerate() {
+            let meshes = l.meshes.iter().map(|mesh| {
                 let model = Model::new(mesh.mesh.clone()).map_err(|source| RobotError::Build {
                     link: l.name.clone(),
                     source,
                 })?;
+                Ok::<_, RobotError>((model, mesh.origin))
+            });
+            let shapes = l
+                .shapes
+                .iter()
+                .map(|s| Ok((Model::from_shape(s.shape.clone()), s.origin)));
+            for (k, element) in meshes.chain(shapes).enumerate() {
+                let (model, origin) = element?;
                 let name = match k {
                     0 => l.name.clone(),
                     k => format!("{}#{k}", l.name),
                 };
-                let id = scene.insert(name, model, links[link] * mesh.origin)?;
+                let id = scene.insert(name, model, links[link] * origin)?;
                 scene.set_filter(
                     id,
                     CollisionFilter::new(LINK_GROUP, LINK_GROUP | FIXTURE_GROUP),
                 )?;
-                parts.push(Part {
-                    link,
-                    origin: mesh.origin,
-                    id,
-                });
+                parts.push(Part { link, origin, id });
             }
         }
         let mut this = Self {
