@@ -6,9 +6,9 @@ use super::report::emit;
 use super::tree::volume_parser;
 use super::{Error, ModeArg};
 use crate::poses::{load_poses, PoseEntry};
+use crate::shape_spec::Input;
 use indicatif::{ProgressBar, ProgressStyle};
-use obbtree::bv::{Obb, ObbFit, TriMesh};
-use obbtree::load::load_mesh;
+use obbtree::bv::{Obb, ObbFit};
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
     collide_many, self_collide, BuildOptions, CollisionRequest, CollisionResult, Containment, Mode,
@@ -28,10 +28,12 @@ use std::time::Instant;
     after_help = "Examples:\n  obbtree collide assets/bunny.obj assets/bunny.obj --pose \"0.05 0 0 0 0 0.3\"\n  obbtree collide A.obj B.obj --poses poses.json --mode first --json\n  obbtree collide assets/duck/duck.obj assets/bunny.obj --pose \"0 0 0 0 0 0\" --containment\n  obbtree collide assets/kuka_iiwa/link_3.obj --self"
 )]
 pub struct Args {
-    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz).
+    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz), or a primitive solid:
+    /// sphere:R, capsule:R:L (along z), box:X:Y:Z (full sizes), convex:PATH (hull of a mesh
+    /// file's vertices). A shape's one feature is index 0 in the pairs, and it has 0 triangles.
     #[arg(value_name = "A")]
     a: PathBuf,
-    /// Mesh B (not with --self).
+    /// Mesh B, or a primitive solid as for A (not with --self).
     #[arg(value_name = "B", required_unless_present = "self_collision")]
     b: Option<PathBuf>,
     /// Collide A with itself: pairs of triangles that intersect and share no vertex.
@@ -113,13 +115,13 @@ const CHUNK: usize = 64;
 
 /// What the trees are queried with: B at every pose, or A against itself.
 enum Query {
-    Poses(TriMesh, Vec<Pose>),
+    Poses(Input, Vec<Pose>),
     SelfCollision,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let query = read_query(args)?;
-    let a = load_mesh(&args.a)?;
+    let a = Input::read(&args.a)?;
     if let Query::Poses(b, _) = &query {
         check_containment(
             args,
@@ -140,9 +142,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         method: args.fit.into(),
         ..Default::default()
     };
-    let tris_a = a.triangles().len();
+    let tris_a = a.triangles();
     let tris_b = match &query {
-        Query::Poses(b, _) => b.triangles().len(),
+        Query::Poses(b, _) => b.triangles(),
         Query::SelfCollision => tris_a,
     };
     let quiet = args.json;
@@ -198,13 +200,27 @@ fn read_query(args: &Args) -> Result<Query, Error> {
         )),
     }
     .map_err(|e| Error::Message(e.to_string()))?;
-    Ok(Query::Poses(load_mesh(b)?, poses))
+    Ok(Query::Poses(Input::read(b)?, poses))
 }
 
-/// With `--containment`, an error naming the first mesh that is not closed.
-fn check_containment(args: &Args, meshes: [(&TriMesh, &Path); 2]) -> Result<(), Error> {
+/// With `--containment`, an error naming the first mesh that is not closed, or the first
+/// shape (a solid: touching already says all).
+fn check_containment(args: &Args, inputs: [(&Input, &Path); 2]) -> Result<(), Error> {
     if !args.containment {
         return Ok(());
+    }
+    let mut meshes = Vec::new();
+    for (input, path) in inputs {
+        match input {
+            Input::Mesh(mesh) => meshes.push((mesh, path)),
+            Input::Shape(_) => {
+                return Err(Error::Message(format!(
+                    "--containment is for two closed meshes, and {} is a primitive shape (a solid: \
+                     it collides with whatever lies inside it)",
+                    path.display()
+                )))
+            }
+        }
     }
     match meshes.iter().find(|(mesh, _)| !mesh.is_closed()) {
         Some((_, path)) => Err(Error::Message(format!(
@@ -228,7 +244,7 @@ pub(crate) fn spinner(quiet: bool, message: &'static str) -> ProgressBar {
 /// Builds the trees by `options` and runs the query; returns build and query times (ms) and
 /// the results (one per pose, or one for self-collision).
 fn run_query<V: PosedOverlap + TreeVolume>(
-    a: TriMesh,
+    a: Input,
     query: Query,
     options: &BuildOptions<V>,
     request: &CollisionRequest,
@@ -237,10 +253,7 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     let start = Instant::now();
     let building = spinner(quiet, "building the trees");
     let options = ModelOptions::from(*options);
-    let build = |m: TriMesh| {
-        Model::<V>::build(m, &options)
-            .map_err(|e| Error::Message(format!("cannot build the tree: {e}")))
-    };
+    let build = |input: Input| input.model::<V>(&options);
     let models = build(a).and_then(|ma| match query {
         Query::Poses(b, poses) => Ok((ma, Some((build(b)?, poses)))),
         Query::SelfCollision => Ok((ma, None)),

@@ -29,6 +29,7 @@ mod render;
 mod report;
 mod robot;
 mod scene;
+mod shape_spec;
 mod tree;
 
 use clap::{Parser, Subcommand};

@@ -30,6 +30,7 @@ use super::report::emit;
 use super::scene::{read_json, SceneSpec};
 use super::Error;
 use crate::collide::counted;
+use crate::shape_spec::ShapeSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{
@@ -153,6 +154,8 @@ struct ContactsEntry {
 struct LinkEntry {
     name: String,
     meshes: Vec<PathBuf>,
+    /// Primitive elements, as scene files write shapes.
+    shapes: Vec<ShapeSpec>,
 }
 
 #[derive(Serialize)]
@@ -345,9 +348,9 @@ pub(crate) fn with_fixtures(
         return Ok(scene);
     };
     let models = spec.models()?;
-    for (index, (name, mesh, pose)) in spec.objects.iter().enumerate() {
+    for (index, (name, body, pose)) in spec.objects.iter().enumerate() {
         scene
-            .add_fixture(name.clone(), models[*mesh].clone(), *pose)
+            .add_fixture(name.clone(), spec.model(&models, body), *pose)
             .map_err(|e| spec.error(format!("objects[{index}]: {e}")))?;
     }
     for (index, [a, b]) in spec.allow.iter().enumerate() {
@@ -445,6 +448,11 @@ fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Re
             .map(|l| LinkEntry {
                 name: l.name.clone(),
                 meshes: l.meshes.iter().map(|m| m.file.clone()).collect(),
+                shapes: l
+                    .shapes
+                    .iter()
+                    .filter_map(|s| ShapeSpec::of(&s.shape))
+                    .collect(),
             })
             .collect(),
         pairs_checked: scene.self_pairs_checked(),
@@ -464,10 +472,13 @@ fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Re
             writeln!(out, "  q{}  {} ({}){limits}", k + 1, j.name, j.kind)?;
         }
         let meshes: usize = report.links.iter().map(|l| l.meshes.len()).sum();
+        let shapes: usize = report.links.iter().map(|l| l.shapes.len()).sum();
         writeln!(
             out,
-            "{} meshes: {meshes} on {}; self-collision checks {}",
+            "{} geometry: {} and {} on {}; self-collision checks {}",
             robot.geometry,
+            counted(meshes, "mesh", "meshes"),
+            counted(shapes, "primitive", "primitives"),
             counted(report.links.len(), "link", "links"),
             counted(report.pairs_checked, "pair", "pairs")
         )?;

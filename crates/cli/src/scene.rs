@@ -21,11 +21,12 @@ use super::report::emit;
 use super::Error;
 use crate::collide::counted;
 use crate::poses::PoseEntry;
+use crate::shape_spec::ShapeSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::load::load_mesh;
 use obbtree::scene::{ObjectContact, ObjectDistance, ObjectId, Scene};
-use obbtree::{CollisionRequest, Mode, Model, Pose, QueryError, TriMesh};
+use obbtree::{CollisionRequest, Mode, Model, Pose, QueryError, Shape, TriMesh};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
@@ -78,7 +79,10 @@ struct SceneFile {
 #[serde(deny_unknown_fields)]
 struct ObjectEntry {
     name: String,
-    mesh: PathBuf,
+    /// A mesh file, or else:
+    mesh: Option<PathBuf>,
+    /// A primitive shape.
+    shape: Option<ShapeSpec>,
     #[serde(default = "unmoved")]
     pose: PoseEntry,
 }
@@ -96,12 +100,20 @@ struct FramesFile {
     frames: Vec<BTreeMap<String, PoseEntry>>,
 }
 
+/// What an object of a scene file is made of.
+pub(crate) enum Body {
+    /// The mesh of this index into [`SceneSpec::meshes`].
+    Mesh(usize),
+    /// A primitive shape.
+    Shape(Shape),
+}
+
 /// A scene file read and checked, its meshes loaded (once per distinct file), nothing built.
 pub(crate) struct SceneSpec {
     /// The scene file.
     pub path: PathBuf,
-    /// Each object: name, index into `meshes`, pose.
-    pub objects: Vec<(String, usize, Pose)>,
+    /// Each object: name, body, pose.
+    pub objects: Vec<(String, Body, Pose)>,
     /// The distinct mesh files and their meshes.
     pub meshes: Vec<(PathBuf, TriMesh)>,
     /// Allowed pairs, by name.
@@ -125,17 +137,23 @@ impl SceneSpec {
                 ))
             };
             let pose = entry_pose(&entry.pose).map_err(|e| at(&e))?;
-            let mesh_path = dir.join(&entry.mesh);
-            let mesh = match by_file.get(&mesh_path) {
-                Some(&k) => k,
-                None => {
-                    let mesh = load_mesh(&mesh_path).map_err(|e| at(&e))?;
-                    meshes.push((mesh_path.clone(), mesh));
-                    by_file.insert(mesh_path, meshes.len() - 1);
-                    meshes.len() - 1
+            let body = match (&entry.mesh, &entry.shape) {
+                (Some(mesh), None) => {
+                    let mesh_path = dir.join(mesh);
+                    Body::Mesh(match by_file.get(&mesh_path) {
+                        Some(&k) => k,
+                        None => {
+                            let mesh = load_mesh(&mesh_path).map_err(|e| at(&e))?;
+                            meshes.push((mesh_path.clone(), mesh));
+                            by_file.insert(mesh_path, meshes.len() - 1);
+                            meshes.len() - 1
+                        }
+                    })
                 }
+                (None, Some(shape)) => Body::Shape(shape.shape(dir).map_err(|e| at(&e))?),
+                _ => return Err(at(&"give either \"mesh\" or \"shape\"")),
             };
-            objects.push((entry.name.clone(), mesh, pose));
+            objects.push((entry.name.clone(), body, pose));
         }
         Ok(Self {
             path: path.to_path_buf(),
@@ -150,9 +168,9 @@ impl SceneSpec {
     pub(crate) fn build_into(&self, scene: &mut Scene<Obb>) -> Result<Vec<ObjectId>, Error> {
         let models = self.models()?;
         let mut ids = Vec::with_capacity(self.objects.len());
-        for (index, (name, mesh, pose)) in self.objects.iter().enumerate() {
+        for (index, (name, body, pose)) in self.objects.iter().enumerate() {
             let id = scene
-                .insert(name.clone(), models[*mesh].clone(), *pose)
+                .insert(name.clone(), self.model(&models, body), *pose)
                 .map_err(|e| self.error(format!("objects[{index}]: {e}")))?;
             ids.push(id);
         }
@@ -174,6 +192,14 @@ impl SceneSpec {
                 })
             })
             .collect()
+    }
+
+    /// The model of an object's `body`, given the models of [`SceneSpec::models`].
+    pub(crate) fn model(&self, models: &[Model], body: &Body) -> Model {
+        match body {
+            Body::Mesh(k) => models[*k].clone(),
+            Body::Shape(shape) => Model::from_shape(shape.clone()),
+        }
     }
 
     /// An error about `what` in this scene file, naming the file.

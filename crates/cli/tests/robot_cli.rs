@@ -94,8 +94,9 @@ fn listing_reports_links_and_the_pairs_checked() {
     let cube = cube.to_str().unwrap();
     assert_eq!(
         listed["links"],
-        json!([{"name": "a", "meshes": [cube, cube]}, {"name": "b", "meshes": [cube]},
-               {"name": "c", "meshes": [cube]}])
+        json!([{"name": "a", "meshes": [cube, cube], "shapes": []},
+               {"name": "b", "meshes": [cube], "shapes": []},
+               {"name": "c", "meshes": [cube], "shapes": []}])
     );
     // Objects a, a#1, b, c: of the 6 pairs, a–a#1 is one link's, a–b and a#1–b and b–c are
     // joined: a–c and a#1–c are left.
@@ -125,7 +126,7 @@ fn listing_reports_links_and_the_pairs_checked() {
     let text = String::from_utf8(json_of_text(&text)).unwrap();
     assert!(
         text.contains("2 moving joints")
-            && text.contains("collision meshes: 4 on 3 links; self-collision checks 2 pairs"),
+            && text.contains("collision geometry: 4 meshes and 0 primitives on 3 links; self-collision checks 2 pairs"),
         "{text}"
     );
     // With --configs the report keeps its shape.
