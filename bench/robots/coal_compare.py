@@ -158,6 +158,7 @@ class Robot:
     srdf: Path | None
     package_dir: Path
     cli: str
+    refusal: str | None = None  # obbtree's refusal, for a robot set up for pinocchio alone
     model: object = None
     data: object = None
     geom_model: object = None
@@ -171,6 +172,7 @@ class Robot:
     allow: list = field(default_factory=list)  # for obbtree --allow
     geom_pairs: dict = field(default_factory=dict)  # link pair -> pinocchio pair indices
     index_pair: list = field(default_factory=list)  # pinocchio pair index -> link pair
+    by_link: dict = field(default_factory=dict)  # link pair -> pinocchio's geometry index pairs
     assign: list = field(default_factory=list)  # how to fill pinocchio's q
 
     def counts(self):
@@ -185,31 +187,52 @@ class Robot:
         }
 
 
-def setup(name, urdf, srdf, package_dir, cli):
+def pinocchio_listing(model, geom_model, urdf_info):
+    """What `obbtree robot --json` would list, from pinocchio's model, for a robot obbtree
+    refuses: the URDF's joints that take a value (file order; a guess at obbtree's order) and
+    the links with geometry."""
+    joints = [
+        {"name": name}
+        for name, (kind, _, _, mimic) in urdf_info.items()
+        if kind != "fixed" and mimic is None and model.existJointName(name)
+    ]
+    links = {}
+    for g in geom_model.geometryObjects:
+        links.setdefault(model.frames[g.parentFrame].name, []).append(g.name)
+    return {"joints": joints, "links": [{"name": n, "meshes": m} for n, m in links.items()]}
+
+
+def setup(name, urdf, srdf, package_dir, cli, pinocchio_only=False):
     """Loads the robot in both engines and makes their checked pairs identical. Raises
-    CannotLoad when obbtree refuses the robot."""
+    CannotLoad when obbtree refuses the robot, unless `pinocchio_only`: then the robot is set
+    up for pinocchio alone (`refusal` holds obbtree's message)."""
     import pinocchio as pin
 
     robot = Robot(name, Path(urdf), Path(srdf) if srdf else None, Path(package_dir), cli)
+    model, geom_model, _ = pin.buildModelsFromUrdf(
+        str(robot.urdf), package_dirs=[str(robot.package_dir)]
+    )
+    urdf_info = urdf_joints(robot.urdf)
     args = ["robot", robot.urdf, "--package-dir", robot.package_dir, "--json"]
     if robot.srdf:
         args += ["--srdf", robot.srdf]
-    listing = run_cli(cli, args)
+    try:
+        listing = run_cli(cli, args)
+    except CannotLoad as refusal:
+        if not pinocchio_only:
+            raise
+        robot.refusal = refusal.args[0]
+        listing = pinocchio_listing(model, geom_model, urdf_info)
     robot.joints = [j["name"] for j in listing["joints"]]
     # Links with geometry (whatever lists of elements the listing gives a link).
     robot.links = {
         l["name"]: sum(len(v) for v in l.values() if isinstance(v, list)) for l in listing["links"]
     }
     robot.links = {name: n for name, n in robot.links.items() if n}
-
-    model, geom_model, _ = pin.buildModelsFromUrdf(
-        str(robot.urdf), package_dirs=[str(robot.package_dir)]
-    )
     robot.model = model
     robot.geom_model = geom_model
 
     # Joint values: obbtree's joints by name in pinocchio; mimics follow their leader.
-    urdf_info = urdf_joints(robot.urdf)
     position = {j: k for k, j in enumerate(robot.joints)}
     for k, jname in enumerate(robot.joints):
         jid = model.getJointId(jname)
@@ -273,31 +296,43 @@ def setup(name, urdf, srdf, package_dir, cli):
     for g in range(len(geom_model.geometryObjects)):
         elements[link_of(g)] = elements.get(link_of(g), 0) + 1
     element_pairs = sum(elements[a] * elements[b] for a, b in robot.obb_pairs)
-    if element_pairs != listing["pairs_checked"]:
+    if robot.refusal is None and element_pairs != listing["pairs_checked"]:
         raise AssertionError(
             f"{name}: obbtree checks {listing['pairs_checked']} element pairs, the link pairs "
             f"derived here make {element_pairs}: the pair sets cannot be made identical"
         )
 
-    robot.pairs = robot.pin_pairs & robot.obb_pairs
-    robot.allow = sorted(robot.obb_pairs - robot.pin_pairs)
-    geom_model.removeAllCollisionPairs()
-    for key in sorted(robot.pairs):
-        for first, second in by_link[key]:
-            geom_model.addCollisionPair(pin.CollisionPair(first, second))
-    robot.index_pair = [
-        pair(link_of(cp.first), link_of(cp.second)) for cp in geom_model.collisionPairs
-    ]
-    for k, key in enumerate(robot.index_pair):
-        robot.geom_pairs.setdefault(key, []).append(k)
+    robot.by_link = by_link
     robot.data = model.createData()
-    robot.geom_data = pin.GeometryData(geom_model)
+    restrict(robot, robot.pin_pairs & robot.obb_pairs)
     return robot
 
 
-def setup_named(name, cli=None):
+def restrict(robot, keep):
+    """Makes both engines check exactly the link pairs `keep` (of those both can check):
+    pinocchio's collision pairs become theirs, obbtree allows every other pair it would
+    check."""
+    import pinocchio as pin
+
+    robot.pairs = set(keep)
+    robot.allow = sorted(robot.obb_pairs - robot.pairs)
+    geom_model = robot.geom_model
+    geom_model.removeAllCollisionPairs()
+    for key in sorted(robot.pairs):
+        for first, second in robot.by_link[key]:
+            geom_model.addCollisionPair(pin.CollisionPair(first, second))
+    frames = robot.model.frames
+    link = lambda g: frames[geom_model.geometryObjects[g].parentFrame].name  # noqa: E731
+    robot.index_pair = [pair(link(cp.first), link(cp.second)) for cp in geom_model.collisionPairs]
+    robot.geom_pairs = {}
+    for k, key in enumerate(robot.index_pair):
+        robot.geom_pairs.setdefault(key, []).append(k)
+    robot.geom_data = pin.GeometryData(geom_model)
+
+
+def setup_named(name, cli=None, pinocchio_only=False):
     urdf, srdf, share = robot_files(name)
-    return setup(name, urdf, srdf, share, find_cli(cli))
+    return setup(name, urdf, srdf, share, find_cli(cli), pinocchio_only)
 
 
 def random_configs(robot, n, seed):
