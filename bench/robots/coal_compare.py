@@ -209,10 +209,6 @@ def setup(name, urdf, srdf, package_dir, cli, pinocchio_only=False):
     import pinocchio as pin
 
     robot = Robot(name, Path(urdf), Path(srdf) if srdf else None, Path(package_dir), cli)
-    model, geom_model, _ = pin.buildModelsFromUrdf(
-        str(robot.urdf), package_dirs=[str(robot.package_dir)]
-    )
-    urdf_info = urdf_joints(robot.urdf)
     args = ["robot", robot.urdf, "--package-dir", robot.package_dir, "--json"]
     if robot.srdf:
         args += ["--srdf", robot.srdf]
@@ -221,7 +217,12 @@ def setup(name, urdf, srdf, package_dir, cli, pinocchio_only=False):
     except CannotLoad as refusal:
         if not pinocchio_only:
             raise
-        robot.refusal = refusal.args[0]
+        robot.refusal, listing = refusal.args[0], None
+    model, geom_model, _ = pin.buildModelsFromUrdf(
+        str(robot.urdf), package_dirs=[str(robot.package_dir)]
+    )
+    urdf_info = urdf_joints(robot.urdf)
+    if listing is None:
         listing = pinocchio_listing(model, geom_model, urdf_info)
     robot.joints = [j["name"] for j in listing["joints"]]
     # Links with geometry (whatever lists of elements the listing gives a link).
