@@ -43,18 +43,18 @@ def not_yet(shapes):
     return pytest.mark.xfail(
         strict=True,
         raises=coal_compare.CannotLoad,
-        reason=f"obbtree robot refuses primitive collision elements ({shapes}); "
+        reason=f"obbtree robot refuses these collision elements ({shapes}); "
         "remove this marker when it loads them",
     )
 
 
 ROBOTS = [
-    pytest.param("panda", 1000, marks=not_yet("8 <box>")),
-    pytest.param("ur5", 1000, marks=not_yet("1 <box>")),
-    pytest.param("talos_reduced", 1000, marks=not_yet("1 <box>, 4 <cylinder>")),
-    pytest.param("tiago", 500, marks=not_yet("18 <box>, 7 <cylinder>, 7 <sphere>")),
-    pytest.param("pr2", 1000, marks=not_yet("1 <box>")),
-    pytest.param("a1", 1000, marks=not_yet("10 <box>, 8 <cylinder>, 4 <sphere>")),
+    pytest.param("panda", 1000),
+    pytest.param("ur5", 1000),
+    pytest.param("talos_reduced", 1000, marks=not_yet("4 <cylinder>")),
+    pytest.param("tiago", 500, marks=not_yet("7 <cylinder>")),
+    pytest.param("pr2", 1000),
+    pytest.param("a1", 1000, marks=not_yet("8 <cylinder>")),
     pytest.param("solo12", 1000),
     pytest.param("romeo", 1000),
 ]
