@@ -11,12 +11,13 @@
 mod common;
 
 use common::{blob, cube, for_each_volume, random_pose, rng, with_models, Models};
-use obbtree_bv::shape::{touches, touches_triangle, Shape};
+use obbtree_bv::distance::tri_tri::exact_distance_squared;
+use obbtree_bv::shape::{touches, touches_triangle, PlacedShape, Shape};
 use obbtree_bv::{Point, Pose, TriMesh, Triangle};
 use obbtree_query::error::Operand;
 use obbtree_query::{
-    cast_ray, collide, collide_many, distance, CollisionRequest, DistanceRequest, Mode, Model,
-    PosedOverlap, QueryError,
+    cast_ray, collide, collide_many, distance, proximity_pairs, within_margin, CollisionRequest,
+    DistanceRequest, Mode, Model, PosedOverlap, QueryError,
 };
 use rand::Rng;
 
@@ -216,12 +217,137 @@ fn many_poses_of_a_shape_match_one_at_a_time() {
     }
 }
 
+/// The distance between `mesh` (at the identity) and a sphere or capsule at `pose`: the exact
+/// distance from its placed segment (a zero-area triangle) to every triangle, less the radius,
+/// or 0 when some triangle touches the solid.
+fn brute_distance(mesh: &TriMesh, shape: &Shape, pose: &Pose) -> f64 {
+    use num_traits::ToPrimitive;
+    let placed = shape.place(pose).unwrap();
+    let (a, b, r) = match &placed {
+        PlacedShape::Sphere { center, radius } => (*center, *center, *radius),
+        PlacedShape::Capsule { a, b, radius } => (*a, *b, *radius),
+        _ => unreachable!("spheres and capsules only"),
+    };
+    let segment = Triangle::new(a, b, b);
+    let closest = (0..mesh.triangles().len())
+        .map(|t| {
+            exact_distance_squared(&segment, &mesh.triangle(t))
+                .to_f64()
+                .unwrap()
+                .sqrt()
+        })
+        .fold(f64::INFINITY, f64::min);
+    (closest - r).max(0.0)
+}
+
+#[test]
+fn distances_to_spheres_and_capsules_match_the_exact_core_distance() {
+    let mut r = rng(21);
+    let mesh = blob(4, 10, 12, 1.0, 0.3);
+    let model: Model = Model::new(mesh.clone()).unwrap();
+    let (mut apart, mut touching) = (0, 0);
+    for _ in 0..common::cases(60) {
+        let shape = if r.gen_bool(0.5) {
+            Shape::sphere(r.gen_range(0.05..0.5)).unwrap()
+        } else {
+            Shape::capsule(r.gen_range(0.05..0.5), r.gen_range(0.0..1.0)).unwrap()
+        };
+        let pose = random_pose(&mut r, 2.0);
+        let ball = Model::from_shape(shape.clone());
+        let want = brute_distance(&mesh, &shape, &pose);
+        let got = distance(
+            &model,
+            &Pose::identity(),
+            &ball,
+            &pose,
+            &DistanceRequest::default(),
+        )
+        .unwrap();
+        let scale = want + 4.0;
+        assert!(
+            (got.distance - want).abs() <= 1e-12 * scale,
+            "{} vs {want}",
+            got.distance
+        );
+        assert!(got.lower <= want && want <= got.upper, "{got:?} {want}");
+        assert_eq!(got.pair[1], 0);
+        assert_eq!(got.intersects, !brute(&mesh, &shape, &pose).is_empty());
+        // The closest points are that far apart, and the swapped query agrees.
+        let gap = (got.point_a - got.point_b).norm();
+        assert!(
+            (gap - got.distance).abs() <= 1e-9 * scale,
+            "{gap} vs {}",
+            got.distance
+        );
+        let swapped = distance(
+            &ball,
+            &pose,
+            &model,
+            &Pose::identity(),
+            &DistanceRequest::default(),
+        )
+        .unwrap();
+        assert!((swapped.distance - got.distance).abs() <= 1e-12 * scale);
+        assert_eq!(swapped.pair[0], 0);
+        if got.intersects {
+            touching += 1
+        } else {
+            apart += 1
+        }
+    }
+    assert!(
+        apart > 0 && touching > 0,
+        "{apart} apart, {touching} touching"
+    );
+}
+
+#[test]
+fn margins_to_spheres_and_boxes_are_exact_on_a_dyadic_grid() {
+    // The box [0, 2]³ and a ball of radius 0.5 about (3, 1, 1): the gap is exactly 0.5.
+    let model: Model = Model::new(cube(2, 1.0)).unwrap();
+    let ball = Model::from_shape(Shape::sphere(0.5).unwrap());
+    let at = Pose::from_translation([3.0, 1.0, 1.0]).unwrap();
+    let id = Pose::identity();
+    assert!(within_margin(&model, &id, &ball, &at, 0.5)
+        .unwrap()
+        .is_some());
+    // Just below the gap, where margin + radius is a float (1 - 2^-53): exactly "no".
+    let below = 0.5 - 2f64.powi(-53);
+    assert!(within_margin(&model, &id, &ball, &at, below)
+        .unwrap()
+        .is_none());
+    // One step below 0.5, margin + radius is not a float: rounded up, the documented "yes".
+    assert!(within_margin(&model, &id, &ball, &at, 0.5f64.next_down())
+        .unwrap()
+        .is_some());
+    let d = distance(&model, &id, &ball, &at, &DistanceRequest::default()).unwrap();
+    assert_eq!(d.distance, 0.5);
+    assert_eq!(d.point_b, Point::new(2.5, 1.0, 1.0));
+    let near = proximity_pairs(&model, &id, &ball, &at, 0.5).unwrap();
+    assert!(!near.is_empty() && near.iter().all(|&[_, f]| f == 0));
+    // A unit box about the same point (a core of radius 0): its face x = 2.5 is 0.5 away.
+    let block = Model::from_shape(Shape::cuboid([1.0, 1.0, 1.0]).unwrap());
+    assert!(within_margin(&model, &id, &block, &at, 0.5)
+        .unwrap()
+        .is_some());
+    assert!(within_margin(&model, &id, &block, &at, 0.5f64.next_down())
+        .unwrap()
+        .is_none());
+    let d = distance(&model, &id, &block, &at, &DistanceRequest::default()).unwrap();
+    assert_eq!(d.distance, 0.5);
+    // Moved onto the face, both touch: distance 0.
+    let on = Pose::from_translation([2.5, 1.0, 1.0]).unwrap();
+    let d = distance(&model, &id, &ball, &on, &DistanceRequest::default()).unwrap();
+    assert!(d.intersects && d.distance == 0.0);
+}
+
 #[test]
 fn queries_that_need_a_mesh_name_the_shape() {
     let model: Model = Model::new(cube(1, 1.0)).unwrap();
-    let ball = Model::from_shape(Shape::sphere(1.0).unwrap());
+    let ball: Model = Model::from_shape(Shape::sphere(1.0).unwrap());
+    let floor = Model::from_shape(Shape::halfspace([0.0, 0.0, 1.0], -1.0).unwrap());
     let at = Pose::identity();
-    let err = distance(&model, &at, &ball, &at, &DistanceRequest::default()).unwrap_err();
+    let err = distance(&model, &at, &floor, &at, &DistanceRequest::default()).unwrap_err();
     assert!(
         matches!(
             err,

@@ -54,8 +54,8 @@ pub(super) fn collide_shapes<V>(
 }
 
 /// The shape placed by `pose`, or why it cannot be placed exactly.
-pub(crate) fn place(
-    shape: &ShapeModel,
+pub(crate) fn place<V>(
+    shape: &ShapeModel<V>,
     pose: &Pose,
     which: Operand,
 ) -> Result<PlacedShape, QueryError> {

@@ -82,6 +82,7 @@ mod closest;
 mod margin;
 mod request;
 mod screen;
+mod shape;
 mod slab;
 mod tracker;
 
@@ -89,7 +90,6 @@ pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;
 
 use crate::collide::{checked_relative_pose, containment, Containment, PosedOverlap};
-use crate::error::Operand;
 use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryError};
 use crate::kernel::descent::best_first::{walk, Settled, Start, Trees, Visitor};
 use crate::kernel::descent::depth_first::leaf_pairs;
@@ -134,6 +134,14 @@ use std::ops::ControlFlow;
 /// With tolerances, `d <= d*·(1 + rel_err) + abs_err` (to the same rounding), and the interval
 /// still holds.
 ///
+/// # Shapes
+///
+/// Either model may be a sphere, capsule, box or convex shape (a solid): touching solids are
+/// at distance 0, and otherwise the shape is measured by its core, a mesh and a radius, with the
+/// guarantee above (`L` counting the radii); margins are exact when the margin plus the radius
+/// is a float. See the `distance::shape` module for the details. A halfspace is refused
+/// ([`QueryError::NotAMesh`]).
+///
 /// ```
 /// use obbtree_bv::{Point, Pose, TriMesh};
 /// use obbtree_query::{distance, within_margin, DistanceRequest, Model};
@@ -157,8 +165,9 @@ pub fn distance<V: PosedOverlap>(
     pose_b: &Pose,
     request: &DistanceRequest,
 ) -> Result<DistanceResult, QueryError> {
-    let b = b.mesh_for(Operand::B, "distance")?;
-    let a = a.mesh_for(Operand::A, "distance")?;
+    let (Some(a), Some(b)) = (a.as_mesh(), b.as_mesh()) else {
+        return shape::distance_shapes(a, pose_a, b, pose_b, request);
+    };
     check_request(a, b, request)?;
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     Ok(run(a, pose_a, b, &b_in_a, request))
@@ -177,9 +186,11 @@ pub fn within_margin<V: PosedOverlap>(
     pose_b: &Pose,
     margin: f64,
 ) -> Result<Option<[u32; 2]>, QueryError> {
-    let b = b.mesh_for(Operand::B, "a margin")?;
-    let a = a.mesh_for(Operand::A, "a margin")?;
     check_margin(margin)?;
+    let (Some(a), Some(b)) = (a.as_mesh(), b.as_mesh()) else {
+        let pairs = shape::margin_shapes(a, pose_a, b, pose_b, margin, true)?;
+        return Ok(pairs.first().copied());
+    };
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     let mut visitor = Margin::new(margin, true);
     search_margin(a, b, &b_in_a, &mut visitor);
@@ -195,9 +206,10 @@ pub fn proximity_pairs<V: PosedOverlap>(
     pose_b: &Pose,
     margin: f64,
 ) -> Result<Vec<[u32; 2]>, QueryError> {
-    let b = b.mesh_for(Operand::B, "proximity")?;
-    let a = a.mesh_for(Operand::A, "proximity")?;
     check_margin(margin)?;
+    let (Some(a), Some(b)) = (a.as_mesh(), b.as_mesh()) else {
+        return shape::margin_shapes(a, pose_a, b, pose_b, margin, false);
+    };
     let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
     let mut visitor = Margin::new(margin, false);
     search_margin(a, b, &b_in_a, &mut visitor);
@@ -217,12 +229,16 @@ pub fn distance_many<V: PosedOverlap>(
     poses_b: &[Pose],
     request: &DistanceRequest,
 ) -> Result<Vec<DistanceResult>, BatchError> {
-    let b = b
-        .mesh_for(Operand::B, "distance")
-        .map_err(|source| BatchError { index: 0, source })?;
-    let a = a
-        .mesh_for(Operand::A, "distance")
-        .map_err(|source| BatchError { index: 0, source })?;
+    let (Some(a), Some(b)) = (a.as_mesh(), b.as_mesh()) else {
+        return poses_b
+            .iter()
+            .enumerate()
+            .map(|(index, pose_b)| {
+                shape::distance_shapes(a, pose_a, b, pose_b, request)
+                    .map_err(|source| BatchError { index, source })
+            })
+            .collect();
+    };
     check_request(a, b, request).map_err(|source| BatchError { index: 0, source })?;
     check_each(poses_b, |pose_b| {
         checked_relative_pose(pose_a, b, pose_b).map(drop)

@@ -25,7 +25,7 @@ pub enum RayIndex {
     ModelTree,
 }
 
-/// How [`Model::build`] builds a model.
+/// How [`Model::build`](super::Model::build) builds a model.
 #[derive(Clone, Copy, Debug)]
 pub struct ModelOptions<V: BoundingVolume> {
     /// How the hierarchy is built.

@@ -7,12 +7,12 @@ mod solid;
 
 pub use mesh::{MeshModel, ModelOptions, RayIndex};
 
-use obbtree_bv::shape::Shape;
-use obbtree_bv::{Aabb, Obb, Pose, TriMesh, Vector, MAX_COORDINATE};
+use obbtree_bv::shape::{PlacedShape, Shape};
+use obbtree_bv::{Aabb, Obb, Point, Pose, TriMesh, Vector, MAX_COORDINATE};
 use obbtree_tree::{BuildError, Bvh, MeshMismatch, TreeVolume};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The identity of the next model assembled.
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
@@ -23,7 +23,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 ///
 /// Meshes are surfaces and shapes are solids: a mesh wholly inside a sphere touches it, two
 /// nested closed meshes do not (ask for [`containment`](crate::CollisionRequest::containment)).
-/// A query that cannot answer for a shape says so ([`QueryError::NotAMesh`](crate::QueryError)).
+/// Collision takes any two models, distances and margins any two but a halfspace; rays,
+/// culling, containment and self-collision need a mesh and refuse a shape
+/// ([`QueryError::NotAMesh`](crate::QueryError)).
 ///
 /// A `Model` is immutable, `Send + Sync`, and cloning it only copies a pointer (the data sits
 /// behind an [`Arc`]), so scenes, threads and language bindings can keep and share many of them
@@ -61,21 +63,64 @@ pub struct Model<V = Obb> {
 /// The two forms of a model.
 pub(crate) enum Form<V> {
     Mesh(MeshModel<V>),
-    Shape(Arc<ShapeModel>),
+    Shape(Arc<ShapeModel<V>>),
 }
 
-/// A primitive solid as a model: the shape, and its box in its own frame.
-pub(crate) struct ShapeModel {
+/// A primitive solid as a model: the shape, its box in its own frame, and its core.
+pub(crate) struct ShapeModel<V> {
     shape: Shape,
     /// For a halfspace, the box of the whole exact range.
     bounds: Aabb,
+    /// The core mesh, built on first use (see [`ShapeModel::core`]).
+    core: OnceLock<Option<Core<V>>>,
 }
 
-impl ShapeModel {
+/// What the distance queries measure a shape by: a mesh and a radius such that the solid is
+/// the set of points within `radius` of the mesh's surface, or (for a box or convex hull,
+/// radius 0) the region the mesh bounds. A sphere's core is its centre (one zero-area
+/// triangle), a capsule's its segment, a box's or convex hull's the triangles of the exact
+/// hull of its points. The core's vertices are the points [`Shape::place`] places, so a
+/// placed core is the placed shape's data.
+pub(crate) struct Core<V> {
+    pub(crate) mesh: MeshModel<V>,
+    pub(crate) radius: f64,
+}
+
+impl<V> ShapeModel<V> {
     /// The shape.
     pub(crate) fn shape(&self) -> &Shape {
         &self.shape
     }
+}
+
+impl<V: TreeVolume> ShapeModel<V> {
+    /// The core ([`Core`]); `None` for a halfspace, which has none.
+    pub(crate) fn core(&self) -> Option<&Core<V>> {
+        self.core.get_or_init(|| core_of(&self.shape)).as_ref()
+    }
+}
+
+/// The core of `shape` (see [`Core`]).
+fn core_of<V: TreeVolume>(shape: &Shape) -> Option<Core<V>> {
+    let (vertices, triangles, radius) = match shape {
+        Shape::Sphere(s) => (vec![Point::origin()], vec![[0, 0, 0]], s.radius()),
+        Shape::Capsule(c) => {
+            let h = c.length() / 2.0;
+            let ends = vec![Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)];
+            (ends, vec![[0, 1, 1]], c.radius())
+        }
+        Shape::Cuboid(_) | Shape::Convex(_) => {
+            let PlacedShape::Polytope(p) = shape.place(&Pose::identity()).ok()? else {
+                return None;
+            };
+            (p.vertices().to_vec(), p.triangles().to_vec(), 0.0)
+        }
+        Shape::Halfspace(_) => return None,
+    };
+    // A validated shape's points lie in the exact range, so the mesh and its tree are valid.
+    let mesh = TriMesh::new(vertices, triangles).ok()?;
+    let mesh = MeshModel::new(mesh).ok()?;
+    Some(Core { mesh, radius })
 }
 
 impl<V> Clone for Model<V> {
@@ -157,7 +202,11 @@ impl<V> Model<V> {
             .ok()
             .and_then(|placed| placed.aabb())
             .unwrap_or_else(whole_range);
-        let model = ShapeModel { shape, bounds };
+        let model = ShapeModel {
+            shape,
+            bounds,
+            core: OnceLock::new(),
+        };
         Self {
             form: Form::Shape(Arc::new(model)),
         }
@@ -231,7 +280,7 @@ impl<V> Model<V> {
                     Shape::Convex(c) => std::mem::size_of_val(c.points()),
                     _ => 0,
                 };
-                std::mem::size_of::<ShapeModel>() + points
+                std::mem::size_of::<ShapeModel<V>>() + points
             }
         }
     }

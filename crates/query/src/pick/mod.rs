@@ -7,7 +7,7 @@
 //! * [`Camera`]: the ray through a pixel from view and projection matrices, and [`pick_pixel`].
 //! * [`cast_rays`]: many rays in parallel on rayon's pool.
 //!
-//! Every query takes a [`Model`] and walks its ray index ([`RayIndex`]): the compact
+//! Every query takes a [`Model`](crate::Model) and walks its ray index ([`RayIndex`]): the compact
 //! [`WideTree`](obbtree_tree::WideTree) (the fastest, built on the first ray query), or the model's own tree of any
 //! volume type ([`RayVolume`]: AABB, OBB, k-DOP, sphere). The mesh is placed in the world by
 //! a rigid `pose`, and the ray (given in the world) is moved into the mesh frame once per
