@@ -388,6 +388,14 @@ fn boxes_spheres_and_capsules_are_solids_of_their_links() {
     assert_eq!(touching.self_collisions, [[0, 2]]);
     scene.set_configuration(&[0.25]).unwrap();
     assert!(scene.check().unwrap().self_collisions.is_empty());
+    // Limits are [0, 1] (closed): 1 is fine, beyond it is refused by name unless asked.
+    scene.set_configuration(&[1.0]).unwrap();
+    let e = scene.set_configuration(&[1.0f64.next_up()]).unwrap_err();
+    assert!(e.to_string().contains("joint \"slide\""), "{e}");
+    scene.check_limits(false);
+    scene.set_configuration(&[-3.0]).unwrap();
+    // At -3 the ball (about x = -1) sits inside the box: solids touch.
+    assert_eq!(scene.check().unwrap().self_collisions, [[0, 2]]);
 }
 
 #[test]

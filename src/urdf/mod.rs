@@ -224,6 +224,20 @@ pub enum UrdfError {
         /// Why the mesh was refused.
         message: String,
     },
+    /// A joint value outside the joint's `<limit lower upper>` ([`Robot::check_limits`]).
+    #[error("{}: joint {joint:?}: value {value} is outside its limits [{lower}, {upper}]", path.display())]
+    OutsideLimits {
+        /// The URDF file.
+        path: PathBuf,
+        /// The joint.
+        joint: String,
+        /// The value given.
+        value: f64,
+        /// The joint's lower limit.
+        lower: f64,
+        /// The joint's upper limit.
+        upper: f64,
+    },
     /// [`Robot::link_poses`] got the wrong number of joint values, or a non-finite one.
     #[error("{}: expected {expected} finite joint values (one per moving joint), got {got:?}", path.display())]
     JointValues {
@@ -844,6 +858,27 @@ impl Robot {
             }
         }
         all
+    }
+
+    /// `Ok` when every value (one per moving joint, [`Robot::moving_joints`] order) lies within
+    /// its joint's limits (closed; `revolute` and `prismatic` joints have them, `continuous`
+    /// ones none); else the first joint outside them ([`UrdfError::OutsideLimits`]). Mimicking
+    /// joints take no value and are not checked.
+    pub fn check_limits(&self, values: &[f64]) -> Result<(), UrdfError> {
+        for (joint, &value) in self.moving_joints().zip(values) {
+            if let Some((lower, upper)) = joint.limits {
+                if !(lower <= value && value <= upper) {
+                    return Err(UrdfError::OutsideLimits {
+                        path: self.path.clone(),
+                        joint: joint.name.clone(),
+                        value,
+                        lower,
+                        upper,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Index of the link with this name.

@@ -136,6 +136,8 @@ pub struct RobotScene<V = Obb> {
     scene: Scene<V>,
     parts: Vec<Part>,
     configuration: Vec<f64>,
+    /// Whether configurations outside the joint limits are refused.
+    limits_checked: bool,
 }
 
 impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
@@ -180,6 +182,7 @@ impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
             scene,
             parts,
             configuration: zeros,
+            limits_checked: true,
         };
         this.allow_adjacent()?;
         Ok(this)
@@ -304,10 +307,21 @@ impl<V: PosedOverlap> RobotScene<V> {
         }
     }
 
+    /// Whether configurations outside the joint limits are refused (the default) or taken as
+    /// they are.
+    pub fn check_limits(&mut self, checked: bool) {
+        self.limits_checked = checked;
+    }
+
     /// Poses the links for joint values `q` ([`Robot::moving_joints`] order). Links whose
-    /// pose does not change do not count as moved.
+    /// pose does not change do not count as moved. A value outside its joint's limits is an
+    /// error naming the joint ([`Robot::check_limits`]) unless
+    /// [`check_limits(false)`](Self::check_limits) was asked for.
     pub fn set_configuration(&mut self, q: &[f64]) -> Result<(), RobotError> {
         let links = self.robot.link_poses(q)?;
+        if self.limits_checked {
+            self.robot.check_limits(q)?;
+        }
         for part in &self.parts {
             self.scene
                 .set_pose(part.id, links[part.link] * part.origin)?;
@@ -446,9 +460,14 @@ impl<V: PosedOverlap> RobotScene<V> {
             return Err(SceneError::Query(QueryError::InvalidMargin(m)).into());
         }
         for (index, q) in path.iter().enumerate() {
-            self.robot
+            let checked = self
+                .robot
                 .link_poses(q)
-                .map_err(|source| RobotError::Configuration { index, source })?;
+                .and_then(|_| match self.limits_checked {
+                    true => self.robot.check_limits(q),
+                    false => Ok(()),
+                });
+            checked.map_err(|source| RobotError::Configuration { index, source })?;
         }
         Ok(())
     }

@@ -99,6 +99,10 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     margin: Option<f64>,
+    /// Take configurations outside the joints' limits as they are (by default a value outside
+    /// its joint's limits is an error naming the joint).
+    #[arg(long, requires = "configs")]
+    ignore_limits: bool,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
@@ -260,6 +264,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         allow.as_ref(),
         args,
     )?;
+    scene.check_limits(!args.ignore_limits);
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let configs_at =
         |e: &dyn std::fmt::Display| Error::Message(format!("{}: {e}", configs_path.display()));

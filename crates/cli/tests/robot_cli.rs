@@ -153,6 +153,29 @@ fn listing_reports_links_and_the_pairs_checked() {
         .collect();
     assert_eq!(keys, ["build_ms", "joints", "query_total_ms", "results"]);
     assert_eq!(report["results"][0], json!({"self": [], "environment": []}));
+    // A value beyond a joint's limits ([0, 2] for bc) is refused by name, unless asked.
+    std::fs::write(&configs, r#"{"configs":[[0, 0], [0, 2.5]]}"#).unwrap();
+    let args = [
+        &urdf,
+        "--package-dir",
+        &pkgs,
+        "--configs",
+        configs.to_str().unwrap(),
+    ];
+    let err = error_of(&robot(&args, None));
+    assert!(
+        err.contains("configs[1]")
+            && err.contains("joint \"bc\": value 2.5 is outside its limits [0, 2]"),
+        "{err}"
+    );
+    let ignored = [&args[..], &["--ignore-limits", "--json"]].concat();
+    assert_eq!(
+        json_of(&robot(&ignored, None))["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 /// A successful run's standard output.
