@@ -1,21 +1,25 @@
 //! `obbtree.Model`: a mesh with its hierarchy, of one of the engine's volume types, chosen by
 //! name at run time (see [`crate::volumes`]).
 
-use crate::errors::{load_error, tree_error};
+use crate::errors::{load_error, tree_error, value_error, Area};
 use crate::mesh::Mesh;
 use crate::volumes::{with_model, AnyModel};
 use obbtree::tree::TreeFileError;
-use obbtree::TriMesh;
+use obbtree::{Shape, TriMesh};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A mesh with its bounding-volume hierarchy: what every query takes. Immutable and safe to
-/// share between threads; pickles with its tree, so unpickling does not rebuild it.
+/// A mesh with its bounding-volume hierarchy, or a primitive solid (`Model.sphere`,
+/// `Model.capsule`, `Model.box`, `Model.convex`, `Model.halfspace`): what every query takes.
+/// Immutable and safe to share between threads; a mesh model pickles with its tree, so
+/// unpickling does not rebuild it.
 ///
 /// `bv` is one of "obb" (the default), "aabb", "sphere", "kdop6", "kdop14", "kdop18",
-/// "kdop26"; two-model queries need both models of the same type.
+/// "kdop26"; two-model queries need both models of the same type. Shapes are solids (a mesh
+/// inside a sphere touches it); collision, distance and margins take them, rays and culling
+/// need a mesh.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> mesh = obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), [[0, 1, 2]])
@@ -35,6 +39,42 @@ impl Model {
         let mesh = Arc::clone(&mesh.inner);
         let inner = py.detach(|| AnyModel::build(mesh, bv))?;
         Ok(Self { inner })
+    }
+
+    /// A solid ball of `radius` about the origin.
+    #[staticmethod]
+    #[pyo3(signature = (radius, bv = "obb"))]
+    fn sphere(radius: f64, bv: &str) -> PyResult<Self> {
+        shape_model(Shape::sphere(radius), bv)
+    }
+
+    /// A solid capsule: the segment from z = -length/2 to length/2 swept by a ball of `radius`.
+    #[staticmethod]
+    #[pyo3(signature = (radius, length, bv = "obb"))]
+    fn capsule(radius: f64, length: f64, bv: &str) -> PyResult<Self> {
+        shape_model(Shape::capsule(radius, length), bv)
+    }
+
+    /// A solid box of full sizes `size` (x, y, z), centred at the origin.
+    #[staticmethod]
+    #[pyo3(name = "box", signature = (size, bv = "obb"))]
+    fn cuboid(size: [f64; 3], bv: &str) -> PyResult<Self> {
+        shape_model(Shape::cuboid(size), bv)
+    }
+
+    /// The solid convex hull of `points`, an `(n, 3)` float array.
+    #[staticmethod]
+    #[pyo3(signature = (points, bv = "obb"))]
+    fn convex(points: &Bound<'_, PyAny>, bv: &str) -> PyResult<Self> {
+        let points = crate::arrays::points(points, "points", Area::Volume)?;
+        shape_model(Shape::convex(&points), bv)
+    }
+
+    /// The halfspace `normal · p <= offset` (world frame at the identity pose).
+    #[staticmethod]
+    #[pyo3(signature = (normal, offset, bv = "obb"))]
+    fn halfspace(normal: [f64; 3], offset: f64, bv: &str) -> PyResult<Self> {
+        shape_model(Shape::halfspace(normal, offset), bv)
     }
 
     /// Writes the hierarchy to a tree file (checksummed; read back by `Model.load`).
@@ -119,15 +159,47 @@ impl Model {
         )
     }
 
-    /// Pickles as its mesh and its tree's bytes: unpickling checks the tree, never rebuilds it.
+    /// Pickles as its mesh and its tree's bytes (unpickling checks the tree, never rebuilds
+    /// it), or as the shape's constructor and sizes.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<crate::Reduced<'py, (Mesh, Bound<'py, PyBytes>)>> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let this = slf.get();
-        let restore = py.get_type::<Model>().getattr("from_tree_bytes")?;
-        Ok((restore, (this.mesh()?, this.tree_bytes(py)?)))
+        let class = py.get_type::<Model>();
+        let bv = this.inner.volume();
+        let shape = with_model!(&this.inner, |m| m.as_shape().cloned());
+        let Some(shape) = shape else {
+            let args = (this.mesh()?, this.tree_bytes(py)?).into_pyobject(py)?;
+            return Ok((class.getattr("from_tree_bytes")?, args));
+        };
+        let (name, args) = match &shape {
+            Shape::Sphere(s) => ("sphere", (s.radius(), bv).into_pyobject(py)?),
+            Shape::Capsule(c) => ("capsule", (c.radius(), c.length(), bv).into_pyobject(py)?),
+            Shape::Cuboid(b) => ("box", (<[f64; 3]>::from(b.sizes()), bv).into_pyobject(py)?),
+            Shape::Convex(c) => {
+                let rows: Vec<[f64; 3]> = c.points().iter().map(|p| [p.x, p.y, p.z]).collect();
+                let array = numpy::PyArray2::from_vec2(
+                    py,
+                    &rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
+                )?;
+                ("convex", (array, bv).into_pyobject(py)?)
+            }
+            Shape::Halfspace(h) => (
+                "halfspace",
+                (<[f64; 3]>::from(h.normal()), h.offset(), bv).into_pyobject(py)?,
+            ),
+        };
+        Ok((class.getattr(name)?, args))
     }
+}
+
+/// The model of a shape, or a `ValueError` naming the field a constructor refused.
+fn shape_model(shape: Result<Shape, obbtree::ShapeError>, bv: &str) -> PyResult<Model> {
+    let shape = shape.map_err(|e| value_error("shape", e))?;
+    Ok(Model {
+        inner: AnyModel::from_shape(shape, bv)?,
+    })
 }
 
 impl Model {

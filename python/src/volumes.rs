@@ -5,7 +5,7 @@
 
 use crate::errors::{mesh_error, value_error};
 use obbtree::tree::{Bvh, TreeFileError};
-use obbtree::{Model as TypedModel, Scene, TriMesh};
+use obbtree::{Model as TypedModel, Scene, Shape, TriMesh};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
@@ -37,6 +37,15 @@ macro_rules! volumes {
                     _ => return Err(unknown_volume(name)),
                 };
                 built.map_err(|e| mesh_error("mesh", e))
+            }
+
+            /// A primitive solid as a model of volume type `name` (the type two-model queries
+            /// match with the other model's).
+            pub fn from_shape(shape: Shape, name: &str) -> PyResult<Self> {
+                match name {
+                    $($name => Ok(AnyModel::$variant(TypedModel::<$volume>::from_shape(shape))),)+
+                    _ => Err(unknown_volume(name)),
+                }
             }
 
             /// The model of the tree in `bytes` (a tree file's contents) over `mesh`, of the
