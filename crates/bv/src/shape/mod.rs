@@ -210,6 +210,17 @@ impl Cuboid {
     pub fn sizes(&self) -> Vector {
         self.sizes
     }
+    /// The box's six faces over [`Cuboid::corners`], each a quad in counter-clockwise order
+    /// seen from outside.
+    pub const FACES: [[u32; 4]; 6] = [
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+    ];
+
     /// The eight corners in the box's frame (`±size / 2`, exact in the exact range).
     pub fn corners(&self) -> [Point; 8] {
         let h = self.sizes / 2.0;
@@ -359,7 +370,11 @@ impl Shape {
                     .iter()
                     .map(|p| place("a corner", p))
                     .collect::<Result<Vec<_>, _>>()?;
-                PlacedShape::Polytope(Polytope::hull_of(corners, "placed corners")?)
+                PlacedShape::Polytope(Polytope::with_faces(
+                    corners,
+                    &Cuboid::FACES,
+                    "placed corners",
+                )?)
             }
             Shape::Convex(c) => {
                 let vertices = c
