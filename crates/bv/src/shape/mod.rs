@@ -50,9 +50,15 @@
 //! ```
 
 mod capsule_capsule;
+mod capsule_cylinder;
 mod capsule_polytope;
 mod capsule_triangle;
+mod cylinder_cylinder;
+mod cylinder_polytope;
+mod cylinder_triangle;
+mod field;
 mod halfspace_capsule;
+mod halfspace_cylinder;
 mod halfspace_halfspace;
 mod halfspace_polytope;
 mod halfspace_sphere;
@@ -62,14 +68,22 @@ mod polytope;
 mod polytope_polytope;
 mod polytope_triangle;
 mod sphere_capsule;
+mod sphere_cylinder;
 mod sphere_polytope;
 mod sphere_sphere;
 mod sphere_triangle;
 
 pub use capsule_capsule::capsule_capsule;
+pub use capsule_cylinder::capsule_cylinder;
 pub use capsule_polytope::capsule_polytope;
 pub use capsule_triangle::capsule_triangle;
+pub use cylinder_cylinder::cylinder_cylinder;
+pub use cylinder_polytope::cylinder_polytope;
+pub use cylinder_triangle::cylinder_triangle;
+#[doc(hidden)]
+pub use cylinder_triangle::cylinder_triangle_exact_runs;
 pub use halfspace_capsule::halfspace_capsule;
+pub use halfspace_cylinder::halfspace_cylinder;
 pub use halfspace_halfspace::halfspace_halfspace;
 pub use halfspace_polytope::halfspace_polytope;
 pub use halfspace_sphere::halfspace_sphere;
@@ -78,6 +92,7 @@ pub use polytope::Polytope;
 pub use polytope_polytope::polytope_polytope;
 pub use polytope_triangle::polytope_triangle;
 pub use sphere_capsule::sphere_capsule;
+pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_polytope::sphere_polytope;
 pub use sphere_sphere::sphere_sphere;
 pub use sphere_triangle::sphere_triangle;
@@ -88,7 +103,8 @@ use crate::{Point, Pose, Triangle, Vector};
 /// Why a shape or a placement was refused. Each variant names the offending field.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ShapeError {
-    /// A size is NaN, infinite, or not positive (`length` of a capsule may be 0).
+    /// A size is NaN, infinite, or not positive (`length` of a capsule may be 0, of a cylinder
+    /// not).
     #[error(
         "the shape's {field} is {value}: it must be a finite number > 0 (a capsule's length >= 0)"
     )]
@@ -110,6 +126,13 @@ pub enum ShapeError {
     /// A halfspace's normal is zero.
     #[error("the halfspace's normal is zero")]
     ZeroNormal,
+    /// A cylinder's placed axis ends rounded to the same point (its length is negligible next
+    /// to its placed coordinates), leaving no axis direction.
+    #[error(
+        "placing the cylinder rounds both ends of its axis to the same point; lengthen it or \
+         move it closer to the origin"
+    )]
+    AxisCollapsed,
     /// A convex shape's points do not span three dimensions (fewer than four, or all
     /// coplanar: decided exactly), or a placed box or convex shape became flat by rounding.
     #[error("the {field} do not span three dimensions (fewer than 4 points, or all coplanar)")]
@@ -123,7 +146,7 @@ pub enum ShapeError {
          1.1e102 in magnitude); move the shape closer to the origin or snap the pose"
     )]
     PlacedOutOfRange {
-        /// `"the centre"`, `"a segment end"`, `"a corner"`, `"a vertex"`, `"the normal"` or
+        /// `"the centre"`, `"a segment end"`, `"an axis end"`, `"a corner"`, `"a vertex"`, `"the normal"` or
         /// `"the offset"`.
         field: &'static str,
         /// The offending value.
@@ -198,6 +221,30 @@ impl Capsule {
     }
 }
 
+/// A solid cylinder: the disc of radius `radius` about the z axis swept from
+/// `z = -length/2` to `z = length/2` (flat caps).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder {
+    radius: f64,
+    length: f64,
+}
+
+impl Cylinder {
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+    /// The length of the axis (> 0).
+    pub fn length(&self) -> f64 {
+        self.length
+    }
+    /// The axis's ends in the cylinder's frame (`length / 2` is exact in the exact range).
+    fn ends(&self) -> [Point; 2] {
+        let h = self.length / 2.0;
+        [Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)]
+    }
+}
+
 /// A box of full sizes `sizes`, centred at the origin, edges along the axes of its frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid {
@@ -259,6 +306,8 @@ pub enum Shape {
     Sphere(Sphere),
     /// See [`Capsule`].
     Capsule(Capsule),
+    /// See [`Cylinder`].
+    Cylinder(Cylinder),
     /// See [`Cuboid`].
     Cuboid(Cuboid),
     /// See [`Convex`].
@@ -281,6 +330,15 @@ impl Shape {
         let length = check_size("length", length, true)?;
         check_size("length", length / 2.0, true)?;
         Ok(Self::Capsule(Capsule { radius, length }))
+    }
+
+    /// A solid cylinder along z, centred: `radius > 0`, `length > 0`, both finite and in the
+    /// exact range (as is `length / 2`).
+    pub fn cylinder(radius: f64, length: f64) -> Result<Self, ShapeError> {
+        let radius = check_size("radius", radius, false)?;
+        let length = check_size("length", length, false)?;
+        check_size("length", length / 2.0, false)?;
+        Ok(Self::Cylinder(Cylinder { radius, length }))
     }
 
     /// A box of full sizes `sizes` (each finite, `> 0`, its half in the exact range).
@@ -352,6 +410,18 @@ impl Shape {
                     radius: c.radius,
                 }
             }
+            Shape::Cylinder(c) => {
+                let [a, b] = c.ends();
+                let (a, b) = (place("an axis end", &a)?, place("an axis end", &b)?);
+                if a == b {
+                    return Err(ShapeError::AxisCollapsed);
+                }
+                PlacedShape::Cylinder {
+                    a,
+                    b,
+                    radius: c.radius,
+                }
+            }
             Shape::Cuboid(b) => {
                 let corners = b
                     .corners()
@@ -414,6 +484,17 @@ pub enum PlacedShape {
         /// The radius (not rounded).
         radius: f64,
     },
+    /// The solid cylinder of radius `radius` about the segment `[a, b]` (`a ≠ b`): the points
+    /// within `radius` of the line through `a` and `b` and between the planes through `a` and
+    /// `b` perpendicular to `b − a` (flat caps; its length is `|b − a|` as placed).
+    Cylinder {
+        /// One placed end of the axis.
+        a: Point,
+        /// The other.
+        b: Point,
+        /// The radius (not rounded).
+        radius: f64,
+    },
     /// The convex hull of placed points (a box or a convex shape).
     Polytope(Polytope),
     /// `{p : normal·p <= offset}`.
@@ -459,6 +540,41 @@ pub fn touches(a: &PlacedShape, b: &PlacedShape) -> bool {
             capsule_polytope([a, b], *radius, p)
         }
         (Polytope(p), Polytope(q)) => polytope_polytope(p, q),
+        (Sphere { center, radius }, Cylinder { a, b, radius: s })
+        | (Cylinder { a, b, radius: s }, Sphere { center, radius }) => {
+            sphere_cylinder(center, *radius, [a, b], *s)
+        }
+        (
+            Capsule { a, b, radius },
+            Cylinder {
+                a: c,
+                b: d,
+                radius: s,
+            },
+        )
+        | (
+            Cylinder {
+                a: c,
+                b: d,
+                radius: s,
+            },
+            Capsule { a, b, radius },
+        ) => capsule_cylinder([a, b], *radius, [c, d], *s),
+        (
+            Cylinder { a, b, radius: r },
+            Cylinder {
+                a: c,
+                b: d,
+                radius: s,
+            },
+        ) => cylinder_cylinder([a, b], *r, [c, d], *s),
+        (Cylinder { a, b, radius }, Polytope(p)) | (Polytope(p), Cylinder { a, b, radius }) => {
+            cylinder_polytope([a, b], *radius, p)
+        }
+        (Halfspace { normal, offset }, Cylinder { a, b, radius })
+        | (Cylinder { a, b, radius }, Halfspace { normal, offset }) => {
+            halfspace_cylinder(normal, *offset, [a, b], *radius)
+        }
         (Halfspace { normal, offset }, Sphere { center, radius })
         | (Sphere { center, radius }, Halfspace { normal, offset }) => {
             halfspace_sphere(normal, *offset, center, *radius)
@@ -486,6 +602,7 @@ pub fn touches_triangle(shape: &PlacedShape, triangle: &Triangle) -> bool {
     match shape {
         PlacedShape::Sphere { center, radius } => sphere_triangle(center, *radius, triangle),
         PlacedShape::Capsule { a, b, radius } => capsule_triangle([a, b], *radius, triangle),
+        PlacedShape::Cylinder { a, b, radius } => cylinder_triangle([a, b], *radius, triangle),
         PlacedShape::Polytope(p) => polytope_triangle(p, triangle),
         PlacedShape::Halfspace { normal, offset } => halfspace_triangle(normal, *offset, triangle),
     }

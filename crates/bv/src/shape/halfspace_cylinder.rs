@@ -1,0 +1,55 @@
+//! Halfspace against cylinder.
+
+use super::field::{at_most_zero, cross3, dot3, normalizing_factors, sub3, v3, Field, Interval};
+use crate::{Point, Vector};
+use num_rational::BigRational;
+
+/// Whether the closed halfspace `n·p <= d` meets the solid cylinder of radius `r` about
+/// `[a, b]` (`a ≠ b`), exactly. The cylinder is the convex hull of its two cap discs, so `n·x`
+/// is least on one of them, and on the disc about an end `e` (normal `w = b − a`) its least
+/// value is `n·e − r·|n × w| / |w|` (Ericson (2005) §5.2.2 gives the same support of a disc
+/// against a plane). So the test is, for `e = a` or `e = b`, `s = n·e − d <= r·|n × w| / |w|`:
+/// `s <= 0`, or `s²·|w|² <= r²·|n × w|²`, decided by signs and squares on [`Field`] (rigorous
+/// intervals first, exact rationals when a sign is too close to call). `n` need not be a unit.
+pub fn halfspace_cylinder(n: &Vector, d: f64, [a, b]: [&Point; 2], r: f64) -> bool {
+    let inputs = [[n.x, n.y, n.z], [a.x, a.y, a.z], [b.x, b.y, b.z]];
+    // Scaling the points and `r` by `f`, `n` by `g` and `d` by `fg` keeps every answer (an
+    // overflow only widens the intervals).
+    let [f0, f1] = normalizing_factors(inputs[1..].iter().flatten().copied().chain([r]));
+    let [g0, g1] = normalizing_factors(inputs[0]);
+    let n_scaled = inputs[0].map(|x| x * g0 * g1);
+    let scaled = [
+        n_scaled,
+        inputs[1].map(|x| x * f0 * f1),
+        inputs[2].map(|x| x * f0 * f1),
+    ];
+    meets::<Interval>(&scaled, d * f0 * f1 * g0 * g1, r * f0 * f1)
+        .or_else(|| meets::<BigRational>(&inputs, d, r))
+        .expect("exact signs")
+}
+
+/// [`halfspace_cylinder`] on `[n, a, b]`; `None` when an interval sign is unknown.
+fn meets<T: Field>(inputs: &[[f64; 3]; 3], d: f64, r: f64) -> Option<bool> {
+    let [n, a, b] = inputs.map(|p| v3::<T>(&p));
+    let w = sub3(&b, &a);
+    let nw = cross3(&n, &w);
+    let r = T::from_f64(r);
+    let reach = r.square().mul(&dot3(&nw, &nw));
+    let length2 = dot3(&w, &w);
+    let d = T::from_f64(d);
+    let mut unknown = false;
+    for e in [&a, &b] {
+        let s = dot3(&n, e).sub(&d);
+        let answer = match at_most_zero(&s) {
+            Some(true) => Some(true),
+            Some(false) => at_most_zero(&s.square().mul(&length2).sub(&reach)),
+            None => None,
+        };
+        match answer {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => unknown = true,
+        }
+    }
+    (!unknown).then_some(false)
+}
