@@ -120,11 +120,11 @@ fn oracle_triangle(a: &Point, b: &Point, r: f64, t: &Triangle) -> bool {
         .any(|l| value(l) <= bound)
 }
 
-/// Rational bounds `lo <= √x <= hi` with `hi − lo <= x·2⁻¹²⁰` or so (bisection).
+/// Rational bounds `lo <= √x <= hi`, `hi − lo <= max(x, 1)·2⁻¹⁴⁰` (bisection).
 fn sqrt_bracket(x: &Q) -> (Q, Q) {
     let (mut lo, mut hi) = (Q::zero(), if x > &Q::one() { x.clone() } else { Q::one() });
     let two = Q::from_integer(2.into());
-    for _ in 0..200 {
+    for _ in 0..140 {
         let mid = (&lo + &hi) / &two;
         // Keep the fractions short: round mid to a dyadic with 300 bits.
         let mid = {
@@ -143,8 +143,14 @@ fn sqrt_bracket(x: &Q) -> (Q, Q) {
 /// Oracle: does the ball of radius `rho` about `c` meet the cylinder? The distance is
 /// `√(δ_axial² + δ_radial²)` with `δ_radial = max(0, √q/L − r)`: compared through brackets.
 fn oracle_sphere(c: &Point, rho: f64, a: &Point, b: &Point, r: f64) -> Option<bool> {
+    oracle_ball(&q3(c), &(q(rho) * q(rho)), a, b, r)
+}
+
+/// [`oracle_sphere`] for a rational centre and squared radius.
+fn oracle_ball(c: &Q3, rho2: &Q, a: &Point, b: &Point, r: f64) -> Option<bool> {
+    let rho2 = rho2.clone();
     let w = sub(&q3(b), &q3(a));
-    let p = sub(&q3(c), &q3(a));
+    let p = sub(c, &q3(a));
     let l2 = dot(&w, &w);
     let t = dot(&p, &w);
     let u = cross(&p, &w);
@@ -160,7 +166,6 @@ fn oracle_sphere(c: &Point, rho: f64, a: &Point, b: &Point, r: f64) -> Option<bo
     let (lb, ub) = sqrt_bracket(&l2); // L
     let (ql, qu) = sqrt_bracket(&radial_l2); // √q = radial·L
     let rq = q(r);
-    let rho2 = q(rho) * q(rho);
     // distance² = axial²/L² + (max(0, √q/L − r))².
     let dist2 = |l: &Q, sq: &Q, ax_l: &Q| {
         let rad = sq / l - &rq;
@@ -658,4 +663,184 @@ fn validation() {
             .place(&Pose::from_translation([2e102, 0.0, 0.0]).unwrap()),
         Err(ShapeError::PlacedOutOfRange { .. })
     ));
+}
+
+// ---------------------------------------------------------------------------------------
+// Capsules and cylinders against cylinders (conservative).
+
+/// Whether the rational point `x` lies in the solid cylinder `[a, b]`, `r` (exact).
+fn in_cylinder(x: &Q3, a: &Point, b: &Point, r: f64) -> bool {
+    let w = sub(&q3(b), &q3(a));
+    let p = sub(x, &q3(a));
+    let (l2, t) = (dot(&w, &w), dot(&p, &w));
+    let u = cross(&p, &w);
+    !t.is_negative() && t <= l2 && dot(&u, &u) <= q(r) * q(r) * l2
+}
+
+/// Rational points of the solid cylinder `[a, b]`, `r`: a grid of axial and radial offsets,
+/// kept where exactly inside (the rim and the caps included).
+fn cylinder_samples(a: &Point, b: &Point, r: f64, n: i64) -> Vec<Q3> {
+    let (qa, w) = (q3(a), sub(&q3(b), &q3(a)));
+    // Two vectors across the axis: w × k and w × (w × k), k the axis least along w.
+    let k = (0..3).min_by(|&i, &j| w[i].abs().cmp(&w[j].abs())).unwrap();
+    let mut e = [Q::zero(), Q::zero(), Q::zero()];
+    e[k] = Q::one();
+    let e1 = cross(&w, &e);
+    let e2 = cross(&w, &e1);
+    let frac = |i: i64| Q::new(i.into(), n.into());
+    // Radial offsets of length about r: (j e1/|e1| + m e2/|e2|)·r/n, |e| bracketed.
+    let scale = |v: &Q3| {
+        let (lo, _) = sqrt_bracket(&dot(v, v));
+        q(r) / lo
+    };
+    let (s1, s2) = (scale(&e1), scale(&e2));
+    let mut out = Vec::new();
+    for i in 0..=n {
+        for j in -n..=n {
+            for m in -n..=n {
+                let x: Q3 = std::array::from_fn(|c| {
+                    &qa[c] + frac(i) * &w[c] + frac(j) * &s1 * &e1[c] + frac(m) * &s2 * &e2[c]
+                });
+                if in_cylinder(&x, a, b, r) {
+                    out.push(x);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A capsule touching the rim circle of the unit cylinder (radius 2, length 4) at distance
+/// exactly 5 along (3, 0, 4), where no exact shortcut applies: touching gives yes, a radius
+/// short by `2⁻²⁰` of it (far outside the band `2⁻³⁸·M²`) gives no.
+#[test]
+fn capsule_at_the_rim_both_sides_of_the_band() {
+    for s in SCALES {
+        let c = unit_cylinder(s);
+        let capsule = |radius: f64| {
+            let turn = nalgebra::Matrix3::new(1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0);
+            Shape::capsule(radius * s, 20.0 * s)
+                .unwrap()
+                .place(&Pose::from_parts(Vector::new(5.0 * s, 0.0, 6.0 * s), turn).unwrap())
+                .unwrap()
+        };
+        let PlacedShape::Capsule { a, b, .. } = capsule(5.0) else {
+            unreachable!()
+        };
+        assert_eq!(
+            (a.y, b.y),
+            (10.0 * s, -10.0 * s),
+            "the capsule lies along y"
+        );
+        assert!(touches(&c, &capsule(5.0)), "touching, {s:e}");
+        assert!(touches(&capsule(5.0), &c));
+        assert!(
+            !touches(&c, &capsule(5.0 * (1.0 - 2f64.powi(-20)))),
+            "apart, {s:e}"
+        );
+        assert!(
+            touches(&c, &capsule(5.0 * (1.0 + 2f64.powi(-20)))),
+            "overlapping, {s:e}"
+        );
+    }
+}
+
+/// Random capsules: never a false no (a rational point of the segment whose ball of radius
+/// `s` touches the cylinder, by the exact oracle, forces yes), and a no whenever the bounding
+/// capsules are apart.
+#[test]
+fn random_capsules_never_a_false_no() {
+    let unsampled = Cell::new(0usize);
+    let (touching, apart) = run(
+        192,
+        (cylinder(), point(1.5), point(1.5), 0.05..0.8f64),
+        |((r, l, pose), e, f, radius)| {
+            let cyl = placed(r, l, &pose);
+            let (a, b, cr) = axis(&cyl);
+            let dir = f - e;
+            let (len, mid) = (dir.norm(), nalgebra::center(&e, &f));
+            let rotation = nalgebra::Rotation3::rotation_between(&Vector::z(), &dir)?;
+            let capsule = Shape::capsule(radius, len)
+                .ok()?
+                .place(&Pose::from_parts(mid.coords, *rotation.matrix()).ok()?)
+                .ok()?;
+            let PlacedShape::Capsule { a: c, b: d, .. } = capsule else {
+                unreachable!()
+            };
+            let got = touches(&cyl, &capsule);
+            assert_eq!(got, touches(&capsule, &cyl));
+            let n = 16;
+            let (qc, qd) = (q3(&c), q3(&d));
+            let rho2 = q(radius) * q(radius);
+            let witness = (0..=n).any(|k| {
+                let t = Q::new(k.into(), n.into());
+                let x: Q3 = std::array::from_fn(|i| &qc[i] + &t * (&qd[i] - &qc[i]));
+                oracle_ball(&x, &rho2, &a, &b, cr) == Some(true)
+            });
+            if got && !witness {
+                unsampled.set(unsampled.get() + 1);
+            }
+            // The oracle's side: a witness forces yes; without one the sampling says nothing.
+            Some((got, got || witness))
+        },
+    );
+    println!(
+        "{touching} touching, {apart} apart, {} yes without a sampled witness",
+        unsampled.get()
+    );
+    balanced((touching, apart));
+}
+
+/// Random cylinder pairs: never a false no (a rational point in both forces yes).
+#[test]
+fn random_cylinder_pairs_never_a_false_no() {
+    let (touching, apart) = run(48, (cylinder(), cylinder()), |((r, l, p1), (s, m, p2))| {
+        let c1 = placed(r, l, &p1);
+        let c2 = placed(s, m, &p2);
+        let got = touches(&c1, &c2);
+        assert_eq!(got, touches(&c2, &c1));
+        let (a, b, r1) = axis(&c1);
+        let (c, d, r2) = axis(&c2);
+        let witness = cylinder_samples(&a, &b, r1, 3)
+            .iter()
+            .any(|x| in_cylinder(x, &c, &d, r2));
+        Some((got, got || witness))
+    });
+    println!("{touching} touching, {apart} apart");
+    assert!(touching * 10 >= touching + apart && apart * 10 >= touching + apart);
+}
+
+/// Cylinders across each other touching along a line of the cap, and one ulp apart; side by
+/// side touching along a line of their sides, and one ulp apart.
+#[test]
+fn cylinder_pairs_in_exact_contact() {
+    let turn = nalgebra::Matrix3::new(0.0, 0.0, 1.0, 0.0, 1.0, 0.0, -1.0, 0.0, 0.0);
+    for s in SCALES {
+        let c1 = placed(s, 2.0 * s, &Pose::identity());
+        let across = |z: f64| {
+            placed(
+                s,
+                2.0 * s,
+                &Pose::from_parts(Vector::new(0.0, 0.0, z), turn).unwrap(),
+            )
+        };
+        assert!(touches(&c1, &across(2.0 * s)), "{s:e}");
+        assert!(!touches(&c1, &across(up(2.0 * s))), "{s:e}");
+        let beside = |x: f64| {
+            placed(
+                2.0 * s,
+                2.0 * s,
+                &Pose::from_translation([x, 0.0, 0.5 * s]).unwrap(),
+            )
+        };
+        assert!(touches(&c1, &beside(3.0 * s)), "{s:e}");
+        assert!(!touches(&c1, &beside(up(3.0 * s))), "{s:e}");
+        // A cylinder's axis through the other: yes, exactly.
+        let through = placed(
+            0.25 * s,
+            8.0 * s,
+            &Pose::from_parts(Vector::zeros(), turn).unwrap(),
+        );
+        assert!(touches(&c1, &through));
+    }
 }

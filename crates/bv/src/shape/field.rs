@@ -68,6 +68,32 @@ impl Interval {
     }
 }
 
+impl Interval {
+    /// The low end.
+    pub(super) fn lo(&self) -> f64 {
+        self.lo
+    }
+    /// The high end.
+    pub(super) fn hi(&self) -> f64 {
+        self.hi
+    }
+    /// The midpoint (a float estimate, not an enclosure).
+    pub(super) fn mid(&self) -> f64 {
+        self.lo / 2.0 + self.hi / 2.0
+    }
+    /// `√max(x, 0)` (`sqrt` is correctly rounded, IEEE 754-2008 §5.4.1).
+    pub(super) fn sqrt(&self) -> Self {
+        Self::outward(self.lo.max(0.0).sqrt(), self.hi.max(0.0).sqrt()).at_least_zero()
+    }
+    /// `max(x, 0)`.
+    pub(super) fn at_least_zero(&self) -> Self {
+        Self {
+            lo: self.lo.max(0.0),
+            hi: self.hi.max(0.0),
+        }
+    }
+}
+
 impl Field for Interval {
     fn from_f64(x: f64) -> Self {
         Self { lo: x, hi: x }
