@@ -21,7 +21,8 @@ use common::runner_with;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use obbtree_bv::shape::{
-    cylinder_triangle_exact_runs, touches, touches_triangle, PlacedShape, Shape, ShapeError,
+    capsule_cylinder_wide_enclosures, cylinder_triangle_exact_runs, touches, touches_triangle,
+    PlacedShape, Shape, ShapeError,
 };
 use obbtree_bv::{Point, Pose, Triangle, Vector};
 use proptest::prelude::*;
@@ -743,6 +744,11 @@ fn capsule_at_the_rim_both_sides_of_the_band() {
             "overlapping, {s:e}"
         );
     }
+    assert_eq!(
+        capsule_cylinder_wide_enclosures(),
+        0,
+        "yes outside the band"
+    );
 }
 
 /// Random capsules: never a false no (a rational point of the segment whose ball of radius
@@ -789,6 +795,11 @@ fn random_capsules_never_a_false_no() {
         unsampled.get()
     );
     balanced((touching, apart));
+    assert_eq!(
+        capsule_cylinder_wide_enclosures(),
+        0,
+        "yes outside the band"
+    );
 }
 
 /// Random cylinder pairs: never a false no (a rational point in both forces yes).

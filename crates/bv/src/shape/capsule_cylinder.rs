@@ -5,6 +5,19 @@ use super::cylinder_triangle::cylinder_triangle;
 use super::field::{normalizing_factors, Field, Interval};
 use super::sphere_cylinder::sphere_cylinder;
 use crate::{Point, Triangle};
+use std::cell::Cell;
+
+thread_local! {
+    static WIDE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many times [`capsule_cylinder`] has met an enclosure wider than its band on this thread
+/// and answered yes outside the band (for the tests that check it stays 0; not part of the
+/// API).
+#[doc(hidden)]
+pub fn capsule_cylinder_wide_enclosures() -> u64 {
+    WIDE.with(Cell::get)
+}
 
 /// The widest enclosure `β` of the squared distance (in units where the largest input
 /// magnitude lies in `[0.5, 1)`, see [`capsule_cylinder`]) on which the certified search
@@ -14,7 +27,8 @@ const BAND: f64 = 1.0 / (1u64 << 40) as f64;
 /// Whether the capsule of radius `s` about `[c, d]` meets the solid cylinder of radius `r`
 /// about `[a, b]` (`a ≠ b`). **Conservative**: never a false "no"; a "yes" may be given for
 /// shapes a hair apart, whose distance `D` satisfies `D² <= s² + 2⁻³⁸·M²`, `M` the largest
-/// magnitude among the coordinates of `a, b, c, d` and `r`, `s`.
+/// magnitude among the coordinates of `a, b, c, d` and `r`, `s` (with one exception, below,
+/// which the tests check never happens on their cases).
 ///
 /// The segment's distance to the cylinder involves the rim circle (a quartic), so it is not
 /// decided exactly. Exact steps settle most pairs: no if the capsule misses the capsule of
@@ -30,8 +44,10 @@ const BAND: f64 = 1.0 / (1u64 << 40) as f64;
 /// `min G >= G(τ₂) + min(−G'(τ₂)·τ₂, G'(τ₂)·(1 − τ₂))`. This encloses `D²` in `[lo, hi]`
 /// (`hi` the upper end of `G(τ₂)`): no if `lo > s²`, else yes, so a yes has
 /// `D² <= hi <= s² + (hi − lo)`. Inputs are first scaled by a power of two (exact) so the
-/// largest magnitude lies in `[0.5, 1)`; there the width `hi − lo` is at most `2⁻⁴⁰` or the
-/// answer is yes, which gives the bound above.
+/// largest magnitude lies in `[0.5, 1)`; there a yes with a width `hi − lo` of at most
+/// `2⁻⁴⁰` gives the bound above. A wider enclosure (a search that did not converge, or
+/// intervals blown up by cancellation) is answered yes whatever the distance: the exception,
+/// counted per thread for the tests.
 pub fn capsule_cylinder([c, d]: [&Point; 2], s: f64, [a, b]: [&Point; 2], r: f64) -> bool {
     if !capsule_capsule([a, b], r, [c, d], s) {
         return false;
@@ -47,7 +63,11 @@ pub fn capsule_cylinder([c, d]: [&Point; 2], s: f64, [a, b]: [&Point; 2], r: f64
     let scaled = points.map(|p| p.map(|x| x * f0 * f1));
     let (lo, hi) = enclosure(&scaled, r * f0 * f1);
     let s2 = Interval::from_f64(s * f0 * f1).square();
-    hi - lo > BAND || lo <= s2.hi()
+    if hi - lo > BAND {
+        WIDE.with(|n| n.set(n.get() + 1));
+        return true;
+    }
+    lo <= s2.hi()
 }
 
 /// A certified enclosure `[lo, hi]` of the least squared distance from the segment

@@ -7,10 +7,11 @@ use num_rational::BigRational;
 /// Whether the closed halfspace `n·p <= d` meets the solid cylinder of radius `r` about
 /// `[a, b]` (`a ≠ b`), exactly. The cylinder is the convex hull of its two cap discs, so `n·x`
 /// is least on one of them, and on the disc about an end `e` (normal `w = b − a`) its least
-/// value is `n·e − r·|n × w| / |w|` (Ericson (2005) §5.2.2 gives the same support of a disc
-/// against a plane). So the test is, for `e = a` or `e = b`, `s = n·e − d <= r·|n × w| / |w|`:
-/// `s <= 0`, or `s²·|w|² <= r²·|n × w|²`, decided by signs and squares on [`Field`] (rigorous
-/// intervals first, exact rationals when a sign is too close to call). `n` need not be a unit.
+/// value is `n·e − r·|n × w| / |w|` (the extreme point of a disc along `n`, as Ericson (2005)
+/// §5.2.4 finds it for a cone's base against a plane). So the test is, for `e = a` or `e = b`, `s = n·e − d <= r·|n × w| / |w|`:
+/// `s <= 0`, or `s²·|w|² <= r²·|n × w|²`, decided by signs and squares on `Field`
+/// (`field.rs`: rigorous intervals first, exact rationals when a sign is too close to call).
+/// `n` need not be a unit.
 pub fn halfspace_cylinder(n: &Vector, d: f64, [a, b]: [&Point; 2], r: f64) -> bool {
     let inputs = [[n.x, n.y, n.z], [a.x, a.y, a.z], [b.x, b.y, b.z]];
     // Scaling the points and `r` by `f`, `n` by `g` and `d` by `fg` keeps every answer (an

@@ -1,10 +1,11 @@
-//! Primitive shapes as exact geometry: sphere, capsule, box, convex hull and halfspace, and
-//! exact yes/no tests ("do they touch") of each against a triangle and against each other.
+//! Primitive shapes as exact geometry: sphere, capsule, cylinder, box, convex hull and
+//! halfspace, and exact yes/no tests ("do they touch") of each against a triangle and against
+//! each other (two conservative ones: capsule–cylinder and cylinder–cylinder, see below).
 //!
 //! # Exactness model
 //!
 //! A shape is placed the way a mesh vertex is placed ([`Shape::place`]): its centre, its
-//! segment's ends and its corners (box corners, convex vertices) go through
+//! segment's or axis's ends and its corners (box corners, convex vertices) go through
 //! [`Pose::transform_point`] (`R·p + t` in `f64`), and its radius is kept as given. A halfspace's
 //! plane is placed by `n' = R·n`, `d' = d + n'·t` in `f64` (at the identity nothing is
 //! rounded, so a halfspace given in the world frame is placed by [`Pose::identity`]). The
@@ -13,6 +14,8 @@
 //!
 //! * a sphere is the set of points within `radius` of its centre, a capsule the set within
 //!   `radius` of its segment (closed: touching counts);
+//! * a cylinder is the set within `radius` of the line through its placed axis ends `a`, `b`
+//!   and between the planes through `a` and `b` perpendicular to `b − a` (flat caps);
 //! * a box or convex shape is the convex hull of its placed corners or points, a
 //!   [`Polytope`] (its hull is recomputed exactly after placement, since rounding can move a
 //!   vertex inside the hull of the others or make a box's face non-planar);
@@ -27,11 +30,22 @@
 //! # Pairs
 //!
 //! One pair per file (parry's layout; the names of Ericson, *Real-Time Collision Detection*
-//! (2005), ch. 4–5): `sphere_triangle.rs`, `capsule_triangle.rs`, `polytope_triangle.rs`,
-//! `halfspace_triangle.rs`, `sphere_sphere.rs`, `sphere_capsule.rs`, `capsule_capsule.rs`,
-//! `sphere_polytope.rs`, `capsule_polytope.rs`, `polytope_polytope.rs`, `halfspace_sphere.rs`,
-//! `halfspace_capsule.rs`, `halfspace_polytope.rs`, `halfspace_halfspace.rs`; one dispatch,
-//! [`touches`] and [`touches_triangle`], here.
+//! (2005), ch. 4–5): `sphere_triangle.rs`, `capsule_triangle.rs`, `cylinder_triangle.rs`,
+//! `polytope_triangle.rs`, `halfspace_triangle.rs`, `sphere_sphere.rs`, `sphere_capsule.rs`,
+//! `sphere_cylinder.rs`, `capsule_capsule.rs`, `capsule_cylinder.rs`, `cylinder_cylinder.rs`,
+//! `sphere_polytope.rs`, `capsule_polytope.rs`, `cylinder_polytope.rs`, `polytope_polytope.rs`,
+//! `halfspace_sphere.rs`, `halfspace_capsule.rs`, `halfspace_cylinder.rs`,
+//! `halfspace_polytope.rs`, `halfspace_halfspace.rs`; one dispatch, [`touches`] and
+//! [`touches_triangle`], here. Two helper files: `plane.rs` (exact halfspace signs) and
+//! `field.rs` (the cylinder tests' numbers: rigorous intervals as the float filter, exact
+//! rationals behind them, one code path for both).
+//!
+//! Every pair is exact except two, which are **conservative**: never a false "no", and a
+//! "yes" possible for shapes slightly apart. [`capsule_cylinder`] may say yes when the squared
+//! distance exceeds the squared radius by at most `2⁻³⁸·M²` (`M` the largest input
+//! magnitude); [`cylinder_cylinder`] may say yes when both bounding capsules (radius about
+//! each axis) touch the other cylinder, a band up to the radii near the rims (see each
+//! function). The distances involved reach the rim circles, whose exact tests are quartic.
 //!
 //! ```
 //! use obbtree_bv::shape::{touches, touches_triangle, Shape};
@@ -46,6 +60,9 @@
 //! // A triangle wholly inside the ball touches it (solids).
 //! let t = Triangle::new(Point::new(0.1, 0.0, 0.0), Point::new(0.0, 0.1, 0.0), Point::origin());
 //! assert!(touches_triangle(&ball, &t));
+//! // A cylinder standing on the ball: its cap z = 1 touches it at (0, 0, 1).
+//! let can = Shape::cylinder(0.5, 2.0)?.place(&Pose::from_translation([0.0, 0.0, 2.0])?)?;
+//! assert!(touches(&ball, &can));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -75,6 +92,8 @@ mod sphere_triangle;
 
 pub use capsule_capsule::capsule_capsule;
 pub use capsule_cylinder::capsule_cylinder;
+#[doc(hidden)]
+pub use capsule_cylinder::capsule_cylinder_wide_enclosures;
 pub use capsule_polytope::capsule_polytope;
 pub use capsule_triangle::capsule_triangle;
 pub use cylinder_cylinder::cylinder_cylinder;
@@ -393,8 +412,9 @@ impl Shape {
 
     /// The shape placed by `pose` (see the module docs): points by
     /// [`Pose::transform_point`], radii unchanged, a box or convex shape as the exact hull of
-    /// its placed points. Fails when a placed value leaves the exact range, or when a placed
-    /// box or convex shape is flat or beyond the hull's span (see [`ShapeError`]).
+    /// its placed points. Fails when a placed value leaves the exact range, when a placed
+    /// box or convex shape is flat or beyond the hull's span, or when a cylinder's placed axis
+    /// ends coincide (see [`ShapeError`]).
     pub fn place(&self, pose: &Pose) -> Result<PlacedShape, ShapeError> {
         let place = |field: &'static str, p: &Point| check_placed(field, &pose.transform_point(p));
         Ok(match self {
@@ -465,7 +485,8 @@ impl Shape {
 /// A shape placed in the world: the exact data every test decides on (see the module docs).
 /// Made by [`Shape::place`], which checks the exact range; the fields are public for reading
 /// and for tests, and a value built by hand must keep every coordinate, radius, normal entry
-/// and offset in the exact range, radii `>= 0` and normals nonzero.
+/// and offset in the exact range, radii `>= 0`, normals nonzero and a cylinder's axis ends
+/// distinct.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlacedShape {
     /// The points within `radius` of `center`.
@@ -506,8 +527,9 @@ pub enum PlacedShape {
     },
 }
 
-/// Whether the placed solids `a` and `b` share a point, decided exactly (touching counts).
-/// One dispatch over the pair files (see the module docs); the pair is symmetric.
+/// Whether the placed solids `a` and `b` share a point, decided exactly (touching counts),
+/// except capsule–cylinder and cylinder–cylinder, decided conservatively (never a false "no";
+/// see the module docs). One dispatch over the pair files; the pair is symmetric.
 pub fn touches(a: &PlacedShape, b: &PlacedShape) -> bool {
     use PlacedShape::*;
     match (a, b) {

@@ -9,13 +9,13 @@ use std::cmp::Ordering;
 /// `[a, b]` (`a ≠ b`), exactly: whether the distance from `c` to the cylinder is at most `rho`.
 ///
 /// The cylinder is a disc times a segment, so the squared distance is the sum of the squared
-/// distances along the axis and across it (Ericson (2005) §5.1.2 clamps a point to a box the
+/// distances along the axis and across it (Ericson (2005) §5.1.3 clamps a point to a box the
 /// same way, coordinate by coordinate). With `w = b − a`, `L = |w|`, `t = (c − a)·w` and
 /// `q = |(c − a) × w|²`, the axial excess is `A/L` with `A = max(0, −t, t − L²)` and the radial
 /// distance `√q / L`, so the test is `A² + (√q − rL)₊² <= rho²L²`. If `q <= r²L²` it is
 /// `A² <= rho²L²`; otherwise, with `X = A² + q + (r² − rho²)L²`, it is `X <= 2r√(L²q)`, decided
-/// by signs and squares (`X <= 0`, or `X² <= 4r²L²q`). Written once on [`Field`]: rigorous
-/// intervals first, exact rationals when a sign is too close to call.
+/// by signs and squares (`X <= 0`, or `X² <= 4r²L²q`). Written once on `Field` (`field.rs`):
+/// rigorous intervals first, exact rationals when a sign is too close to call.
 pub fn sphere_cylinder(c: &Point, rho: f64, [a, b]: [&Point; 2], r: f64) -> bool {
     let inputs = [c, a, b].map(|p| [p.x, p.y, p.z]);
     let [f0, f1] = normalizing_factors(inputs.iter().flatten().copied().chain([r, rho]));
