@@ -299,6 +299,27 @@ fn random_cylinders_against_triangles() {
     assert!(runs * 100 <= calls.get(), "{runs} exact runs");
 }
 
+/// Scaling every coordinate and the radius by a power of two changes no answer (no rounding
+/// changes): random cases at `2²⁰⁰` and `2⁻²⁰⁰` give the answer at 1, which is the oracle's.
+#[test]
+fn random_answers_are_scale_invariant() {
+    run(256, (cylinder(), triangle()), |((r, l, pose), t)| {
+        let c = placed(r, l, &pose);
+        let (a, b, radius) = axis(&c);
+        let want = touches_triangle(&c, &t);
+        for s in SCALES {
+            let scaled = PlacedShape::Cylinder {
+                a: a * s,
+                b: b * s,
+                radius: radius * s,
+            };
+            let ts = Triangle::new(t.a * s, t.b * s, t.c * s);
+            assert_eq!(touches_triangle(&scaled, &ts), want, "scale {s:e}");
+        }
+        Some((want, oracle_triangle(&a, &b, radius, &t)))
+    });
+}
+
 /// Grid data: integer radii, lengths and coordinates, quarter-turn poses: exact contacts
 /// (tangent faces, rims, cap planes) are frequent. Against the exact oracle.
 #[test]
