@@ -18,9 +18,13 @@ use crate::{Point, Triangle, Vector};
 ///
 /// Exact steps: no if the two bounding capsules miss ([`capsule_capsule`]); yes if an axis
 /// segment meets the other cylinder ([`cylinder_triangle`] on the segment); no if a plane
-/// separates them, tried along `b − a`, `d − c`, their cross product and the direction between
-/// the axes' closest points, each decided exactly by two [`halfspace_cylinder`] tests
-/// (separating axes, Ericson (2005) §5.2.1); then the two capsule tests above.
+/// separates them, tried along `b − a`, `d − c`, their cross product, the direction between
+/// the axes' closest points and the direction between near-closest points of the two solids
+/// (alternating projections in `f64`, which converge to a closest pair of disjoint closed
+/// convex sets: Cheney & Goldstein, "Proximity maps for convex sets", Proc. AMS 10, 1959),
+/// each decided exactly by two [`halfspace_cylinder`] tests (separating axes, Ericson (2005)
+/// §5.2.1); then the two capsule tests above. The float steps only propose directions: every
+/// "no" is proven exactly.
 pub fn cylinder_cylinder([a, b]: [&Point; 2], r: f64, [c, d]: [&Point; 2], s: f64) -> bool {
     if !capsule_capsule([a, b], r, [c, d], s) {
         return false;
@@ -32,7 +36,8 @@ pub fn cylinder_cylinder([a, b]: [&Point; 2], r: f64, [c, d]: [&Point; 2], s: f6
     }
     let (w, v) = (b - a, d - c);
     let (p, q) = closest_axis_points([a, b], [c, d]);
-    let candidates = [w, v, w.cross(&v), q - p];
+    let (x, y) = near_points([a, b], r, [c, d], s);
+    let candidates = [w, v, w.cross(&v), q - p, y - x];
     if candidates
         .iter()
         .any(|n| separates(n, [a, b], r, [c, d], s) || separates(&-n, [a, b], r, [c, d], s))
@@ -55,6 +60,32 @@ fn closest_axis_points([a, b]: [&Point; 2], [c, d]: [&Point; 2]) -> (Point, Poin
         v.norm_squared(),
     );
     (a + u * s, c + v * t)
+}
+
+/// Float points `x` of the first cylinder and `y` of the second after alternating projections
+/// from the first's centre (any points serve: they only propose a direction).
+fn near_points([a, b]: [&Point; 2], r: f64, [c, d]: [&Point; 2], s: f64) -> (Point, Point) {
+    let mut x = nalgebra::center(a, b);
+    let mut y = project(&x, [c, d], s);
+    for _ in 0..48 {
+        x = project(&y, [a, b], r);
+        y = project(&x, [c, d], s);
+    }
+    (x, y)
+}
+
+/// The float projection of `x` onto the cylinder of radius `r` about `[a, b]`: the axial
+/// coordinate clamped to the axis, the radial offset to the disc.
+fn project(x: &Point, [a, b]: [&Point; 2], r: f64) -> Point {
+    let w = b - a;
+    let p = x - a;
+    let t = p.dot(&w) / w.norm_squared();
+    let mut radial = p - w * t;
+    let rho = radial.norm();
+    if rho > r {
+        radial *= r / rho;
+    }
+    a + w * t.clamp(0.0, 1.0) + radial
 }
 
 /// Whether the plane `n·x = δ`, `δ` halfway between the float estimates of the first
