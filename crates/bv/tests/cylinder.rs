@@ -746,7 +746,7 @@ fn cylinder_samples(a: &Point, b: &Point, r: f64, n: i64) -> Vec<Q3> {
 
 /// A capsule touching the rim circle of the unit cylinder (radius 2, length 4) at distance
 /// exactly 5 along (3, 0, 4), where no exact shortcut applies: touching gives yes, a radius
-/// short by `2⁻²⁰` of it (far outside the band `2⁻³⁸·M²`) gives no.
+/// short by `2⁻²⁰` of it (far outside the band `2⁻³⁷·M²`) gives no.
 #[test]
 fn capsule_at_the_rim_both_sides_of_the_band() {
     for s in SCALES {

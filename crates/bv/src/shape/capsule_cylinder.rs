@@ -26,7 +26,7 @@ const BAND: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// Whether the capsule of radius `s` about `[c, d]` meets the solid cylinder of radius `r`
 /// about `[a, b]` (`a ≠ b`). **Conservative**: never a false "no"; a "yes" may be given for
-/// shapes a hair apart, whose distance `D` satisfies `D² <= s² + 2⁻³⁸·M²`, `M` the largest
+/// shapes a hair apart, whose distance `D` satisfies `D² <= s² + 2⁻³⁷·M²`, `M` the largest
 /// magnitude among the coordinates of `a, b, c, d` and `r`, `s` (with one exception, below,
 /// which the tests check never happens on their cases).
 ///
@@ -45,7 +45,8 @@ const BAND: f64 = 1.0 / (1u64 << 40) as f64;
 /// (`hi` the upper end of `G(τ₂)`): no if `lo > s²`, else yes, so a yes has
 /// `D² <= hi <= s² + (hi − lo)`. Inputs are first scaled by a power of two (exact) so the
 /// largest magnitude lies in `[0.5, 1)`; there a yes with a width `hi − lo` of at most
-/// `2⁻⁴⁰` gives the bound above. A wider enclosure (a search that did not converge, or
+/// `2⁻⁴⁰` has `D² <= s² + 2⁻⁴⁰ + 2⁻⁵²` (the last for the rounding of `s²`), and undoing the
+/// scaling, by a factor at most `2M`, gives the bound above. A wider enclosure (a search that did not converge, or
 /// intervals blown up by cancellation) is answered yes whatever the distance: the exception,
 /// counted per thread for the tests.
 pub fn capsule_cylinder([c, d]: [&Point; 2], s: f64, [a, b]: [&Point; 2], r: f64) -> bool {

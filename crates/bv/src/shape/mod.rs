@@ -42,7 +42,7 @@
 //!
 //! Every pair is exact except two, which are **conservative**: never a false "no", and a
 //! "yes" possible for shapes slightly apart. [`capsule_cylinder`] may say yes when the squared
-//! distance exceeds the squared radius by at most `2⁻³⁸·M²` (`M` the largest input
+//! distance exceeds the squared radius by at most `2⁻³⁷·M²` (`M` the largest input
 //! magnitude); [`cylinder_cylinder`] may say yes when both bounding capsules (radius about
 //! each axis) touch the other cylinder, a band up to the radii near the rims (see each
 //! function). The distances involved reach the rim circles, whose exact tests are quartic.
