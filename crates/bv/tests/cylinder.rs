@@ -21,8 +21,8 @@ use common::runner_with;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use obbtree_bv::shape::{
-    capsule_cylinder_wide_enclosures, cylinder_triangle_exact_runs, touches, touches_triangle,
-    PlacedShape, Shape, ShapeError,
+    capsule_cylinder_wide_enclosures, cylinder_cylinder_fallbacks, cylinder_triangle_exact_runs,
+    touches, touches_triangle, PlacedShape, Shape, ShapeError,
 };
 use obbtree_bv::{Point, Pose, Triangle, Vector};
 use proptest::prelude::*;
@@ -850,7 +850,10 @@ fn random_cylinder_pairs_never_a_false_no() {
             .any(|x| in_cylinder(x, &c, &d, r2));
         Some((got, got || witness))
     });
-    println!("{touching} touching, {apart} apart");
+    println!(
+        "{touching} touching, {apart} apart, {} answered by the bounding capsules",
+        cylinder_cylinder_fallbacks()
+    );
     assert!(touching * 10 >= touching + apart && apart * 10 >= touching + apart);
 }
 
@@ -887,4 +890,8 @@ fn cylinder_pairs_in_exact_contact() {
         );
         assert!(touches(&c1, &through));
     }
+    println!(
+        "exact contacts answered by the bounding capsules: {}",
+        cylinder_cylinder_fallbacks()
+    );
 }

@@ -74,44 +74,15 @@ pub fn capsule_cylinder([c, d]: [&Point; 2], s: f64, [a, b]: [&Point; 2], r: f64
 /// A certified enclosure `[lo, hi]` of the least squared distance from the segment
 /// `[points[0], points[1]]` to the cylinder of radius `r` about `[points[2], points[3]]`.
 fn enclosure(points: &[[f64; 3]; 4], r: f64) -> (f64, f64) {
-    let [c, d, a, b] = points.map(|p| p.map(Interval::from_f64));
-    let w: [Interval; 3] = std::array::from_fn(|i| b[i].sub(&a[i]));
+    let [c, d] = [points[0], points[1]].map(|p| p.map(Interval::from_f64));
     let dc: [Interval; 3] = std::array::from_fn(|i| d[i].sub(&c[i]));
-    let dot = |u: &[Interval; 3], v: &[Interval; 3]| {
-        u[0].mul(&v[0]).add(&u[1].mul(&v[1])).add(&u[2].mul(&v[2]))
-    };
-    let length2 = dot(&w, &w);
-    let r_length = Interval::from_f64(r).mul(&length2.sqrt());
+    let cylinder = IntervalCylinder::new(&points[2], &points[3], r);
     // G(τ) and G'(τ)/2.
     let g = |tau: f64| {
         let tau = Interval::from_f64(tau);
-        let p: [Interval; 3] = std::array::from_fn(|i| c[i].add(&tau.mul(&dc[i])).sub(&a[i]));
-        let t = dot(&p, &w);
-        // Signed axial excess times L: `t − clamp(t, 0, L²)`.
-        let below = Interval::zero().sub(&t).at_least_zero();
-        let above = t.sub(&length2).at_least_zero();
-        let excess = above.sub(&below);
-        // The radial vector `p − (t/L²)·w`, its length times L, `√q`, and the share of it
-        // outside the disc, `(1 − rL/√q)₊`.
-        let along = t.div(&length2);
-        let radial: [Interval; 3] = std::array::from_fn(|i| p[i].sub(&along.mul(&w[i])));
-        let u = [
-            p[1].mul(&w[2]).sub(&p[2].mul(&w[1])),
-            p[2].mul(&w[0]).sub(&p[0].mul(&w[2])),
-            p[0].mul(&w[1]).sub(&p[1].mul(&w[0])),
-        ];
-        let root_q = dot(&u, &u).sqrt();
-        let outside = root_q.sub(&r_length).at_least_zero();
-        let value = excess.square().add(&outside.square()).div(&length2);
-        let share = if outside.hi() == 0.0 {
-            Interval::zero()
-        } else {
-            outside.div(&root_q)
-        };
-        // x − P(x) = (excess/L²)·w + share·radial.
-        let gap: [Interval; 3] =
-            std::array::from_fn(|i| excess.div(&length2).mul(&w[i]).add(&share.mul(&radial[i])));
-        (value, dot(&gap, &dc))
+        let x: [Interval; 3] = std::array::from_fn(|i| c[i].add(&tau.mul(&dc[i])));
+        let (value, gap) = cylinder.distance2(&x);
+        (value, dot3(&gap, &dc))
     };
     let slope_sign = |tau: f64| g(tau).1.mid();
     let t2 = if slope_sign(0.0) >= 0.0 {
@@ -140,4 +111,65 @@ fn enclosure(points: &[[f64; 3]; 4], r: f64) -> (f64, f64) {
     let at_zero = value.sub(&x(slope.hi()).mul(&x(t2))).lo();
     let at_one = value.add(&x(slope.lo()).mul(&x(1.0).sub(&x(t2)))).lo();
     (at_zero.min(at_one).max(0.0), value.hi())
+}
+
+/// A cylinder in intervals: axis start `a`, axis `w = b − a`, `|w|²` and `r·|w|`.
+pub(super) struct IntervalCylinder {
+    pub(super) a: [Interval; 3],
+    pub(super) w: [Interval; 3],
+    pub(super) length2: Interval,
+    pub(super) r_length: Interval,
+}
+
+fn dot3(u: &[Interval; 3], v: &[Interval; 3]) -> Interval {
+    u[0].mul(&v[0]).add(&u[1].mul(&v[1])).add(&u[2].mul(&v[2]))
+}
+
+impl IntervalCylinder {
+    /// The cylinder of radius `r` about `[a, b]`.
+    pub(super) fn new(a: &[f64; 3], b: &[f64; 3], r: f64) -> Self {
+        let a = a.map(Interval::from_f64);
+        let w: [Interval; 3] = std::array::from_fn(|i| Interval::from_f64(b[i]).sub(&a[i]));
+        let length2 = dot3(&w, &w);
+        let r_length = Interval::from_f64(r).mul(&length2.sqrt());
+        Self {
+            a,
+            w,
+            length2,
+            r_length,
+        }
+    }
+
+    /// Enclosures of the squared distance from `x` to the cylinder and of `x − P(x)`, `P` the
+    /// projection onto it (half the gradient of the squared distance).
+    pub(super) fn distance2(&self, x: &[Interval; 3]) -> (Interval, [Interval; 3]) {
+        let (w, length2) = (&self.w, &self.length2);
+        let p: [Interval; 3] = std::array::from_fn(|i| x[i].sub(&self.a[i]));
+        let t = dot3(&p, w);
+        // Signed axial excess times L: `t − clamp(t, 0, L²)`.
+        let below = Interval::zero().sub(&t).at_least_zero();
+        let above = t.sub(length2).at_least_zero();
+        let excess = above.sub(&below);
+        // The radial vector `p − (t/L²)·w`, its length times L, `√q`, and the share of it
+        // outside the disc, `(1 − rL/√q)₊`.
+        let along = t.div(length2);
+        let radial: [Interval; 3] = std::array::from_fn(|i| p[i].sub(&along.mul(&w[i])));
+        let u = [
+            p[1].mul(&w[2]).sub(&p[2].mul(&w[1])),
+            p[2].mul(&w[0]).sub(&p[0].mul(&w[2])),
+            p[0].mul(&w[1]).sub(&p[1].mul(&w[0])),
+        ];
+        let root_q = dot3(&u, &u).sqrt();
+        let outside = root_q.sub(&self.r_length).at_least_zero();
+        let value = excess.square().add(&outside.square()).div(length2);
+        let share = if outside.hi() == 0.0 {
+            Interval::zero()
+        } else {
+            outside.div(&root_q)
+        };
+        // x − P(x) = (excess/L²)·w + share·radial.
+        let gap: [Interval; 3] =
+            std::array::from_fn(|i| excess.div(length2).mul(&w[i]).add(&share.mul(&radial[i])));
+        (value, gap)
+    }
 }

@@ -43,9 +43,11 @@
 //! Every pair is exact except two, which are **conservative**: never a false "no", and a
 //! "yes" possible for shapes slightly apart. [`capsule_cylinder`] may say yes when the squared
 //! distance exceeds the squared radius by at most `2⁻³⁷·M²` (`M` the largest input
-//! magnitude); [`cylinder_cylinder`] may say yes when both bounding capsules (radius about
-//! each axis) touch the other cylinder, a band up to the radii near the rims (see each
-//! function). The distances involved reach the rim circles, whose exact tests are quartic.
+//! magnitude); [`cylinder_cylinder`] may say yes when a certified squared distance is at most
+//! `2⁻³⁸·M²`, or, in a last step for the rare cases its search does not settle, when both
+//! bounding capsules (radius about each axis) touch the other cylinder, a band up to the radii
+//! near the rims (see each function). The distances involved reach the rim circles, whose
+//! exact tests are quartic.
 //!
 //! ```
 //! use obbtree_bv::shape::{touches, touches_triangle, Shape};
@@ -97,6 +99,8 @@ pub use capsule_cylinder::capsule_cylinder_wide_enclosures;
 pub use capsule_polytope::capsule_polytope;
 pub use capsule_triangle::capsule_triangle;
 pub use cylinder_cylinder::cylinder_cylinder;
+#[doc(hidden)]
+pub use cylinder_cylinder::cylinder_cylinder_fallbacks;
 pub use cylinder_polytope::cylinder_polytope;
 pub use cylinder_triangle::cylinder_triangle;
 #[doc(hidden)]
