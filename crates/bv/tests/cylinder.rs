@@ -882,6 +882,26 @@ fn cylinder_pairs_in_exact_contact() {
         };
         assert!(touches(&c1, &beside(3.0 * s)), "{s:e}");
         assert!(!touches(&c1, &beside(up(3.0 * s))), "{s:e}");
+        // Both sides of the band: a gap of 2⁻¹⁰ (squared 2⁻²⁰, far above 2⁻³⁸·M², M = 3)
+        // is apart; an overlap of 2⁻¹⁰ touches.
+        assert!(!touches(&c1, &across((2.0 + 2f64.powi(-10)) * s)), "{s:e}");
+        assert!(touches(&c1, &across((2.0 - 2f64.powi(-10)) * s)), "{s:e}");
+        // Tilted (rounded rotation) across the rim, a little above and a little below.
+        let tilted = |z: f64| {
+            placed(
+                0.5 * s,
+                2.0 * s,
+                &Pose::new([1.5 * s, 0.0, z], [0.3, 0.7, 0.0]).unwrap(),
+            )
+        };
+        let (high, low) = (tilted(3.0 * s), tilted(1.2 * s));
+        assert!(!touches(&c1, &high), "{s:e}");
+        assert!(touches(&c1, &low), "{s:e}");
+        // (The oracle agrees that they do meet: a rational point of one lies in the other.)
+        let ((a, b, r), (c, d, q)) = (axis(&low), axis(&c1));
+        assert!(cylinder_samples(&a, &b, r, 3)
+            .iter()
+            .any(|x| in_cylinder(x, &c, &d, q)));
         // A cylinder's axis through the other: yes, exactly.
         let through = placed(
             0.25 * s,
