@@ -286,6 +286,16 @@ pub(super) fn normalizing_factors(values: impl IntoIterator<Item = f64>) -> [f64
     crate::range::power_of_two_factors(-crate::range::binary_exponent(largest) - 1)
 }
 
+/// `x · f0 · f1` when both products are exact (no result or intermediate subnormal, none
+/// infinite), else `None`. For inputs outside the exact range, where
+/// [`normalizing_factors`] alone does not guarantee it.
+pub(super) fn exactly_scaled(x: f64, [f0, f1]: [f64; 2]) -> Option<f64> {
+    let normal = |y: f64| y.is_finite() && (y == 0.0 || y.abs() >= f64::MIN_POSITIVE);
+    let m = x * f0;
+    let y = m * f1;
+    (normal(m) && normal(y) && (y == 0.0) == (x == 0.0)).then_some(y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

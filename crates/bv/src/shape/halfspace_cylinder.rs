@@ -1,6 +1,8 @@
 //! Halfspace against cylinder.
 
-use super::field::{at_most_zero, cross3, dot3, normalizing_factors, sub3, v3, Field, Interval};
+use super::field::{
+    at_most_zero, cross3, dot3, exactly_scaled, normalizing_factors, sub3, v3, Field, Interval,
+};
 use crate::{Point, Vector};
 use num_rational::BigRational;
 
@@ -14,17 +16,29 @@ use num_rational::BigRational;
 /// `n` need not be a unit.
 pub fn halfspace_cylinder(n: &Vector, d: f64, [a, b]: [&Point; 2], r: f64) -> bool {
     let inputs = [[n.x, n.y, n.z], [a.x, a.y, a.z], [b.x, b.y, b.z]];
-    // Scaling the points and `r` by `f`, `n` by `g` and `d` by `fg` keeps every answer (an
-    // overflow only widens the intervals).
-    let [f0, f1] = normalizing_factors(inputs[1..].iter().flatten().copied().chain([r]));
-    let [g0, g1] = normalizing_factors(inputs[0]);
-    let n_scaled = inputs[0].map(|x| x * g0 * g1);
-    let scaled = [
-        n_scaled,
-        inputs[1].map(|x| x * f0 * f1),
-        inputs[2].map(|x| x * f0 * f1),
-    ];
-    meets::<Interval>(&scaled, d * f0 * f1 * g0 * g1, r * f0 * f1)
+    // Scaling the points and `r` by `f`, `n` by `g` and `d` by `fg` keeps every answer; the
+    // filter runs only when every scaling is exact (`n` and `d` need not be in the exact
+    // range: `cylinder_cylinder` passes computed ones).
+    let f = normalizing_factors(inputs[1..].iter().flatten().copied().chain([r]));
+    let g = normalizing_factors(inputs[0]);
+    let fg = [f[0] * f[1], g[0] * g[1]];
+    let scale3 = |p: &[f64; 3], h| -> Option<[f64; 3]> {
+        Some([
+            exactly_scaled(p[0], h)?,
+            exactly_scaled(p[1], h)?,
+            exactly_scaled(p[2], h)?,
+        ])
+    };
+    let filtered = (|| {
+        let scaled = [
+            scale3(&inputs[0], g)?,
+            scale3(&inputs[1], f)?,
+            scale3(&inputs[2], f)?,
+        ];
+        let d = exactly_scaled(d, fg)?;
+        meets::<Interval>(&scaled, d, exactly_scaled(r, f)?)
+    })();
+    filtered
         .or_else(|| meets::<BigRational>(&inputs, d, r))
         .expect("exact signs")
 }
