@@ -8,9 +8,9 @@
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
 //! * [`distance`]: closest points and distances, and lower bounds between posed volumes, one
 //!   pair per file (`tri_tri.rs`, `rss_rss.rs`, ...).
-//! * [`shape`]: primitive shapes (sphere, capsule, box, convex hull, halfspace) placed by a
-//!   pose, and exact touch tests of each against a triangle and against each other, one pair
-//!   per file.
+//! * [`shape`]: primitive shapes (sphere, capsule, cylinder, box, convex hull, halfspace)
+//!   placed by a pose, and touch tests of each against a triangle and against each other, one
+//!   pair per file: exact, except capsule–cylinder and cylinder–cylinder (conservative).
 //! * [`trimesh`]: the validated triangle mesh everything is built over.
 //! * [`range`]: the coordinates on which the exact predicates are exact, and the check that a
 //!   pose keeps a mesh's placed coordinates among them.

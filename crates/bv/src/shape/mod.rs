@@ -1,10 +1,11 @@
-//! Primitive shapes as exact geometry: sphere, capsule, box, convex hull and halfspace, and
-//! exact yes/no tests ("do they touch") of each against a triangle and against each other.
+//! Primitive shapes as exact geometry: sphere, capsule, cylinder, box, convex hull and
+//! halfspace, and exact yes/no tests ("do they touch") of each against a triangle and against
+//! each other (two conservative ones: capsule–cylinder and cylinder–cylinder, see below).
 //!
 //! # Exactness model
 //!
 //! A shape is placed the way a mesh vertex is placed ([`Shape::place`]): its centre, its
-//! segment's ends and its corners (box corners, convex vertices) go through
+//! segment's or axis's ends and its corners (box corners, convex vertices) go through
 //! [`Pose::transform_point`] (`R·p + t` in `f64`), and its radius is kept as given. A halfspace's
 //! plane is placed by `n' = R·n`, `d' = d + n'·t` in `f64` (at the identity nothing is
 //! rounded, so a halfspace given in the world frame is placed by [`Pose::identity`]). The
@@ -13,6 +14,8 @@
 //!
 //! * a sphere is the set of points within `radius` of its centre, a capsule the set within
 //!   `radius` of its segment (closed: touching counts);
+//! * a cylinder is the set within `radius` of the line through its placed axis ends `a`, `b`
+//!   and between the planes through `a` and `b` perpendicular to `b − a` (flat caps);
 //! * a box or convex shape is the convex hull of its placed corners or points, a
 //!   [`Polytope`] (its hull is recomputed exactly after placement, since rounding can move a
 //!   vertex inside the hull of the others or make a box's face non-planar);
@@ -27,11 +30,24 @@
 //! # Pairs
 //!
 //! One pair per file (parry's layout; the names of Ericson, *Real-Time Collision Detection*
-//! (2005), ch. 4–5): `sphere_triangle.rs`, `capsule_triangle.rs`, `polytope_triangle.rs`,
-//! `halfspace_triangle.rs`, `sphere_sphere.rs`, `sphere_capsule.rs`, `capsule_capsule.rs`,
-//! `sphere_polytope.rs`, `capsule_polytope.rs`, `polytope_polytope.rs`, `halfspace_sphere.rs`,
-//! `halfspace_capsule.rs`, `halfspace_polytope.rs`, `halfspace_halfspace.rs`; one dispatch,
-//! [`touches`] and [`touches_triangle`], here.
+//! (2005), ch. 4–5): `sphere_triangle.rs`, `capsule_triangle.rs`, `cylinder_triangle.rs`,
+//! `polytope_triangle.rs`, `halfspace_triangle.rs`, `sphere_sphere.rs`, `sphere_capsule.rs`,
+//! `sphere_cylinder.rs`, `capsule_capsule.rs`, `capsule_cylinder.rs`, `cylinder_cylinder.rs`,
+//! `sphere_polytope.rs`, `capsule_polytope.rs`, `cylinder_polytope.rs`, `polytope_polytope.rs`,
+//! `halfspace_sphere.rs`, `halfspace_capsule.rs`, `halfspace_cylinder.rs`,
+//! `halfspace_polytope.rs`, `halfspace_halfspace.rs`; one dispatch, [`touches`] and
+//! [`touches_triangle`], here. Two helper files: `plane.rs` (exact halfspace signs) and
+//! `field.rs` (the cylinder tests' numbers: rigorous intervals as the float filter, exact
+//! rationals behind them, one code path for both).
+//!
+//! Every pair is exact except two, which are **conservative**: never a false "no", and a
+//! "yes" possible for shapes slightly apart. [`capsule_cylinder`] may say yes when the squared
+//! distance exceeds the squared radius by at most `2⁻³⁷·M²` (`M` the largest input
+//! magnitude); [`cylinder_cylinder`] may say yes when a certified squared distance is at most
+//! `2⁻³⁸·M²`, or, in a last step for the rare cases its search does not settle, when both
+//! bounding capsules (radius about each axis) touch the other cylinder, a band up to the radii
+//! near the rims (see each function). The distances involved reach the rim circles, whose
+//! exact tests are quartic.
 //!
 //! ```
 //! use obbtree_bv::shape::{touches, touches_triangle, Shape};
@@ -46,14 +62,23 @@
 //! // A triangle wholly inside the ball touches it (solids).
 //! let t = Triangle::new(Point::new(0.1, 0.0, 0.0), Point::new(0.0, 0.1, 0.0), Point::origin());
 //! assert!(touches_triangle(&ball, &t));
+//! // A cylinder standing on the ball: its cap z = 1 touches it at (0, 0, 1).
+//! let can = Shape::cylinder(0.5, 2.0)?.place(&Pose::from_translation([0.0, 0.0, 2.0])?)?;
+//! assert!(touches(&ball, &can));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod bounds;
 mod capsule_capsule;
+mod capsule_cylinder;
 mod capsule_polytope;
 mod capsule_triangle;
+mod cylinder_cylinder;
+mod cylinder_polytope;
+mod cylinder_triangle;
+mod field;
 mod halfspace_capsule;
+mod halfspace_cylinder;
 mod halfspace_halfspace;
 mod halfspace_polytope;
 mod halfspace_sphere;
@@ -63,14 +88,26 @@ mod polytope;
 mod polytope_polytope;
 mod polytope_triangle;
 mod sphere_capsule;
+mod sphere_cylinder;
 mod sphere_polytope;
 mod sphere_sphere;
 mod sphere_triangle;
 
 pub use capsule_capsule::capsule_capsule;
+pub use capsule_cylinder::capsule_cylinder;
+#[doc(hidden)]
+pub use capsule_cylinder::capsule_cylinder_wide_enclosures;
 pub use capsule_polytope::capsule_polytope;
 pub use capsule_triangle::capsule_triangle;
+pub use cylinder_cylinder::cylinder_cylinder;
+#[doc(hidden)]
+pub use cylinder_cylinder::cylinder_cylinder_fallbacks;
+pub use cylinder_polytope::cylinder_polytope;
+pub use cylinder_triangle::cylinder_triangle;
+#[doc(hidden)]
+pub use cylinder_triangle::cylinder_triangle_exact_runs;
 pub use halfspace_capsule::halfspace_capsule;
+pub use halfspace_cylinder::halfspace_cylinder;
 pub use halfspace_halfspace::halfspace_halfspace;
 pub use halfspace_polytope::halfspace_polytope;
 pub use halfspace_sphere::halfspace_sphere;
@@ -79,6 +116,7 @@ pub use polytope::Polytope;
 pub use polytope_polytope::polytope_polytope;
 pub use polytope_triangle::polytope_triangle;
 pub use sphere_capsule::sphere_capsule;
+pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_polytope::sphere_polytope;
 pub use sphere_sphere::sphere_sphere;
 pub use sphere_triangle::sphere_triangle;
@@ -89,7 +127,8 @@ use crate::{Point, Pose, Triangle, Vector};
 /// Why a shape or a placement was refused. Each variant names the offending field.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ShapeError {
-    /// A size is NaN, infinite, or not positive (`length` of a capsule may be 0).
+    /// A size is NaN, infinite, or not positive (`length` of a capsule may be 0, of a cylinder
+    /// not).
     #[error(
         "the shape's {field} is {value}: it must be a finite number > 0 (a capsule's length >= 0)"
     )]
@@ -111,6 +150,13 @@ pub enum ShapeError {
     /// A halfspace's normal is zero.
     #[error("the halfspace's normal is zero")]
     ZeroNormal,
+    /// A cylinder's placed axis ends rounded to the same point (its length is negligible next
+    /// to its placed coordinates), leaving no axis direction.
+    #[error(
+        "placing the cylinder rounds both ends of its axis to the same point; lengthen it or \
+         move it closer to the origin"
+    )]
+    AxisCollapsed,
     /// A convex shape's points do not span three dimensions (fewer than four, or all
     /// coplanar: decided exactly), or a placed box or convex shape became flat by rounding.
     #[error("the {field} do not span three dimensions (fewer than 4 points, or all coplanar)")]
@@ -124,7 +170,7 @@ pub enum ShapeError {
          1.1e102 in magnitude); move the shape closer to the origin or snap the pose"
     )]
     PlacedOutOfRange {
-        /// `"the centre"`, `"a segment end"`, `"a corner"`, `"a vertex"`, `"the normal"` or
+        /// `"the centre"`, `"a segment end"`, `"an axis end"`, `"a corner"`, `"a vertex"`, `"the normal"` or
         /// `"the offset"`.
         field: &'static str,
         /// The offending value.
@@ -193,6 +239,30 @@ impl Capsule {
         self.length
     }
     /// The segment's ends in the capsule's frame (`length / 2` is exact in the exact range).
+    fn ends(&self) -> [Point; 2] {
+        let h = self.length / 2.0;
+        [Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)]
+    }
+}
+
+/// A solid cylinder: the disc of radius `radius` about the z axis swept from
+/// `z = -length/2` to `z = length/2` (flat caps).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder {
+    radius: f64,
+    length: f64,
+}
+
+impl Cylinder {
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+    /// The length of the axis (> 0).
+    pub fn length(&self) -> f64 {
+        self.length
+    }
+    /// The axis's ends in the cylinder's frame (`length / 2` is exact in the exact range).
     fn ends(&self) -> [Point; 2] {
         let h = self.length / 2.0;
         [Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)]
@@ -271,6 +341,8 @@ pub enum Shape {
     Sphere(Sphere),
     /// See [`Capsule`].
     Capsule(Capsule),
+    /// See [`Cylinder`].
+    Cylinder(Cylinder),
     /// See [`Cuboid`].
     Cuboid(Cuboid),
     /// See [`Convex`].
@@ -293,6 +365,15 @@ impl Shape {
         let length = check_size("length", length, true)?;
         check_size("length", length / 2.0, true)?;
         Ok(Self::Capsule(Capsule { radius, length }))
+    }
+
+    /// A solid cylinder along z, centred: `radius > 0`, `length > 0`, both finite and in the
+    /// exact range (as is `length / 2`).
+    pub fn cylinder(radius: f64, length: f64) -> Result<Self, ShapeError> {
+        let radius = check_size("radius", radius, false)?;
+        let length = check_size("length", length, false)?;
+        check_size("length", length / 2.0, false)?;
+        Ok(Self::Cylinder(Cylinder { radius, length }))
     }
 
     /// A box of full sizes `sizes` (each finite, `> 0`, its half in the exact range).
@@ -347,8 +428,9 @@ impl Shape {
 
     /// The shape placed by `pose` (see the module docs): points by
     /// [`Pose::transform_point`], radii unchanged, a box or convex shape as the exact hull of
-    /// its placed points. Fails when a placed value leaves the exact range, or when a placed
-    /// box or convex shape is flat or beyond the hull's span (see [`ShapeError`]).
+    /// its placed points. Fails when a placed value leaves the exact range, when a placed
+    /// box or convex shape is flat or beyond the hull's span, or when a cylinder's placed axis
+    /// ends coincide (see [`ShapeError`]).
     pub fn place(&self, pose: &Pose) -> Result<PlacedShape, ShapeError> {
         let place = |field: &'static str, p: &Point| check_placed(field, &pose.transform_point(p));
         Ok(match self {
@@ -361,6 +443,18 @@ impl Shape {
                 PlacedShape::Capsule {
                     a: place("a segment end", &a)?,
                     b: place("a segment end", &b)?,
+                    radius: c.radius,
+                }
+            }
+            Shape::Cylinder(c) => {
+                let [a, b] = c.ends();
+                let (a, b) = (place("an axis end", &a)?, place("an axis end", &b)?);
+                if a == b {
+                    return Err(ShapeError::AxisCollapsed);
+                }
+                PlacedShape::Cylinder {
+                    a,
+                    b,
                     radius: c.radius,
                 }
             }
@@ -411,7 +505,8 @@ impl Shape {
 /// A shape placed in the world: the exact data every test decides on (see the module docs).
 /// Made by [`Shape::place`], which checks the exact range; the fields are public for reading
 /// and for tests, and a value built by hand must keep every coordinate, radius, normal entry
-/// and offset in the exact range, radii `>= 0` and normals nonzero.
+/// and offset in the exact range, radii `>= 0`, normals nonzero and a cylinder's axis ends
+/// distinct.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlacedShape {
     /// The points within `radius` of `center`.
@@ -430,6 +525,17 @@ pub enum PlacedShape {
         /// The radius (not rounded).
         radius: f64,
     },
+    /// The solid cylinder of radius `radius` about the segment `[a, b]` (`a ≠ b`): the points
+    /// within `radius` of the line through `a` and `b` and between the planes through `a` and
+    /// `b` perpendicular to `b − a` (flat caps; its length is `|b − a|` as placed).
+    Cylinder {
+        /// One placed end of the axis.
+        a: Point,
+        /// The other.
+        b: Point,
+        /// The radius (not rounded).
+        radius: f64,
+    },
     /// The convex hull of placed points (a box or a convex shape).
     Polytope(Polytope),
     /// `{p : normal·p <= offset}`.
@@ -441,8 +547,9 @@ pub enum PlacedShape {
     },
 }
 
-/// Whether the placed solids `a` and `b` share a point, decided exactly (touching counts).
-/// One dispatch over the pair files (see the module docs); the pair is symmetric.
+/// Whether the placed solids `a` and `b` share a point, decided exactly (touching counts),
+/// except capsule–cylinder and cylinder–cylinder, decided conservatively (never a false "no";
+/// see the module docs). One dispatch over the pair files; the pair is symmetric.
 pub fn touches(a: &PlacedShape, b: &PlacedShape) -> bool {
     use PlacedShape::*;
     match (a, b) {
@@ -475,6 +582,41 @@ pub fn touches(a: &PlacedShape, b: &PlacedShape) -> bool {
             capsule_polytope([a, b], *radius, p)
         }
         (Polytope(p), Polytope(q)) => polytope_polytope(p, q),
+        (Sphere { center, radius }, Cylinder { a, b, radius: s })
+        | (Cylinder { a, b, radius: s }, Sphere { center, radius }) => {
+            sphere_cylinder(center, *radius, [a, b], *s)
+        }
+        (
+            Capsule { a, b, radius },
+            Cylinder {
+                a: c,
+                b: d,
+                radius: s,
+            },
+        )
+        | (
+            Cylinder {
+                a: c,
+                b: d,
+                radius: s,
+            },
+            Capsule { a, b, radius },
+        ) => capsule_cylinder([a, b], *radius, [c, d], *s),
+        (
+            Cylinder { a, b, radius: r },
+            Cylinder {
+                a: c,
+                b: d,
+                radius: s,
+            },
+        ) => cylinder_cylinder([a, b], *r, [c, d], *s),
+        (Cylinder { a, b, radius }, Polytope(p)) | (Polytope(p), Cylinder { a, b, radius }) => {
+            cylinder_polytope([a, b], *radius, p)
+        }
+        (Halfspace { normal, offset }, Cylinder { a, b, radius })
+        | (Cylinder { a, b, radius }, Halfspace { normal, offset }) => {
+            halfspace_cylinder(normal, *offset, [a, b], *radius)
+        }
         (Halfspace { normal, offset }, Sphere { center, radius })
         | (Sphere { center, radius }, Halfspace { normal, offset }) => {
             halfspace_sphere(normal, *offset, center, *radius)
@@ -502,6 +644,7 @@ pub fn touches_triangle(shape: &PlacedShape, triangle: &Triangle) -> bool {
     match shape {
         PlacedShape::Sphere { center, radius } => sphere_triangle(center, *radius, triangle),
         PlacedShape::Capsule { a, b, radius } => capsule_triangle([a, b], *radius, triangle),
+        PlacedShape::Cylinder { a, b, radius } => cylinder_triangle([a, b], *radius, triangle),
         PlacedShape::Polytope(p) => polytope_triangle(p, triangle),
         PlacedShape::Halfspace { normal, offset } => halfspace_triangle(normal, *offset, triangle),
     }
