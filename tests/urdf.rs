@@ -197,9 +197,18 @@ fn bad_files_give_typed_errors_naming_the_file() {
 
     let e = refused(
         "cyl.urdf",
-        &with_mesh(r#"<cylinder radius="1" length="1"/>"#),
+        &with_mesh(r#"<cylinder radius="1" length="-1"/>"#),
     );
-    assert!(matches!(e, UrdfError::NotAMesh { .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            UrdfError::BadShape {
+                element: "cylinder",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
 
     let e = refused("box.urdf", &with_mesh(r#"<box size="1 0 1"/>"#));
     assert!(
@@ -307,41 +316,8 @@ fn a_missing_collision_mesh_is_an_error_not_a_visual() {
     assert!(e.to_string().contains("link_0.stl"), "{e}");
 }
 
-#[test]
-fn cylinders_are_refused_by_name() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "v.obj", TRI);
-    write(dir.path(), "c2.obj", TRI);
-    let text = TWO_COLLISIONS
-        .replace(r#"<link name="a">"#, r#"<link name="FL_hip">"#)
-        .replace(r#"<parent link="a"/>"#, r#"<parent link="FL_hip"/>"#)
-        .replace(
-            r#"<mesh filename="c1.obj"/>"#,
-            r#"<cylinder radius="0.1" length="0.2"/>"#,
-        );
-    let urdf = write(dir.path(), "cylinder.urdf", &text);
-    let e = read_with(&urdf, Geometry::Collision, &[]).unwrap_err();
-    let want = format!(
-        "{}: link \"FL_hip\": collision geometry <cylinder> is not supported yet",
-        urdf.display()
-    );
-    assert!(e.to_string().starts_with(&want), "{e}");
-    assert!(
-        matches!(
-            e,
-            UrdfError::NotAMesh {
-                geometry: Geometry::Collision,
-                element: "cylinder",
-                ..
-            }
-        ),
-        "{e:?}"
-    );
-    // The visual is a mesh: reading visuals is fine.
-    read_with(&urdf, Geometry::Visual, &[]).unwrap();
-}
-
-/// Link `a` holds a box, a sphere and a capsule; link `c`, joined to `b`, a sphere. At q = 0,
+/// Link `a` holds a box, a sphere, a capsule and a cylinder; link `c`, joined to `b`, a
+/// sphere. At q = 0,
 /// `c`'s sphere (radius 0.5 about x = 2) touches `a`'s box (x in [-0.5, 1.5]) at one point,
 /// exactly; at q = 0.25 (a slide along x) it is 0.25 away.
 const PRIMITIVES: &str = r#"<robot name="p">
@@ -349,6 +325,7 @@ const PRIMITIVES: &str = r#"<robot name="p">
     <collision><origin xyz="0.5 0 0"/><geometry><box size="2 2 2"/></geometry></collision>
     <collision><origin xyz="0 0 4"/><geometry><sphere radius="0.25"/></geometry></collision>
     <collision><origin xyz="0 0 -4"/><geometry><capsule radius="0.25" length="1"/></geometry></collision>
+    <collision><origin xyz="0 4 0"/><geometry><cylinder radius="0.25" length="1"/></geometry></collision>
   </link>
   <link name="b"/>
   <link name="c">
@@ -374,15 +351,16 @@ fn boxes_spheres_and_capsules_are_solids_of_their_links() {
         [
             Shape::cuboid([2.0, 2.0, 2.0]).unwrap(),
             Shape::sphere(0.25).unwrap(),
-            Shape::capsule(0.25, 1.0).unwrap()
+            Shape::capsule(0.25, 1.0).unwrap(),
+            Shape::cylinder(0.25, 1.0).unwrap()
         ]
     );
     assert_eq!(robot.links[0].shapes[1].origin.translation().z, 4.0);
     let mut scene: RobotScene = RobotScene::new(robot).unwrap();
-    // Three objects for `a`, one for `c`; `a` and `c` are not joined (b sits between them).
-    assert_eq!(scene.scene().len(), 4);
-    assert!(scene.scene().id("a#2").is_some());
-    assert_eq!(scene.self_pairs_checked(), 3);
+    // Four objects for `a`, one for `c`; `a` and `c` are not joined (b sits between them).
+    assert_eq!(scene.scene().len(), 5);
+    assert!(scene.scene().id("a#3").is_some());
+    assert_eq!(scene.self_pairs_checked(), 4);
     scene.set_configuration(&[0.0]).unwrap();
     let touching = scene.check().unwrap();
     assert_eq!(touching.self_collisions, [[0, 2]]);
@@ -602,6 +580,18 @@ fn mimic_joints_follow_their_leader() {
             < 1e-15
     );
     assert!(robot.link_poses(&[0.3, 0.1]).is_err(), "one value, not two");
+
+    // A fixed joint's mimic is dropped (talos's grippers): the joint does not move.
+    let fixed_mimic = file(
+        "fixed_mimic.urdf",
+        &mimic_text(
+            "",
+            r#"<link name="d"/><joint name="j3" type="fixed"><parent link="a"/><child link="d"/><mimic joint="j1"/></joint>"#,
+        ),
+    );
+    let robot = read_with(&fixed_mimic, Geometry::Collision, &[]).unwrap();
+    assert_eq!(robot.moving_joints().count(), 2);
+    assert!(robot.joints.iter().all(|j| j.mimic.is_none()));
 
     let refused = [
         (

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A mesh with its bounding-volume hierarchy, or a primitive solid (`Model.sphere`,
-/// `Model.capsule`, `Model.box`, `Model.convex`, `Model.halfspace`): what every query takes.
+/// `Model.capsule`, `Model.cylinder`, `Model.box`, `Model.convex`, `Model.halfspace`): what
+/// every query takes.
 /// Immutable and safe to share between threads; a mesh model pickles with its tree, so
 /// unpickling does not rebuild it.
 ///
@@ -53,6 +54,13 @@ impl Model {
     #[pyo3(signature = (radius, length, bv = "obb"))]
     fn capsule(radius: f64, length: f64, bv: &str) -> PyResult<Self> {
         shape_model(Shape::capsule(radius, length), bv)
+    }
+
+    /// A solid cylinder of `radius` along z, from z = -length/2 to length/2.
+    #[staticmethod]
+    #[pyo3(signature = (radius, length, bv = "obb"))]
+    fn cylinder(radius: f64, length: f64, bv: &str) -> PyResult<Self> {
+        shape_model(Shape::cylinder(radius, length), bv)
     }
 
     /// A solid box of full sizes `size` (x, y, z), centred at the origin.
@@ -176,6 +184,7 @@ impl Model {
         let (name, args) = match &shape {
             Shape::Sphere(s) => ("sphere", (s.radius(), bv).into_pyobject(py)?),
             Shape::Capsule(c) => ("capsule", (c.radius(), c.length(), bv).into_pyobject(py)?),
+            Shape::Cylinder(c) => ("cylinder", (c.radius(), c.length(), bv).into_pyobject(py)?),
             Shape::Cuboid(b) => ("box", (<[f64; 3]>::from(b.sizes()), bv).into_pyobject(py)?),
             Shape::Convex(c) => {
                 let rows: Vec<[f64; 3]> = c.points().iter().map(|p| [p.x, p.y, p.z]).collect();

@@ -94,6 +94,7 @@ def test_shapes_pickle_as_their_sizes(cube):
     for model in [
         obbtree.Model.sphere(0.5),
         obbtree.Model.capsule(0.25, 1.0),
+        obbtree.Model.cylinder(0.25, 1.0),
         obbtree.Model.box([1.0, 2.0, 3.0]),
         obbtree.Model.convex(CUBE),
         obbtree.Model.halfspace([0.0, 0.0, 1.0], 0.5),

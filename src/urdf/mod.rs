@@ -32,10 +32,9 @@
 //! - A material's `<texture />` that names no file (some exporters write one) is skipped: it is
 //!   drawing data, and the parser would refuse the whole file for it.
 //! - A file with no links is refused ([`UrdfError::NotATree`]).
-//! - `<box size>`, `<sphere radius>` and `<capsule radius length>` elements are primitive
-//!   solids ([`LinkShape`], [`Shape`]): a box of full sizes, a capsule along the element's z
-//!   axis, centred. An element this module cannot represent yet (`<cylinder>`) is refused
-//!   ([`UrdfError::NotAMesh`]) rather than silently left out of a collision query.
+//! - `<box size>`, `<sphere radius>`, `<cylinder radius length>` and `<capsule radius length>`
+//!   elements are primitive solids ([`LinkShape`], [`Shape`]): a box of full sizes, a cylinder
+//!   or capsule along the element's z axis, centred.
 //!
 //! [`RobotScene`] makes a robot's meshes objects of a [`Scene`](crate::Scene): self-collision,
 //! fixtures, and paths of configurations checked with the scene's temporal coherence. An SRDF
@@ -165,18 +164,6 @@ pub enum UrdfError {
         /// Why.
         reason: String,
     },
-    /// A geometry element of a kind not supported yet (`cylinder`).
-    #[error("{}: link {link:?}: {geometry} geometry <{element}> is not supported yet (<mesh>, <box>, <sphere> and <capsule> are)", path.display())]
-    NotAMesh {
-        /// The URDF file.
-        path: PathBuf,
-        /// The link.
-        link: String,
-        /// Which kind of element it is.
-        geometry: Geometry,
-        /// The shape's element name: `cylinder`.
-        element: &'static str,
-    },
     /// A primitive's sizes were refused (not finite, not positive, or out of the exact range).
     #[error("{}: link {link:?}: {geometry} <{element}>: {source}", path.display())]
     BadShape {
@@ -186,7 +173,7 @@ pub enum UrdfError {
         link: String,
         /// Which kind of element it is.
         geometry: Geometry,
-        /// The element name: `box`, `sphere` or `capsule`.
+        /// The element name: `box`, `sphere`, `cylinder` or `capsule`.
         element: &'static str,
         /// Why.
         source: ShapeError,
@@ -475,45 +462,39 @@ impl Reader<'_> {
                 .map(|v| (&v.origin, &v.geometry))
                 .collect(),
         };
-        let (meshes, shapes): (Vec<_>, Vec<_>) = elements
-            .into_iter()
-            .partition(|(_, geometry)| matches!(geometry, urdf_rs::Geometry::Mesh { .. }));
+        let (mut meshes, mut shapes) = (Vec::new(), Vec::new());
+        for (origin, geometry) in elements {
+            let shape = match geometry {
+                urdf_rs::Geometry::Mesh { filename, scale } => {
+                    meshes.push(self.mesh(&link.name, origin, filename, scale)?);
+                    continue;
+                }
+                urdf_rs::Geometry::Box { size } => Shape::cuboid(size.0),
+                urdf_rs::Geometry::Sphere { radius } => Shape::sphere(*radius),
+                urdf_rs::Geometry::Capsule { radius, length } => Shape::capsule(*radius, *length),
+                urdf_rs::Geometry::Cylinder { radius, length } => Shape::cylinder(*radius, *length),
+            };
+            let element = shape_element(geometry);
+            shapes.push(self.shape(&link.name, origin, element, shape)?);
+        }
         Ok(Link {
             name: link.name.clone(),
-            meshes: meshes
-                .into_iter()
-                .map(|(origin, geometry)| self.mesh(&link.name, origin, geometry))
-                .collect::<Result<_, _>>()?,
-            shapes: shapes
-                .into_iter()
-                .map(|(origin, geometry)| self.shape(&link.name, origin, geometry))
-                .collect::<Result<_, _>>()?,
+            meshes,
+            shapes,
         })
     }
 
-    /// A primitive element of link `link`: its solid and its origin as a pose.
+    /// A primitive element of link `link` (`element`: its name): its solid, or why its sizes
+    /// were refused, and its origin as a pose.
     fn shape(
         &self,
         link: &str,
         origin: &urdf_rs::Pose,
-        geometry: &urdf_rs::Geometry,
+        element: &'static str,
+        shape: Result<Shape, ShapeError>,
     ) -> Result<LinkShape, UrdfError> {
         let (path, kind) = (self.path, self.geometry);
-        let element = shape_element(geometry);
-        let shape = match geometry {
-            urdf_rs::Geometry::Box { size } => Shape::cuboid(size.0),
-            urdf_rs::Geometry::Sphere { radius } => Shape::sphere(*radius),
-            urdf_rs::Geometry::Capsule { radius, length } => Shape::capsule(*radius, *length),
-            _ => {
-                return Err(UrdfError::NotAMesh {
-                    path: path.to_path_buf(),
-                    link: link.to_string(),
-                    geometry: kind,
-                    element,
-                })
-            }
-        }
-        .map_err(|source| UrdfError::BadShape {
+        let shape = shape.map_err(|source| UrdfError::BadShape {
             path: path.to_path_buf(),
             link: link.to_string(),
             geometry: kind,
@@ -531,21 +512,11 @@ impl Reader<'_> {
         &self,
         link: &str,
         origin: &urdf_rs::Pose,
-        geometry: &urdf_rs::Geometry,
+        filename: &str,
+        scale: &Option<urdf_rs::Vec3>,
     ) -> Result<LinkMesh, UrdfError> {
         let path = self.path;
         let kind = self.geometry;
-        let (filename, scale) = match geometry {
-            urdf_rs::Geometry::Mesh { filename, scale } => (filename, scale),
-            other => {
-                return Err(UrdfError::NotAMesh {
-                    path: path.to_path_buf(),
-                    link: link.to_string(),
-                    geometry: kind,
-                    element: shape_element(other),
-                })
-            }
-        };
         let scale = scale.map_or([1.0; 3], |s| s.0);
         if !finite(&scale) || scale.contains(&0.0) {
             return Err(bad_number(path, format!("link {link:?}: a {kind} scale")));
@@ -634,13 +605,14 @@ fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, 
     })
 }
 
-/// The `<mimic>` of joint `j`, checked: finite numbers, on a joint that moves.
+/// The `<mimic>` of joint `j`, checked: finite numbers. A fixed joint's `<mimic>` is dropped:
+/// such a joint does not move whatever its leader does (talos's grippers have them).
 fn read_mimic(
     path: &Path,
     j: &urdf_rs::Joint,
     kind: JointKind,
 ) -> Result<Option<Mimic>, UrdfError> {
-    let Some(m) = &j.mimic else {
+    let Some(m) = j.mimic.as_ref().filter(|_| kind != JointKind::Fixed) else {
         return Ok(None);
     };
     let mimic = Mimic {
@@ -650,13 +622,6 @@ fn read_mimic(
     };
     if !finite(&[mimic.multiplier, mimic.offset]) {
         return Err(bad_number(path, format!("joint {:?}: mimic", j.name)));
-    }
-    if kind == JointKind::Fixed {
-        return Err(bad_mimic(
-            path,
-            &j.name,
-            "a fixed joint cannot mimic another",
-        ));
     }
     Ok(Some(mimic))
 }

@@ -29,7 +29,7 @@ use std::time::Instant;
 )]
 pub struct Args {
     /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz), or a primitive solid:
-    /// sphere:R, capsule:R:L (along z), box:X:Y:Z (full sizes), convex:PATH (hull of a mesh
+    /// sphere:R, capsule:R:L or cylinder:R:L (along z), box:X:Y:Z (full sizes), convex:PATH (hull of a mesh
     /// file's vertices). A shape's one feature is index 0 in the pairs, and it has 0 triangles.
     #[arg(value_name = "A")]
     a: PathBuf,

@@ -64,6 +64,10 @@ impl ShapeSpec {
                 radius: c.radius(),
                 length: c.length(),
             },
+            Shape::Cylinder(c) => ShapeSpec::Cylinder {
+                radius: c.radius(),
+                length: c.length(),
+            },
             Shape::Cuboid(b) => ShapeSpec::Box {
                 size: b.sizes().into(),
             },
@@ -82,9 +86,7 @@ impl ShapeSpec {
             ShapeSpec::Sphere { radius } => Shape::sphere(*radius),
             ShapeSpec::Box { size } => Shape::cuboid(*size),
             ShapeSpec::Capsule { radius, length } => Shape::capsule(*radius, *length),
-            ShapeSpec::Cylinder { .. } => {
-                return Err("cylinder shapes are not supported yet".into());
-            }
+            ShapeSpec::Cylinder { radius, length } => Shape::cylinder(*radius, *length),
             ShapeSpec::Convex { mesh } => {
                 let path = dir.join(mesh);
                 let mesh = load_mesh(&path).map_err(|e| e.to_string())?;

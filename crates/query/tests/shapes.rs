@@ -21,12 +21,13 @@ use obbtree_query::{
 };
 use rand::Rng;
 
-/// The shapes the random cases draw from (a halfspace among them).
+/// The shapes the random cases draw from (a cylinder and a halfspace among them).
 fn shapes(r: &mut impl Rng) -> Vec<Shape> {
     let s = |r: &mut dyn rand::RngCore| r.gen_range(0.05..0.6);
     vec![
         Shape::sphere(s(r)).unwrap(),
         Shape::capsule(s(r), s(r)).unwrap(),
+        Shape::cylinder(s(r), s(r)).unwrap(),
         Shape::cuboid([s(r), s(r), s(r)]).unwrap(),
         Shape::convex(&[
             Point::new(0.0, 0.0, 0.0),

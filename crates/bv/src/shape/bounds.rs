@@ -6,14 +6,16 @@ use crate::{Aabb, Point, Vector};
 
 impl PlacedShape {
     /// A closed axis-aligned box that contains the placed solid, or `None` for a halfspace
-    /// (unbounded). A polytope's box is exact (its vertices' extremes). A sphere's or capsule's
-    /// box widens the exact extremes of its centre or segment by the radius, each sum rounded
+    /// (unbounded). A polytope's box is exact (its vertices' extremes). A sphere's, capsule's
+    /// or cylinder's box (a cylinder lies in the capsule of its axis and radius) widens the exact extremes of its centre or segment by the radius, each sum rounded
     /// outward (one step of [`f64::next_up`] / [`f64::next_down`] past the rounded sum, which
     /// is within half a step of the exact one), so the box never cuts into the solid.
     pub fn aabb(&self) -> Option<Aabb> {
         match self {
             PlacedShape::Sphere { center, radius } => Some(widened(&[*center], *radius)),
             PlacedShape::Capsule { a, b, radius } => Some(widened(&[*a, *b], *radius)),
+            // The capsule of the same axis and radius holds the cylinder.
+            PlacedShape::Cylinder { a, b, radius } => Some(widened(&[*a, *b], *radius)),
             PlacedShape::Polytope(p) => Some(*p.bounds()),
             PlacedShape::Halfspace { .. } => None,
         }

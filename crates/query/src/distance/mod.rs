@@ -139,8 +139,8 @@ use std::ops::ControlFlow;
 /// Either model may be a sphere, capsule, box or convex shape (a solid): touching solids are
 /// at distance 0, and otherwise the shape is measured by its core, a mesh and a radius, with the
 /// guarantee above (`L` counting the radii); margins are exact when the margin plus the radius
-/// is a float. See the `distance::shape` module for the details. A halfspace is refused
-/// ([`QueryError::NotAMesh`]).
+/// is a float. See the `distance::shape` module for the details. A halfspace or a cylinder is
+/// refused ([`QueryError::NotAMesh`]).
 ///
 /// ```
 /// use obbtree_bv::{Point, Pose, TriMesh};

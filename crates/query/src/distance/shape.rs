@@ -15,8 +15,8 @@
 //!   its core is within `m + radius`, decided exactly by the mesh–mesh margin test; when
 //!   `m + radius` is not a float the sum is rounded up (so the answer may be "yes" for a gap
 //!   above `m` by at most one rounding of the sum, never "no" for a gap within it).
-//! * Hints are dropped (they would name core triangles), and a halfspace, which has no core, is
-//!   refused ([`QueryError::NotAMesh`]).
+//! * Hints are dropped (they would name core triangles), and a halfspace or a cylinder, which
+//!   have no core, are refused ([`QueryError::NotAMesh`]).
 
 use super::margin::Margin;
 use super::{check_request, run, search_margin, DistanceRequest, DistanceResult};

@@ -23,7 +23,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 ///
 /// Meshes are surfaces and shapes are solids: a mesh wholly inside a sphere touches it, two
 /// nested closed meshes do not (ask for [`containment`](crate::CollisionRequest::containment)).
-/// Collision takes any two models, distances and margins any two but a halfspace; rays,
+/// Collision takes any two models, distances and margins any two but a halfspace or a
+/// cylinder; rays,
 /// culling, containment and self-collision need a mesh and refuse a shape
 /// ([`QueryError::NotAMesh`](crate::QueryError)).
 ///
@@ -94,7 +95,7 @@ impl<V> ShapeModel<V> {
 }
 
 impl<V: TreeVolume> ShapeModel<V> {
-    /// The core ([`Core`]); `None` for a halfspace, which has none.
+    /// The core ([`Core`]); `None` for a halfspace or a cylinder, which have none.
     pub(crate) fn core(&self) -> Option<&Core<V>> {
         self.core.get_or_init(|| core_of(&self.shape)).as_ref()
     }
@@ -115,7 +116,9 @@ fn core_of<V: TreeVolume>(shape: &Shape) -> Option<Core<V>> {
             };
             (p.vertices().to_vec(), p.triangles().to_vec(), 0.0)
         }
-        Shape::Halfspace(_) => return None,
+        // A halfspace has no core; a cylinder is no swept sphere (distances to it are not
+        // measured yet).
+        Shape::Halfspace(_) | Shape::Cylinder(_) => return None,
     };
     // A validated shape's points lie in the exact range, so the mesh and its tree are valid.
     let mesh = TriMesh::new(vertices, triangles).ok()?;
