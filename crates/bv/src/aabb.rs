@@ -41,6 +41,21 @@ impl Aabb {
     pub fn largest_coordinate(&self) -> f64 {
         self.mins.coords.amax().max(self.maxs.coords.amax())
     }
+
+    /// The eight corners: corner `i` takes `maxs` on axis `k` when bit `k` of `i` is set,
+    /// `mins` otherwise.
+    pub fn corners(&self) -> [Point; 8] {
+        std::array::from_fn(|i| {
+            let pick = |k: usize| {
+                if i >> k & 1 == 0 {
+                    self.mins[k]
+                } else {
+                    self.maxs[k]
+                }
+            };
+            Point::new(pick(0), pick(1), pick(2))
+        })
+    }
 }
 
 impl crate::BoundingVolume for Aabb {

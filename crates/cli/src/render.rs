@@ -30,7 +30,7 @@ pub fn world_bounds<V>(shapes: &[Shape<V>]) -> Aabb {
         .flat_map(|s| {
             let points = match s.model.mesh() {
                 Some(mesh) => mesh.vertices().to_vec(),
-                None => corners(s.model.bounds()).to_vec(),
+                None => s.model.bounds().corners().to_vec(),
             };
             points.into_iter().map(move |p| s.pose.transform_point(&p))
         })
@@ -117,18 +117,4 @@ pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(),
     let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
     writer.write_image_data(rgb).map_err(|e| fail(&e))?;
     writer.finish().map_err(|e| fail(&e))
-}
-
-/// The eight corners of `b`.
-fn corners(b: &Aabb) -> [Point; 8] {
-    std::array::from_fn(|i| {
-        let pick = |axis: usize| {
-            if i >> axis & 1 == 0 {
-                b.mins[axis]
-            } else {
-                b.maxs[axis]
-            }
-        };
-        Point::new(pick(0), pick(1), pick(2))
-    })
 }

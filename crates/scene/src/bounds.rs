@@ -28,7 +28,7 @@ pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
         let all = Vector::repeat(MAX_COORDINATE);
         return Aabb::new((-all).into(), all.into());
     }
-    let by_bounds = placed_corners(&box_corners(model.bounds()), pose);
+    let by_bounds = placed_corners(&model.bounds().corners(), pose);
     let root = model
         .as_mesh()
         .and_then(|m| m.tree().root().bv().box_corners());
@@ -36,20 +36,6 @@ pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
         Some(corners) => intersection(&by_bounds, &placed_corners(&corners, pose)),
         None => by_bounds,
     }
-}
-
-/// The eight corners of `aabb`.
-fn box_corners(aabb: &Aabb) -> [Point; 8] {
-    std::array::from_fn(|i| {
-        let pick = |axis: usize| {
-            if i >> axis & 1 == 0 {
-                aabb.mins[axis]
-            } else {
-                aabb.maxs[axis]
-            }
-        };
-        Point::new(pick(0), pick(1), pick(2))
-    })
 }
 
 /// The box around `corners` (of a convex local volume holding the mesh) placed by `pose`,

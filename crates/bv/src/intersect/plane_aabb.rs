@@ -51,18 +51,9 @@ pub fn diagonal(plane: &Plane, aabb: &Aabb) -> (Point, Point) {
     (v_min, v_max)
 }
 
-/// The eight vertices of the box.
+/// The eight vertices of the box ([`Aabb::corners`]).
 pub fn corners(aabb: &Aabb) -> [Point; 8] {
-    std::array::from_fn(|i| {
-        let pick = |k: usize| {
-            if i >> k & 1 == 0 {
-                aabb.mins[k]
-            } else {
-                aabb.maxs[k]
-            }
-        };
-        Point::new(pick(0), pick(1), pick(2))
-    })
+    aabb.corners()
 }
 
 /// The tangent band of the box: [`Plane::tangent_band`] around its centre.
