@@ -8,13 +8,12 @@ use super::report::emit;
 use super::tree::volume_parser;
 use super::Error;
 use crate::poses::{load_poses, PoseEntry};
+use crate::shape_spec::Input;
 use indicatif::{ProgressBar, ProgressStyle};
-use obbtree::bv::TriMesh;
-use obbtree::load::load_mesh;
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
     distance_many, proximity_pairs, within_margin, BatchError, DistanceRequest, DistanceResult,
-    DistanceTracker, Model, Pose, PosedOverlap, QueryError,
+    DistanceTracker, Model, ModelOptions, Pose, PosedOverlap, QueryError,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -34,10 +33,11 @@ use std::time::Instant;
     after_help = "Examples:\n  obbtree distance assets/bunny.obj assets/bunny.obj --pose \"0.2 0 0 0 0 0.3\"\n  obbtree distance A.obj B.obj --poses poses.json --json\n  obbtree distance A.obj B.obj --poses poses.json --margin 0.001 --pairs --json"
 )]
 pub struct Args {
-    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz).
+    /// Mesh A (.obj, .stl, .ply, .off, .dae, each optionally .gz), or a primitive solid:
+    /// sphere:R, capsule:R:L, box:X:Y:Z, convex:PATH (a shape's feature is 0).
     #[arg(value_name = "A")]
     a: PathBuf,
-    /// Mesh B.
+    /// Mesh B, or a primitive solid as for A.
     #[arg(value_name = "B")]
     b: PathBuf,
     /// JSON file {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]}.
@@ -148,9 +148,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         },
     };
     let poses = read_poses(args)?;
-    let (a, b) = (load_mesh(&args.a)?, load_mesh(&args.b)?);
+    let (a, b) = (Input::read(&args.a)?, Input::read(&args.b)?);
     if args.solids {
-        for (mesh, path) in [(&a, &args.a), (&b, &args.b)] {
+        for (input, path) in [(&a, &args.a), (&b, &args.b)] {
+            // A shape is a solid already.
+            let Input::Mesh(mesh) = input else { continue };
             if !mesh.is_closed() {
                 return Err(Error::Message(format!(
                     "--solids needs closed meshes, and {} is not closed (some edge is not shared by exactly two triangles)",
@@ -159,7 +161,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             }
         }
     }
-    let (tris_a, tris_b) = (a.triangles().len(), b.triangles().len());
+    let (tris_a, tris_b) = (a.triangles(), b.triangles());
     let quiet = args.json;
     let (build_ms, query_total_ms, results) =
         with_volume!(args.bv, |V| run_query::<V>(a, b, &poses, question, quiet))?;
@@ -195,8 +197,8 @@ fn read_poses(args: &Args) -> Result<Vec<Pose>, Error> {
 /// Builds both models (trees and distance indexes) and answers `question` at every pose;
 /// returns build and query times (ms) and the results.
 fn run_query<V: PosedOverlap + TreeVolume>(
-    a: TriMesh,
-    b: TriMesh,
+    a: Input,
+    b: Input,
     poses: &[Pose],
     question: Question,
     quiet: bool,
@@ -206,9 +208,8 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     // The closest-pair query's RSS index is built with the trees (as other engines build
     // theirs); the margin questions walk the trees alone.
     let measures = matches!(question, Question::Distance { .. });
-    let build = |m: TriMesh| {
-        let model = Model::<V>::new(m)
-            .map_err(|e| Error::Message(format!("cannot build the tree: {e}")))?;
+    let build = |input: Input| {
+        let model = input.model::<V>(&ModelOptions::default())?;
         if measures {
             model.prepare_distance();
         }

@@ -245,3 +245,45 @@ fn check_error(args: &[&str], expect: &str) {
     assert!(err.contains(expect), "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn shapes_stand_in_for_meshes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = cube_obj(dir.path(), "cube.obj", 1.0);
+    let c = cube.to_str().unwrap();
+    // The cube spans [-1, 1]; a ball of radius 0.5 about x = 3 is 1.5 away, a unit box about
+    // x = 3 is 1.5 away from it too (face x = 2.5).
+    for (shape, want) in [
+        ("sphere:0.5", 1.5),
+        ("box:1:1:1", 1.5),
+        ("capsule:0.5:0", 1.5),
+    ] {
+        let r = json(&obbtree(&[
+            "distance",
+            c,
+            shape,
+            "--pose",
+            "3 0 0 0 0 0",
+            "--json",
+        ]));
+        assert_eq!(r["tris_b"], 0);
+        assert_eq!(r["results"][0]["distance"], json!(want), "{shape}");
+        assert_eq!(r["results"][0]["pair"][1], 0, "{shape}");
+    }
+    let hit = json(&obbtree(&[
+        "collide",
+        c,
+        "sphere:0.5",
+        "--pose",
+        "1.5 0 0 0 0 0",
+        "--json",
+    ]));
+    assert!(hit["results"][0]["intersects"].as_bool().unwrap());
+    // Bad shapes and shapes a query cannot take are one-line errors naming them.
+    let bad = obbtree(&["distance", c, "sphere:-1", "--pose", "3 0 0 0 0 0"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("radius"));
+    let cyl = obbtree(&["distance", c, "cylinder:1:1", "--pose", "3 0 0 0 0 0"]);
+    assert!(!cyl.status.success());
+    assert!(String::from_utf8_lossy(&cyl.stderr).contains("primitive shape"));
+}
