@@ -227,14 +227,14 @@ fn bad_robots_are_refused_by_name() {
         "{err}"
     );
     assert!(err.contains("link \"ghost\""), "{err}");
-    // A primitive collision shape.
+    // A primitive whose size is refused: the link and the element.
     let cylinder = dir.path().join("urdf/cylinder.urdf");
     std::fs::write(
         &cylinder,
         ARM.replace(
             r#"<mesh filename="package://arm/meshes/c.obj"/></geometry></collision></link>
   <link name="c">"#,
-            r#"<cylinder radius="1" length="2"/></geometry></collision></link>
+            r#"<cylinder radius="1" length="0"/></geometry></collision></link>
   <link name="c">"#,
         ),
     )
@@ -244,7 +244,7 @@ fn bad_robots_are_refused_by_name() {
         None,
     ));
     assert!(
-        err.contains("link \"b\": collision geometry <cylinder> is not supported yet"),
+        err.contains("link \"b\": collision <cylinder>: the shape's length is 0"),
         "{err}"
     );
     // The bundled KUKA's collision meshes are not bundled: asked for, they are missing.
