@@ -24,6 +24,18 @@ pub enum Operand {
     Model,
 }
 
+impl Operand {
+    /// The operand named as a model (`"model A"`, `"model B"`, `"the model"`): for errors about
+    /// models that may be shapes.
+    pub fn model(&self) -> &'static str {
+        match self {
+            Operand::A => "model A",
+            Operand::B => "model B",
+            Operand::Model => "the model",
+        }
+    }
+}
+
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -101,7 +113,7 @@ pub enum QueryError {
         value: f64,
     },
     /// The query works on a mesh's triangles and this model is a shape.
-    #[error("{which} is a primitive shape, and {query} needs a mesh")]
+    #[error("{} is a primitive shape, and {query} needs a mesh", which.model())]
     NotAMesh {
         /// The model.
         which: Operand,
@@ -109,7 +121,7 @@ pub enum QueryError {
         query: &'static str,
     },
     /// A shape placed at its pose (in the other model's frame) could not be placed exactly.
-    #[error("{which} (a shape) placed at its pose: {source}")]
+    #[error("{} (a shape) placed at its pose: {source}", which.model())]
     ShapePlacement {
         /// The model.
         which: Operand,
