@@ -17,7 +17,7 @@
 mod common;
 
 use common::exact::{cross, dot, q, q3, sub, Q3};
-use common::runner_with;
+use common::tally;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use obbtree_bv::shape::{
@@ -254,7 +254,7 @@ fn placed(r: f64, l: f64, pose: &Pose) -> PlacedShape {
     Shape::cylinder(r, l).unwrap().place(pose).unwrap()
 }
 
-/// Runs `check` on random cases; returns (touching, apart).
+/// [`tally`] for this file.
 fn run<S: Strategy>(
     cases: u32,
     strategy: S,
@@ -263,20 +263,7 @@ fn run<S: Strategy>(
 where
     S::Value: std::fmt::Debug,
 {
-    let counts = [Cell::new(0usize), Cell::new(0usize)];
-    runner_with(cases, file!())
-        .run(&strategy, |case| {
-            let text = format!("{case:?}");
-            if let Some((got, want)) = check(case) {
-                prop_assert_eq!(got, want, "{}", text);
-                counts[usize::from(want)].set(counts[usize::from(want)].get() + 1);
-            }
-            Ok(())
-        })
-        .unwrap();
-    let [apart, touching] = counts.map(Cell::into_inner);
-    println!("{touching} touching, {apart} apart");
-    (touching, apart)
+    tally(cases, file!(), strategy, check)
 }
 
 fn balanced((touching, apart): (usize, usize)) {

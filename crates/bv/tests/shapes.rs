@@ -16,7 +16,7 @@ mod common;
 
 use common::distance::hull_distance_squared;
 use common::exact::{hulls_meet_exact, q};
-use common::runner_with;
+use common::tally;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use obbtree_bv::shape::{touches, touches_triangle, PlacedShape, Shape, ShapeError};
@@ -269,19 +269,7 @@ fn balanced<S: Strategy>(cases: u32, strategy: S, check: impl Fn(S::Value) -> Op
 where
     S::Value: std::fmt::Debug,
 {
-    let counts = [Cell::new(0usize), Cell::new(0usize)];
-    runner_with(cases, file!())
-        .run(&strategy, |case| {
-            let text = format!("{case:?}");
-            if let Some((got, want)) = check(case) {
-                prop_assert_eq!(got, want, "{}", text);
-                counts[usize::from(want)].set(counts[usize::from(want)].get() + 1);
-            }
-            Ok(())
-        })
-        .unwrap();
-    let [apart, touching] = counts.map(Cell::into_inner);
-    println!("{touching} touching, {apart} apart");
+    let (touching, apart) = tally(cases, file!(), strategy, check);
     let total = apart + touching;
     assert!(
         5 * touching >= total && 5 * apart >= total,

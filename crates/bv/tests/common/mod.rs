@@ -39,6 +39,34 @@ pub fn runner_with(default: u32, source_file: &'static str) -> TestRunner {
     knob::runner(default, source_file)
 }
 
+/// Runs `check` on `cases` random cases of `strategy` (failing seeds saved beside
+/// `source_file`: pass `file!()`): each case gives `(got, want)` or `None` to skip it, and
+/// `got` must equal `want`. Returns how many cases wanted `true` and how many `false`.
+pub fn tally<S: Strategy>(
+    cases: u32,
+    source_file: &'static str,
+    strategy: S,
+    check: impl Fn(S::Value) -> Option<(bool, bool)>,
+) -> (usize, usize)
+where
+    S::Value: std::fmt::Debug,
+{
+    let counts = [std::cell::Cell::new(0usize), std::cell::Cell::new(0usize)];
+    runner_with(cases, source_file)
+        .run(&strategy, |case| {
+            let text = format!("{case:?}");
+            if let Some((got, want)) = check(case) {
+                prop_assert_eq!(got, want, "{}", text);
+                counts[usize::from(want)].set(counts[usize::from(want)].get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    let [apart, touching] = counts.map(std::cell::Cell::into_inner);
+    println!("{touching} touching, {apart} apart");
+    (touching, apart)
+}
+
 /// The proptest configuration used by every suite.
 pub fn config() -> ProptestConfig {
     config_with(2000)
