@@ -17,7 +17,7 @@
 mod common;
 
 use common::exact::{cross, dot, q, q3, sub, Q3};
-use common::tally;
+use common::{tally, up};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use obbtree_bv::shape::{
@@ -446,14 +446,6 @@ fn tri(s: f64, v: [[f64; 3]; 3]) -> Triangle {
 /// The cylinder of radius 2 and length 4 along z about the origin, scaled by `s`.
 fn unit_cylinder(s: f64) -> PlacedShape {
     placed(2.0 * s, 4.0 * s, &Pose::identity())
-}
-
-fn up(x: f64) -> f64 {
-    if x >= 0.0 {
-        x.next_up()
-    } else {
-        x.next_down()
-    }
 }
 
 #[test]

@@ -16,7 +16,7 @@ mod common;
 
 use common::distance::hull_distance_squared;
 use common::exact::{hulls_meet_exact, q};
-use common::tally;
+use common::{tally, up};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use obbtree_bv::shape::{touches, touches_triangle, PlacedShape, Shape, ShapeError};
@@ -428,15 +428,6 @@ fn cube(size: f64, scale: f64, c: [f64; 3]) -> PlacedShape {
 fn tri(scale: f64, v: [[f64; 3]; 3]) -> Triangle {
     let p = |v: [f64; 3]| Point::new(v[0] * scale, v[1] * scale, v[2] * scale);
     Triangle::new(p(v[0]), p(v[1]), p(v[2]))
-}
-
-/// `x` moved one ulp away from zero (the scaled value's own ulp).
-fn up(x: f64) -> f64 {
-    if x >= 0.0 {
-        x.next_up()
-    } else {
-        x.next_down()
-    }
 }
 
 #[test]

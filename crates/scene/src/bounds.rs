@@ -21,8 +21,9 @@ const PAD: f64 = 512.0 * f64::EPSILON;
 
 /// A box that contains `model` placed by `pose`, rounding included (see the module docs): the
 /// model's own box placed, intersected, for trees of oriented boxes, with the root box placed
-/// ([`TreeVolume::box_corners`]). A halfspace, unbounded, gets the box of the whole exact
-/// range (`±MAX_COORDINATE`), which holds every model a query accepts.
+/// ([`TreeVolume::box_corners`]). A halfspace gets the box of the whole exact range
+/// (`±MAX_COORDINATE`) as it is: it holds every model a query accepts, and placing or padding
+/// it would carry it out of the range the broad phase takes.
 pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
     if let Some(Shape::Halfspace(_)) = model.as_shape() {
         let all = Vector::repeat(MAX_COORDINATE);

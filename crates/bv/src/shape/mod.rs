@@ -238,10 +238,9 @@ impl Capsule {
     pub fn length(&self) -> f64 {
         self.length
     }
-    /// The segment's ends in the capsule's frame (`length / 2` is exact in the exact range).
+    /// The segment's ends in the capsule's frame ([`axis_ends`]).
     fn ends(&self) -> [Point; 2] {
-        let h = self.length / 2.0;
-        [Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)]
+        axis_ends(self.length)
     }
 }
 
@@ -262,11 +261,17 @@ impl Cylinder {
     pub fn length(&self) -> f64 {
         self.length
     }
-    /// The axis's ends in the cylinder's frame (`length / 2` is exact in the exact range).
+    /// The axis's ends in the cylinder's frame ([`axis_ends`]).
     fn ends(&self) -> [Point; 2] {
-        let h = self.length / 2.0;
-        [Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)]
+        axis_ends(self.length)
     }
+}
+
+/// The ends of a centred segment of `length` along z, `(0, 0, ∓length/2)` (`length / 2` is
+/// exact in the exact range): a capsule's segment, a cylinder's axis.
+fn axis_ends(length: f64) -> [Point; 2] {
+    let h = length / 2.0;
+    [Point::new(0.0, 0.0, -h), Point::new(0.0, 0.0, h)]
 }
 
 /// A box of full sizes `sizes`, centred at the origin, edges along the axes of its frame.

@@ -67,6 +67,16 @@ where
     (touching, apart)
 }
 
+/// `x` moved one ulp away from zero (the value's own ulp): the smallest step out of an exact
+/// contact.
+pub fn up(x: f64) -> f64 {
+    if x >= 0.0 {
+        x.next_up()
+    } else {
+        x.next_down()
+    }
+}
+
 /// The proptest configuration used by every suite.
 pub fn config() -> ProptestConfig {
     config_with(2000)
