@@ -87,6 +87,7 @@ mod plane;
 mod polytope;
 mod polytope_polytope;
 mod polytope_triangle;
+mod separating_axes;
 mod sphere_capsule;
 mod sphere_cylinder;
 mod sphere_polytope;

@@ -1,6 +1,7 @@
 //! Solid convex polytope against solid convex polytope.
 
 use super::polytope_triangle::boxes_meet;
+use super::separating_axes::{polytope_polytope_axes, some_axis_separates};
 use super::Polytope;
 use crate::intersect::tri_tri_exact::{self, Prepared};
 
@@ -10,9 +11,14 @@ use crate::intersect::tri_tri_exact::{self, Prepared};
 /// it meets has a boundary triangle meeting that solid's boundary). So: a vertex of one in the
 /// other ([`Polytope::contains`]), or a pair of boundary triangles that intersect
 /// ([`tri_tri_exact`]); Ericson (2005) §5.5 (polyhedron–polyhedron by features). Disjoint
-/// bounding boxes settle most pairs first.
+/// bounding boxes, then a float separating-axis filter over the boxes' edge directions
+/// ([`some_axis_separates`]), settle most pairs first.
 pub fn polytope_polytope(p: &Polytope, q: &Polytope) -> bool {
     if !boxes_meet(p.bounds(), q.bounds()) {
+        return false;
+    }
+    let axes = polytope_polytope_axes(p.edge_directions(), q.edge_directions());
+    if some_axis_separates(axes, p.vertices(), q.vertices()) {
         return false;
     }
     if p.vertices().iter().any(|v| q.contains(v)) || q.vertices().iter().any(|v| p.contains(v)) {
