@@ -82,13 +82,21 @@ pub(crate) enum Learnt {
 }
 
 /// A separating plane's normal (in A's frame) for a disjoint pair, or how many more full
-/// queries to run before looking for one again (the search failed: the hulls overlap).
+/// queries to run before looking for one again.
+///
+/// A search is wasted when it fails (the hulls overlap) and when the plane it finds fails at
+/// its first check (the objects moved too far between queries: random configurations, not a
+/// motion). After either the pair waits 1, 3, 7, then 15 full queries before the next search;
+/// a plane that answers a query ends the waiting. So the search pays where motion is coherent
+/// and costs a sixteenth of itself where it is not.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Separation {
     normal: Option<Vector>,
-    /// Full queries to skip the search for (doubles after each failure, up to 15).
+    /// Whether the plane has answered a query since the search found it.
+    held: bool,
+    /// Full queries to skip the search for.
     wait: u8,
-    /// The wait after the last failure.
+    /// The wait after the last wasted search (doubles after each, up to 15).
     backoff: u8,
 }
 
@@ -98,9 +106,48 @@ impl Separation {
     /// for it, and a pair that stays near is searched from its second query on.
     const FIRST_SIGHT: Self = Self {
         normal: None,
+        held: false,
         wait: 1,
         backoff: 0,
     };
+
+    /// The plane answered a query: it was worth its search.
+    fn held(self) -> Self {
+        Self {
+            held: true,
+            backoff: 0,
+            ..self
+        }
+    }
+
+    /// The pair touches: no plane, the waiting unchanged.
+    fn touching(self) -> Self {
+        Self {
+            normal: None,
+            held: false,
+            ..self
+        }
+    }
+
+    /// Before the search that follows a full query of a disjoint pair: a plane that failed at
+    /// its first check counts as a wasted search.
+    fn after_full_query(self) -> Self {
+        match self.normal {
+            Some(_) if !self.held => self.wasted(),
+            _ => self,
+        }
+    }
+
+    /// A wasted search: no plane, and a longer wait.
+    fn wasted(self) -> Self {
+        let backoff = (self.backoff * 2 + 1).min(15);
+        Self {
+            normal: None,
+            held: false,
+            wait: backoff,
+            backoff,
+        }
+    }
 }
 
 /// How a pair was answered.
@@ -240,9 +287,10 @@ impl Collide<'_> {
         );
         let separation = match how {
             Answered::Queried if !answer.intersects && !self.0.containment => {
-                search_separation(a, b, known)
+                search_separation(a, b, known.after_full_query())
             }
-            Answered::Queried | Answered::Witnessed if answer.intersects => Separation::default(),
+            Answered::Queried | Answered::Witnessed if answer.intersects => known.touching(),
+            Answered::Separated => known.held(),
             _ => known,
         };
         Learnt::Collision {
@@ -268,7 +316,7 @@ fn still_separated<V: PosedOverlap>(
 }
 
 /// Looks for a separating plane of a pair just found disjoint, starting from the last one
-/// known; after a failure, waits before looking again (1, 3, 7, 15 full queries).
+/// known, unless the pair is still waiting (see [`Separation`]).
 fn search_separation<V: PosedOverlap>(
     a: &Object<V>,
     b: &Object<V>,
@@ -277,24 +325,18 @@ fn search_separation<V: PosedOverlap>(
     if known.wait > 0 {
         return Separation {
             normal: None,
+            held: false,
             wait: known.wait - 1,
-            backoff: known.backoff,
+            ..known
         };
     }
     match separating_normal(&a.model, &a.pose, &b.model, &b.pose, known.normal.as_ref()) {
         Some(normal) => Separation {
             normal: Some(normal),
-            wait: 0,
-            backoff: 0,
+            held: false,
+            ..known
         },
-        None => {
-            let backoff = (known.backoff * 2 + 1).min(15);
-            Separation {
-                normal: None,
-                wait: backoff,
-                backoff,
-            }
-        }
+        None => known.wasted(),
     }
 }
 
