@@ -22,6 +22,16 @@ impl<V> Scene<V> {
     /// Brings [`Scene::overlapping`] up to date with the objects moved, inserted and removed
     /// since the last call.
     pub(crate) fn refresh_overlapping(&mut self) {
+        if std::mem::take(&mut self.overlapping_stale) {
+            self.overlapping = self
+                .tree
+                .pairs()
+                .into_iter()
+                .map(|(a, b)| ordered(ObjectId(a), ObjectId(b)))
+                .collect();
+            self.tree.clear_moved();
+            return;
+        }
         let tree = &self.tree;
         self.overlapping.retain(|&(a, b)| {
             let alive = tree.contains(a.0) && tree.contains(b.0);
@@ -45,6 +55,9 @@ impl<V> Scene<V> {
     /// the allowed list and the user's filter let them through; each ordered by name, the
     /// list sorted by ids (cheaper than by names, which only the reported pairs need).
     pub(crate) fn candidates(&mut self) -> Vec<(ObjectId, ObjectId)> {
+        if self.is_small() {
+            return self.candidates_of_small_scene();
+        }
         self.refresh_overlapping();
         let mut pairs: Vec<(ObjectId, ObjectId)> = self
             .overlapping
@@ -54,6 +67,44 @@ impl<V> Scene<V> {
                 _ => false,
             })
             .filter_map(|&(a, b)| self.admitted(a, b))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// [`candidates`](Self::candidates) of a scene of at most [`SMALL_SCENE`](crate::SMALL_SCENE) objects: every
+    /// admitted pair's world boxes tested. The incremental pair set is left behind (and
+    /// recomputed if the scene grows).
+    fn candidates_of_small_scene(&mut self) -> Vec<(ObjectId, ObjectId)> {
+        self.tree.clear_moved();
+        self.overlapping_stale = true;
+        self.overlapping.clear();
+        let listed = self.admitted_pairs.take();
+        let pairs = match listed {
+            Some((topology, pairs)) if topology == self.topology => pairs,
+            _ => self.list_admitted_pairs(),
+        };
+        let candidates = pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| match (self.bounds(a), self.bounds(b)) {
+                (Some(ba), Some(bb)) => meet(ba, bb),
+                _ => false,
+            })
+            .filter(|&(a, b)| !self.vetoed(a, b))
+            .collect();
+        self.admitted_pairs = Some((self.topology, pairs));
+        candidates
+    }
+
+    /// Every pair the groups and the allowed list admit, ordered by name, sorted by ids.
+    fn list_admitted_pairs(&self) -> Vec<(ObjectId, ObjectId)> {
+        let ids: Vec<ObjectId> = self.objects().map(|(id, _)| id).collect();
+        let mut pairs: Vec<(ObjectId, ObjectId)> = ids
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &a)| ids[i + 1..].iter().map(move |&b| (a, b)))
+            .filter_map(|(a, b)| self.admitted_by_lists(a, b))
             .collect();
         pairs.sort_unstable();
         pairs

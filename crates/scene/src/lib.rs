@@ -105,4 +105,4 @@ pub use distance::{ExternalDistance, ObjectDistance};
 pub use error::SceneError;
 pub use object::{Candidate, CollisionFilter, Object, ObjectId};
 pub use ray::SceneHit;
-pub use scene::{PairFilter, QueryStats, Scene};
+pub use scene::{PairFilter, QueryStats, Scene, SMALL_SCENE};

@@ -17,6 +17,14 @@ use std::sync::Arc;
 /// and the allowed list let through; `false` skips the pair.
 pub type PairFilter = Arc<dyn Fn(&Candidate<'_>) -> bool + Send + Sync>;
 
+/// Scenes of at most this many objects move their objects' boxes in the broad phase's tree in
+/// place ([`DynamicTree::update_in_place`]) and take the candidates of a query of all pairs
+/// by testing the world boxes of every admitted pair, listed once per change of objects,
+/// filters or allowed pairs. A robot's links, all moving between configurations, are such a
+/// scene: there reinsertion and the moved-pair search cost more than testing a few hundred
+/// pairs of boxes. Larger scenes keep the incremental pair set (`broad.rs`).
+pub const SMALL_SCENE: usize = 64;
+
 /// Many posed meshes, queried together. See the [crate documentation](crate).
 #[derive(Clone)]
 pub struct Scene<V = Obb> {
@@ -31,6 +39,15 @@ pub struct Scene<V = Obb> {
     /// Every pair of objects whose fat boxes overlap, as (smaller id, larger id), kept up to
     /// date from the tree's moved proxies when a query needs it.
     pub(crate) overlapping: FxHashSet<(ObjectId, ObjectId)>,
+    /// Whether `overlapping` fell behind the tree while the scene was small (see
+    /// [`SMALL_SCENE`]): the next query of a large scene recomputes it.
+    pub(crate) overlapping_stale: bool,
+    /// The pairs the groups and the allowed list let through, ordered by name and sorted by
+    /// ids, with the value of `topology` they were listed at: a small scene's candidates.
+    pub(crate) admitted_pairs: Option<(u64, Vec<(ObjectId, ObjectId)>)>,
+    /// Counts the changes that can change which pairs are admitted: an object inserted or
+    /// removed, a filter or an allowed pair set.
+    pub(crate) topology: u64,
     /// What the queries learnt about each object pair, one record per pair (the last
     /// [`collide_all`](Scene::collide_all)'s answer, the distance queries' answers and hint),
     /// keyed (first by name, second by name).
@@ -113,6 +130,9 @@ impl<V> Scene<V> {
             allowed: FxHashSet::default(),
             pair_filter: None,
             overlapping: FxHashSet::default(),
+            overlapping_stale: false,
+            admitted_pairs: None,
+            topology: 0,
             records: FxHashMap::default(),
             closest: None,
             last_closest: None,
@@ -120,6 +140,11 @@ impl<V> Scene<V> {
             next_stamp: 0,
             stats: QueryStats::default(),
         }
+    }
+
+    /// Whether the scene is small enough for the broad phase of [`SMALL_SCENE`].
+    pub(crate) fn is_small(&self) -> bool {
+        self.len() <= SMALL_SCENE
     }
 
     /// Number of objects.
@@ -190,6 +215,7 @@ impl<V> Scene<V> {
         self.names.remove(&object.name);
         self.allowed.retain(|&(a, b)| a != id && b != id);
         self.changes += 1;
+        self.topology += 1;
         self.forget(id);
         Ok(object)
     }
@@ -202,6 +228,7 @@ impl<V> Scene<V> {
             .ok_or(SceneError::UnknownObject(id))?;
         object.filter = filter;
         self.changes += 1;
+        self.topology += 1;
         Ok(())
     }
 
@@ -211,6 +238,7 @@ impl<V> Scene<V> {
         self.object(b)?;
         self.allowed.insert(ordered(a, b));
         self.changes += 1;
+        self.topology += 1;
         Ok(())
     }
 
@@ -224,6 +252,7 @@ impl<V> Scene<V> {
     pub fn disallow(&mut self, a: ObjectId, b: ObjectId) {
         self.allowed.remove(&ordered(a, b));
         self.changes += 1;
+        self.topology += 1;
     }
 
     /// Whether the pair is on the allowed list.
@@ -240,27 +269,42 @@ impl<V> Scene<V> {
     /// Whether the pair of distinct objects `a`, `b` passes the groups, the allowed list and
     /// the user's filter; `None` if either is gone. The pair comes back ordered by name.
     pub(crate) fn admitted(&self, a: ObjectId, b: ObjectId) -> Option<(ObjectId, ObjectId)> {
+        self.admitted_by_lists(a, b)
+            .filter(|&(a, b)| !self.vetoed(a, b))
+    }
+
+    /// Whether the groups and the allowed list let the pair of distinct objects through (the
+    /// pair filter aside); `None` if either is gone. The pair comes back ordered by name.
+    pub(crate) fn admitted_by_lists(
+        &self,
+        a: ObjectId,
+        b: ObjectId,
+    ) -> Option<(ObjectId, ObjectId)> {
         let (oa, ob) = (self.get(a)?, self.get(b)?);
         if !oa.filter.admits(&ob.filter) || self.is_allowed(a, b) {
             return None;
         }
-        let (a, oa, b, ob) = if oa.name <= ob.name {
-            (a, oa, b, ob)
-        } else {
-            (b, ob, a, oa)
+        Some(if oa.name <= ob.name { (a, b) } else { (b, a) })
+    }
+
+    /// Whether the user's pair filter vetoes the pair `(a, b)` (ordered by name).
+    pub(crate) fn vetoed(&self, a: ObjectId, b: ObjectId) -> bool {
+        let Some(veto) = &self.pair_filter else {
+            return false;
+        };
+        let lookup = |id: ObjectId| Some((self.get(id)?, self.tree.tight_aabb(id.0)?));
+        let (Some((oa, bounds_a)), Some((ob, bounds_b))) = (lookup(a), lookup(b)) else {
+            return true;
         };
         let candidate = Candidate {
             a,
             name_a: &oa.name,
             b,
             name_b: &ob.name,
-            bounds_a: self.tree.tight_aabb(a.0)?,
-            bounds_b: self.tree.tight_aabb(b.0)?,
+            bounds_a,
+            bounds_b,
         };
-        match &self.pair_filter {
-            Some(veto) if !veto(&candidate) => None,
-            _ => Some((a, b)),
-        }
+        !veto(&candidate)
     }
 
     /// Drops what the queries learnt about the object's pairs: its id may be given to another
@@ -313,6 +357,11 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
         let id = ObjectId(id);
         self.names.insert(name, id);
         self.changes += 1;
+        self.topology += 1;
+        if self.len() == SMALL_SCENE + 1 {
+            // Moves refitted the tree in place while the scene was small: reshape it.
+            self.tree.rebuild();
+        }
         Ok(id)
     }
 
@@ -328,10 +377,13 @@ impl<V: obbtree_tree::TreeVolume> Scene<V> {
         let bounds = world_box(&object.model, &pose);
         let old = self.tree.tight_aabb(id.0).copied().unwrap_or(bounds);
         let displacement = bounds.center() - old.center();
-        if let Err(source) = self
-            .tree
-            .update_with_displacement(id.0, bounds, &displacement)
-        {
+        let updated = if self.is_small() {
+            self.tree.update_in_place(id.0, bounds)
+        } else {
+            self.tree
+                .update_with_displacement(id.0, bounds, &displacement)
+        };
+        if let Err(source) = updated {
             let name = self.name(id).to_string();
             return Err(SceneError::Bounds { name, source });
         }

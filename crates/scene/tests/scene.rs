@@ -17,7 +17,9 @@ use obbtree_query::{
     cast_ray, collide, distance, within_margin, CollisionRequest, CollisionResult, DistanceRequest,
     Mode, Model, QueryError,
 };
-use obbtree_scene::{CollisionFilter, ObjectContact, ObjectDistance, Scene, SceneError};
+use obbtree_scene::{
+    CollisionFilter, ObjectContact, ObjectDistance, Scene, SceneError, SMALL_SCENE,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -345,10 +347,20 @@ fn check_queries(
 proptest! {
     #![proptest_config(knob::config(256))]
 
+    /// With 0 objects far away, the scene stays small; with `SMALL_SCENE − 6`, the operations'
+    /// insertions and removals carry it across the limit of the small scenes' broad phase and
+    /// back; with `SMALL_SCENE + 2`, it stays large. The far objects touch nothing.
     #[test]
-    fn collide_all_matches_every_pair(ops in prop::collection::vec(op(), 1..80)) {
+    fn collide_all_matches_every_pair(
+        ops in prop::collection::vec(op(), 1..80),
+        far in prop::sample::select(vec![0, SMALL_SCENE - 6, SMALL_SCENE + 2]),
+    ) {
         let models = models();
         let mut scene = Scene::new();
+        for i in 0..far {
+            let pose = Pose::from_translation([1e3 + 4.0 * i as f64, 0.0, 0.0]).unwrap();
+            scene.insert(format!("far {i}"), models[0].clone(), pose).unwrap();
+        }
         let mut plain = Plain::default();
         for op in &ops {
             apply(op, &mut scene, &mut plain, &models)?;

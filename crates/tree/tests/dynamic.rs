@@ -240,6 +240,8 @@ enum Op {
     Insert(BoxSpec),
     Remove(usize),
     Update(usize, BoxSpec),
+    /// An update that refits in place rather than reinserting (`update_in_place`).
+    UpdateInPlace(usize, BoxSpec),
     /// Moves a proxy's box by a small offset, with the offset as displacement or not.
     Nudge(usize, [f64; 3], bool),
     ClearMoved,
@@ -282,6 +284,7 @@ fn op() -> impl Strategy<Value = Op> {
         8 => box_spec().prop_map(Op::Insert),
         2 => any::<usize>().prop_map(Op::Remove),
         3 => (any::<usize>(), box_spec()).prop_map(|(i, b)| Op::Update(i, b)),
+        2 => (any::<usize>(), box_spec()).prop_map(|(i, b)| Op::UpdateInPlace(i, b)),
         4 => (any::<usize>(), triple(-0.3..0.3f64), any::<bool>())
             .prop_map(|(i, d, predicted)| Op::Nudge(i, d, predicted)),
         1 => Just(Op::ClearMoved),
@@ -404,7 +407,14 @@ fn apply(tree: &mut DynamicTree<usize>, model: &mut Model, op: &Op, serial: usiz
             if let Some(id) = model.pick(*i) {
                 let b = resolve(spec, &model.made);
                 model.made.push(b);
-                relocate(tree, model, id, b, None);
+                relocate(tree, model, id, b, Relocation::Reinsert(None));
+            }
+        }
+        Op::UpdateInPlace(i, spec) => {
+            if let Some(id) = model.pick(*i) {
+                let b = resolve(spec, &model.made);
+                model.made.push(b);
+                relocate(tree, model, id, b, Relocation::InPlace);
             }
         }
         Op::Nudge(i, d, predicted) => {
@@ -412,7 +422,13 @@ fn apply(tree: &mut DynamicTree<usize>, model: &mut Model, op: &Op, serial: usiz
                 let d = Vector::from(*d);
                 let old = model.tight[&id];
                 let b = Aabb::new(old.mins + d, old.maxs + d);
-                relocate(tree, model, id, b, predicted.then_some(d));
+                relocate(
+                    tree,
+                    model,
+                    id,
+                    b,
+                    Relocation::Reinsert(predicted.then_some(d)),
+                );
             }
         }
         Op::ClearMoved => {
@@ -454,6 +470,14 @@ fn insert(tree: &mut DynamicTree<usize>, model: &mut Model, b: Aabb, serial: usi
     model.live.push(id);
 }
 
+/// How an update reaches the tree.
+enum Relocation {
+    /// `update`, or `update_with_displacement` with the displacement.
+    Reinsert(Option<Vector>),
+    /// `update_in_place`.
+    InPlace,
+}
+
 /// Updates the proxy and checks the answer: the fat box is kept exactly when the update says
 /// the tree did not change, and then it holds the new tight box.
 fn relocate(
@@ -461,12 +485,13 @@ fn relocate(
     model: &mut Model,
     id: ProxyId,
     b: Aabb,
-    displacement: Option<Vector>,
+    how: Relocation,
 ) {
     let old_fat = *tree.fat_aabb(id).unwrap();
-    let changed = match displacement {
-        Some(d) => tree.update_with_displacement(id, b, &d).unwrap(),
-        None => tree.update(id, b).unwrap(),
+    let changed = match how {
+        Relocation::Reinsert(Some(d)) => tree.update_with_displacement(id, b, &d).unwrap(),
+        Relocation::Reinsert(None) => tree.update(id, b).unwrap(),
+        Relocation::InPlace => tree.update_in_place(id, b).unwrap(),
     };
     let fat = *tree.fat_aabb(id).unwrap();
     if changed {

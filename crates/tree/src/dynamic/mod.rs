@@ -237,6 +237,37 @@ impl<T> DynamicTree<T> {
         self.relocate(id, aabb, Some(displacement))
     }
 
+    /// [`update`](Self::update) without reinsertion: when the box leaves the fat box, the leaf
+    /// gets a fresh fat box where it is and every node above it is refitted to its children,
+    /// with no search and no rotation (the tree keeps its shape and its AVL balance; O(height)).
+    /// For small trees whose proxies all jump every frame (a robot's links between random
+    /// configurations), where reinsertion costs more than a better-shaped tree saves; the
+    /// queries stay correct whatever the shape. [`rebuild`](Self::rebuild) restores a good one.
+    pub fn update_in_place(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, ProxyError> {
+        check_bounds(&aabb)?;
+        let proxy = self
+            .proxies
+            .get_mut(id)
+            .ok_or(ProxyError::UnknownProxy(id))?;
+        proxy.tight = aabb;
+        let leaf = proxy.leaf;
+        let fresh = self.options.fatten(&aabb, None);
+        if self
+            .options
+            .still_fits(&self.nodes[leaf].aabb, &aabb, &fresh)
+        {
+            return Ok(false);
+        }
+        self.nodes[leaf].aabb = fresh;
+        let mut index = self.nodes[leaf].parent;
+        while index != NULL {
+            self.refit(index);
+            index = self.nodes[index].parent;
+        }
+        self.mark_moved(id);
+        Ok(true)
+    }
+
     fn relocate(
         &mut self,
         id: ProxyId,
