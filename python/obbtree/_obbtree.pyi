@@ -249,62 +249,6 @@ def collide(
     a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "all",
     contacts: Literal[False] = False,
 ) -> Tuple[bool, NDArray[np.int64]]: ...
-class Camera:
-    """A camera: view matrix (world to eye), projection matrix (eye to clip space, OpenGL's
-    convention) and image size; pixel ``(0, 0)`` is the top-left one."""
-
-    def __init__(self, view: ArrayLike, projection: ArrayLike, width: int, height: int) -> None: ...
-    @staticmethod
-    def look_at(
-        eye: ArrayLike, target: ArrayLike, up: ArrayLike, fov_y: float, near: float, far: float,
-        width: int, height: int,
-    ) -> "Camera": ...
-    @staticmethod
-    def framing(bounds: ArrayLike, width: int, height: int) -> "Camera": ...
-    @property
-    def view(self) -> NDArray[np.float64]: ...
-    @property
-    def projection(self) -> NDArray[np.float64]: ...
-    @property
-    def view_projection(self) -> NDArray[np.float64]: ...
-    @property
-    def width(self) -> int: ...
-    @property
-    def height(self) -> int: ...
-    def pixel_ray(self, x: int, y: int) -> Tuple[NDArray[np.float64], NDArray[np.float64]]: ...
-
-class Culled:
-    """The answer of :func:`cull`; unpacks as ``(inside, outside, intersecting)``, ascending
-    int64 arrays of triangle indices."""
-
-    @property
-    def inside(self) -> NDArray[np.int64]: ...
-    @property
-    def outside(self) -> NDArray[np.int64]: ...
-    @property
-    def intersecting(self) -> NDArray[np.int64]: ...
-    @property
-    def nodes_tested(self) -> int: ...
-    def __len__(self) -> int: ...
-    def __getitem__(self, index: int) -> NDArray[np.int64]: ...
-    def __iter__(self) -> Iterator[NDArray[np.int64]]: ...
-
-def cull(model: Model, frustum: Union[Camera, ArrayLike], pose: _Pose = None) -> Culled:
-    """The model's triangles by where they lie relative to ``frustum`` (a ``Camera``, a
-    ``(4, 4)`` view-projection matrix or a ``(6, 4)`` array of planes ``(nx, ny, nz, d)``,
-    inside where ``n·x + d <= 0``).
-
-    >>> inside, outside, intersecting = obbtree.cull(model, camera)
-    """
-
-def pick_pixel(
-    model: Model, camera: Camera, x: int, y: int, pose: _Pose = None
-) -> Optional[Tuple[int, float, NDArray[np.float64]]]:
-    """The first triangle under pixel ``(x, y)``: ``None`` or ``(triangle, t, point)``.
-
-    >>> triangle, t, point = obbtree.pick_pixel(model, camera, 320, 240)
-    """
-
 @overload
 def collide(
     a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "all",
