@@ -27,7 +27,8 @@ class PoseError(Error):
     """A pose argument refused (shape, dtype, not a finite rigid motion)."""
 
 class LoadError(Error, OSError):
-    """A mesh file, tree file or tree bytes that cannot be read as one."""
+    """A mesh file, tree file or tree bytes that cannot be read as one, or a URDF or SRDF file
+    that cannot be used."""
 
 class QueryError(Error):
     """A query refused its other arguments (rays, points, max_t, margins, tolerances, hints,
@@ -38,6 +39,10 @@ class SceneError(Error):
 
 class CameraError(Error):
     """A camera refused, or a pixel outside its image."""
+
+class RobotError(Error):
+    """A robot refused joint values (count, finite, limits), a name that is neither a link nor
+    a fixture, or a path's resolution."""
 
 class Mesh:
     """A validated triangle mesh: ``(n, 3)`` float64 vertices, ``(m, 3)`` integer faces."""
@@ -187,6 +192,72 @@ class Scene:
     def cast_ray(
         self, origin: ArrayLike, direction: ArrayLike, max_t: float = ...
     ) -> Optional[Tuple[str, int, float, NDArray[np.float64]]]: ...
+
+_NamePair = Tuple[str, str]
+_Closest = Tuple[str, str, float, NDArray[np.float64], NDArray[np.float64]]
+
+class PathCheck:
+    """What :meth:`Robot.check_path` found: the first configuration in collision, and with a
+    margin the first within it and the smallest clearance."""
+
+    @property
+    def checked(self) -> int: ...
+    @property
+    def first_collision(self) -> Optional[int]: ...
+    @property
+    def configuration(self) -> Optional[NDArray[np.float64]]: ...
+    @property
+    def self_collisions(self) -> List[_NamePair]: ...
+    @property
+    def environment(self) -> List[_NamePair]: ...
+    @property
+    def first_within_margin(self) -> Optional[int]: ...
+    @property
+    def clearance(self) -> Optional[_Closest]: ...
+    @property
+    def clearance_index(self) -> Optional[int]: ...
+    @property
+    def clearance_configuration(self) -> Optional[NDArray[np.float64]]: ...
+
+class Robot:
+    """A URDF robot's links posed by forward kinematics, checked for self-collision, against
+    fixtures and against a Scene's objects at joint configurations (does not pickle)."""
+
+    def __init__(
+        self,
+        urdf: _Path,
+        package_dirs: Sequence[_Path] = (),
+        srdf: Optional[_Path] = None,
+        geometry: Literal["collision", "visual"] = "collision",
+        check_limits: bool = True,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def joints(self) -> List[str]: ...
+    @property
+    def links(self) -> List[str]: ...
+    @property
+    def limits(self) -> NDArray[np.float64]: ...
+    @property
+    def pairs_checked(self) -> int: ...
+    def add_fixture(self, name: str, model: Model, pose: _Pose = None) -> None: ...
+    def allow(self, a: str, b: str) -> None: ...
+    def collide(
+        self, q: ArrayLike, scene: Optional[Scene] = None
+    ) -> Tuple[List[_NamePair], List[_NamePair]]: ...
+    def collide_self(self, q: ArrayLike) -> List[_NamePair]: ...
+    def collide_scene(self, q: ArrayLike, scene: Scene) -> List[_NamePair]: ...
+    def distance(self, q: ArrayLike, scene: Optional[Scene] = None) -> Optional[_Closest]: ...
+    def check_path(
+        self,
+        path: ArrayLike,
+        resolution: float,
+        margin: Optional[float] = None,
+        scene: Optional[Scene] = None,
+    ) -> PathCheck: ...
+    def collide_self_many(self, qs: ArrayLike) -> List[List[_NamePair]]: ...
+    def collides_many(self, qs: ArrayLike, scene: Optional[Scene] = None) -> NDArray[np.bool_]: ...
 
 class Camera:
     """A camera: view matrix (world to eye), projection matrix (eye to clip space, OpenGL's
