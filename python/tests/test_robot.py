@@ -110,13 +110,9 @@ def test_unlimited_joints_have_infinite_limits(tmp_path):
     assert robot.collide_self([1e6]) == [] and robot.distance([0.0]) is None
 
 
-def random_configs(both, count, seed):
-    return coal_compare.random_configs(both, count, seed)
-
-
 def test_batches_equal_single_answers(panda):
     robot, both = panda
-    qs = random_configs(both, 200, SEED + 1)
+    qs = coal_compare.random_configs(both, 200, SEED + 1)
     single = [robot.collide_self(q) for q in qs]
     assert robot.collide_self_many(qs) == single
     touching = robot.collides_many(qs)
@@ -129,7 +125,7 @@ def test_batches_equal_single_answers(panda):
 def colliding_and_free(robot, both, count=200):
     """A configuration where pinocchio finds a collision, and one where it finds none and
     nothing is within 1 cm (so both engines agree on them beyond any tolerance)."""
-    qs = random_configs(both, count, SEED + 2)
+    qs = coal_compare.random_configs(both, count, SEED + 2)
     found = coal_compare.pin_collisions(both, qs)
     hit = next(q for q, pairs in zip(qs, found) if pairs)
     free = next(q for q, pairs in zip(qs, found) if not pairs and robot.distance(q)[2] > 0.01)
@@ -150,34 +146,43 @@ def test_fixture_on_a_link_is_reported_and_one_far_away_is_not(panda):
     near[:3, 3], far[:3, 3] = vertex, (10.0, 10.0, 10.0)
     urdf, srdf, share = coal_compare.robot_files("panda")
     fixture = obbtree.Robot(urdf, package_dirs=[share], srdf=srdf)
-    fixture.add_fixture("probe", obbtree.Model.sphere(0.002), near)
+    fixture.add_fixture("bead", obbtree.Model.sphere(0.002), near)
     fixture.add_fixture("far", obbtree.Model.box([1.0, 1.0, 1.0]), far)
     _, environment = fixture.collide(free)
-    assert ("panda_link7", "probe") in environment
-    assert all(name == "probe" for _, name in environment)
+    assert ("panda_link7", "bead") in environment
+    assert all(name == "bead" for _, name in environment)
+    # The link comes first, though the fixture's name sorts before it.
     link, other, d, _, _ = fixture.distance(free)
-    assert d == 0.0 and other == "probe"
+    assert link.startswith("panda_") and other == "bead" and d == 0.0
     # The same objects in a Scene: the robot's copy follows the scene's changes.
     scene = obbtree.Scene()
-    scene.insert("ball", obbtree.Model.sphere(0.002), near)
+    scene.insert("marble", obbtree.Model.sphere(0.002), near)
     scene.insert("crate", obbtree.Model.box([1.0, 1.0, 1.0]), far)
-    assert ("panda_link7", "ball") in robot.collide_scene(free, scene)
+    assert ("panda_link7", "marble") in robot.collide_scene(free, scene)
     assert robot.collide(free, scene) == ([], robot.collide_scene(free, scene))
     assert robot.collides_many(np.stack([free, free]), scene).all()
     assert not robot.collides_many(np.stack([free]))[0]
-    scene.set_pose("ball", far)
+    scene.set_pose("marble", far)
     assert robot.collide_scene(free, scene) == []
     scene.remove("crate")
     scene.insert("crate", obbtree.Model.box([0.01, 0.01, 0.01]), near)
     assert ("panda_link7", "crate") in robot.collide_scene(free, scene)
     assert robot.collide(free) == ([], []), "the scene's objects are no fixtures of the robot"
+    # A robot with fixtures against a scene: collide reports both, collide_scene the scene's.
+    both_kinds = {name for _, name in fixture.collide(free, scene)[1]}
+    assert both_kinds == {"bead", "crate"}
+    assert {name for _, name in fixture.collide_scene(free, scene)} == {"crate"}
+    # Allowing a pair applies to the copy with the scene's objects too.
+    fixture.allow("panda_link7", "bead")
+    assert ("panda_link7", "bead") not in fixture.collide(free, scene)[1]
+    assert ("panda_link7", "bead") not in fixture.collide(free)[1]
 
 
 def test_distance_matches_coal(panda):
     import pinocchio as pin
 
     robot, both = panda
-    for q in random_configs(both, 20, SEED + 3):
+    for q in coal_compare.random_configs(both, 20, SEED + 3):
         found = robot.distance(q)
         pin.computeDistances(
             both.model, both.data, both.geom_model, both.geom_data, coal_compare.pin_q(both, q)
@@ -338,7 +343,7 @@ def test_batches_release_the_gil(panda):
     the call, which a call holding the GIL would not allow (the other thread could run only
     at its start and end)."""
     robot, both = panda
-    qs = random_configs(both, 200, SEED + 4)
+    qs = coal_compare.random_configs(both, 200, SEED + 4)
     start = time.perf_counter()
     robot.collides_many(qs)
     if time.perf_counter() - start < 0.05:
@@ -366,7 +371,7 @@ def test_batches_release_the_gil(panda):
 
 def test_one_robot_shared_by_threads(panda):
     robot, both = panda
-    qs = random_configs(both, 64, SEED + 5)
+    qs = coal_compare.random_configs(both, 64, SEED + 5)
     expected = [robot.collide_self(q) for q in qs]
     from concurrent.futures import ThreadPoolExecutor
 
