@@ -207,10 +207,13 @@ def pinocchio_listing(model, geom_model, urdf_info):
     return {"joints": joints, "links": [{"name": n, "meshes": m} for n, m in links.items()]}
 
 
-def setup(name, urdf, srdf, package_dir, cli, pinocchio_only=False):
+def setup(name, urdf, srdf, package_dir, cli, pinocchio_only=False, listing=None):
     """Loads the robot in both engines and makes their checked pairs identical. Raises
     CannotLoad when obbtree refuses the robot, unless `pinocchio_only`: then the robot is set
-    up for pinocchio alone (`refusal` holds obbtree's message)."""
+    up for pinocchio alone (`refusal` holds obbtree's message). `listing` is what
+    `obbtree robot URDF --json` lists (moving joints, links with their elements,
+    pairs_checked), when the caller has it from elsewhere (the Python bindings): the CLI is
+    then not run."""
     import pinocchio as pin
 
     robot = Robot(name, Path(urdf), Path(srdf) if srdf else None, Path(package_dir), cli)
@@ -218,7 +221,7 @@ def setup(name, urdf, srdf, package_dir, cli, pinocchio_only=False):
     if robot.srdf:
         args += ["--srdf", robot.srdf]
     try:
-        listing = run_cli(cli, args)
+        listing = listing or run_cli(cli, args)
     except CannotLoad as refusal:
         if not pinocchio_only:
             raise
@@ -560,13 +563,15 @@ class Outcome:
         return "\n".join(lines)
 
 
-def compare(robot, n, seed=0):
-    """Draws n configurations and compares the two engines on them."""
+def compare(robot, n, seed=0, run=None):
+    """Draws n configurations and compares the two engines on them. obbtree's answers come
+    from `run(robot, configs)`, in the form of `obbtree_run`'s report (`results`, each with
+    its `self` pairs, and `query_total_ms`); by default from `obbtree_run` (the CLI)."""
     configs = random_configs(robot, n, seed)
     start = time.perf_counter()
     pin_found = pin_collisions(robot, configs)
     pin_ms = (time.perf_counter() - start) * 1e3
-    report = obbtree_run(robot, configs)
+    report = (run or obbtree_run)(robot, configs)
     out = Outcome(robot.name, n, robot.counts(), pin_ms=pin_ms, obbtree_ms=report["query_total_ms"])
     for i, (mine, theirs) in enumerate(zip(pin_found, report["results"])):
         obb = {pair(a, b) for a, b in theirs["self"]}

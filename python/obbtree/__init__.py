@@ -10,7 +10,8 @@ True
 
 Bad input raises :class:`obbtree.Error` (a ``ValueError``) or one of its subclasses,
 :class:`MeshError`, :class:`PoseError`, :class:`LoadError`, :class:`QueryError`,
-:class:`SceneError`, :class:`CameraError`; the message starts with the argument's name.
+:class:`SceneError`, :class:`CameraError`, :class:`RobotError`; the message starts with the
+argument's name.
 
 Drop-in backends for trimesh are in :mod:`obbtree.trimesh`.
 """
@@ -28,8 +29,11 @@ from ._obbtree import (
     Mesh,
     MeshError,
     Model,
+    PathCheck,
     PoseError,
     QueryError,
+    Robot,
+    RobotError,
     Scene,
     SceneError,
     any_hit,
@@ -61,8 +65,11 @@ __all__ = [
     "Mesh",
     "MeshError",
     "Model",
+    "PathCheck",
     "PoseError",
     "QueryError",
+    "Robot",
+    "RobotError",
     "Scene",
     "SceneError",
     "any_hit",

@@ -27,7 +27,8 @@ class PoseError(Error):
     """A pose argument refused (shape, dtype, not a finite rigid motion)."""
 
 class LoadError(Error, OSError):
-    """A mesh file, tree file or tree bytes that cannot be read as one."""
+    """A mesh file, tree file or tree bytes that cannot be read as one, or a URDF or SRDF file
+    that cannot be used."""
 
 class QueryError(Error):
     """A query refused its other arguments (rays, points, max_t, margins, tolerances, hints,
@@ -38,6 +39,10 @@ class SceneError(Error):
 
 class CameraError(Error):
     """A camera refused, or a pixel outside its image."""
+
+class RobotError(Error):
+    """A robot refused joint values (count, finite, limits), a name that is neither a link nor
+    a fixture, or a path's resolution."""
 
 class Mesh:
     """A validated triangle mesh: ``(n, 3)`` float64 vertices, ``(m, 3)`` integer faces."""
@@ -188,6 +193,72 @@ class Scene:
         self, origin: ArrayLike, direction: ArrayLike, max_t: float = ...
     ) -> Optional[Tuple[str, int, float, NDArray[np.float64]]]: ...
 
+_NamePair = Tuple[str, str]
+_Closest = Tuple[str, str, float, NDArray[np.float64], NDArray[np.float64]]
+
+class PathCheck:
+    """What :meth:`Robot.check_path` found: the first configuration in collision, and with a
+    margin the first within it and the smallest clearance."""
+
+    @property
+    def checked(self) -> int: ...
+    @property
+    def first_collision(self) -> Optional[int]: ...
+    @property
+    def configuration(self) -> Optional[NDArray[np.float64]]: ...
+    @property
+    def self_collisions(self) -> List[_NamePair]: ...
+    @property
+    def environment(self) -> List[_NamePair]: ...
+    @property
+    def first_within_margin(self) -> Optional[int]: ...
+    @property
+    def clearance(self) -> Optional[_Closest]: ...
+    @property
+    def clearance_index(self) -> Optional[int]: ...
+    @property
+    def clearance_configuration(self) -> Optional[NDArray[np.float64]]: ...
+
+class Robot:
+    """A URDF robot's links posed by forward kinematics, checked for self-collision, against
+    fixtures and against a Scene's objects at joint configurations (does not pickle)."""
+
+    def __init__(
+        self,
+        urdf: _Path,
+        package_dirs: Sequence[_Path] = (),
+        srdf: Optional[_Path] = None,
+        geometry: Literal["collision", "visual"] = "collision",
+        check_limits: bool = True,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def joints(self) -> List[str]: ...
+    @property
+    def links(self) -> List[str]: ...
+    @property
+    def limits(self) -> NDArray[np.float64]: ...
+    @property
+    def pairs_checked(self) -> int: ...
+    def add_fixture(self, name: str, model: Model, pose: _Pose = None) -> None: ...
+    def allow(self, a: str, b: str) -> None: ...
+    def collide(
+        self, q: ArrayLike, scene: Optional[Scene] = None
+    ) -> Tuple[List[_NamePair], List[_NamePair]]: ...
+    def collide_self(self, q: ArrayLike) -> List[_NamePair]: ...
+    def collide_scene(self, q: ArrayLike, scene: Scene) -> List[_NamePair]: ...
+    def distance(self, q: ArrayLike, scene: Optional[Scene] = None) -> Optional[_Closest]: ...
+    def check_path(
+        self,
+        path: ArrayLike,
+        resolution: float,
+        margin: Optional[float] = None,
+        scene: Optional[Scene] = None,
+    ) -> PathCheck: ...
+    def collide_self_many(self, qs: ArrayLike) -> List[List[_NamePair]]: ...
+    def collides_many(self, qs: ArrayLike, scene: Optional[Scene] = None) -> NDArray[np.bool_]: ...
+
 class Camera:
     """A camera: view matrix (world to eye), projection matrix (eye to clip space, OpenGL's
     convention) and image size; pixel ``(0, 0)`` is the top-left one."""
@@ -249,62 +320,6 @@ def collide(
     a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "all",
     contacts: Literal[False] = False,
 ) -> Tuple[bool, NDArray[np.int64]]: ...
-class Camera:
-    """A camera: view matrix (world to eye), projection matrix (eye to clip space, OpenGL's
-    convention) and image size; pixel ``(0, 0)`` is the top-left one."""
-
-    def __init__(self, view: ArrayLike, projection: ArrayLike, width: int, height: int) -> None: ...
-    @staticmethod
-    def look_at(
-        eye: ArrayLike, target: ArrayLike, up: ArrayLike, fov_y: float, near: float, far: float,
-        width: int, height: int,
-    ) -> "Camera": ...
-    @staticmethod
-    def framing(bounds: ArrayLike, width: int, height: int) -> "Camera": ...
-    @property
-    def view(self) -> NDArray[np.float64]: ...
-    @property
-    def projection(self) -> NDArray[np.float64]: ...
-    @property
-    def view_projection(self) -> NDArray[np.float64]: ...
-    @property
-    def width(self) -> int: ...
-    @property
-    def height(self) -> int: ...
-    def pixel_ray(self, x: int, y: int) -> Tuple[NDArray[np.float64], NDArray[np.float64]]: ...
-
-class Culled:
-    """The answer of :func:`cull`; unpacks as ``(inside, outside, intersecting)``, ascending
-    int64 arrays of triangle indices."""
-
-    @property
-    def inside(self) -> NDArray[np.int64]: ...
-    @property
-    def outside(self) -> NDArray[np.int64]: ...
-    @property
-    def intersecting(self) -> NDArray[np.int64]: ...
-    @property
-    def nodes_tested(self) -> int: ...
-    def __len__(self) -> int: ...
-    def __getitem__(self, index: int) -> NDArray[np.int64]: ...
-    def __iter__(self) -> Iterator[NDArray[np.int64]]: ...
-
-def cull(model: Model, frustum: Union[Camera, ArrayLike], pose: _Pose = None) -> Culled:
-    """The model's triangles by where they lie relative to ``frustum`` (a ``Camera``, a
-    ``(4, 4)`` view-projection matrix or a ``(6, 4)`` array of planes ``(nx, ny, nz, d)``,
-    inside where ``n·x + d <= 0``).
-
-    >>> inside, outside, intersecting = obbtree.cull(model, camera)
-    """
-
-def pick_pixel(
-    model: Model, camera: Camera, x: int, y: int, pose: _Pose = None
-) -> Optional[Tuple[int, float, NDArray[np.float64]]]:
-    """The first triangle under pixel ``(x, y)``: ``None`` or ``(triangle, t, point)``.
-
-    >>> triangle, t, point = obbtree.pick_pixel(model, camera, 320, 240)
-    """
-
 @overload
 def collide(
     a: Model, pose_a: _Pose, b: Model, pose_b: _Pose, mode: _Mode = "all",

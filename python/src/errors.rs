@@ -6,17 +6,19 @@
 //! | --- | --- | --- |
 //! | `MeshError` | `Mesh(vertices, faces)`, `Model(mesh)` | `MeshError`, `BuildError` |
 //! | `PoseError` | every pose argument (`pose`, `pose_a`, `poses[k]`, ...) | `PoseError` |
-//! | `LoadError` (also an `OSError`) | mesh files, tree files and tree bytes | `load::LoadError`, `tree::TreeFileError` |
+//! | `LoadError` (also an `OSError`) | mesh files, tree files and tree bytes; URDF and SRDF files that cannot be used | `load::LoadError`, `tree::TreeFileError`, `urdf::UrdfError`, `urdf::SrdfError` |
 //! | `QueryError` | the other arguments of a query (rays, points, `max_t`, margins, ...) | `QueryError`, `BatchError` |
-//! | `SceneError` | `Scene` methods (names, counts, limits) | `SceneError` |
+//! | `SceneError` | `Scene` methods (names, counts, limits); a robot's fixtures | `SceneError` |
 //! | `CameraError` | `Camera` and its pixels | `CameraError` |
+//! | `RobotError` | a `Robot`'s joint values, names of links and fixtures, path resolutions | `urdf::RobotError` |
 //! | `Error` itself | an unknown `bv`, models of different volume types | (the bindings' own) |
 //!
 //! The shape or dtype of an array argument is refused with the class of its area (`vertices`:
 //! `MeshError`, `origins`: `QueryError`, ...). A file that cannot be read at all (missing, no
-//! permission) is an `OSError` (`FileNotFoundError`), not an `Error`.
+//! permission) is an `OSError` (`FileNotFoundError`), not an `Error`; so is a package directory
+//! that is not one (`NotADirectoryError` when it is a file).
 
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyNotADirectoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -66,9 +68,19 @@ pyo3::create_exception!(
      outside its image."
 );
 
+pyo3::create_exception!(
+    obbtree,
+    RobotError,
+    Error,
+    "A robot refused: joint values (one finite value per moving joint, within its limits), a \
+     name that is neither a link nor a fixture, a path's resolution."
+);
+
 const LOAD_ERROR_DOC: &str = "A mesh file, tree file or tree bytes that cannot be read as one \
-    (malformed, damaged, another volume type, made for another mesh). Also an OSError, as \
-    malformed mesh files were before this class existed.";
+    (malformed, damaged, another volume type, made for another mesh), or a URDF or SRDF file \
+    that cannot be used (not valid, a package or mesh not found, an SRDF naming a link the \
+    robot does not have). Also an OSError, as malformed mesh files were before this class \
+    existed.";
 
 /// `obbtree.LoadError`, a subclass of both `obbtree.Error` and `OSError`: made by calling
 /// `type` once, since `create_exception!` takes one base class.
@@ -102,6 +114,8 @@ pub enum Area {
     Scene,
     /// `obbtree.CameraError`.
     Camera,
+    /// `obbtree.RobotError`.
+    Robot,
 }
 
 impl Area {
@@ -119,6 +133,7 @@ impl Area {
             Area::Query => QueryError::new_err(message),
             Area::Scene => SceneError::new_err(message),
             Area::Camera => CameraError::new_err(message),
+            Area::Robot => RobotError::new_err(message),
         }
     }
 }
@@ -172,6 +187,48 @@ pub fn file_error(kind: Option<io::ErrorKind>, message: impl Display) -> PyErr {
     }
 }
 
+/// An `obbtree.RobotError` about argument `name`.
+pub fn robot_error(name: &str, reason: impl Display) -> PyErr {
+    Area::Robot.error(name, reason)
+}
+
+/// The refusal of argument `name` by a robot or its files, with the engine's message (which
+/// names the URDF or SRDF file, and the link, joint or configuration at fault): `OSError`
+/// when the URDF or SRDF file cannot be read at all; `LoadError` when a file was read and
+/// cannot be used; `SceneError` for a fixture, `QueryError` for a margin; `RobotError` for
+/// joint values, names and resolutions.
+pub fn robot_refusal(name: &str, error: obbtree::urdf::RobotError) -> PyErr {
+    use obbtree::urdf::{RobotError as Refused, SrdfError, UrdfError};
+    match error {
+        Refused::Urdf(UrdfError::Io { ref source, .. })
+        | Refused::Srdf(SrdfError::Io { ref source, .. }) => file_error(Some(source.kind()), error),
+        Refused::Urdf(UrdfError::JointValues { .. } | UrdfError::OutsideLimits { .. })
+        | Refused::Configuration { .. }
+        | Refused::UnknownName(_)
+        | Refused::Resolution(_) => robot_error(name, error),
+        Refused::Urdf(_) | Refused::Srdf(_) | Refused::Build { .. } => load_error(name, error),
+        Refused::Scene(obbtree::SceneError::Query(e)) => query_error(name, e),
+        Refused::Scene(e) => scene_error(name, e),
+    }
+}
+
+/// A package directory argument `name` that is not a directory: `FileNotFoundError` when
+/// nothing is there, `NotADirectoryError` when something else is, `OSError` when it cannot be
+/// looked at.
+pub fn check_directory(name: &str, dir: &std::path::Path) -> PyResult<()> {
+    match std::fs::metadata(dir) {
+        Ok(found) if found.is_dir() => Ok(()),
+        Ok(_) => Err(PyNotADirectoryError::new_err(format!(
+            "{name}: {}: not a directory",
+            dir.display()
+        ))),
+        Err(e) => Err(file_error(
+            Some(e.kind()),
+            format!("{name}: {}: {e}", dir.display()),
+        )),
+    }
+}
+
 /// The mesh loader's refusal of argument `path`: an `OSError` when the file could not be read,
 /// a `LoadError` when it was read and is not a mesh (every reason names the file, and the line
 /// or element at fault).
@@ -203,5 +260,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("QueryError", py.get_type::<QueryError>())?;
     m.add("SceneError", py.get_type::<SceneError>())?;
     m.add("CameraError", py.get_type::<CameraError>())?;
+    m.add("RobotError", py.get_type::<RobotError>())?;
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! The `obbtree` Python extension (`obbtree._obbtree`): meshes, models, scenes and the exact
-//! collision, distance, ray, culling and picking queries of the engine, NumPy arrays in and
+//! The `obbtree` Python extension (`obbtree._obbtree`): meshes, models, scenes, robots and the
+//! exact collision, distance, ray, culling and picking queries of the engine, NumPy arrays in and
 //! out. Batches release the GIL and run on rayon's pool; every object is immutable or locked,
 //! so safe to share between Python threads; every refusal of the engine is a Python exception
 //! with its message, of the `obbtree.Error` hierarchy (`errors.rs`).
@@ -15,6 +15,7 @@ mod errors;
 mod mesh;
 mod model;
 mod rays;
+mod robot;
 mod scene;
 mod volumes;
 
@@ -44,6 +45,8 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<distance::PyDistanceTracker>()?;
     m.add_class::<camera::PyCamera>()?;
     m.add_class::<cull::PyCulled>()?;
+    m.add_class::<robot::PyRobot>()?;
+    m.add_class::<robot::PyPathCheck>()?;
     m.add_function(wrap_pyfunction!(collide::collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
     m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;

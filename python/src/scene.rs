@@ -14,6 +14,7 @@ use obbtree::scene::ObjectDistance;
 use obbtree::{CollisionResult, Pose, Ray, SceneError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// An object pair's distance as Python sees it: `(a, b, distance, pair, point_a, point_b)`.
@@ -96,6 +97,16 @@ type RayHitTuple<'py> = (String, i64, f64, Bound<'py, PyAny>);
 struct State {
     scene: AnyScene,
     allowed: Vec<(String, String)>,
+    /// Renewed whenever the objects may change ([`new_stamp`]): equal stamps mean the same
+    /// scene with the same objects, names, models and poses.
+    stamp: u64,
+}
+
+/// A number no scene has had as its stamp: one counter for all scenes, so that a stamp names
+/// one scene in one state, even after the scene is dropped and another takes its address.
+fn new_stamp() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// One touching pair as the queries report it: names, the exact answer, and the pose of the
@@ -133,6 +144,21 @@ impl PyScene {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The scene, locked to change its objects (insert, remove, move, allow): its stamp is
+    /// renewed.
+    fn lock_to_change(&self) -> MutexGuard<'_, State> {
+        let mut state = self.lock();
+        state.stamp = new_stamp();
+        state
+    }
+
+    /// Runs `read` on the scene, locked, and its stamp: what a copy of the objects made now
+    /// stays equal to until the stamp changes.
+    pub(crate) fn read_stamped<R>(&self, read: impl FnOnce(u64, &AnyScene) -> R) -> R {
+        let state = self.lock();
+        read(state.stamp, &state.scene)
     }
 }
 
@@ -172,6 +198,7 @@ impl PyScene {
             state: Mutex::new(State {
                 scene: AnyScene::new(bv)?,
                 allowed: Vec::new(),
+                stamp: new_stamp(),
             }),
         })
     }
@@ -194,7 +221,7 @@ impl PyScene {
         let placed = self::pose(pose, "pose")?;
         let model = model.inner.clone();
         py.detach(|| {
-            let mut state = self.lock();
+            let mut state = self.lock_to_change();
             with_scene_model!(&mut state.scene, model, |s, m| s
                 .insert(name, m, placed)
                 .map(drop)
@@ -205,7 +232,7 @@ impl PyScene {
     /// Removes the object `name`; its allowed pairs go with it.
     fn remove(&self, py: Python<'_>, name: String) -> PyResult<()> {
         py.detach(|| {
-            let mut state = self.lock();
+            let mut state = self.lock_to_change();
             state.allowed.retain(|(a, b)| *a != name && *b != name);
             with_scene!(&mut state.scene, |s| s
                 .lookup(&name)
@@ -219,7 +246,7 @@ impl PyScene {
     fn set_pose(&self, name: String, pose: &Bound<'_, PyAny>) -> PyResult<()> {
         let placed = self::pose(Some(pose), "pose")?;
         // A lookup and a broad-phase update: shorter than releasing the GIL would take.
-        with_scene!(&mut self.lock().scene, |s| s
+        with_scene!(&mut self.lock_to_change().scene, |s| s
             .lookup(&name)
             .and_then(|id| s.set_pose(id, placed))
             .map_err(scene_error))
@@ -244,7 +271,7 @@ impl PyScene {
             ));
         }
         py.detach(|| {
-            with_scene!(&mut self.lock().scene, |s| {
+            with_scene!(&mut self.lock_to_change().scene, |s| {
                 let ids = names
                     .iter()
                     .map(|n| s.lookup(n))
@@ -309,7 +336,7 @@ impl PyScene {
     /// Never check the pair of objects `a`, `b` (parts that touch by design).
     fn allow(&self, py: Python<'_>, a: String, b: String) -> PyResult<()> {
         py.detach(|| {
-            let mut state = self.lock();
+            let mut state = self.lock_to_change();
             with_scene!(&mut state.scene, |s| s
                 .allow_names(&a, &b)
                 .map_err(scene_error))?;

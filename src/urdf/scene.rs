@@ -420,11 +420,9 @@ impl<V: PosedOverlap> RobotScene<V> {
         let mut found = PathCheck::default();
         let mut index = 0;
         for (i, q) in path.iter().enumerate() {
-            let steps = match i {
-                0 => vec![q.clone()],
-                _ => interpolate(&path[i - 1], q, resolution),
-            };
-            for q in steps {
+            // The first configuration is the one step from itself to itself.
+            let from = &path[i.saturating_sub(1)];
+            for q in interpolate(from, q, resolution) {
                 self.set_configuration(&q)?;
                 found.checked = index + 1;
                 let contacts = self.check()?;
@@ -504,21 +502,25 @@ impl<V: PosedOverlap> RobotScene<V> {
     }
 }
 
-/// The configurations checked after `a` on the way to `b` (see [`RobotScene::check_path`]).
-fn interpolate(a: &[f64], b: &[f64], resolution: f64) -> Vec<Vec<f64>> {
+/// The configurations checked after `a` on the way to `b` (see [`RobotScene::check_path`]),
+/// made one at a time: a tiny resolution makes many steps, never a list of them all (which
+/// could exceed the memory, or the largest allocation, and abort).
+fn interpolate<'a>(
+    a: &'a [f64],
+    b: &'a [f64],
+    resolution: f64,
+) -> impl Iterator<Item = Vec<f64>> + 'a {
     let largest = a
         .iter()
         .zip(b)
         .map(|(x, y)| (y - x).abs())
         .fold(0.0, f64::max);
     let n = ((largest / resolution).ceil() as usize).max(1);
-    (1..=n)
-        .map(|k| match k == n {
-            true => b.to_vec(),
-            false => {
-                let s = k as f64 / n as f64;
-                a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect()
-            }
-        })
-        .collect()
+    (1..=n).map(move |k| match k == n {
+        true => b.to_vec(),
+        false => {
+            let s = k as f64 / n as f64;
+            a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect()
+        }
+    })
 }
