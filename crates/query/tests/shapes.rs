@@ -346,9 +346,9 @@ fn margins_to_spheres_and_boxes_are_exact_on_a_dyadic_grid() {
 fn queries_that_need_a_mesh_name_the_shape() {
     let model: Model = Model::new(cube(1, 1.0)).unwrap();
     let ball: Model = Model::from_shape(Shape::sphere(1.0).unwrap());
-    let floor = Model::from_shape(Shape::halfspace([0.0, 0.0, 1.0], -1.0).unwrap());
+    let drum = Model::from_shape(Shape::cylinder(0.5, 1.0).unwrap());
     let at = Pose::identity();
-    let err = distance(&model, &at, &floor, &at, &DistanceRequest::default()).unwrap_err();
+    let err = distance(&model, &at, &drum, &at, &DistanceRequest::default()).unwrap_err();
     assert!(
         matches!(
             err,
@@ -418,4 +418,132 @@ fn a_halfspace_touches_exactly_the_triangles_that_reach_below_its_plane() {
     )
     .unwrap();
     assert_eq!(got.pairs, want.iter().map(|&t| [t, 0]).collect::<Vec<_>>());
+}
+
+/// The exact height of `p` above the plane `n·x = d` (squared, with its sign): rational
+/// arithmetic on the f64 inputs, sharing nothing with the engine's float computation.
+fn exact_signed_height(n: &obbtree_bv::Vector, d: f64, p: &Point) -> f64 {
+    use num_rational::BigRational;
+    use num_traits::{FromPrimitive, Signed, ToPrimitive, Zero};
+    let q = |x: f64| BigRational::from_f64(x).unwrap();
+    let numerator = (0..3).fold(BigRational::zero(), |acc, i| acc + q(n[i]) * q(p[i])) - q(d);
+    let length_squared = (0..3).fold(BigRational::zero(), |acc, i| acc + q(n[i]) * q(n[i]));
+    let squared = (&numerator * &numerator / length_squared).to_f64().unwrap();
+    squared
+        .sqrt()
+        .copysign(if numerator.is_negative() { -1.0 } else { 1.0 })
+}
+
+/// A halfspace's distance to a mesh is the exact height of the mesh's lowest vertex above the
+/// placed plane, and to a sphere, capsule, box or cylinder that of the solid's lowest point;
+/// 0 exactly when the collision test finds them touching. Each against rational arithmetic
+/// (meshes, centres, segment ends, corners) or the cap rim's closed form (cylinders).
+#[test]
+fn distances_to_a_halfspace_are_the_lowest_points_height() {
+    let mut r = rng(33);
+    let mesh = blob(5, 8, 10, 1.0, 0.3);
+    let model: Model = Model::new(mesh.clone()).unwrap();
+    let id = Pose::identity();
+    let (mut apart, mut touching) = (0, 0);
+    for case in 0..common::cases(80) {
+        let normal = [0; 3].map(|_| r.gen_range(-1.0..1.0));
+        let floor = Shape::halfspace(normal, r.gen_range(-1.5..1.5)).unwrap();
+        let pose = random_pose(&mut r, 1.0);
+        let PlacedShape::Halfspace {
+            normal: n,
+            offset: d,
+        } = floor.place(&pose).unwrap()
+        else {
+            unreachable!()
+        };
+        let plane = Model::from_shape(floor.clone());
+        // Against the mesh (at the identity): its lowest vertex.
+        let want = mesh
+            .vertices()
+            .iter()
+            .map(|v| exact_signed_height(&n, d, v))
+            .fold(f64::INFINITY, f64::min)
+            .max(0.0);
+        let got = distance(&plane, &pose, &model, &id, &DistanceRequest::default()).unwrap();
+        check_height(&got, want, 4.0, case);
+        assert_eq!(got.intersects, want == 0.0, "case {case}: {got:?}");
+        let swapped = distance(&model, &id, &plane, &pose, &DistanceRequest::default()).unwrap();
+        assert_eq!(swapped.distance, got.distance);
+        assert_eq!(swapped.point_a, got.point_b);
+        if got.intersects {
+            touching += 1;
+        } else {
+            apart += 1;
+            assert_eq!(got.pair[0], 0);
+            let t = mesh.triangles()[got.pair[1] as usize];
+            assert!(t
+                .iter()
+                .any(|&i| mesh.vertices()[i as usize] == got.point_b));
+        }
+        // Against each solid, placed by its own pose: the lowest point.
+        let at = random_pose(&mut r, 2.0);
+        for solid in &shapes(&mut r)[..4] {
+            let placed = solid.place(&at).unwrap();
+            let want = lowest_height(&placed, &n, d).max(0.0);
+            let got = distance(
+                &plane,
+                &pose,
+                &Model::from_shape(solid.clone()),
+                &at,
+                &DistanceRequest::default(),
+            )
+            .unwrap();
+            check_height(&got, want, 8.0, case);
+            assert_eq!(
+                got.intersects,
+                touches(&floor.place(&pose).unwrap(), &placed)
+            );
+        }
+    }
+    assert!(
+        apart > 0 && touching > 0,
+        "{apart} apart, {touching} touching"
+    );
+}
+
+/// The height of a placed solid's lowest point above the plane `n·x = d`.
+fn lowest_height(placed: &PlacedShape, n: &obbtree_bv::Vector, d: f64) -> f64 {
+    let unit = n / n.norm();
+    match placed {
+        PlacedShape::Sphere { center, radius } => exact_signed_height(n, d, center) - radius,
+        PlacedShape::Capsule { a, b, radius } => {
+            exact_signed_height(n, d, a).min(exact_signed_height(n, d, b)) - radius
+        }
+        PlacedShape::Cylinder { a, b, radius } => {
+            let axis = (b - a).normalize();
+            let tilt = (1.0 - unit.dot(&axis).powi(2)).max(0.0).sqrt();
+            exact_signed_height(n, d, a).min(exact_signed_height(n, d, b)) - radius * tilt
+        }
+        PlacedShape::Polytope(p) => p
+            .vertices()
+            .iter()
+            .map(|v| exact_signed_height(n, d, v))
+            .fold(f64::INFINITY, f64::min),
+        PlacedShape::Halfspace { .. } => unreachable!("not drawn"),
+    }
+}
+
+/// The answer is `want` within the distance guarantee (`scale` standing for `L`), inside its
+/// certified interval, with closest points that far apart.
+fn check_height(got: &obbtree_query::DistanceResult, want: f64, scale: f64, case: u32) {
+    let bound = 1e-12 * (want + scale);
+    assert!(
+        (got.distance - want).abs() <= bound,
+        "case {case}: {} vs {want}",
+        got.distance
+    );
+    assert!(
+        got.lower - bound <= want && want <= got.upper + bound,
+        "case {case}: {got:?} {want}"
+    );
+    let gap = (got.point_a - got.point_b).norm();
+    assert!(
+        (gap - got.distance).abs() <= 1e-9 * (want + scale),
+        "case {case}"
+    );
 }

@@ -79,6 +79,7 @@
 
 mod apart;
 mod closest;
+mod halfspace;
 mod margin;
 mod request;
 mod screen;

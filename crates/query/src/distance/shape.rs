@@ -15,9 +15,12 @@
 //!   its core is within `m + radius`, decided exactly by the mesh–mesh margin test; when
 //!   `m + radius` is not a float the sum is rounded up (so the answer may be "yes" for a gap
 //!   above `m` by at most one rounding of the sum, never "no" for a gap within it).
-//! * Hints are dropped (they would name core triangles), and a halfspace or a cylinder, which
-//!   have no core, are refused ([`QueryError::NotAMesh`]).
+//! * Hints are dropped (they would name core triangles). A halfspace, which has no core, is
+//!   measured by its plane (`halfspace.rs`: against any model); a cylinder, which has none
+//!   either, is refused ([`QueryError::NotAMesh`]) except against a halfspace, and so are
+//!   both in the margin queries.
 
+use super::halfspace::{distance_to_halfspace, is_halfspace};
 use super::margin::Margin;
 use super::{check_request, run, search_margin, DistanceRequest, DistanceResult};
 use crate::collide::{
@@ -73,6 +76,9 @@ pub(super) fn distance_shapes<V: PosedOverlap>(
     pose_b: &Pose,
     request: &DistanceRequest,
 ) -> Result<DistanceResult, QueryError> {
+    if is_halfspace(a) || is_halfspace(b) {
+        return distance_to_halfspace(a, pose_a, b, pose_b, request);
+    }
     let ma = Measured::of(a, Operand::A, "distance")?;
     let mb = Measured::of(b, Operand::B, "distance")?;
     let request = request.with_hint(None);

@@ -1,0 +1,258 @@
+//! Distance between a halfspace and any model. A halfspace `{p : n·p <= d}` meets a solid or a
+//! surface exactly when the exact collision test says so; otherwise the model lies wholly
+//! above the plane and its distance to the halfspace is the height of its lowest point,
+//! `(n·p − d) / |n|`, reached at a vertex of a mesh (a linear function's least value over a
+//! triangle is at a vertex) or at a placed shape's support point along `−n` (the centre, a
+//! segment end or a cap's rim point moved by the radius, a polytope's vertex; van den Bergen,
+//! *Collision Detection in Interactive 3D Environments* (2003) §4.3, support mappings). Two
+//! halfspaces that do not meet are parallel and face away: their distance is the gap between
+//! the planes.
+//!
+//! The halfspace is placed the way the collision test places it (into the mesh's frame, or by
+//! its own pose against a shape), so "touching" and the distance speak of the same plane. The
+//! height is computed in `f64` with a bound on its rounding, which makes the certified
+//! interval; the error is a few units of rounding of the coordinates involved, within the
+//! distance guarantee `|d − d*| <= 1e-12·(d* + L)`. A pair names the mesh's triangle at the
+//! lowest vertex, or feature 0 of a shape; the closest points are the lowest point and its
+//! projection on the plane, in the world frame.
+
+use super::{DistanceRequest, DistanceResult};
+use crate::collide::{collide, CollisionRequest, Containment, Mode, PosedOverlap};
+use crate::error::{Operand, QueryError};
+use crate::model::{Form, MeshModel, Model};
+use obbtree_bv::shape::{PlacedShape, Shape};
+use obbtree_bv::{Aabb, Point, Pose, Vector};
+
+/// A placed halfspace `{p : normal·p <= offset}`.
+#[derive(Clone, Copy)]
+struct Plane {
+    normal: Vector,
+    offset: f64,
+}
+
+/// The lowest point of a model above a plane, with its height's numerator `n·p − d` and the
+/// triangle (or feature) it belongs to, in the frame the plane was placed in.
+struct Lowest {
+    point: Point,
+    height: f64,
+    feature: u32,
+    /// Bound on the largest coordinate magnitude involved (point, radius), for the rounding
+    /// bound.
+    magnitude: f64,
+}
+
+/// [`distance`](super::distance) when `a` or `b` is a halfspace (the other anything).
+pub(super) fn distance_to_halfspace<V: PosedOverlap>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+    _request: &DistanceRequest,
+) -> Result<DistanceResult, QueryError> {
+    let touching = collide(a, pose_a, b, pose_b, &CollisionRequest::new(Mode::First))?;
+    let (plane_first, (half, pose_half), (other, pose_other), which) = if is_halfspace(a) {
+        (true, (a, pose_a), (b, pose_b), Operand::A)
+    } else {
+        (false, (b, pose_b), (a, pose_a), Operand::B)
+    };
+    let halfspace = half.as_shape().expect("a halfspace model");
+    let (plane, lowest, frame) =
+        match other.form() {
+            Form::Mesh(mesh) => {
+                let plane = place_plane(halfspace, &pose_other.inv_mul(pose_half), which)?;
+                (plane, lowest_vertex(mesh, &plane), *pose_other)
+            }
+            Form::Shape(shape) => {
+                let plane = place_plane(halfspace, pose_half, which)?;
+                let other_which = if plane_first { Operand::B } else { Operand::A };
+                let placed = shape.shape().place(pose_other).map_err(|source| {
+                    QueryError::ShapePlacement {
+                        which: other_which,
+                        source,
+                    }
+                })?;
+                (plane, lowest_of_shape(&placed, &plane), Pose::identity())
+            }
+        };
+    let mut result = answer(&plane, &lowest, &frame, touching.intersects);
+    if touching.intersects {
+        result.pair = touching.pairs[0];
+    } else {
+        result.pair = if plane_first {
+            [0, lowest.feature]
+        } else {
+            [lowest.feature, 0]
+        };
+    }
+    if !plane_first {
+        std::mem::swap(&mut result.point_a, &mut result.point_b);
+    }
+    Ok(result)
+}
+
+/// Whether the model is a halfspace.
+pub(super) fn is_halfspace<V>(model: &Model<V>) -> bool {
+    matches!(model.as_shape(), Some(Shape::Halfspace(_)))
+}
+
+/// The halfspace placed by `pose` as the collision test places it.
+fn place_plane(shape: &Shape, pose: &Pose, which: Operand) -> Result<Plane, QueryError> {
+    match shape.place(pose) {
+        Ok(PlacedShape::Halfspace { normal, offset }) => Ok(Plane { normal, offset }),
+        Ok(_) => unreachable!("a halfspace places as a halfspace"),
+        Err(source) => Err(QueryError::ShapePlacement { which, source }),
+    }
+}
+
+/// The answer (points in the world frame, `frame` taking the plane's frame there): the plane's
+/// side first, the model's second; `pair` is set by the caller.
+fn answer(plane: &Plane, lowest: &Lowest, frame: &Pose, touching: bool) -> DistanceResult {
+    let length = plane.normal.norm();
+    let point = frame.transform_point(&lowest.point);
+    if touching {
+        return DistanceResult {
+            distance: 0.0,
+            lower: 0.0,
+            upper: 0.0,
+            intersects: true,
+            pair: [0, 0],
+            point_a: point,
+            point_b: point,
+            contained: Containment::NotChecked,
+        };
+    }
+    let distance = (lowest.height / length).max(0.0);
+    let error = rounding_bound(plane, lowest.magnitude) / length;
+    let foot = lowest.point - plane.normal * (lowest.height / (length * length));
+    DistanceResult {
+        distance,
+        lower: (distance - error).max(0.0),
+        upper: distance + error,
+        intersects: false,
+        pair: [0, 0],
+        point_a: frame.transform_point(&foot),
+        point_b: point,
+        contained: Containment::NotChecked,
+    }
+}
+
+/// A bound on the rounding of `n·p − d` (and of the division by `|n|`, relative): a dot product
+/// of three terms and a subtraction err by at most `γ₄` times the sum of the magnitudes
+/// (Higham, *Accuracy and Stability of Numerical Algorithms* (2002) §3.1), and a support point
+/// made by a few operations on coordinates of at most `magnitude` errs by a few units of it;
+/// 64 units cover both with room. Subnormal terms err absolutely: `MIN_POSITIVE` covers them.
+fn rounding_bound(plane: &Plane, magnitude: f64) -> f64 {
+    let scale = plane.normal.abs().sum() * magnitude + plane.offset.abs();
+    64.0 * f64::EPSILON * scale + f64::MIN_POSITIVE
+}
+
+/// The lowest vertex of `mesh` above `plane` (in the mesh's frame), by branch and bound over
+/// the tree: a node's key is the least height its box can reach, rounded down by the bound of
+/// [`rounding_bound`].
+fn lowest_vertex<V>(mesh: &MeshModel<V>, plane: &Plane) -> Lowest {
+    let (tree, order, node_bounds) = (
+        mesh.tree(),
+        mesh.tree().triangle_order(),
+        mesh.node_bounds(),
+    );
+    let triangles = mesh.mesh();
+    let mut best = Lowest {
+        point: Point::origin(),
+        height: f64::INFINITY,
+        feature: 0,
+        magnitude: 0.0,
+    };
+    tree.branch_and_bound(
+        |node| least_height(&node_bounds[node], plane),
+        |range| {
+            for position in range {
+                let triangle = order[position];
+                for v in triangles.triangle(triangle as usize).vertices() {
+                    let height = plane.normal.dot(&v.coords) - plane.offset;
+                    if height < best.height {
+                        best = Lowest {
+                            point: v,
+                            height,
+                            feature: triangle,
+                            magnitude: v.coords.amax(),
+                        };
+                    }
+                }
+            }
+            best.height
+        },
+    );
+    best.magnitude = best.magnitude.max(mesh.bounds().largest_coordinate());
+    best
+}
+
+/// The least height `n·x − d` over the box, rounded down (a lower bound of the exact value).
+fn least_height(bounds: &Aabb, plane: &Plane) -> f64 {
+    let lowest = Point::from(Vector::from_fn(|i, _| {
+        if plane.normal[i] >= 0.0 {
+            bounds.mins[i]
+        } else {
+            bounds.maxs[i]
+        }
+    }));
+    let height = plane.normal.dot(&lowest.coords) - plane.offset;
+    height - rounding_bound(plane, lowest.coords.amax())
+}
+
+/// The lowest point of a placed shape above `plane` (its support point along `−n`).
+fn lowest_of_shape(shape: &PlacedShape, plane: &Plane) -> Lowest {
+    let down = -plane.normal / plane.normal.norm();
+    let (point, radius) = match shape {
+        PlacedShape::Sphere { center, radius } => (*center + down * *radius, *radius),
+        PlacedShape::Capsule { a, b, radius } => (lower_of(plane, a, b) + down * *radius, *radius),
+        PlacedShape::Cylinder { a, b, radius } => (rim_point(plane, a, b, *radius), *radius),
+        PlacedShape::Polytope(p) => {
+            let lowest = p
+                .vertices()
+                .iter()
+                .min_by(|x, y| height(plane, x).total_cmp(&height(plane, y)))
+                .expect("a polytope has vertices");
+            (*lowest, 0.0)
+        }
+        PlacedShape::Halfspace { normal, offset } => {
+            // Apart only when parallel and facing away: any point of its plane.
+            (Point::from(normal * (*offset / normal.norm_squared())), 0.0)
+        }
+    };
+    Lowest {
+        point,
+        height: height(plane, &point),
+        feature: 0,
+        magnitude: point.coords.amax() + radius,
+    }
+}
+
+/// `n·p − d`, in `f64`.
+fn height(plane: &Plane, p: &Point) -> f64 {
+    plane.normal.dot(&p.coords) - plane.offset
+}
+
+/// The lower of two points.
+fn lower_of(plane: &Plane, a: &Point, b: &Point) -> Point {
+    if height(plane, a) <= height(plane, b) {
+        *a
+    } else {
+        *b
+    }
+}
+
+/// A cylinder's lowest point: on the rim of its lower cap, `radius` along the plane's downward
+/// direction with the axis component removed (the cap's centre itself when the axis is along
+/// the normal).
+fn rim_point(plane: &Plane, a: &Point, b: &Point, radius: f64) -> Point {
+    let end = lower_of(plane, a, b);
+    let axis = (b - a).normalize();
+    let down = -plane.normal / plane.normal.norm();
+    let across = down - axis * axis.dot(&down);
+    let length = across.norm();
+    if length == 0.0 {
+        end
+    } else {
+        end + across * (radius / length)
+    }
+}
