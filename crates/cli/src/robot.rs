@@ -34,8 +34,7 @@ use crate::shape_spec::ShapeSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{
-    Geometry, JointKind, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf,
-    UrdfOptions,
+    Geometry, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf, UrdfOptions,
 };
 use obbtree::QueryError;
 use serde::{Deserialize, Serialize};
@@ -438,12 +437,7 @@ fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Re
             .moving_joints()
             .map(|j| JointEntry {
                 name: j.name.clone(),
-                kind: match j.kind {
-                    JointKind::Fixed => "fixed",
-                    JointKind::Revolute => "revolute",
-                    JointKind::Continuous => "continuous",
-                    JointKind::Prismatic => "prismatic",
-                },
+                kind: j.kind.urdf_type(),
                 limits: j.limits.map(|(lo, hi)| [lo, hi]),
             })
             .collect(),
