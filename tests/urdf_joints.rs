@@ -367,7 +367,9 @@ fn bad_configurations_name_the_joint_and_the_value() {
     }
     // A pinocchio user's four-digit quaternion passes.
     let mut q = good.clone();
-    q[3..7].copy_from_slice(&[0.0, 0.0, 0.7071, 0.7071]);
+    #[allow(clippy::approx_constant)] // four digits on purpose, as a user writes them
+    let four_digits = [0.0, 0.0, 0.7071, 0.7071];
+    q[3..7].copy_from_slice(&four_digits);
     assert!(robot.link_poses(&q).is_ok());
 }
 

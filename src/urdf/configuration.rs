@@ -280,7 +280,7 @@ impl Robot {
         for (j, start) in self.floating_joints() {
             let quaternion = quaternion_values(&values[start + QUATERNION_START..]);
             let squared_norm = Vector4::from(quaternion).norm_squared();
-            if !((squared_norm - 1.0).abs() <= QUATERNION_TOLERANCE) {
+            if (squared_norm - 1.0).abs() > QUATERNION_TOLERANCE {
                 return Err(UrdfError::BadQuaternion {
                     path: self.path.clone(),
                     joint: j.name.clone(),
