@@ -30,7 +30,7 @@
 //! accepts is accepted here, one whose quaternion is far from unit (Euler angles, a zero
 //! quaternion, `w` first) is an error rather than a silently different pose.
 
-use super::{Joint, JointKind, Robot, UrdfError};
+use super::{squared_norm, Joint, JointKind, Robot, UrdfError};
 use crate::bv::{Pose, PoseError};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3, Vector4};
 use std::borrow::Cow;
@@ -257,8 +257,8 @@ impl Robot {
     /// (pinocchio's `neutral`): every link at its joints' origins.
     pub fn neutral_configuration(&self) -> Vec<f64> {
         let mut q = vec![0.0; self.configuration_len];
-        for start in self.quaternion_starts() {
-            q[start + 3] = 1.0;
+        for qx in self.quaternion_starts() {
+            q[qx + 3] = 1.0; // qw
         }
         q
     }
@@ -279,8 +279,7 @@ impl Robot {
         }
         for (j, start) in self.floating_joints() {
             let quaternion = quaternion_values(&values[start + QUATERNION_START..]);
-            let squared_norm = Vector4::from(quaternion).norm_squared();
-            if (squared_norm - 1.0).abs() > QUATERNION_TOLERANCE {
+            if (squared_norm(&quaternion) - 1.0).abs() > QUATERNION_TOLERANCE {
                 return Err(UrdfError::BadQuaternion {
                     path: self.path.clone(),
                     joint: j.name.clone(),
