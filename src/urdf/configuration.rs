@@ -337,7 +337,7 @@ impl Robot {
             path: self.path.clone(),
             joint: j.name.clone(),
             values: values.to_vec(),
-            source,
+            source: Box::new(source),
         })
     }
 

@@ -289,8 +289,8 @@ pub enum UrdfError {
         joint: String,
         /// Its values (a mimicking joint's computed one).
         values: Vec<f64>,
-        /// Why the pose was refused.
-        source: crate::bv::PoseError,
+        /// Why the pose was refused (boxed: the error stays small).
+        source: Box<crate::bv::PoseError>,
     },
 }
 
