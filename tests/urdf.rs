@@ -4,9 +4,12 @@
 //! rotation); bad files give typed errors naming the file.
 
 mod common;
+#[path = "common/frames.rs"]
+mod frames;
 
 use common::{asset, cases};
-use nalgebra::{Matrix3, Matrix4, Vector3};
+use frames::{homogeneous, rodrigues, rpy};
+use nalgebra::{Matrix4, Vector3};
 use obbtree::load::load_mesh;
 use obbtree::urdf::{
     Geometry, JointKind, Robot, RobotError, RobotScene, Srdf, SrdfError, UrdfError, UrdfOptions,
@@ -14,27 +17,6 @@ use obbtree::urdf::{
 use obbtree::Shape;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
-
-fn homogeneous(r: Matrix3<f64>, t: Vector3<f64>) -> Matrix4<f64> {
-    let mut m = Matrix4::identity();
-    m.fixed_view_mut::<3, 3>(0, 0).copy_from(&r);
-    m.fixed_view_mut::<3, 1>(0, 3).copy_from(&t);
-    m
-}
-
-/// `Rz(yaw) · Ry(pitch) · Rx(roll)` from the specification, each factor written out.
-fn rpy(r: f64, p: f64, y: f64) -> Matrix3<f64> {
-    let rx = Matrix3::new(1.0, 0.0, 0.0, 0.0, r.cos(), -r.sin(), 0.0, r.sin(), r.cos());
-    let ry = Matrix3::new(p.cos(), 0.0, p.sin(), 0.0, 1.0, 0.0, -p.sin(), 0.0, p.cos());
-    let rz = Matrix3::new(y.cos(), -y.sin(), 0.0, y.sin(), y.cos(), 0.0, 0.0, 0.0, 1.0);
-    rz * ry * rx
-}
-
-/// Rodrigues: rotation by `angle` about the unit `k`.
-fn rodrigues(k: Vector3<f64>, angle: f64) -> Matrix3<f64> {
-    let kx = k.cross_matrix();
-    Matrix3::identity() + kx * angle.sin() + kx * kx * (1.0 - angle.cos())
-}
 
 /// The KUKA arm's joints as printed in `model.urdf` (origin xyz, rpy; every axis is z). The
 /// angles are the file's 11-digit text, not `π` and `π/2`.
@@ -192,7 +174,7 @@ fn bad_files_give_typed_errors_naming_the_file() {
     assert!(e.to_string().contains("nope.obj"), "{e}");
     assert!(matches!(e, UrdfError::Mesh { .. }), "{e:?}");
 
-    let e = refused("f.urdf", &robot_text("b", "floating", "t.obj"));
+    let e = refused("s.urdf", &robot_text("b", "spherical", "t.obj"));
     assert!(matches!(e, UrdfError::UnsupportedJoint { .. }), "{e:?}");
 
     let e = refused(
@@ -236,13 +218,15 @@ fn bad_files_give_typed_errors_naming_the_file() {
     );
     assert!(matches!(e, UrdfError::BadScale { .. }), "{e:?}");
 
-    for q in [vec![], vec![0.0, 0.0], vec![f64::NAN]] {
+    for q in [vec![], vec![0.0, 0.0]] {
         let e = named(robot.link_poses(&q).unwrap_err(), &good);
         assert!(
-            matches!(e, UrdfError::JointValues { expected: 1, .. }),
+            matches!(e, UrdfError::ConfigurationLength { expected: 1, .. }),
             "{e:?}"
         );
     }
+    let e = named(robot.link_poses(&[f64::NAN]).unwrap_err(), &good);
+    assert!(matches!(e, UrdfError::NonFiniteValue { .. }), "{e:?}");
 }
 
 /// Reads `path` with the given geometry kind and package directories.

@@ -221,7 +221,11 @@ class PathCheck:
 
 class Robot:
     """A URDF robot's links posed by forward kinematics, checked for self-collision, against
-    fixtures and against a Scene's objects at joint configurations (does not pickle)."""
+    fixtures and against a Scene's objects at joint configurations (does not pickle).
+
+    A configuration is the moving joints' values in the order of ``joints``, named by
+    ``values``: one per revolute, continuous or prismatic joint, ``x, y, theta`` per planar
+    joint, ``x, y, z, qx, qy, qz, qw`` per floating joint (pinocchio's free-flyer order)."""
 
     def __init__(
         self,
@@ -236,9 +240,14 @@ class Robot:
     @property
     def joints(self) -> List[str]: ...
     @property
+    def values(self) -> List[str]: ...
+    @property
+    def neutral(self) -> NDArray[np.float64]: ...
+    @property
     def links(self) -> List[str]: ...
     @property
     def limits(self) -> NDArray[np.float64]: ...
+    def link_poses(self, q: ArrayLike) -> NDArray[np.float64]: ...
     @property
     def pairs_checked(self) -> int: ...
     def add_fixture(self, name: str, model: Model, pose: _Pose = None) -> None: ...

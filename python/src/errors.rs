@@ -202,7 +202,13 @@ pub fn robot_refusal(name: &str, error: obbtree::urdf::RobotError) -> PyErr {
     match error {
         Refused::Urdf(UrdfError::Io { ref source, .. })
         | Refused::Srdf(SrdfError::Io { ref source, .. }) => file_error(Some(source.kind()), error),
-        Refused::Urdf(UrdfError::JointValues { .. } | UrdfError::OutsideLimits { .. })
+        Refused::Urdf(
+            UrdfError::ConfigurationLength { .. }
+            | UrdfError::NonFiniteValue { .. }
+            | UrdfError::BadQuaternion { .. }
+            | UrdfError::JointMotion { .. }
+            | UrdfError::OutsideLimits { .. },
+        )
         | Refused::Configuration { .. }
         | Refused::UnknownName(_)
         | Refused::Resolution(_) => robot_error(name, error),

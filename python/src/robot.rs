@@ -14,7 +14,7 @@ use crate::model::Model;
 use crate::scene::PyScene;
 use crate::volumes::{AnyModel, AnyScene};
 use numpy::ndarray::{ArrayViewD, Ix2};
-use numpy::{IntoPyArray, PyArray1, PyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use obbtree::bv::Obb;
 use obbtree::scene::{ObjectDistance, ObjectId};
 use obbtree::urdf::{
@@ -209,8 +209,14 @@ impl Closest {
 /// against fixtures (`add_fixture`) and against the objects of an `obbtree.Scene` (the
 /// `scene` argument).
 ///
-/// A configuration `q` is one float per moving joint, in the order of `joints` (fixed joints
-/// and joints that mimic another take none). Links joined by a joint, the elements of one
+/// A configuration `q` is the moving joints' values, joint after joint in the order of
+/// `joints`, named by `values`: one float for a revolute, continuous or prismatic joint;
+/// `x, y, theta` for a planar joint (in the plane normal to its axis, the joint frame's x-y
+/// plane when the URDF gives no axis); `x, y, z, qx, qy, qz, qw` for a floating joint
+/// (translation, then a unit quaternion, x y z w: pinocchio's free-flyer order). Fixed joints
+/// and joints that mimic another take none. A quaternion whose squared norm is more than 1e-4
+/// from 1 is refused, one within is normalised; `neutral` is the configuration of zeros with
+/// unit quaternions. Links joined by a joint, the elements of one
 /// link, the SRDF's disabled pairs and pairs given to `allow` are never checked; fixtures are
 /// checked against links only. Meshes are surfaces and primitives solids; touching counts.
 /// Collision answers are exact, and none depends on the order of calls, the threads or the
@@ -219,8 +225,9 @@ impl Closest {
 /// batch forms hold it only to copy the robot). It does not pickle: it is read from its
 /// files.
 ///
-/// Joint values must be finite, and within the joints' limits unless `check_limits=False`:
-/// else `obbtree.RobotError` naming the joint (and the configuration of a batch or path).
+/// Joint values must be finite, and within the joints' limits unless `check_limits=False`
+/// (floating and planar joints have none): else `obbtree.RobotError` naming the joint and the
+/// value (and the configuration of a batch or path).
 ///
 /// >>> import pathlib, tempfile, obbtree
 /// >>> urdf = pathlib.Path(tempfile.mkdtemp()) / "arm.urdf"
@@ -244,8 +251,12 @@ pub struct PyRobot {
     state: Mutex<State>,
     name: String,
     joints: Vec<String>,
+    /// The name of each value of a configuration, and the name of its joint.
+    values: Vec<(String, String)>,
     links: Vec<String>,
+    /// Per value of a configuration.
     limits: Vec<(f64, f64)>,
+    neutral: Vec<f64>,
     limits_checked: bool,
 }
 
@@ -257,11 +268,11 @@ impl PyRobot {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// One configuration, argument `name`: `(n,)` finite floats, `n` the number of joints.
+    /// One configuration, argument `name`: `(n,)` finite floats, `n` the number of values.
     fn configuration(&self, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<f64>> {
         let array = float_array(obj, name, Area::Robot)?;
         let view = array.as_array();
-        let n = self.joints.len();
+        let n = self.values.len();
         check_shape(&view, name, &[Some(n)], &format!("({n},)"), Area::Robot)?;
         let q: Vec<f64> = view.iter().copied().collect();
         self.check_finite(&q, name)?;
@@ -271,7 +282,7 @@ impl PyRobot {
     /// Many configurations, argument `name`: `(m, n)` finite floats, one row each.
     fn configurations(&self, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec<f64>>> {
         let array = float_array(obj, name, Area::Robot)?;
-        let n = self.joints.len();
+        let n = self.values.len();
         rows_of(array.as_array(), name, n)?
             .into_iter()
             .enumerate()
@@ -279,19 +290,24 @@ impl PyRobot {
             .collect()
     }
 
-    /// A `RobotError` naming the first joint whose value in `q` (argument `name`) is not
-    /// finite.
+    /// A `RobotError` naming the first value in `q` (argument `name`) that is not finite, and
+    /// its joint.
     fn check_finite(&self, q: &[f64], name: &str) -> PyResult<()> {
-        match q.iter().position(|v| !v.is_finite()) {
-            None => Ok(()),
-            Some(k) => Err(robot_error(
-                name,
-                format!(
-                    "the value of joint {:?} ({name}[{k}]) is {}; joint values must be finite",
-                    self.joints[k], q[k]
-                ),
-            )),
-        }
+        let Some(k) = q.iter().position(|v| !v.is_finite()) else {
+            return Ok(());
+        };
+        let (value, joint) = &self.values[k];
+        let which = match value == joint {
+            true => format!("{name}[{k}]"),
+            false => format!("{name}[{k}], {value}"),
+        };
+        Err(robot_error(
+            name,
+            format!(
+                "the value of joint {joint:?} ({which}) is {}; joint values must be finite",
+                q[k]
+            ),
+        ))
     }
 
     /// Runs `query` without the GIL on the robot's scene (with `scene`: its copy with the
@@ -439,15 +455,21 @@ impl PyRobot {
         let mut links = py.detach(|| read_robot(urdf, &options, srdf))?;
         links.check_limits(check_limits);
         let robot = links.robot();
-        let moving = || robot.moving_joints();
-        let limits = moving()
-            .map(|j| j.limits.unwrap_or((f64::NEG_INFINITY, f64::INFINITY)))
-            .collect();
+        let unlimited = (f64::NEG_INFINITY, f64::INFINITY);
+        let (mut values, mut limits) = (Vec::new(), Vec::new());
+        for j in robot.moving_joints() {
+            for value in j.value_names() {
+                values.push((value, j.name.clone()));
+                limits.push(j.limits.unwrap_or(unlimited));
+            }
+        }
         Ok(Self {
             name: robot.name.clone(),
-            joints: moving().map(|j| j.name.clone()).collect(),
+            joints: robot.moving_joints().map(|j| j.name.clone()).collect(),
+            values,
             links: robot.links.iter().map(|l| l.name.clone()).collect(),
             limits,
+            neutral: robot.neutral_configuration(),
             limits_checked: check_limits,
             state: Mutex::new(State {
                 links,
@@ -469,14 +491,31 @@ impl PyRobot {
         self.joints.clone()
     }
 
+    /// The names of a configuration's values, in order: a joint of one value by its name, a
+    /// planar joint's `NAME/x`, `NAME/y`, `NAME/theta`, a floating joint's `NAME/trans_x`,
+    /// `NAME/trans_y`, `NAME/trans_z`, `NAME/rot_x`, `NAME/rot_y`, `NAME/rot_z`, `NAME/rot_w`
+    /// (MoveIt's variable names).
+    #[getter]
+    fn values(&self) -> Vec<String> {
+        self.values.iter().map(|(value, _)| value.clone()).collect()
+    }
+
+    /// The neutral configuration, `(n,)`: zeros, but 1 for each floating joint's `qw`
+    /// (pinocchio's `neutral`).
+    #[getter]
+    fn neutral<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.neutral.clone().into_pyarray(py)
+    }
+
     /// The names of the links, in the URDF's order.
     #[getter]
     fn links(&self) -> Vec<String> {
         self.links.clone()
     }
 
-    /// The joints' limits, `(n, 2)` float64: lower and upper per joint of `joints`, `-inf`
-    /// and `inf` for a joint without limits (continuous).
+    /// The limits of a configuration's values, `(n, 2)` float64: lower and upper per value of
+    /// `values`, `-inf` and `inf` for a value without limits (of a continuous, planar or
+    /// floating joint).
     #[getter]
     fn limits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
         let rows = self.limits.len();
@@ -485,6 +524,34 @@ impl PyRobot {
             _ => self.limits[j].1,
         })
         .into_pyarray(py)
+    }
+
+    /// The world pose of every link at configuration `q`, `(len(links), 4, 4)` float64
+    /// homogeneous matrices in the order of `links`, the root link's the identity (forward
+    /// kinematics: a joint's child is its parent's pose times the joint's origin times its
+    /// motion). `q` is checked as `collide` checks it, limits included.
+    fn link_poses<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        let q = self.configuration(q, "q")?;
+        let poses = py.detach(|| {
+            let state = self.lock();
+            let robot = state.links.robot();
+            if self.limits_checked {
+                robot.check_limits(&q)?;
+            }
+            robot.link_poses(&q)
+        });
+        let poses = poses.map_err(|e| robot_refusal("q", e.into()))?;
+        let matrices: Vec<_> = poses.iter().map(|p| p.to_homogeneous()).collect();
+        Ok(
+            numpy::ndarray::Array3::from_shape_fn((matrices.len(), 4, 4), |(l, r, c)| {
+                matrices[l][(r, c)]
+            })
+            .into_pyarray(py),
+        )
     }
 
     /// How many pairs of link elements the self-collision check examines: pairs not of one
@@ -612,9 +679,12 @@ impl PyRobot {
 
     /// Walks the path `path` (`(k, n)`: configurations in order) and stops at the first
     /// configuration in collision (as `collide` checks it, with `scene` too). Between
-    /// consecutive configurations `a` and `b`, `m = max(1, ceil(max|b - a| / resolution))`
-    /// are checked: `a + (b - a) * (i / m)` for `i = 1, ..., m - 1`, then `b`; so no joint
-    /// moves more than `resolution` (radians, or metres) between checked configurations.
+    /// consecutive configurations `a` and `b`, `m = max(1, ceil(d / resolution))` are checked,
+    /// `d` the largest of `|b - a|` over the values and of each floating joint's turn from `a`
+    /// to `b` (radians, the shorter way): `a + (b - a) * (i / m)` for `i = 1, ..., m - 1`, but
+    /// for floating joints' quaternions, which turn along the shorter arc at constant speed
+    /// (slerp), then `b`; so no value moves more than `resolution` (radians, or metres) and no
+    /// floating joint turns by more, between checked configurations.
     /// Indices count every checked configuration from 0 for `path[0]`. Every configuration
     /// of the path is checked for its values and limits before any is checked for collision.
     ///

@@ -87,8 +87,10 @@ def test_properties(panda):
     urdf = coal_compare.robot_files("panda")[0]
     assert robot.name == "panda"
     assert robot.links == [link.get("name") for link in ET.parse(urdf).getroot().iter("link")]
+    # One value per joint (panda's are revolute and prismatic), one row of limits per value.
+    assert robot.values == robot.joints
     limits = robot.limits
-    assert limits.shape == (len(robot.joints), 2) and limits.dtype == np.float64
+    assert limits.shape == (len(robot.values), 2) and limits.dtype == np.float64
     for k, joint in enumerate(robot.joints):
         jid = both.model.getJointId(joint)
         idx = both.model.joints[jid].idx_q

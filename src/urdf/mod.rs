@@ -13,11 +13,22 @@
 //!   about z, all about the fixed parent axes: `R = Rz(yaw) Ry(pitch) Rx(roll)`.
 //! - A joint's child frame is `parent · origin · motion(q)`, where `motion` is a rotation by `q`
 //!   about the (normalised) `axis` for `revolute` and `continuous` joints, a translation by
-//!   `q · axis` for `prismatic` ones, and the identity for `fixed` ones. `floating`, `planar` and
-//!   `spherical` joints are refused ([`UrdfError::UnsupportedJoint`]).
+//!   `q · axis` for `prismatic` ones, and the identity for `fixed` ones. A `planar` joint moves
+//!   in the plane through its origin perpendicular to its `axis` and turns about the axis; a
+//!   `floating` joint moves freely. Each takes several values: a configuration is the moving
+//!   joints' values one joint after the other, as the [configuration
+//!   documentation](configuration) tabulates (a floating joint's values are pinocchio's
+//!   `x, y, z, qx, qy, qz, qw`; a planar joint's MoveIt's `x, y, θ`). `spherical` joints are
+//!   refused ([`UrdfError::UnsupportedJoint`]).
+//! - A planar joint without an `<axis>` element moves in its frame's `x, y` plane (axis `z`),
+//!   as MoveIt and pinocchio move every planar joint, rather than about the specification's
+//!   default axis `x`. A floating joint's axis is not read.
+//! - `<limit>` bounds the value of `revolute` and `prismatic` joints only
+//!   ([`Robot::check_limits`]); `continuous`, `planar` and `floating` joints have none.
 //! - A joint with a `<mimic joint=… multiplier=… offset=…/>` takes no value: it turns (or
-//!   slides) by `multiplier · leader + offset` ([`Mimic`]). Its leader must take a value of its
-//!   own; anything else is refused ([`UrdfError::BadMimic`]).
+//!   slides) by `multiplier · leader + offset` ([`Mimic`]). It and its leader must be joints of
+//!   one value (revolute, continuous, prismatic), the leader taking a value of its own;
+//!   anything else is refused ([`UrdfError::BadMimic`]).
 //! - An element's mesh vertex `p` lands at `link · element_origin · (scale ⊙ p)` in the world.
 //!   The scale is applied to the vertices when the mesh is loaded ([`LinkMesh::mesh`]), so the
 //!   rest of the pose is rigid ([`Robot::mesh_poses`]).
@@ -41,8 +52,11 @@
 //! file's `<disable_collisions>` pairs ([`Srdf`]) are allowed with
 //! [`RobotScene::allow_srdf`].
 
+pub mod configuration;
 mod scene;
 mod srdf;
+
+pub use configuration::{ValueRef, QUATERNION_TOLERANCE};
 
 pub use scene::{
     PathCheck, PathClearance, PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP,
@@ -55,6 +69,7 @@ use crate::bv::Pose;
 use crate::bv::TriMesh;
 use crate::load::{load_mesh, LoadError};
 use nalgebra::{Rotation3, Unit, Vector3};
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -136,7 +151,7 @@ pub enum UrdfError {
         /// What is wrong.
         reason: String,
     },
-    /// A joint type this module does not move (floating, planar, spherical).
+    /// A joint type this module does not move (spherical).
     #[error("{}: joint {joint:?} has unsupported type {kind}", path.display())]
     UnsupportedJoint {
         /// The URDF file.
@@ -212,12 +227,14 @@ pub enum UrdfError {
         message: String,
     },
     /// A joint value outside the joint's `<limit lower upper>` ([`Robot::check_limits`]).
-    #[error("{}: joint {joint:?}: value {value} is outside its limits [{lower}, {upper}]", path.display())]
+    #[error("{}: joint {joint:?}: value {value} is outside its limits [{lower}, {upper}] (value {index} of the configuration)", path.display())]
     OutsideLimits {
         /// The URDF file.
         path: PathBuf,
         /// The joint.
         joint: String,
+        /// The value's index in the configuration.
+        index: usize,
         /// The value given.
         value: f64,
         /// The joint's lower limit.
@@ -225,16 +242,70 @@ pub enum UrdfError {
         /// The joint's upper limit.
         upper: f64,
     },
-    /// [`Robot::link_poses`] got the wrong number of joint values, or a non-finite one.
-    #[error("{}: expected {expected} finite joint values (one per moving joint), got {got:?}", path.display())]
-    JointValues {
+    /// A configuration whose length is not [`Robot::configuration_len`]. `boundary` is the
+    /// first missing value of a short configuration, the robot's last value for a long one
+    /// (`None` for a robot without moving joints).
+    #[error("{}: expected {expected} finite joint values, got {got}{}", path.display(), length_detail(*got, boundary.as_ref()))]
+    ConfigurationLength {
         /// The URDF file.
         path: PathBuf,
-        /// The number of moving joints.
+        /// [`Robot::configuration_len`].
         expected: usize,
-        /// What was given.
-        got: Vec<f64>,
+        /// The number of values given.
+        got: usize,
+        /// The first missing value, or the last one the robot takes.
+        boundary: Option<ValueRef>,
     },
+    /// A configuration value that is NaN or infinite.
+    #[error("{}: {value} is {got}; joint values must be finite", path.display())]
+    NonFiniteValue {
+        /// The URDF file.
+        path: PathBuf,
+        /// Which value.
+        value: ValueRef,
+        /// What was given.
+        got: f64,
+    },
+    /// A floating joint's quaternion whose squared norm is not within
+    /// [`QUATERNION_TOLERANCE`] of 1.
+    #[error("{}: joint {joint:?}: the quaternion [qx, qy, qz, qw] = {quaternion:?} (values {index} to {}) has squared norm {}, not 1 within {QUATERNION_TOLERANCE:e}; a floating joint turns by a unit quaternion, x y z w", path.display(), index + 3, squared_norm(quaternion))]
+    BadQuaternion {
+        /// The URDF file.
+        path: PathBuf,
+        /// The floating joint.
+        joint: String,
+        /// The index of `qx` in the configuration.
+        index: usize,
+        /// The values given, `[qx, qy, qz, qw]`.
+        quaternion: [f64; 4],
+    },
+    /// Finite values for which a joint's motion is still not a pose (a rotation vector whose
+    /// norm overflows).
+    #[error("{}: joint {joint:?}: values {values:?}: {source}", path.display())]
+    JointMotion {
+        /// The URDF file.
+        path: PathBuf,
+        /// The joint.
+        joint: String,
+        /// Its values (a mimicking joint's computed one).
+        values: Vec<f64>,
+        /// Why the pose was refused (boxed: the error stays small).
+        source: Box<crate::bv::PoseError>,
+    },
+}
+
+/// The end of a length error's message: which value is missing, or which is the last.
+fn length_detail(got: usize, boundary: Option<&ValueRef>) -> String {
+    match boundary {
+        None => " (the robot has no moving joints)".to_string(),
+        Some(b) if got <= b.index => format!("; {b} is the first missing"),
+        Some(b) => format!("; {b} is the last the robot takes"),
+    }
+}
+
+/// `|q|²` of a quaternion's four values.
+fn squared_norm(q: &[f64; 4]) -> f64 {
+    q.iter().map(|v| v * v).sum()
 }
 
 /// How a joint moves its child.
@@ -248,6 +319,10 @@ pub enum JointKind {
     Continuous,
     /// Slides along the axis.
     Prismatic,
+    /// Moves in the plane perpendicular to the axis and turns about it (three values).
+    Planar,
+    /// Moves and turns freely (seven values: a translation and a unit quaternion).
+    Floating,
 }
 
 /// A joint: the child link's frame relative to the parent's.
@@ -263,7 +338,8 @@ pub struct Joint {
     pub child: usize,
     /// The child frame at joint value 0, in the parent frame.
     pub origin: Pose,
-    /// The axis of motion in the child frame (unit).
+    /// The axis of motion in the child frame (unit): a planar joint's plane normal; `x` for
+    /// fixed and floating joints, which have none.
     pub axis: Unit<Vector3<f64>>,
     /// `(lower, upper)` for revolute and prismatic joints.
     pub limits: Option<(f64, f64)>,
@@ -332,6 +408,11 @@ pub struct Robot {
     /// For each joint of [`Robot::joints`], the index there of the joint it mimics: found once
     /// when the file is read, not per configuration.
     leaders: Vec<Option<usize>>,
+    /// For each joint of [`Robot::joints`], the index of its first value in a configuration
+    /// (`None` when it takes none).
+    value_starts: Vec<Option<usize>>,
+    /// [`Robot::configuration_len`].
+    configuration_len: usize,
 }
 
 /// An `origin` element as a pose; refused when not finite.
@@ -560,13 +641,21 @@ fn shape_element(geometry: &urdf_rs::Geometry) -> &'static str {
     }
 }
 
-/// A joint, its links looked up by name in `links`.
-fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, UrdfError> {
+/// A joint, its links looked up by name in `links`; `axis_given`: whether its element has an
+/// `<axis>` (the parser puts the default `x` in its place).
+fn read_joint(
+    path: &Path,
+    j: &urdf_rs::Joint,
+    links: &[Link],
+    axis_given: bool,
+) -> Result<Joint, UrdfError> {
     let kind = match j.joint_type {
         urdf_rs::JointType::Fixed => JointKind::Fixed,
         urdf_rs::JointType::Revolute => JointKind::Revolute,
         urdf_rs::JointType::Continuous => JointKind::Continuous,
         urdf_rs::JointType::Prismatic => JointKind::Prismatic,
+        urdf_rs::JointType::Planar => JointKind::Planar,
+        urdf_rs::JointType::Floating => JointKind::Floating,
         ref other => {
             return Err(UrdfError::UnsupportedJoint {
                 path: path.to_path_buf(),
@@ -576,9 +665,10 @@ fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, 
         }
     };
     let axis = Vector3::from(j.axis.xyz.0);
-    let axis = match Unit::try_new(axis, 0.0) {
-        Some(a) if finite(axis.as_slice()) => a,
-        _ if kind == JointKind::Fixed => Vector3::x_axis(),
+    let axis = match (kind, Unit::try_new(axis, 0.0)) {
+        (JointKind::Fixed | JointKind::Floating, _) => Vector3::x_axis(),
+        (JointKind::Planar, _) if !axis_given => Vector3::z_axis(),
+        (_, Some(a)) if finite(axis.as_slice()) => a,
         _ => return Err(bad_number(path, format!("joint {:?}: axis", j.name))),
     };
     let index = |link: &str| {
@@ -605,8 +695,9 @@ fn read_joint(path: &Path, j: &urdf_rs::Joint, links: &[Link]) -> Result<Joint, 
     })
 }
 
-/// The `<mimic>` of joint `j`, checked: finite numbers. A fixed joint's `<mimic>` is dropped:
-/// such a joint does not move whatever its leader does (talos's grippers have them).
+/// The `<mimic>` of joint `j`, checked: finite numbers, a joint of one value. A fixed joint's
+/// `<mimic>` is dropped: such a joint does not move whatever its leader does (talos's grippers
+/// have them).
 fn read_mimic(
     path: &Path,
     j: &urdf_rs::Joint,
@@ -615,6 +706,10 @@ fn read_mimic(
     let Some(m) = j.mimic.as_ref().filter(|_| kind != JointKind::Fixed) else {
         return Ok(None);
     };
+    if kind.value_count() != 1 {
+        let reason = format!("a {kind} joint cannot mimic: a mimic follows one value");
+        return Err(bad_mimic(path, &j.name, &reason));
+    }
     let mimic = Mimic {
         leader: m.joint.clone(),
         multiplier: m.multiplier.unwrap_or(1.0),
@@ -635,8 +730,8 @@ fn bad_mimic(path: &Path, joint: &str, reason: &str) -> UrdfError {
     }
 }
 
-/// Checks that every mimic names a joint that takes a value of its own (not fixed, not a
-/// mimic itself).
+/// Checks that every mimic names a joint that takes one value of its own (not fixed, planar or
+/// floating, not a mimic itself).
 fn check_mimics(path: &Path, joints: &[Joint]) -> Result<(), UrdfError> {
     for j in joints {
         let Some(mimic) = &j.mimic else { continue };
@@ -651,6 +746,15 @@ fn check_mimics(path: &Path, joints: &[Joint]) -> Result<(), UrdfError> {
             let reason = format!(
                 "it mimics {:?}, which takes no value of its own (fixed, or a mimic itself)",
                 mimic.leader
+            );
+            return Err(bad_mimic(path, &j.name, &reason));
+        }
+        if leader.kind.value_count() != 1 {
+            let reason = format!(
+                "it mimics {:?}, a {} joint, which takes {} values, not one",
+                mimic.leader,
+                leader.kind,
+                leader.kind.value_count()
             );
             return Err(bad_mimic(path, &j.name, &reason));
         }
@@ -675,6 +779,20 @@ fn without_bare_textures(text: &str) -> std::borrow::Cow<'_, str> {
         return text.into();
     }
     crate::load::collada::text_without(text, bare).into()
+}
+
+/// The names of the `<joint>` elements of URDF text `text` that have an `<axis>` element
+/// (none when the text is not well-formed XML, which the parser reports).
+fn joints_with_axis(text: &str) -> HashSet<String> {
+    let Ok(doc) = roxmltree::Document::parse(text) else {
+        return HashSet::new();
+    };
+    doc.root_element()
+        .children()
+        .filter(|n| n.has_tag_name("joint") && n.children().any(|c| c.has_tag_name("axis")))
+        .filter_map(|n| n.attribute("name"))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The one link no joint has as its child; an error when a link has two parents or when there
@@ -771,10 +889,11 @@ impl Robot {
             .iter()
             .map(|link| reader.link(link))
             .collect::<Result<Vec<_>, _>>()?;
+        let with_axis = joints_with_axis(&readable);
         let joints = parsed
             .joints
             .iter()
-            .map(|joint| read_joint(&path, joint, &links))
+            .map(|joint| read_joint(&path, joint, &links, with_axis.contains(&joint.name)))
             .collect::<Result<Vec<_>, _>>()?;
         check_mimics(&path, &joints)?;
         let root = single_root(&path, &links, &joints)?;
@@ -786,6 +905,7 @@ impl Robot {
                 joints.iter().position(|l| l.name == mimic.leader)
             })
             .collect();
+        let (value_starts, configuration_len) = configuration::value_starts(&joints);
         Ok(Robot {
             path,
             name: parsed.name,
@@ -794,53 +914,40 @@ impl Robot {
             joints,
             root,
             leaders,
+            value_starts,
+            configuration_len,
         })
     }
 
-    /// The joints that take a value in [`Robot::link_poses`] (all but `fixed` ones and those
-    /// that mimic another), in that order.
+    /// The joints that take values in [`Robot::link_poses`] (all but `fixed` ones and those
+    /// that mimic another), in that order: a configuration is their values, one joint after
+    /// the other ([`Joint::value_count`], [`Robot::value_names`]).
     pub fn moving_joints(&self) -> impl Iterator<Item = &Joint> {
-        self.joints
-            .iter()
-            .filter(|j| j.kind != JointKind::Fixed && j.mimic.is_none())
+        self.joints.iter().filter(|j| j.value_count() > 0)
     }
 
-    /// Every joint's value for the values `values` of the moving joints: fixed joints 0,
-    /// mimicking joints `multiplier · leader + offset`.
-    fn joint_values(&self, values: &[f64]) -> Vec<f64> {
-        let mut given = values.iter();
-        let mut all: Vec<f64> = self
-            .joints
-            .iter()
-            .map(|j| match (j.kind, &j.mimic) {
-                (JointKind::Fixed, _) | (_, Some(_)) => 0.0,
-                _ => given.next().copied().unwrap_or_default(),
-            })
-            .collect();
-        for (k, j) in self.joints.iter().enumerate() {
-            if let (Some(mimic), Some(leader)) = (&j.mimic, self.leaders[k]) {
-                all[k] = mimic.multiplier * all[leader] + mimic.offset;
-            }
-        }
-        all
-    }
-
-    /// `Ok` when every value (one per moving joint, [`Robot::moving_joints`] order) lies within
-    /// its joint's limits (closed; `revolute` and `prismatic` joints have them, `continuous`
-    /// ones none); else the first joint outside them ([`UrdfError::OutsideLimits`]). Mimicking
-    /// joints take no value and are not checked.
+    /// `Ok` when every value of the configuration `values` lies within its joint's limits
+    /// (closed; `revolute` and `prismatic` joints have them; `continuous`, `planar` and
+    /// `floating` ones none, whatever `<limit>` their element has); else the first joint
+    /// outside them ([`UrdfError::OutsideLimits`], naming the joint and the value's index).
+    /// Mimicking joints take no value and are not checked. A configuration of the wrong length
+    /// is refused as [`Robot::link_poses`] refuses it.
     pub fn check_limits(&self, values: &[f64]) -> Result<(), UrdfError> {
-        for (joint, &value) in self.moving_joints().zip(values) {
-            if let Some((lower, upper)) = joint.limits {
-                if !(lower <= value && value <= upper) {
-                    return Err(UrdfError::OutsideLimits {
-                        path: self.path.clone(),
-                        joint: joint.name.clone(),
-                        value,
-                        lower,
-                        upper,
-                    });
-                }
+        self.check_length(values)?;
+        for (joint, start) in self.joints.iter().zip(&self.value_starts) {
+            let (Some((lower, upper)), Some(index)) = (joint.limits, *start) else {
+                continue;
+            };
+            let value = values[index];
+            if !(lower <= value && value <= upper) {
+                return Err(UrdfError::OutsideLimits {
+                    path: self.path.clone(),
+                    joint: joint.name.clone(),
+                    index,
+                    value,
+                    lower,
+                    upper,
+                });
             }
         }
         Ok(())
@@ -851,33 +958,15 @@ impl Robot {
         self.links.iter().position(|l| l.name == name)
     }
 
-    /// Every link's world pose (the root link at the identity) for one value per moving joint,
-    /// in [`Robot::moving_joints`] order.
+    /// Every link's world pose (the root link at the identity) for the configuration `values`
+    /// (see [`configuration`]), checked first ([`Robot::check_configuration`]).
     pub fn link_poses(&self, values: &[f64]) -> Result<Vec<Pose>, UrdfError> {
-        let moving = self.moving_joints().count();
-        if values.len() != moving || !finite(values) {
-            return Err(UrdfError::JointValues {
-                path: self.path.clone(),
-                expected: moving,
-                got: values.to_vec(),
-            });
-        }
+        self.check_configuration(values)?;
         let mut poses = vec![Pose::identity(); self.links.len()];
-        let given = values;
         debug_assert!(self.joints.iter().all(|j| j.child != self.root));
-        for (j, value) in self.joints.iter().zip(self.joint_values(values)) {
-            let motion = match j.kind {
-                JointKind::Fixed => Ok(Pose::identity()),
-                JointKind::Revolute | JointKind::Continuous => {
-                    Pose::new(Vector3::zeros(), j.axis.into_inner() * value)
-                }
-                JointKind::Prismatic => Pose::from_translation(j.axis.into_inner() * value),
-            }
-            .map_err(|_| UrdfError::JointValues {
-                path: self.path.clone(),
-                expected: moving,
-                got: given.to_vec(),
-            })?;
+        for (k, own) in self.joint_values(values).iter().enumerate() {
+            let j = &self.joints[k];
+            let motion = self.joint_motion(k, own)?;
             poses[j.child] = poses[j.parent] * j.origin * motion;
         }
         Ok(poses)

@@ -10,13 +10,15 @@
 //! move keeps its answers against the fixtures and the other unmoved links.
 //!
 //! [`RobotScene::check_path`] walks a path of joint configurations, interpolated so that no
-//! joint moves more than a resolution between checked configurations, and stops at the first
+//! joint value (and no floating joint's rotation) moves more than a resolution between checked
+//! configurations, and stops at the first
 //! one in collision; consecutive configurations share the scene's records (the links before
 //! the first joint that moves keep their pairs, and touching pairs start from their witness).
 //! With a margin ([`RobotScene::check_path_with`]) it also finds the smallest clearance along
 //! the path, measuring only pairs closer than the margin and the best clearance so far, each
 //! from its closest triangles at the previous configuration.
 
+use super::configuration::Steps;
 use super::{Robot, Srdf, SrdfError, UrdfError};
 use crate::bv::{Obb, Pose};
 use crate::scene::{CollisionFilter, ObjectContact, ObjectDistance, ObjectId, Scene, SceneError};
@@ -35,7 +37,7 @@ pub enum RobotError {
     /// The robot's file or joint values (the inner error names the URDF file).
     #[error(transparent)]
     Urdf(#[from] UrdfError),
-    /// A configuration of a path has the wrong number of joint values or a non-finite one.
+    /// A configuration of a path that [`Robot::link_poses`] or [`Robot::check_limits`] refuses.
     #[error("configuration {index}: {source}")]
     Configuration {
         /// Position of the configuration in the path as given.
@@ -141,14 +143,15 @@ pub struct RobotScene<V = Obb> {
 }
 
 impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
-    /// The robot's geometry elements as scene objects at the configuration of all zeros (one
+    /// The robot's geometry elements as scene objects at the neutral configuration
+    /// ([`Robot::neutral_configuration`]: all zeros but each floating joint's `qw`) (one
     /// model per mesh or primitive, so a link with several elements is several objects), links
     /// joined by a joint and elements of one link never checked. A link's first element is
     /// named after the link, further ones `link#1`, `link#2`, … (its meshes first, then its
     /// primitives).
     pub fn new(robot: Robot) -> Result<Self, RobotError> {
-        let zeros = vec![0.0; robot.moving_joints().count()];
-        let links = robot.link_poses(&zeros)?;
+        let neutral = robot.neutral_configuration();
+        let links = robot.link_poses(&neutral)?;
         let mut scene = Scene::new();
         let mut parts = Vec::new();
         for (link, l) in robot.links.iter().enumerate() {
@@ -181,7 +184,7 @@ impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
             robot,
             scene,
             parts,
-            configuration: zeros,
+            configuration: neutral,
             limits_checked: true,
         };
         this.allow_adjacent()?;
@@ -218,7 +221,7 @@ impl<V: PosedOverlap> RobotScene<V> {
         &self.scene
     }
 
-    /// The joint values the links are posed at ([`Robot::moving_joints`] order).
+    /// The configuration the links are posed at ([`Robot::value_names`] order).
     pub fn configuration(&self) -> &[f64] {
         &self.configuration
     }
@@ -313,9 +316,9 @@ impl<V: PosedOverlap> RobotScene<V> {
         self.limits_checked = checked;
     }
 
-    /// Poses the links for joint values `q` ([`Robot::moving_joints`] order). Links whose
-    /// pose does not change do not count as moved. A value outside its joint's limits is an
-    /// error naming the joint ([`Robot::check_limits`]) unless
+    /// Poses the links for the configuration `q` ([`Robot::value_names`] order; checked by
+    /// [`Robot::link_poses`]). Links whose pose does not change do not count as moved. A value
+    /// outside its joint's limits is an error naming the joint ([`Robot::check_limits`]) unless
     /// [`check_limits(false)`](Self::check_limits) was asked for.
     pub fn set_configuration(&mut self, q: &[f64]) -> Result<(), RobotError> {
         let links = self.robot.link_poses(q)?;
@@ -395,10 +398,15 @@ impl<V: PosedOverlap> RobotScene<V> {
     /// Walks `path` in order up to the first configuration in collision and, with a
     /// `margin`, measures the clearance along the way.
     ///
-    /// Between consecutive configurations `a` and `b` of the path, `n = max(1, ⌈max_j |b_j −
-    /// a_j| / resolution⌉)` configurations are checked: `a + (b − a)·(k / n)` for
-    /// `k = 1, …, n − 1` (computed in that order of operations), then `b` itself; so no joint
-    /// moves more than `resolution` between checked configurations. The index of a checked
+    /// Between consecutive configurations `a` and `b` of the path, `n = max(1, ⌈d / resolution⌉)`
+    /// configurations are checked, where `d` is the largest of `|b_j − a_j|` over the values
+    /// and of the angle of each floating joint's rotation from `a` to `b` (the shorter way):
+    /// the configurations a fraction `k / n` of the way from `a` to `b` for `k = 1, …, n − 1`,
+    /// then `b` itself. A fraction `s` of the way is `a + (b − a)·s` for each value (computed
+    /// in that order of operations) but a floating joint's quaternion, which turns at constant
+    /// speed along the shorter arc (spherical linear interpolation). So no value moves more
+    /// than `resolution` (radians or metres), and no floating joint turns by more than
+    /// `resolution` radians, between checked configurations. The index of a checked
     /// configuration counts from 0 for `path[0]` through every interpolated one. Every
     /// configuration is checked for its length and finiteness before any is checked for
     /// collision. The scene's records carry over from one configuration to the next; the
@@ -419,10 +427,11 @@ impl<V: PosedOverlap> RobotScene<V> {
         self.check_path_inputs(path, resolution, margin)?;
         let mut found = PathCheck::default();
         let mut index = 0;
+        let steps = self.robot.steps();
         for (i, q) in path.iter().enumerate() {
             // The first configuration is the one step from itself to itself.
             let from = &path[i.saturating_sub(1)];
-            for q in interpolate(from, q, resolution) {
+            for q in interpolate(&steps, from, q, resolution) {
                 self.set_configuration(&q)?;
                 found.checked = index + 1;
                 let contacts = self.check()?;
@@ -506,21 +515,14 @@ impl<V: PosedOverlap> RobotScene<V> {
 /// made one at a time: a tiny resolution makes many steps, never a list of them all (which
 /// could exceed the memory, or the largest allocation, and abort).
 fn interpolate<'a>(
+    steps: &'a Steps,
     a: &'a [f64],
     b: &'a [f64],
     resolution: f64,
 ) -> impl Iterator<Item = Vec<f64>> + 'a {
-    let largest = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| (y - x).abs())
-        .fold(0.0, f64::max);
-    let n = ((largest / resolution).ceil() as usize).max(1);
+    let n = ((steps.distance(a, b) / resolution).ceil() as usize).max(1);
     (1..=n).map(move |k| match k == n {
         true => b.to_vec(),
-        false => {
-            let s = k as f64 / n as f64;
-            a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect()
-        }
+        false => steps.between(a, b, k as f64 / n as f64),
     })
 }

@@ -8,11 +8,15 @@
 //! ones (the bundled KUKA has visual meshes only). `package://NAME/` is looked up in each
 //! `--package-dir` in order, then in `ROS_PACKAGE_PATH`, then beside the URDF
 //! ([`obbtree::urdf`]). Without `--configs`, the JSON report is `{"robot", "joints":[…],
-//! "links":[{"name", "meshes":[file, …]}, …], "pairs_checked"}`, the last the number of link
-//! mesh pairs the self-collision check examines.
+//! "values":[…], "links":[{"name", "meshes":[file, …]}, …], "pairs_checked"}`: the moving
+//! joints (`{"name", "type", "limits"}`) and the names of a configuration's values, in order
+//! (`obbtree::urdf::Robot::value_names`), the last the number of link mesh pairs the
+//! self-collision check examines.
 //!
-//! `CONFIGS.json` is `{"configs":[[q1, …, qn], …]}`, one value per moving joint in the order
-//! `obbtree robot URDF` lists them; `PAIRS.json` is `{"allow":[["name","name"], …]}`, link or
+//! `CONFIGS.json` is `{"configs":[[q1, …, qn], …]}`, each a configuration: the moving joints'
+//! values in the order `obbtree robot URDF` lists them, one value for a revolute, continuous
+//! or prismatic joint, `x, y, θ` for a planar one, `x, y, z, qx, qy, qz, qw` for a floating
+//! one (`obbtree::urdf::configuration`); `PAIRS.json` is `{"allow":[["name","name"], …]}`, link or
 //! scene-object names (MoveIt's SRDF "disabled collisions"). The JSON report is
 //! `{"joints":[…], "build_ms", "query_total_ms", "results":[{"self":[["link","link"], …],
 //! "environment":[["link","object"], …]}, …]}`, pairs sorted by names; with `--path`,
@@ -34,12 +38,13 @@ use crate::shape_spec::ShapeSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{
-    Geometry, JointKind, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf,
+    Geometry, Joint, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf,
     UrdfOptions,
 };
 use obbtree::QueryError;
 use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -51,7 +56,7 @@ use std::time::Instant;
 /// disabled by --srdf are never checked either. Answers are exact; touching counts.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual\n  obbtree robot robot.urdf --package-dir ~/ws/src --srdf robot.srdf --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --scene scene.json --allow pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs path.json --scene scene.json --path --resolution 0.01\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]} in the order `obbtree robot URDF` lists the joints\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
+    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual\n  obbtree robot robot.urdf --package-dir ~/ws/src --srdf robot.srdf --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --scene scene.json --allow pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs path.json --scene scene.json --path --resolution 0.01\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]}: the joints' values in the order `obbtree robot URDF` lists\nthem: one for a revolute, continuous or prismatic joint; x y theta for a planar joint (in the\nplane normal to its axis); x y z qx qy qz qw for a floating joint (translation, unit quaternion)\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
 )]
 pub struct Args {
     /// The robot (URDF whose links' geometry is meshes).
@@ -80,8 +85,8 @@ pub struct Args {
     /// configuration in collision.
     #[arg(long, requires_all = ["configs", "resolution"])]
     path: bool,
-    /// With --path: the largest step of any joint between checked configurations (radians,
-    /// or metres for prismatic joints).
+    /// With --path: the largest step of any joint value between checked configurations
+    /// (radians, or metres for translations), and of any floating joint's turn (radians).
     #[arg(
         long,
         value_name = "R",
@@ -166,6 +171,8 @@ struct LinkEntry {
 struct JointsReport {
     robot: String,
     joints: Vec<JointEntry>,
+    /// The names of a configuration's values, in order.
+    values: Vec<String>,
     links: Vec<LinkEntry>,
     /// Link mesh pairs the self-collision check examines.
     pairs_checked: usize,
@@ -438,15 +445,11 @@ fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Re
             .moving_joints()
             .map(|j| JointEntry {
                 name: j.name.clone(),
-                kind: match j.kind {
-                    JointKind::Fixed => "fixed",
-                    JointKind::Revolute => "revolute",
-                    JointKind::Continuous => "continuous",
-                    JointKind::Prismatic => "prismatic",
-                },
+                kind: j.kind.urdf_type(),
                 limits: j.limits.map(|(lo, hi)| [lo, hi]),
             })
             .collect(),
+        values: robot.value_names(),
         links: robot
             .links
             .iter()
@@ -465,16 +468,18 @@ fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Re
     emit(args.out.as_deref(), args.json, &report, out, |out| {
         writeln!(
             out,
-            "robot {:?} ({}): {}, in the order of a configuration:",
+            "robot {:?} ({}): {} taking {}, in the order of a configuration:",
             report.robot,
             args.urdf.display(),
-            counted(report.joints.len(), "moving joint", "moving joints")
+            counted(report.joints.len(), "moving joint", "moving joints"),
+            counted(report.values.len(), "value", "values")
         )?;
-        for (k, j) in report.joints.iter().enumerate() {
+        for (j, (joint, values)) in report.joints.iter().zip(robot.value_ranges()) {
             let limits = j
                 .limits
                 .map_or(String::new(), |[lo, hi]| format!(" [{lo}, {hi}]"));
-            writeln!(out, "  q{}  {} ({}){limits}", k + 1, j.name, j.kind)?;
+            let (at, names) = value_labels(joint, values);
+            writeln!(out, "  {at}  {} ({}){limits}{names}", j.name, j.kind)?;
         }
         let meshes: usize = report.links.iter().map(|l| l.meshes.len()).sum();
         let shapes: usize = report.links.iter().map(|l| l.shapes.len()).sum();
@@ -489,6 +494,26 @@ fn list_joints(args: &Args, scene: &RobotScene<Obb>, out: &mut impl Write) -> Re
         )?;
         Ok(())
     })
+}
+
+/// How the listing shows a joint's values (at `values` in a configuration): `q3` for one
+/// value; `q1..q7` and `: trans_x … rot_w` for several (numbered from 1; the value names less
+/// the joint's).
+fn value_labels(joint: &Joint, values: Range<usize>) -> (String, String) {
+    let (first, last) = (values.start + 1, values.end);
+    if first == last {
+        return (format!("q{first}"), String::new());
+    }
+    let prefix = format!("{}/", joint.name);
+    let names = joint.value_names();
+    let suffixes: Vec<&str> = names
+        .iter()
+        .map(|n| n.strip_prefix(&prefix).unwrap_or(n))
+        .collect();
+    (
+        format!("q{first}..q{last}"),
+        format!(": {}", suffixes.join(" ")),
+    )
 }
 
 /// Configurations listed one per line when there are at most this many.

@@ -1,7 +1,8 @@
 //! `obbtree robot` on robots as shipped: collision meshes by default, `package://` names found
 //! through `--package-dir` and `ROS_PACKAGE_PATH`, an SRDF's disabled pairs, and the listing's
-//! JSON shape (`joints`, `links`, `pairs_checked`); bad input is a one-line error naming the
-//! file, never a panic.
+//! JSON shape (`joints`, `values`, `links`, `pairs_checked`); floating and planar joints listed
+//! value by value and moved by configurations and paths; bad input is a one-line error naming
+//! the file, never a panic.
 
 mod common;
 
@@ -84,7 +85,11 @@ fn listing_reports_links_and_the_pairs_checked() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys, ["joints", "links", "pairs_checked", "robot"]);
+    assert_eq!(
+        keys,
+        ["joints", "links", "pairs_checked", "robot", "values"]
+    );
+    assert_eq!(listed["values"], json!(["ab", "bc"]));
     assert_eq!(
         listed["joints"],
         json!([{"name": "ab", "type": "revolute", "limits": [-1.0, 1.0]},
@@ -125,7 +130,8 @@ fn listing_reports_links_and_the_pairs_checked() {
     let text = robot(&[&urdf], Some(Path::new(&pkgs)));
     let text = String::from_utf8(json_of_text(&text)).unwrap();
     assert!(
-        text.contains("2 moving joints")
+        text.contains("2 moving joints taking 2 values")
+            && text.contains("  q1  ab (revolute) [-1, 1]\n  q2  bc (prismatic) [0, 2]\n")
             && text.contains("collision geometry: 4 meshes and 0 primitives on 3 links; self-collision checks 2 pairs"),
         "{text}"
     );
@@ -261,4 +267,106 @@ fn bad_robots_are_refused_by_name() {
         err.contains("[possible values: collision, visual]"),
         "{err}"
     );
+}
+
+/// A floating base and a cart on a planar joint (no `<axis>`: the base's x, y plane, 3 m out
+/// along x), boxes of 1 m; a post 5 m above the world's origin.
+const ROVER: &str = r#"<robot name="rover">
+  <link name="world"/>
+  <link name="base"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <link name="cart"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <link name="post"><collision><origin xyz="0 0 5"/><geometry><box size="1 1 1"/></geometry></collision></link>
+  <joint name="free" type="floating"><parent link="world"/><child link="base"/></joint>
+  <joint name="slide" type="planar"><parent link="base"/><child link="cart"/><origin xyz="3 0 0"/></joint>
+  <joint name="mount" type="fixed"><parent link="world"/><child link="post"/></joint>
+</robot>"#;
+
+#[test]
+fn floating_and_planar_joints_take_their_values_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = dir.path().join("rover.urdf");
+    std::fs::write(&urdf, ROVER).unwrap();
+    let urdf = urdf.to_str().unwrap();
+    let listed = json_of(&robot(&[urdf, "--json"], None));
+    assert_eq!(
+        listed["joints"],
+        json!([{"name": "free", "type": "floating"}, {"name": "slide", "type": "planar"}])
+    );
+    assert_eq!(
+        listed["values"],
+        json!([
+            "free/trans_x",
+            "free/trans_y",
+            "free/trans_z",
+            "free/rot_x",
+            "free/rot_y",
+            "free/rot_z",
+            "free/rot_w",
+            "slide/x",
+            "slide/y",
+            "slide/theta"
+        ])
+    );
+    let text = String::from_utf8(json_of_text(&robot(&[urdf], None))).unwrap();
+    assert!(
+        text.contains("2 moving joints taking 10 values")
+            && text.contains(
+                "  q1..q7  free (floating): trans_x trans_y trans_z rot_x rot_y rot_z rot_w\n  \
+                 q8..q10  slide (planar): x y theta\n"
+            ),
+        "{text}"
+    );
+
+    let configs = dir.path().join("configs.json");
+    let configs = configs.to_str().unwrap();
+    let run = |text: &str, extra: &[&str]| {
+        std::fs::write(configs, text).unwrap();
+        robot(&[&[urdf, "--configs", configs], extra].concat(), None)
+    };
+    // The base lifted 5 m meets the post; the cart, 3 m out along the base's x axis, meets it
+    // when the base is lifted 2 m and turned a quarter about y the way that points x up
+    // (quaternion [0, -s, 0, s]), not the other way.
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let report = json_of(&run(
+        &json!({"configs": [
+            [0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
+            [0, 0, 5, 0, 0, 0, 1, 0, 0, 0],
+            [0, 0, 2, 0, s, 0, s, 0, 0, 0],
+            [0, 0, 2, 0, -s, 0, s, 0, 0, 0],
+        ]})
+        .to_string(),
+        &["--json"],
+    ));
+    let touching: Vec<&Value> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["self"])
+        .collect();
+    assert_eq!(
+        touching,
+        [
+            &json!([]),
+            &json!([["base", "post"]]),
+            &json!([]),
+            &json!([["cart", "post"]])
+        ]
+    );
+    // A path turning the base a full half turn about z in steps of at most 0.5 rad: 7 steps.
+    let path = run(
+        r#"{"configs": [[0, 0, 0, 0, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0]]}"#,
+        &["--path", "--resolution", "0.5", "--json"],
+    );
+    assert_eq!(json_of(&path)["checked"], 8);
+
+    // Refusals name the joint and the value.
+    for (text, says) in [
+        ("[[0, 0, 0, 0, 0, 0, 1, 0, 0]]", "expected 10 finite joint values, got 9; value 9 (slide/theta of joint \"slide\") is the first missing"),
+        ("[[0, 0, 0, 0, 0, 0]]", "value 6 (free/rot_w of joint \"free\") is the first missing"),
+        ("[[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]", "joint \"free\": the quaternion [qx, qy, qz, qw] = [0.0, 0.0, 0.0, 0.0] (values 3 to 6)"),
+        ("[[0, 0, 0, 0.1, 0.2, 0.3, 1, 0, 0, 0]]", "has squared norm 1.14"),
+    ] {
+        let err = error_of(&run(&format!(r#"{{"configs": {text}}}"#), &[]));
+        assert!(err.contains("configs[0]") && err.contains("rover.urdf") && err.contains(says), "{err}");
+    }
 }
