@@ -548,34 +548,35 @@ def decide(a, b):
         return Decision(exact_shapes.touches(pa, pb), "exact")
     except exact_shapes.NotExact:
         pass
-    touch, lower, upper = numeric_shapes.touches(pa, pb)
+    touch, lower, _ = numeric_shapes.touches(pa, pb)
     gap = float(lower - numeric_shapes.radii(pa, pb))
-    return Decision(touch, "numeric", f"gap >= {gap:.3g}", _in_band(pa, pb, upper))
+    return Decision(touch, "numeric", f"gap >= {gap:.3g}", touch is False and _in_band(pa, pb))
 
 
-def _in_band(pa, pb, upper):
-    """Whether a conservative "yes" stays in obbtree's documented band (see the module docs),
-    from the upper end of the cores' distance."""
+def _in_band(pa, pb):
+    """Whether a conservative "yes" for ``pa`` and ``pb`` apart stays in obbtree's documented
+    band (crates/bv/src/shape/capsule_cylinder.rs, cylinder_cylinder.rs), numerically.
+    Capsule–cylinder: the segment within ``√(s² + 2⁻³⁷·M²)`` of the cylinder; cylinder–cylinder:
+    within ``√(2⁻³⁸·M²)`` of each other, or (the last step) each one's bounding capsule within
+    capsule–cylinder's band of the other."""
     kinds = {type(pa), type(pb)}
     if kinds == {exact_shapes.Cylinder}:
-        m = _magnitude(pa, pb)
-        if upper * upper <= decimal.Decimal(2.0**-38) * m * m:
-            return True
-        return all(
-            numeric_shapes.touches(exact_shapes.Swept(x.a, x.b, x.radius), y)[0] is True
-            for x, y in ((pa, pb), (pb, pa))
-        )
+        capsules = [(exact_shapes.Swept(x.a, x.b, x.radius), y) for x, y in ((pa, pb), (pb, pa))]
+        return _core_within(pa, pb, 0, 2.0**-38) or all(_in_band(*c) for c in capsules)
     if kinds == {exact_shapes.Cylinder, exact_shapes.Swept}:
-        s = next(x for x in (pa, pb) if isinstance(x, exact_shapes.Swept)).radius
-        m = _magnitude(pa, pb)
-        bound = numeric_shapes._dec(s * s) + decimal.Decimal(2.0**-37) * m * m
-        return upper * upper <= bound
+        capsule = pa if isinstance(pa, exact_shapes.Swept) else pb
+        return _core_within(pa, pb, capsule.radius, 2.0**-37)
     return False
 
 
-def _magnitude(*shapes):
-    values = [abs(c) for s in shapes for p in (s.a, s.b) for c in p] + [s.radius for s in shapes]
-    return numeric_shapes._dec(max(values))
+def _core_within(pa, pb, radius, band):
+    """Whether the cores of ``pa`` and ``pb`` (segments and cylinders) are within
+    ``√(radius² + band·M²)``, ``M`` the largest magnitude of their coordinates and radii."""
+    values = [abs(c) for s in (pa, pb) for p in (s.a, s.b) for c in p] + [pa.radius, pb.radius]
+    with decimal.localcontext(numeric_shapes.CONTEXT):
+        m = numeric_shapes._dec(max(values))
+        limit = (numeric_shapes._dec(radius) ** 2 + decimal.Decimal(band) * m * m).sqrt()
+    return numeric_shapes.within(pa, pb, limit)[0] is True
 
 
 def exact_distance(a, b):

@@ -204,18 +204,24 @@ def core_distance(a, b, target=None):
 
 
 @_in_context
-def touches(a, b):
-    """``(verdict, lower, upper)``: whether the placed convex shapes touch (None when the
-    enclosure of their distance does not clear the margin), and the enclosure of the distance
-    of their cores, whose radii sum is ``radii(a, b)``."""
-    threshold = radii(a, b)
-    lower, upper = core_distance(a, b, threshold)
+def within(a, b, distance):
+    """``(verdict, lower, upper)``: whether the cores of the placed shapes ``a`` and ``b`` are
+    at most ``distance`` (a Decimal) apart (None when the enclosure ``[lower, upper]`` of their
+    distance does not clear it by the margin)."""
+    lower, upper = core_distance(a, b, distance)
     margin = MARGIN * max(_Core(a).magnitude(), _Core(b).magnitude())
-    if lower > threshold + margin:
+    if lower > distance + margin:
         return False, lower, upper
-    if upper <= threshold + margin:
+    if upper <= distance + margin:
         return True, lower, upper
     return None, lower, upper
+
+
+@_in_context
+def touches(a, b):
+    """``(verdict, lower, upper)``: whether the placed convex shapes touch, their cores being
+    within the sum of their radii (see :func:`within`)."""
+    return within(a, b, radii(a, b))
 
 
 @_in_context
