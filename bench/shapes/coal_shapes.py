@@ -2,12 +2,13 @@
 """obbtree's primitive shapes against coal's on random poses, every disagreement decided by an
 oracle and listed.
 
-usage: bench/shapes/coal_shapes.py [-n N] [--seed S] [PAIR ...]
+usage: bench/shapes/coal_shapes.py [-n N] [--seed S] [--show INDEX] [PAIR ...]
 
 PAIR is a name of the table (``sphere-box``, ``cylinder-mesh``, ...; default: all 27). Needs
 ``obbtree`` (python/, built by maturin), ``coal`` (the ``pin==4.1.0`` wheel of
 python/requirements-test.txt) and numpy and scipy. Prints a markdown table, then every
-disagreement.
+disagreement (with both shapes as Python when obbtree is wrong or the oracle undecided);
+``--show INDEX`` prints case INDEX of each PAIR that way instead (same ``-n`` and seed).
 
 **Pairs.** Every pair of {sphere, capsule, cylinder, box, convex, halfspace} (21), and each of
 them against a mesh (6): an icosphere of 80 triangles, radius 1, its vertices rounded to
@@ -542,15 +543,16 @@ def decide(a, b):
         try:
             return Decision(exact_shapes.touches_mesh(pb, pa), "exact")
         except exact_shapes.NotExact:
-            touch, lower, _ = numeric_shapes.touches_mesh(pb, pa)  # a cylinder: no radius
-            return Decision(touch, "numeric", f"gap >= {float(lower):.3g}")
+            touch, lower, upper = numeric_shapes.touches_mesh(pb, pa)  # a cylinder: no radius
+            return Decision(touch, "numeric", f"gap in [{float(lower):.3g}, {float(upper):.3g}]")
     try:
         return Decision(exact_shapes.touches(pa, pb), "exact")
     except exact_shapes.NotExact:
         pass
-    touch, lower, _ = numeric_shapes.touches(pa, pb)
-    gap = float(lower - numeric_shapes.radii(pa, pb))
-    return Decision(touch, "numeric", f"gap >= {gap:.3g}", touch is False and _in_band(pa, pb))
+    touch, lower, upper = numeric_shapes.touches(pa, pb)
+    gap = [float(x - numeric_shapes.radii(pa, pb)) for x in (lower, upper)]
+    note = f"gap in [{gap[0]:.3g}, {gap[1]:.3g}]"
+    return Decision(touch, "numeric", note, touch is False and _in_band(pa, pb))
 
 
 def _in_band(pa, pb):
@@ -701,20 +703,37 @@ class PairOutcome:
         )
 
 
-def compare_pair(pair, count, seed, collide=obbtree_collide):
-    """Runs ``count`` random cases (half random, half near) and the grid of one pair."""
-    start = time.perf_counter()
-    name = f"{pair[0]}-{pair[1]}"
+def pair_cases(pair, count, seed):
+    """The cases of one pair: ``count`` random ones (alternately random and near) then the
+    grid, as ``(a, b, truth, kind)`` (``truth`` True for a grid contact, else None)."""
     rng = np.random.default_rng([seed, PAIRS.index(pair)])
-    outcome = PairOutcome(name)
     kinds = ["random", "near"]
     cases = [(*random_case(pair, rng, near=i % 2), None, kinds[i % 2]) for i in range(count)]
     grid = grid_cases(pair)
-    cases += [(a, b, truth, "grid" if truth else "grid, a step apart") for a, b, truth in grid]
-    for index, (a, b, truth, kind) in enumerate(cases):
+    return cases + [(a, b, t, "grid" if t else "grid, a step apart") for a, b, t in grid]
+
+
+def compare_pair(pair, count, seed, collide=obbtree_collide):
+    """Runs ``count`` random cases (half random, half near) and the grid of one pair."""
+    start = time.perf_counter()
+    outcome = PairOutcome(f"{pair[0]}-{pair[1]}")
+    for index, (a, b, truth, kind) in enumerate(pair_cases(pair, count, seed)):
         check_case(outcome, index, a, b, truth, kind, collide)
     outcome.seconds = time.perf_counter() - start
     return outcome
+
+
+def show(pair, count, seed, index):
+    """One case in full: both shapes as Python, both verdicts, the oracle's."""
+    a, b, _, kind = pair_cases(pair, count, seed)[index]
+    models, geometries = (obbtree_model(a), obbtree_model(b)), (coal_geometry(a), coal_geometry(b))
+    d = decide(a, b)
+    return (
+        f"{pair[0]}-{pair[1]} #{index} ({kind}): obbtree {_yn(obbtree_collide(a, b, models))}, "
+        f"coal {_yn(coal_collide(a, b, geometries))}; oracle ({d.how}, {d.note}): "
+        f"{_touching(d.touch)}"
+        f"\n    a = {reproducer(a)}\n    b = {reproducer(b)}"
+    )
 
 
 def check_case(outcome, index, a, b, truth, kind, collide):
@@ -803,12 +822,17 @@ def main(argv=None):
     parser.add_argument("pairs", nargs="*", help="pairs to run, e.g. sphere-box (default: all)")
     parser.add_argument("-n", type=int, default=1000, help="random cases per pair (default 1000)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--show", type=int, action="append", default=[], metavar="INDEX",
+                        help="print case INDEX of each pair in full (as Python) instead of a run")
     args = parser.parse_args(argv)
     names = {f"{a}-{b}": (a, b) for a, b in PAIRS}
     unknown = [p for p in args.pairs if p not in names]
     if unknown:
         parser.error(f"unknown pairs {unknown}; known: {', '.join(names)}")
     chosen = [names[p] for p in args.pairs] or PAIRS
+    if args.show:
+        print("\n".join(show(pair, args.n, args.seed, i) for pair in chosen for i in args.show))
+        return 0
     outcomes = []
     for pair in chosen:
         outcomes.append(compare_pair(pair, args.n, args.seed))
