@@ -40,7 +40,7 @@ sets its plane.
 Every disagreement goes to the oracle, which decides on the shapes as obbtree places them
 (python/tests/exact_shapes.py: ``R·p + t`` in float64, then exact rationals):
 
-* exactly (python/tests/exact_shapes.py) for every pair but the four below: squared distances
+* exactly (python/tests/exact_shapes.py) for every pair but the five below: squared distances
   of cores (point, segment, hull, triangle) by GJK in integers against the squared sum of
   radii, halfspaces by the least of ``n·x``, sphere–cylinder in closed form;
 * numerically (python/tests/numeric_shapes.py, GJK in 80-digit decimals, a margin of 1e-40 of

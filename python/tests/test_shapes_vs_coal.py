@@ -3,10 +3,10 @@ oracle.
 
 The harness is bench/shapes/coal_shapes.py (its docstring says how the cases are drawn and
 judged); the oracles are tests/exact_shapes.py (exact, in rationals) and tests/numeric_shapes.py
-(80-digit decimals, for four cylinder pairs). Per pair of {sphere, capsule, cylinder, box,
+(80-digit decimals, for five cylinder pairs). Per pair of {sphere, capsule, cylinder, box,
 convex, halfspace} and each against a mesh: 100 seeded cases (half random, half at the distance
-where obbtree's answer changes, nudged) plus 48 exact contacts on a dyadic grid and their copies
-one float step apart, scaled by OBBTREE_PROPTEST_CASES like every seeded loop.
+where obbtree's answer changes, nudged), scaled by OBBTREE_PROPTEST_CASES like every seeded
+loop, plus 24 exact contacts on a dyadic grid and their copies one float step apart.
 
 The test fails on an undecided disagreement, on obbtree wrong by the oracle (for the
 conservative capsule–cylinder and cylinder–cylinder: a "no" for shapes that touch, or a "yes"
