@@ -68,7 +68,6 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -380,10 +379,12 @@ def random_case(pair, rng, near):
         return a, along(a, b, direction, rng.uniform(0, 1.1) * reach)
     models = (obbtree_model(a), obbtree_model(b))
     touch = lambda s: obbtree_collide(a, along(a, b, direction, s), models)  # noqa: E731
-    if kb == "mesh" and ka != "halfspace" and rng.random() < 0.5:
-        start, end = 1.0, 0.0  # from the shell inwards: b inside the hollow mesh
-    else:
-        start, end = (1.0 if kb == "mesh" and ka != "halfspace" else 0.0), reach + 0.01
+    # A touching start and an apart end: a shape against the mesh starts on its shell and
+    # ends outside or at the centre (inside the hollow mesh); anything else starts at a's
+    # centre and ends outside.
+    shell = kb == "mesh" and ka != "halfspace"
+    start = 1.0 if shell else 0.0
+    end = 0.0 if shell and rng.random() < 0.5 else reach + 0.01
     if not touch(start) or touch(end):
         return a, along(a, b, direction, rng.uniform(0, 1.1) * reach)
     s = edge_of_touching(touch, start, end)

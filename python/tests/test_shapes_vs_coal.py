@@ -116,13 +116,16 @@ def test_grid_contacts_touch_by_the_oracle(pair):
 
 @pytest.mark.parametrize("pair", coal_shapes.PAIRS, ids=lambda p: f"{p[0]}-{p[1]}")
 def test_shapes_match_coal_or_the_oracle(pair):
-    outcome = coal_shapes.compare_pair(pair, scaled_cases(CASES), SEED)
+    count = scaled_cases(CASES)
+    outcome = coal_shapes.compare_pair(pair, count, SEED)
     report = coal_shapes.table([outcome]) + "".join("\n" + d.line() for d in outcome.disagreements)
     print(report)
     assert not outcome.failures, "\n".join(outcome.failures)
-    # Both answers occur, and the distances were compared where obbtree measures them.
+    # Both answers occur (the grid alone has both), and distances were compared where obbtree
+    # measures them (on random cases apart: a few dozen make some certain).
     assert 0 < outcome.touching < outcome.cases, report
-    assert outcome.measured > 0 or not set(pair) <= coal_shapes.MEASURED, report
+    measured = set(pair) <= coal_shapes.MEASURED
+    assert outcome.measured > 0 or not measured or count < 40, report
 
 
 def test_a_flipped_verdict_and_a_skewed_distance_fail(monkeypatch):
