@@ -1,6 +1,8 @@
 """Shared fixtures: the bundled meshes, as obbtree meshes and as trimesh meshes over the very
 same arrays (so that both libraries index the same triangles)."""
 
+import math
+import os
 import pathlib
 
 import numpy as np
@@ -29,6 +31,17 @@ def rotation(axis, quarter_turns):
     m = np.eye(4)
     m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
     return m
+
+
+def scaled_cases(count):
+    """`count` scaled by OBBTREE_PROPTEST_CASES (docs/testing.md: the one knob; 256 is the CI
+    run)."""
+    knob = os.environ.get("OBBTREE_PROPTEST_CASES")
+    if knob is None:
+        return count
+    if not knob.isdigit() or int(knob) == 0:
+        raise ValueError(f"OBBTREE_PROPTEST_CASES={knob!r}: not a positive integer")
+    return max(1, math.ceil(count * int(knob) / 256))
 
 
 def translation(x, y, z):

@@ -102,6 +102,11 @@ def triangles_intersect(t1, t2):
     t1, t2 = [_q(p) for p in t1], [_q(p) for p in t2]
     if _degenerate(t1) or _degenerate(t2):
         raise ValueError("the oracle takes non-degenerate triangles only")
+    return _triangles_meet(t1, t2)
+
+
+def _triangles_meet(t1, t2):
+    """``triangles_intersect`` on triangles already in rationals (non-degenerate)."""
     edges = lambda t: [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]  # noqa: E731
     return any(_segment_meets_triangle(p, q, t2) for p, q in edges(t1)) or any(
         _segment_meets_triangle(p, q, t1) for p, q in edges(t2)
@@ -204,7 +209,12 @@ def triangle_distance_squared(t1, t2):
     disjoint triangles (Ericson (2005) §5.1, "closest points of two triangles")."""
     if triangles_intersect(t1, t2):
         return Fraction(0)
-    a, b = [_q(p) for p in t1], [_q(p) for p in t2]
+    return _apart_triangles_squared([_q(p) for p in t1], [_q(p) for p in t2])
+
+
+def _apart_triangles_squared(a, b):
+    """The squared distance of disjoint triangles in rationals (the least of the fifteen
+    candidates of ``triangle_distance_squared``)."""
     edges = lambda t: [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]  # noqa: E731
     return min(
         [_point_triangle_squared(p, b) for p in a]

@@ -15,7 +15,6 @@ of them overlapping in every configuration, take pinocchio 11 to 18 ms a configu
 like every seeded loop of the project by OBBTREE_PROPTEST_CASES (256 is the CI run).
 """
 
-import math
 import os
 import sys
 from pathlib import Path
@@ -25,18 +24,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "robots"))
 
 import coal_compare  # noqa: E402
+from conftest import scaled_cases  # noqa: E402
 
 SEED = 2026
-
-
-def cases(count):
-    """`count` scaled by OBBTREE_PROPTEST_CASES (docs/testing.md: the one knob)."""
-    knob = os.environ.get("OBBTREE_PROPTEST_CASES")
-    if knob is None:
-        return count
-    if not knob.isdigit() or int(knob) == 0:
-        raise ValueError(f"OBBTREE_PROPTEST_CASES={knob!r}: not a positive integer")
-    return max(1, math.ceil(count * int(knob) / 256))
 
 
 ROBOTS = [
@@ -70,7 +60,7 @@ def cli():
 def test_self_collision_matches_coal(cli, name, count):
     robot = coal_compare.setup_named(name, cli)
     assert robot.pairs, f"{name}: no link pair left to compare"
-    outcome = coal_compare.compare(robot, cases(count), SEED)
+    outcome = coal_compare.compare(robot, scaled_cases(count), SEED)
     print(outcome.summary())
     assert not outcome.failures, outcome.summary()
     # The comparison saw both answers: some configurations collide, some pairs are clear.
