@@ -3,6 +3,7 @@
 
 mod distance_picture;
 mod gears_and_arm;
+mod panda_contact;
 mod robot_path;
 mod scene_frames;
 mod showcase;
