@@ -1,6 +1,6 @@
 //! The demo's robot paths: a robot along a bundled path among a bundled cell's fixtures, the
-//! first configuration in contact found by `RobotScene::check_path`, and a picture of it with
-//! the touching triangles of every colliding pair in red. The KUKA iiwa's path
+//! first configuration in contact found by `RobotScene::check_path`, and a picture of it: the
+//! links in contact blue, where every colliding pair touches red. The KUKA iiwa's path
 //! (`assets/scenes/kuka_configs.json`, interpolated) among `assets/scenes/cell.json` is here;
 //! the panda's is in [`super::panda_contact`].
 
@@ -30,6 +30,7 @@ const FIXTURE_COLOR: [f64; 3] = [0.45, 0.7, 0.5];
 pub(crate) struct RobotPath<'a> {
     /// What the printed line calls the robot ("the KUKA").
     pub name: &'a str,
+    /// The robot, its links made of the geometry it was read with.
     pub robot: Robot,
     /// Its SRDF, whose disabled pairs are never checked.
     pub srdf: Option<Srdf>,
