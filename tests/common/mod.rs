@@ -57,8 +57,9 @@ const fn b(
 }
 
 /// Every bundled mesh, counted independently by `assets/count.py` (Python, exact rationals for
-/// degeneracy; its output, `python3 assets/count.py`, is this table).
-pub const BUNDLED: [Bundled; 26] = [
+/// degeneracy; its output, `python3 assets/count.py`, is this table, one line per mesh).
+#[rustfmt::skip]
+pub const BUNDLED: [Bundled; 35] = [
     b("bunny.obj", 1839, 3674, true, 0),
     b("teapot.obj", 792, 992, false, 0),
     b("dragon_res4.ply.gz", 5205, 11102, false, 0),
@@ -85,5 +86,14 @@ pub const BUNDLED: [Bundled; 26] = [
     b("differential/diff_spider.stl", 5920, 11840, true, 0),
     b("differential/diff_spider_shaft.stl", 384, 768, true, 0),
     b("differential/diff_stand.stl", 1655, 3338, true, 4),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/hand.stl", 102, 200, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link0.stl", 102, 200, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link1.stl", 152, 300, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link2.stl", 152, 300, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link3.stl", 152, 300, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link4.stl", 152, 300, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link5.stl", 152, 300, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link6.stl", 102, 200, true, 0),
+    b("panda/example-robot-data/robots/panda_description/meshes/collision/link7.stl", 102, 200, true, 0),
 ];
 pub mod sweep;

@@ -30,6 +30,7 @@ mod report;
 mod robot;
 mod scene;
 mod shape_spec;
+mod tessellate;
 mod tree;
 
 use clap::{Parser, Subcommand};

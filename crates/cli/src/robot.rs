@@ -322,7 +322,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
 }
 
 /// `scene` with the SRDF's disabled pairs allowed.
-fn with_srdf(mut scene: RobotScene<Obb>, srdf: Option<&Srdf>) -> Result<RobotScene<Obb>, Error> {
+pub(crate) fn with_srdf(
+    mut scene: RobotScene<Obb>,
+    srdf: Option<&Srdf>,
+) -> Result<RobotScene<Obb>, Error> {
     if let Some(srdf) = srdf {
         scene
             .allow_srdf(srdf)

@@ -1,4 +1,5 @@
-//! `obbtree demo --quick`: runs, exits 0, prints the tables and writes decodable pictures.
+//! `obbtree demo --quick`: runs, exits 0, prints the tables and writes decodable pictures,
+//! among them the bundled panda's first contact with its post.
 
 use std::process::Command;
 
@@ -27,6 +28,10 @@ fn quick_demo_writes_its_pictures() {
         "robot: the KUKA along 4 path configurations among 3 fixtures",
         "first contact at checked configuration 46, lbr_iiwa_link_7 – duck",
         "distance: the dragon moved out of the bunny",
+        "robot: the panda (example-robot-data 6.0.0) is 9 meshes and 8 boxes of collision \
+         geometry; its SRDF never checks 35 link pairs",
+        "robot: the panda along 2 path configurations among 2 fixtures",
+        "first contact at checked configuration 15, panda_hand – post;",
         "pictures in",
     ] {
         assert!(text.contains(row), "{row} missing:\n{text}");
@@ -47,50 +52,26 @@ fn quick_demo_writes_its_pictures() {
     );
     assert!(text.contains("4 side-gear angles      16 hit"), "{text}");
     for name in ["collision.png", "pick.png"] {
-        let file = std::fs::File::open(dir.path().join(name)).unwrap();
-        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-            .read_info()
-            .unwrap();
-        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-        let frame = reader.next_frame(&mut pixels).unwrap();
-        assert_eq!((frame.width, frame.height), (160, 160), "{name}");
+        let picture = Picture::read(&dir.path().join(name));
+        assert_eq!(picture.size, (160, 160), "{name}");
         // Something other than the background was drawn, and some of it is highlight red.
-        let rgb = &pixels[..frame.buffer_size()];
-        let red = rgb
-            .chunks(3)
-            .filter(|p| p[0] > 120 && p[1] < 60 && p[2] < 60)
-            .count();
-        assert!(red > 0, "{name} has no highlighted triangle");
+        assert!(picture.count(RED) > 0, "{name} has no highlighted triangle");
     }
     // The robot's picture shows the arm (orange) and the fixtures (green).
-    let file = std::fs::File::open(dir.path().join("robot_path.png")).unwrap();
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut pixels).unwrap();
-    let rgb = &pixels[..frame.buffer_size()];
-    let count = |f: &dyn Fn(&[u8]) -> bool| rgb.chunks(3).filter(|p| f(p)).count();
-    assert!(
-        count(&|p| p[0] > p[1] + 40 && p[1] > p[2] + 20) > 20,
-        "no arm drawn"
-    );
-    assert!(
-        count(&|p| p[1] > p[0] + 20 && p[1] > p[2] + 20) > 200,
-        "no fixture drawn"
-    );
+    let robot = Picture::read(&dir.path().join("robot_path.png"));
+    assert!(robot.count(ORANGE) > 20, "no arm drawn");
+    assert!(robot.count(GREEN) > 200, "no fixture drawn");
+    // The panda's picture: its links (orange), the touching hand (blue) with its contact
+    // (red), the table and the post (green).
+    let panda = Picture::read(&dir.path().join("panda_contact.png"));
+    assert_eq!(panda.size, (160, 160));
+    assert!(panda.count(ORANGE) > 500, "no panda links drawn");
+    assert!(panda.count(BLUE) > 50, "no touching link drawn");
+    assert!(panda.count(RED) > 0, "no contact highlighted");
+    assert!(panda.count(GREEN) > 500, "no fixture drawn");
     // The distance picture marks the closest points in yellow.
-    let file = std::fs::File::open(dir.path().join("distance.png")).unwrap();
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let frame = reader.next_frame(&mut pixels).unwrap();
-    let yellow = pixels[..frame.buffer_size()]
-        .chunks(3)
-        .filter(|p| p[0] > 150 && p[1] > 130 && p[2] < 80)
-        .count();
-    assert!(yellow > 0, "no closest point marked");
+    let distance = Picture::read(&dir.path().join("distance.png"));
+    assert!(distance.count(YELLOW) > 0, "no closest point marked");
     let svg = std::fs::read_to_string(dir.path().join("times.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
     let clearance = std::fs::read_to_string(dir.path().join("kuka_clearance.svg")).unwrap();
@@ -100,6 +81,44 @@ fn quick_demo_writes_its_pictures() {
         "a line per curve"
     );
 }
+
+/// A PNG picture's size and 8-bit RGB pixels.
+struct Picture {
+    size: (u32, u32),
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn read(path: &std::path::Path) -> Self {
+        let file = std::fs::File::open(path).unwrap();
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .unwrap();
+        let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut rgb).unwrap();
+        rgb.truncate(frame.buffer_size());
+        Picture {
+            size: (frame.width, frame.height),
+            rgb,
+        }
+    }
+
+    /// How many pixels are of the colour `is` (given red, green, blue).
+    fn count(&self, is: fn([i32; 3]) -> bool) -> usize {
+        self.rgb
+            .chunks(3)
+            .filter(|p| is([p[0], p[1], p[2]].map(i32::from)))
+            .count()
+    }
+}
+
+/// The pictures' colours, shaded: highlight red, link orange, touching link blue, fixture
+/// green, marker yellow.
+const RED: fn([i32; 3]) -> bool = |[r, g, b]| r > 120 && g < 60 && b < 60;
+const ORANGE: fn([i32; 3]) -> bool = |[r, g, b]| r > g + 40 && g > b + 20;
+const BLUE: fn([i32; 3]) -> bool = |[r, g, b]| b > r + 40 && b > g + 20;
+const GREEN: fn([i32; 3]) -> bool = |[r, g, b]| g > r + 20 && g > b + 20;
+const YELLOW: fn([i32; 3]) -> bool = |[r, g, b]| r > 150 && g > 130 && b < 80;
 
 #[test]
 fn unwritable_output_folder_is_a_one_line_error() {

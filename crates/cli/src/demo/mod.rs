@@ -3,6 +3,7 @@
 
 mod distance_picture;
 mod gears_and_arm;
+mod panda_contact;
 mod robot_path;
 mod scene_frames;
 mod showcase;
@@ -124,15 +125,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     }
     progress.finish_and_clear();
 
+    let shown = |f: &Path| table_name(f.strip_prefix(&dir).unwrap_or(f));
     let name_width = files
         .iter()
-        .map(|f| {
-            f.strip_prefix(&dir)
-                .unwrap_or(f)
-                .display()
-                .to_string()
-                .len()
-        })
+        .map(|f| shown(f).chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -146,7 +142,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         writeln!(
             out,
             "{:<name_width$}  {:>8}  {:>9}  {:>10}  {:>6}  {:>26}  {:>9.1}",
-            s.path.strip_prefix(&dir).unwrap_or(&s.path).display(),
+            shown(&s.path),
             s.vertices,
             s.triangles,
             s.degenerate_triangles,
@@ -168,6 +164,27 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         &args.out
     };
     showcase::run(&dir, out_dir, args.quick, out)
+}
+
+/// Names longer than this are shortened in the mesh table ([`table_name`]).
+const NAME_MAX: usize = 40;
+
+/// The mesh table's name of a file at `relative` path under the assets folder: the path, or
+/// when it is longer than [`NAME_MAX`] characters its first folder, `…` and its last two
+/// parts (`panda/…/collision/link0.stl`), so that a robot's deep package folders do not
+/// widen every row.
+fn table_name(relative: &Path) -> String {
+    let full = relative.display().to_string();
+    let parts: Vec<String> = relative
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if full.chars().count() <= NAME_MAX || parts.len() <= 3 {
+        return full;
+    }
+    let sep = std::path::MAIN_SEPARATOR_STR;
+    let last = parts[parts.len() - 2..].join(sep);
+    format!("{}{sep}…{sep}{last}", parts[0])
 }
 
 /// Mesh files under `dir` (recursively), sorted by path. `large/` holds meshes fetched on demand
@@ -196,4 +213,31 @@ fn mesh_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     found.sort();
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_table_names_keep_their_first_folder_and_last_two_parts() {
+        let short = Path::new("differential").join("diff_carrier_cover.stl");
+        assert_eq!(table_name(&short), short.display().to_string());
+        let panda: PathBuf = [
+            "panda",
+            "example-robot-data",
+            "robots",
+            "panda_description",
+            "meshes",
+            "collision",
+            "link0.stl",
+        ]
+        .iter()
+        .collect();
+        let sep = std::path::MAIN_SEPARATOR_STR;
+        assert_eq!(
+            table_name(&panda),
+            format!("panda{sep}…{sep}collision{sep}link0.stl")
+        );
+    }
 }

@@ -63,6 +63,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         write_scene(&out_dir.join("collision.png"), &shapes, &camera)?,
         pick_picture(&sweep.a, camera.width, &out_dir.join("pick.png"), out)?,
         super::robot_path::path_picture(assets, quick, out_dir, out)?,
+        super::panda_contact::contact_picture(assets, quick, out_dir, out)?,
         super::distance_picture::closest_points_picture(
             &sweep.a,
             &sweep.b,
