@@ -244,20 +244,9 @@ impl<T> DynamicTree<T> {
     /// configurations), where reinsertion costs more than a better-shaped tree saves; the
     /// queries stay correct whatever the shape. [`rebuild`](Self::rebuild) restores a good one.
     pub fn update_in_place(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, ProxyError> {
-        check_bounds(&aabb)?;
-        let proxy = self
-            .proxies
-            .get_mut(id)
-            .ok_or(ProxyError::UnknownProxy(id))?;
-        proxy.tight = aabb;
-        let leaf = proxy.leaf;
-        let fresh = self.options.fatten(&aabb, None);
-        if self
-            .options
-            .still_fits(&self.nodes[leaf].aabb, &aabb, &fresh)
-        {
+        let Some((leaf, fresh)) = self.outgrown(id, aabb, None)? else {
             return Ok(false);
-        }
+        };
         self.nodes[leaf].aabb = fresh;
         let mut index = self.nodes[leaf].parent;
         while index != NULL {
@@ -274,6 +263,24 @@ impl<T> DynamicTree<T> {
         aabb: Aabb,
         displacement: Option<&Vector>,
     ) -> Result<bool, ProxyError> {
+        let Some((leaf, fresh)) = self.outgrown(id, aabb, displacement)? else {
+            return Ok(false);
+        };
+        self.remove_leaf(leaf);
+        self.nodes[leaf].aabb = fresh;
+        self.insert_leaf(leaf);
+        self.mark_moved(id);
+        Ok(true)
+    }
+
+    /// Records the proxy's new tight box; when it no longer fits the fat box (or that box is
+    /// much larger than needed), the leaf and the fresh fat box it needs, else `None`.
+    fn outgrown(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        displacement: Option<&Vector>,
+    ) -> Result<Option<(u32, Aabb)>, ProxyError> {
         check_bounds(&aabb)?;
         let proxy = self
             .proxies
@@ -282,17 +289,10 @@ impl<T> DynamicTree<T> {
         proxy.tight = aabb;
         let leaf = proxy.leaf;
         let fresh = self.options.fatten(&aabb, displacement);
-        if self
+        let fits = self
             .options
-            .still_fits(&self.nodes[leaf].aabb, &aabb, &fresh)
-        {
-            return Ok(false);
-        }
-        self.remove_leaf(leaf);
-        self.nodes[leaf].aabb = fresh;
-        self.insert_leaf(leaf);
-        self.mark_moved(id);
-        Ok(true)
+            .still_fits(&self.nodes[leaf].aabb, &aabb, &fresh);
+        Ok((!fits).then_some((leaf, fresh)))
     }
 
     /// Number of proxies.
