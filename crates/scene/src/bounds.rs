@@ -9,6 +9,7 @@
 //! padded boxes leave a gap between the exact meshes larger than what the rounding of either
 //! placement can close, so the query would have found them disjoint too.
 
+use nalgebra::Matrix3;
 use obbtree_bv::shape::Shape;
 use obbtree_bv::{Aabb, Point, Pose, Vector, MAX_COORDINATE};
 use obbtree_query::Model;
@@ -21,7 +22,7 @@ const PAD: f64 = 512.0 * f64::EPSILON;
 
 /// A box that contains `model` placed by `pose`, rounding included (see the module docs): the
 /// model's own box placed, intersected, for trees of oriented boxes, with the root box placed
-/// ([`TreeVolume::box_corners`]). A halfspace gets the box of the whole exact range
+/// ([`TreeVolume::as_obb`]). A halfspace gets the box of the whole exact range
 /// (`±MAX_COORDINATE`) as it is: it holds every model a query accepts, and placing or padding
 /// it would carry it out of the range the broad phase takes.
 pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
@@ -29,25 +30,38 @@ pub(crate) fn world_box<V: TreeVolume>(model: &Model<V>, pose: &Pose) -> Aabb {
         let all = Vector::repeat(MAX_COORDINATE);
         return Aabb::new((-all).into(), all.into());
     }
-    let by_bounds = placed_corners(&model.bounds().corners(), pose);
-    let root = model
-        .as_mesh()
-        .and_then(|m| m.tree().root().bv().box_corners());
+    let bounds = model.bounds();
+    let half = (bounds.maxs - bounds.mins) / 2.0;
+    let by_bounds = placed_box(
+        &nalgebra::center(&bounds.mins, &bounds.maxs),
+        &Matrix3::from_diagonal(&half),
+        pose,
+    );
+    let root = model.as_mesh().and_then(|m| m.tree().root().bv().as_obb());
     match root {
-        Some(corners) => intersection(&by_bounds, &placed_corners(&corners, pose)),
+        Some(obb) => {
+            let half_axes = obb.axes * Matrix3::from_diagonal(&obb.half_extents);
+            intersection(&by_bounds, &placed_box(&obb.center, &half_axes, pose))
+        }
         None => by_bounds,
     }
 }
 
-/// The box around `corners` (of a convex local volume holding the mesh) placed by `pose`,
-/// padded by [`PAD`] as the module docs say.
-fn placed_corners(corners: &[Point; 8], pose: &Pose) -> Aabb {
-    let reach =
-        corners.iter().map(|c| c.coords.amax()).fold(0.0, f64::max) + pose.translation().amax();
-    let placed = corners.map(|c| pose.transform_point(&c));
-    let tight = Aabb::from_points(&placed);
+/// The box around the parallelepiped `center ± half_axes·[±1, ±1, ±1]` (a local box holding
+/// the mesh, its columns the half edges) placed by `pose`, padded by [`PAD`] as the module
+/// docs say: the placed centre `R·c + t`, and along world axis `i` the half width
+/// `Σ_k |(R·half_axes)_ik|`, the extent of the placed box's corners (Ericson, *Real-Time
+/// Collision Detection* (2005) §4.2.6, the box of a rotated box). Both round by a few units
+/// of `reach`, which the pad covers.
+fn placed_box(center: &Point, half_axes: &Matrix3<f64>, pose: &Pose) -> Aabb {
+    let reach = center.coords.amax()
+        + half_axes.column_iter().map(|c| c.amax()).sum::<f64>()
+        + pose.translation().amax();
+    let placed_center = pose.transform_point(center);
+    let half_width = (pose.rotation() * half_axes).abs() * Vector::repeat(1.0);
     let pad = Vector::repeat(PAD * reach);
-    Aabb::new(tight.mins - pad, tight.maxs + pad)
+    let reach_out = half_width + pad;
+    Aabb::new(placed_center - reach_out, placed_center + reach_out)
 }
 
 /// The common part of two boxes that both contain the mesh (so they meet).

@@ -2,7 +2,7 @@
 
 use crate::Bvh;
 use obbtree_bv::fit::{ObbFit, SphereFit};
-use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Point, Rss, Sphere};
+use obbtree_bv::{Aabb, BoundingVolume, Kdop, Obb, Rss, Sphere};
 
 /// Per-volume-type settings of the hierarchies.
 pub trait TreeVolume: BoundingVolume {
@@ -28,12 +28,11 @@ pub trait TreeVolume: BoundingVolume {
         None
     }
 
-    /// The eight corners of a box that holds this volume, when the volume is itself an
-    /// oriented box (`None` otherwise): placed by a pose, their axis-aligned box can be much
-    /// tighter than the placed box of the mesh's own bounds for a long mesh turned off its
-    /// axes.
+    /// This volume as an oriented box, when it is one (`None` otherwise): placed by a pose,
+    /// its axis-aligned box can be much tighter than the placed box of the mesh's own bounds
+    /// for a long mesh turned off its axes.
     #[inline]
-    fn box_corners(&self) -> Option<[Point; 8]> {
+    fn as_obb(&self) -> Option<&Obb> {
         None
     }
 }
@@ -60,8 +59,8 @@ impl TreeVolume for Obb {
     }
 
     #[inline]
-    fn box_corners(&self) -> Option<[Point; 8]> {
-        Some(self.corners())
+    fn as_obb(&self) -> Option<&Obb> {
+        Some(self)
     }
 }
 
