@@ -84,16 +84,19 @@ pub(crate) enum Learnt {
 /// A separating plane's normal (in A's frame) for a disjoint pair, or how many more full
 /// queries to run before looking for one again.
 ///
-/// A search is wasted when it fails (the hulls overlap) and when the plane it finds fails at
-/// its first check (the objects moved too far between queries: random configurations, not a
-/// motion). After either the pair waits 1, 3, 7, then 15 full queries before the next search;
-/// a plane that answers a query ends the waiting. So the search pays where motion is coherent
-/// and costs a sixteenth of itself where it is not.
+/// A search costs about as much as the full query it follows (the convex hulls' GJK against
+/// the descent), and a plane repays it only by answering queries in place of the descent. A
+/// search is therefore wasted when it fails (the hulls overlap) and when the plane it finds
+/// fails before it has answered [`Separation::PAYING_HOLDS`] queries (the objects moved too far
+/// between queries: random configurations, not a motion). After either the pair waits 1, 3, 7,
+/// then 15 full queries before the next search; a plane that answers that many queries ends
+/// the waiting. So the search pays where motion is coherent and costs a sixteenth of itself
+/// where it is not.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Separation {
     normal: Option<Vector>,
-    /// Whether the plane has answered a query since the search found it.
-    held: bool,
+    /// Queries the plane has answered since the search found it (saturating).
+    holds: u8,
     /// Full queries to skip the search for.
     wait: u8,
     /// The wait after the last wasted search (doubles after each, up to 15).
@@ -101,21 +104,32 @@ pub(crate) struct Separation {
 }
 
 impl Separation {
-    /// A pair met for the first time waits one full query before the search: a pair whose
-    /// boxes meet for a single frame (an object set down elsewhere, then moved on) never pays
-    /// for it, and a pair that stays near is searched from its second query on.
+    /// A pair met for the first time waits three full queries before the search: a pair whose
+    /// boxes meet for a frame or two (an object set down elsewhere, then moved on; a pair of
+    /// links that random configurations bring near now and then) never pays for it, and a
+    /// pair that stays near is searched from its fourth query on. A pair whose boxes part
+    /// loses its record, waiting included, so this is also the wait of pairs that meet again.
     const FIRST_SIGHT: Self = Self {
         normal: None,
-        held: false,
-        wait: 1,
+        holds: 0,
+        wait: 3,
         backoff: 0,
     };
 
-    /// The plane answered a query: it was worth its search.
+    /// Queries a plane must answer to repay its search (see the type's docs).
+    const PAYING_HOLDS: u8 = 2;
+
+    /// The plane answered a query; once it has answered enough to repay its search, the
+    /// waiting ends.
     fn held(self) -> Self {
+        let holds = self.holds.saturating_add(1);
         Self {
-            held: true,
-            backoff: 0,
+            holds,
+            backoff: if holds >= Self::PAYING_HOLDS {
+                0
+            } else {
+                self.backoff
+            },
             ..self
         }
     }
@@ -124,16 +138,16 @@ impl Separation {
     fn touching(self) -> Self {
         Self {
             normal: None,
-            held: false,
+            holds: 0,
             ..self
         }
     }
 
-    /// Before the search that follows a full query of a disjoint pair: a plane that failed at
-    /// its first check counts as a wasted search.
+    /// Before the search that follows a full query of a disjoint pair: a plane that failed
+    /// before repaying its search counts as a wasted search.
     fn after_full_query(self) -> Self {
         match self.normal {
-            Some(_) if !self.held => self.wasted(),
+            Some(_) if self.holds < Self::PAYING_HOLDS => self.wasted(),
             _ => self,
         }
     }
@@ -143,7 +157,7 @@ impl Separation {
         let backoff = (self.backoff * 2 + 1).min(15);
         Self {
             normal: None,
-            held: false,
+            holds: 0,
             wait: backoff,
             backoff,
         }
@@ -325,7 +339,7 @@ fn search_separation<V: PosedOverlap>(
     if known.wait > 0 {
         return Separation {
             normal: None,
-            held: false,
+            holds: 0,
             wait: known.wait - 1,
             ..known
         };
@@ -333,7 +347,7 @@ fn search_separation<V: PosedOverlap>(
     match separating_normal(&a.model, &a.pose, &b.model, &b.pose, known.normal.as_ref()) {
         Some(normal) => Separation {
             normal: Some(normal),
-            held: false,
+            holds: 0,
             ..known
         },
         None => known.wasted(),
