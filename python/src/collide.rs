@@ -215,9 +215,9 @@ pub fn self_collide<'py>(
     Ok((result.intersects, pair_array(py, &result.pairs)))
 }
 
-/// Whether each point of `points` (`(n, 3)`) lies in the closed solid of the model's mesh at
-/// `pose` (points on the surface count as inside): the engine's `contains_point` for each. Exact; the mesh must be closed
-/// (`obbtree.QueryError` otherwise).
+/// Whether each point of `points` (`(n, 3)`) lies in the closed solid of the model at `pose`
+/// (points on the surface count as inside): the engine's `contains_point` for each. Exact. A
+/// shape is a solid; a mesh must be closed (`obbtree.QueryError` otherwise).
 ///
 /// >>> import numpy as np, obbtree
 /// >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)

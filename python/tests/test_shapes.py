@@ -34,6 +34,21 @@ def test_a_ball_touching_a_face_collides_and_one_step_further_does_not(cube):
     assert hit and len(pairs) == len(CUBE_FACES)
 
 
+def test_points_in_shapes_are_decided_exactly_on_the_surface():
+    # Radius 5 and the 3-4-5 triangle: grid points exactly on the sphere's and the cylinder's
+    # surfaces are inside; one step of 2**-40 further out is not.
+    step = 2.0**-40
+    sphere, cylinder = obbtree.Model.sphere(5.0), obbtree.Model.cylinder(5.0, 4.0)
+    moved = translation(1.0, -2.0, 0.5)
+    on = np.array([[3.0, 4.0, 0.0], [3.0, 4.0 + step, 0.0]]) + [1.0, -2.0, 0.5]
+    assert obbtree.contains_points(sphere, on, pose=moved).tolist() == [True, False]
+    rim = np.array([[3.0, 4.0, 2.0], [3.0, 4.0, 2.0 + step]]) + [1.0, -2.0, 0.5]
+    assert obbtree.contains_points(cylinder, rim, pose=moved).tolist() == [True, False]
+    box = obbtree.Model.box([2.0, 4.0, 6.0])
+    corner = [[1.0, 2.0, 3.0], [1.0 + step, 2.0, 3.0]]
+    assert obbtree.contains_points(box, corner).tolist() == [True, False]
+
+
 def segment_triangle_squared(ends, triangle):
     """The exact squared distance between a segment (maybe of length 0) and a triangle: 0 when
     the segment meets it, else the least of its ends to the triangle and of it to the edges."""

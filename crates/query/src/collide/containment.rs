@@ -1,16 +1,21 @@
 //! Containment of closed meshes: point in a closed mesh by exact ray parity, through the tree.
 //!
 //! parry and FCL treat meshes as hollow shells; for two *closed* meshes whose surfaces do not
-//! meet, this tells "disjoint" from "one solid inside the other".
+//! meet, this tells "disjoint" from "one solid inside the other". Shapes are solids already: a
+//! point is in a shape when the ball of radius 0 about it touches the shape (the exact tests of
+//! [`obbtree_bv::shape`]), and [`mesh_and_shape`] tells where a mesh and a shape lie.
 
+use super::shape::place as place_shape;
 use super::PosedOverlap;
 use crate::error::{check_placed, check_point, Operand, QueryError};
 use crate::kernel::leaf::placed_triangle;
 use crate::kernel::place;
+use crate::model::Form;
 use crate::MeshModel;
 use crate::Model;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
+use obbtree_bv::shape::{touches, PlacedShape};
 use obbtree_bv::{BoundingVolume, Point, Pose, Vector};
 use rand::{Rng, SeedableRng};
 use robust::{orient2d, Coord};
@@ -87,17 +92,91 @@ pub(crate) fn between<V: PosedOverlap>(
 /// with [`PosedOverlap::meets_segment`], conservative, on the segment moved into the mesh frame
 /// and padded for the rounding of that move.
 ///
+/// A shape is a closed solid: `p` is in it when it lies in the placed shape or on its surface,
+/// decided exactly ([`shape_contains`]).
+///
 /// An error when `p` is not finite or beyond [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE),
-/// or when the mesh placed by `pose` would be ([`QueryError`]).
+/// or when the mesh placed by `pose` would be, or the shape cannot be placed by it
+/// ([`QueryError`]).
 pub fn contains_point<V: PosedOverlap>(
     model: &Model<V>,
     pose: &Pose,
     p: &Point,
 ) -> Result<bool, QueryError> {
-    let model = model.mesh_for(Operand::Model, "point containment")?;
     check_point(p)?;
-    check_placed(model, pose, Operand::Model)?;
-    Ok(contains_local(model, pose, p))
+    match model.form() {
+        Form::Mesh(mesh) => {
+            check_placed(mesh, pose, Operand::Model)?;
+            Ok(contains_local(mesh, pose, p))
+        }
+        Form::Shape(shape) => Ok(shape_contains(
+            &place_shape(shape, pose, Operand::Model)?,
+            p,
+        )),
+    }
+}
+
+/// Whether the closed solid `placed` holds `p`: the ball of radius 0 about `p` touches it,
+/// which each exact test of [`touches`] decides as a squared distance compared with 0 or a
+/// point against exact face planes (Ericson, *Real-Time Collision Detection* (2005) §5.2).
+pub(crate) fn shape_contains(placed: &PlacedShape, p: &Point) -> bool {
+    touches(
+        &PlacedShape::Sphere {
+            center: *p,
+            radius: 0.0,
+        },
+        placed,
+    )
+}
+
+/// Where a mesh and a shape (placed in the mesh's frame) lie, given whether they touch; the
+/// mesh is A when `mesh_is_a`. Shapes are solids, so:
+///
+/// * Touching: if every vertex of the mesh lies in the shape (a convex solid, so every
+///   triangle does too), the mesh lies in the shape ([`Containment::OpenMesh`] for an open
+///   mesh, which bounds no solid); otherwise the mesh's surface crosses the shape's
+///   ([`Containment::SurfacesIntersect`]).
+/// * Not touching: the shape meets no triangle, so it lies wholly inside or wholly outside the
+///   closed mesh's solid, and one of its points decides which ([`contains_local`]). A halfspace
+///   is unbounded: it is never inside.
+pub(crate) fn mesh_and_shape<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    placed: &PlacedShape,
+    touching: bool,
+    mesh_is_a: bool,
+) -> Containment {
+    let (mesh_inside, shape_inside) = if mesh_is_a {
+        (Containment::AInB, Containment::BInA)
+    } else {
+        (Containment::BInA, Containment::AInB)
+    };
+    if touching {
+        let vertices = mesh.mesh().vertices();
+        return if !vertices.iter().all(|v| shape_contains(placed, v)) {
+            Containment::SurfacesIntersect
+        } else if mesh.is_closed() {
+            mesh_inside
+        } else {
+            Containment::OpenMesh
+        };
+    }
+    if !mesh.is_closed() {
+        return Containment::OpenMesh;
+    }
+    match shape_point(placed) {
+        Some(p) if contains_local(mesh, &Pose::identity(), &p) => shape_inside,
+        _ => Containment::Disjoint,
+    }
+}
+
+/// A point of a bounded placed shape (a centre, an axis end, a corner); `None` for a halfspace.
+fn shape_point(placed: &PlacedShape) -> Option<Point> {
+    match placed {
+        PlacedShape::Sphere { center, .. } => Some(*center),
+        PlacedShape::Capsule { a, .. } | PlacedShape::Cylinder { a, .. } => Some(*a),
+        PlacedShape::Polytope(p) => p.vertices().first().copied(),
+        PlacedShape::Halfspace { .. } => None,
+    }
 }
 
 /// [`contains_point`] on checked input.

@@ -10,15 +10,20 @@
 //! * Two shapes: each is placed by its own pose and [`touches`] decides; the pair is `[0, 0]`.
 //!
 //! Shapes are solids and meshes surfaces: a triangle wholly inside a shape touches it.
+//! Containment, when asked for, is told for a mesh and a shape
+//! ([`mesh_and_shape`](super::containment::mesh_and_shape): the shape inside a closed mesh's
+//! solid, or the mesh inside the shape); for two shapes it is not checked (two solids that
+//! touch may or may not nest, and the question has no cheap exact answer for every pair).
 
-use super::{CollisionRequest, CollisionResult, Containment, Mode};
+use super::containment::mesh_and_shape;
+use super::{CollisionRequest, CollisionResult, Containment, Mode, PosedOverlap};
 use crate::error::{Operand, QueryError};
 use crate::model::{Form, MeshModel, Model, ShapeModel};
 use obbtree_bv::shape::{touches, touches_triangle, PlacedShape};
 use obbtree_bv::{Aabb, Pose};
 
 /// The collision query when at least one model is a shape (the caller has cleared `result`).
-pub(super) fn collide_shapes<V>(
+pub(super) fn collide_shapes<V: PosedOverlap>(
     a: &Model<V>,
     pose_a: &Pose,
     b: &Model<V>,
@@ -26,14 +31,16 @@ pub(super) fn collide_shapes<V>(
     request: &CollisionRequest,
     result: &mut CollisionResult,
 ) -> Result<(), QueryError> {
-    match (a.form(), b.form()) {
+    let mesh_and_placed = match (a.form(), b.form()) {
         (Form::Mesh(mesh), Form::Shape(shape)) => {
             let placed = place(shape, &pose_a.inv_mul(pose_b), Operand::B)?;
             mesh_shape(mesh, &placed, request, |t| [t, 0], result);
+            Some((mesh, placed, true))
         }
         (Form::Shape(shape), Form::Mesh(mesh)) => {
             let placed = place(shape, &pose_b.inv_mul(pose_a), Operand::A)?;
             mesh_shape(mesh, &placed, request, |t| [0, t], result);
+            Some((mesh, placed, false))
         }
         (Form::Shape(sa), Form::Shape(sb)) => {
             let (pa, pb) = (
@@ -43,13 +50,17 @@ pub(super) fn collide_shapes<V>(
             if touches(&pa, &pb) {
                 result.pairs.push([0, 0]);
             }
+            None
         }
         (Form::Mesh(_), Form::Mesh(_)) => unreachable!("two meshes go through the kernel"),
-    }
+    };
     result.intersects = !result.pairs.is_empty();
-    if request.containment {
-        result.contained = Containment::NotChecked;
-    }
+    result.contained = match mesh_and_placed {
+        Some((mesh, placed, mesh_is_a)) if request.containment => {
+            mesh_and_shape(mesh, &placed, result.intersects, mesh_is_a)
+        }
+        _ => Containment::NotChecked,
+    };
     Ok(())
 }
 
