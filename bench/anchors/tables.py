@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The README's speed tables in one run: the `obbtree` program a user builds, parry3d-f64
 (through `crates/cli/examples/parry_bench.rs`), FCL, coal and Embree on the same files, one
-thread each, several rounds interleaved, medians and ratios.
+thread each, several rounds interleaved, medians and ratios; and robot self-collision beside
+pinocchio + coal (`bench/robots/coal_speed.py`, when this Python can import pinocchio).
 
-usage: bench/anchors/tables.py [--rounds N] [--out DIR]
+usage: bench/anchors/tables.py [--rounds N] [--out DIR] [--only collide|distance|pick|build|robots]
 
 Needs `cargo build --release -p obbtree-cli --bin obbtree --example parry_bench` (or set
 OBBTREE_BIN_DIR to the folder holding `obbtree` and `examples/parry_bench`) and the harnesses of
@@ -225,11 +226,28 @@ def pick_table(meshes, rays, rounds, log):
     return lines
 
 
+def robot_table(rounds):
+    """Robot self-collision beside pinocchio + coal (`bench/robots/coal_speed.py`, which runs
+    both engines interleaved on the same configurations): its Markdown table, or why it could
+    not run (pinocchio and example-robot-data are Python packages: `pip install pin
+    example-robot-data numpy` into the Python that runs this script)."""
+    script = ROOT / "bench" / "robots" / "coal_speed.py"
+    cli = programs()["obbtree"][0]
+    probe = subprocess.run([sys.executable, "-c", "import pinocchio, numpy, importlib.metadata as m; m.version('example-robot-data')"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        return ["(skipped: pinocchio, example-robot-data and numpy are not importable by "
+                f"{sys.executable}; `pip install pin example-robot-data numpy`)"]
+    out = subprocess.run(realtime_prefix() + [sys.executable, script, "--cli", cli, "--repeat", str(rounds)],
+                         check=True, capture_output=True, text=True)
+    return [line for line in out.stdout.splitlines() if line.startswith("|")]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "anchors" / "tables")
-    parser.add_argument("--only", choices=["collide", "distance", "pick", "build"])
+    parser.add_argument("--only", choices=["collide", "distance", "pick", "build", "robots"])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     meshes, rays = inputs(args.out)
@@ -247,6 +265,9 @@ def main():
         if args.only in (None, "build"):
             print(f"Building trees, one thread, serial (median of {args.rounds} rounds):\n")
             print("\n".join(build_table(meshes, args.rounds, log)) + "\n")
+        if args.only in (None, "robots"):
+            print(f"Robot self-collision beside pinocchio + coal, one thread (least of {args.rounds} runs):\n")
+            print("\n".join(robot_table(args.rounds)) + "\n")
 
 
 if __name__ == "__main__":
