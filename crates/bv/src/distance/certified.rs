@@ -9,12 +9,22 @@
 //!
 //! # The guarantee
 //!
-//! `lower <= d* <= upper` always (for sets apart or touching). GJK is restarted from its last
-//! direction while `upper − lower` exceeds [`TOLERANCE`]` · (upper + M)` (`M` the larger
-//! [`Support::magnitude`]), at most [`ROUNDS`] times; [`Certified::settled`] says whether the
-//! interval got that narrow, and the interval is reported as found either way. The points
-//! lie in their sets up to the rounding of support points and of their convex combination
-//! (a few units of rounding of `M`), and `distance` is their distance.
+//! `lower <= d* <= upper` always (for sets apart or touching). GJK is restarted from the
+//! direction that gave the best bound while `upper − lower` exceeds [`TOLERANCE`]`·(upper + M)`
+//! (`M` the larger [`Support::magnitude`]), at most [`ROUNDS`] times, then its points are
+//! polished by alternating projections ([`Support::closest`]); [`Certified::settled`] says
+//! whether the interval got that narrow, and the interval is reported as found either way.
+//! The lower bound is the best over GJK's direction and the directions the sets' flat
+//! features suggest ([`Support::refine`]). The points lie in their sets up to the rounding of
+//! support points and of their convex combination (a few units of rounding of `M`; the
+//! upper bound allows for it), and `distance` is their distance.
+//!
+//! How often a search does not settle is counted by `tests/cylinder_distance.rs` over 4,000
+//! random cylinders against each of a point, a segment, a triangle, a box and a cylinder
+//! (apart): 1, 7, 19, 2 and 3 unsettled, of which 0, 0, 2, 0 and 0 wider than
+//! `1e-12·(upper + M)`; GJK's simplex solve loses digits when its support points crowd on the
+//! curved side or rim, and the supporting-plane bound of a face is first order in the
+//! direction's error.
 
 use super::gjk;
 use super::support::{Support, SUPPORT_ROUNDING};
@@ -52,38 +62,81 @@ pub fn certified(a: &impl Support, b: &impl Support) -> Certified {
     if guess == Vector::zeros() || !guess.iter().all(|x| x.is_finite()) {
         guess = Vector::x();
     }
-    let mut best = measure(a, b, &guess, scale);
+    let (mut best, mut next) = measure(a, b, &guess, scale);
     for _ in 1..ROUNDS {
         if best.settled {
             break;
         }
-        let next = best.point_a - best.point_b;
-        if next != Vector::zeros() {
-            guess = next;
+        let found;
+        (found, next) = measure(a, b, &next, scale);
+        best = narrower(best, found, scale);
+    }
+    if !best.settled {
+        if let Some(found) = polish(a, b, &best, scale) {
+            best = narrower(best, found, scale);
         }
-        best = narrower(best, measure(a, b, &guess, scale), scale);
     }
     best
 }
 
-/// One GJK search from `guess` and its certificate; when GJK gives up, the support points
-/// along `guess` and the bound from it.
-fn measure(a: &impl Support, b: &impl Support, guess: &Vector, scale: f64) -> Certified {
+/// One GJK search from `guess` and its certificate, with the direction that gave the best
+/// lower bound (the next search's guess); when GJK gives up, the support points along
+/// `guess` and the bound from it.
+fn measure(a: &impl Support, b: &impl Support, guess: &Vector, scale: f64) -> (Certified, Vector) {
     let (p, q) = gjk::closest_points(|d| a.support(d), |d| b.support(d), guess)
         .unwrap_or_else(|| (a.support(&-guess), b.support(guess)));
     let gap = p - q;
     let direction = if gap == Vector::zeros() { *guess } else { gap };
     let distance = gap.norm();
     let upper = distance + 4.0 * SUPPORT_ROUNDING * scale;
-    let lower = lower_bound(a, b, &direction);
-    Certified {
+    let (lower, best) = best_lower_bound(a, b, &direction);
+    let found = Certified {
         point_a: p,
         point_b: q,
         distance,
         lower,
         upper,
         settled: settled(lower, upper, scale),
+    };
+    (found, best)
+}
+
+/// The most alternations of [`polish`].
+const POLISH_STEPS: usize = 256;
+
+/// Alternating projections from GJK's points, each set's nearest point in closed form (a
+/// polytope's by GJK against the point)
+/// (von Neumann's alternating projections; for two disjoint closed convex sets they converge
+/// to a pair of nearest points, Cheney & Goldstein, *Proc. AMS* 10 (1959)): GJK's simplex
+/// solve loses digits when its support points crowd on a curved surface, and each
+/// alternation only shortens the gap. Certified like a GJK answer; `None` when a nearest
+/// point is not found.
+fn polish(a: &impl Support, b: &impl Support, from: &Certified, scale: f64) -> Option<Certified> {
+    let (mut p, mut q) = (from.point_a, from.point_b);
+    for _ in 0..POLISH_STEPS {
+        let next_p = a.closest(&q)?;
+        let next_q = b.closest(&next_p)?;
+        let shorter = (next_p - next_q).norm() < (p - q).norm();
+        (p, q) = (next_p, next_q);
+        if !shorter {
+            break;
+        }
     }
+    let gap = p - q;
+    if gap == Vector::zeros() {
+        return None;
+    }
+    let distance = gap.norm();
+    let upper = distance + 4.0 * SUPPORT_ROUNDING * scale;
+    let (lower, _) = best_lower_bound(a, b, &gap);
+    Some(Certified {
+        point_a: p,
+        point_b: q,
+        distance,
+        lower,
+        upper,
+        settled: settled(lower, upper, scale),
+    })
 }
 
 /// Whether the interval is as narrow as a search aims at.
@@ -101,6 +154,28 @@ fn narrower(x: Certified, y: Certified, scale: f64) -> Certified {
         settled: settled(lower, upper, scale),
         ..nearer
     }
+}
+
+/// The best of [`lower_bound`] along `n` and along the directions the two sets derive from it
+/// ([`Support::refine`], and each set's refinements of the other's): GJK's direction is off
+/// the optimal one by what it left unconverged, which costs a flat feature (a face, an edge, a
+/// cylinder's side along its axis) that angle times its size; the feature's own normal, or
+/// `n` made perpendicular to the edge or the axis, costs nothing.
+fn best_lower_bound(a: &impl Support, b: &impl Support, n: &Vector) -> (f64, Vector) {
+    let mut directions = vec![*n];
+    a.refine(n, &mut directions);
+    b.refine(n, &mut directions);
+    let first = directions.len();
+    for k in 1..first {
+        let m = directions[k];
+        a.refine(&m, &mut directions);
+        b.refine(&m, &mut directions);
+    }
+    directions
+        .iter()
+        .filter(|m| m.dot(n) > 0.0)
+        .map(|m| (lower_bound(a, b, m), *m))
+        .fold((0.0, *n), |x, y| if y.0 > x.0 { y } else { x })
 }
 
 /// `(min_A n·a − max_B n·b) / |n|`, rounded down (0 when not positive): a lower bound on the

@@ -8,7 +8,8 @@
 //! perpendicular to the axis `[a, b]`, swept along it; its support is in closed form, the end
 //! farther along `d` moved by `r` along `d`'s part perpendicular to the axis).
 
-use crate::{Point, Vector};
+use super::{gjk, point_segment, point_triangle};
+use crate::{Point, Triangle, Vector};
 
 /// A convex set given by its support mapping.
 pub trait Support {
@@ -22,6 +23,33 @@ pub trait Support {
     fn magnitude(&self) -> f64;
     /// A point inside the set, to start a search from.
     fn centre(&self) -> Point;
+    /// Pushes onto `out` the directions near `n` that the set's flat features make likely
+    /// optimal for a separating plane (a face's normal, `n` made perpendicular to an edge or
+    /// an axis), each signed to point along `n`. Any direction is a valid one to bound with:
+    /// these only make the bound tighter.
+    fn refine(&self, n: &Vector, out: &mut Vec<Vector>);
+    /// The point of the set nearest `p` (`None` when it cannot tell: `p` inside).
+    fn closest(&self, p: &Point) -> Option<Point>;
+}
+
+/// `n` less its part along `e` (nothing when that leaves nothing).
+fn perpendicular(n: &Vector, e: &Vector, out: &mut Vec<Vector>) {
+    let ee = e.norm_squared();
+    if ee > 0.0 {
+        let m = n - e * (n.dot(e) / ee);
+        if m != Vector::zeros() {
+            out.push(m);
+        }
+    }
+}
+
+/// `m` or `−m`, whichever points along `n`.
+fn along(m: Vector, n: &Vector) -> Vector {
+    if m.dot(n) < 0.0 {
+        -m
+    } else {
+        m
+    }
 }
 
 /// Relative bound on the rounding of a support point and of its projection (a few products
@@ -52,6 +80,33 @@ impl Support for Hull<'_> {
         self.0.iter().map(|p| p.coords.amax()).fold(0.0, f64::max)
     }
 
+    fn refine(&self, n: &Vector, out: &mut Vec<Vector>) {
+        match self.0 {
+            [a, b] => perpendicular(n, &(b - a), out),
+            [a, b, c] => {
+                let normal = (b - a).cross(&(c - a));
+                if normal != Vector::zeros() {
+                    out.push(along(normal, n));
+                }
+                for (p, q) in [(a, b), (b, c), (c, a)] {
+                    perpendicular(n, &(q - p), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn closest(&self, p: &Point) -> Option<Point> {
+        match self.0 {
+            [a] => Some(*a),
+            [a, b] => Some(point_segment::closest_point(p, a, b)),
+            [a, b, c] => Some(point_triangle::closest_point(p, &Triangle::new(*a, *b, *c))),
+            // A polytope: GJK between the point and the hull (finite for polytopes).
+            _ => gjk::closest_points(|_| *p, |d| self.support(d), &(p - self.centre()))
+                .map(|(_, q)| q),
+        }
+    }
+
     fn centre(&self) -> Point {
         let sum = self.0.iter().fold(Vector::zeros(), |s, p| s + p.coords);
         Point::from(sum / self.0.len() as f64)
@@ -70,10 +125,16 @@ pub struct Cylinder {
 }
 
 impl Cylinder {
-    /// The part of `d` perpendicular to the axis.
+    /// The part of `d` perpendicular to the axis, projected twice (classical Gram–Schmidt
+    /// with reorthogonalisation, Giraud, Langou & Rozložník, *Numer. Math.* 101 (2005)): once
+    /// leaves a part along the axis of a few units of rounding of `|d|`, which would tilt a
+    /// short result (`d` nearly along the axis) off the cap's plane; twice leaves a few units
+    /// of rounding of the result.
     fn across(&self, d: &Vector) -> Vector {
         let u = self.b - self.a;
-        d - u * (d.dot(&u) / u.norm_squared())
+        let uu = u.norm_squared();
+        let once = d - u * (d.dot(&u) / uu);
+        once - u * (once.dot(&u) / uu)
     }
 
     /// The end of the axis farther along `d`.
@@ -104,6 +165,25 @@ impl Support for Cylinder {
 
     fn magnitude(&self) -> f64 {
         self.a.coords.amax().max(self.b.coords.amax()) + self.radius
+    }
+
+    fn refine(&self, n: &Vector, out: &mut Vec<Vector>) {
+        let axis = self.b - self.a;
+        out.push(along(axis, n));
+        perpendicular(n, &axis, out);
+    }
+
+    /// The axis's nearest point, moved out to the radius when `p` is farther from the axis
+    /// (Ericson (2005) §5.1.2 for the axis; the disc's nearest point across it).
+    fn closest(&self, p: &Point) -> Option<Point> {
+        let on_axis = point_segment::closest_point(p, &self.a, &self.b);
+        let out = self.across(&(p - on_axis));
+        let length = out.norm();
+        Some(if length <= self.radius {
+            on_axis + out
+        } else {
+            on_axis + out * (self.radius / length)
+        })
     }
 
     fn centre(&self) -> Point {
