@@ -1,6 +1,6 @@
 //! Cylinder–cylinder: the distance between two solid cylinders, with a certified interval
-//! ([`certified`](super::certified::certified): GJK on both cylinders' closed-form support
-//! mappings, Gilbert, Johnson & Keerthi 1988, certified by the supporting planes).
+//! ([`certified`]: GJK on both cylinders' closed-form support mappings, Gilbert, Johnson &
+//! Keerthi 1988, certified by the supporting planes).
 
 use super::certified::{certified, Certified};
 use super::support::Cylinder;

@@ -1,7 +1,7 @@
 //! Cylinder–hull: the distance between a solid cylinder and the convex hull of a few points
 //! (a point, a segment, a triangle, a polytope's vertices), with a certified interval
-//! ([`certified`](super::certified::certified): GJK on the cylinder's closed-form support
-//! mapping, Gilbert, Johnson & Keerthi 1988, certified by the supporting planes).
+//! ([`certified`]: GJK on the cylinder's closed-form support mapping, Gilbert, Johnson &
+//! Keerthi 1988, certified by the supporting planes).
 
 use super::certified::{certified, Certified};
 use super::support::{Cylinder, Hull};

@@ -1,6 +1,6 @@
 //! Support mappings of convex sets (van den Bergen, *Collision Detection in Interactive 3D
 //! Environments* (2003) §4.3): the point of the set farthest along a direction, and a bound
-//! on how far it reaches. They drive the closest-point search of [`gjk`](super::gjk) and the
+//! on how far it reaches. They drive the closest-point search of [`gjk`] and the
 //! certificates of [`certified`](super::certified).
 //!
 //! Two kinds of sets: the convex hull of a few points ([`Hull`]: a point, a segment, a
