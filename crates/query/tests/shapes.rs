@@ -347,21 +347,6 @@ fn queries_that_need_a_mesh_name_the_shape() {
     let model: Model = Model::new(cube(1, 1.0)).unwrap();
     let ball: Model = Model::from_shape(Shape::sphere(1.0).unwrap());
     let at = Pose::identity();
-    let mut tracker = obbtree_query::DistanceTracker::new();
-    let err = tracker
-        .distance(&model, &at, &ball, &at, &DistanceRequest::default())
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            QueryError::NotAMesh {
-                which: Operand::B,
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(err.to_string().contains("primitive shape"), "{err}");
     let ray = obbtree_bv::Ray::new(Point::origin(), obbtree_bv::Vector::x());
     let err = cast_ray(&ball, &at, &ray, 1.0).unwrap_err();
     assert!(matches!(
@@ -371,6 +356,22 @@ fn queries_that_need_a_mesh_name_the_shape() {
             ..
         }
     ));
+    assert!(err.to_string().contains("primitive shape"), "{err}");
+    // The tracker measures shapes as `distance` does, and then tracks meshes again.
+    let mut tracker = obbtree_query::DistanceTracker::new();
+    let drum = Model::from_shape(Shape::cylinder(0.5, 1.0).unwrap());
+    let request = DistanceRequest::default();
+    for (shape, x) in [(&ball, 3.0), (&drum, 2.75), (&model, 1.5)] {
+        let pose = Pose::from_translation([x, 0.25, 0.5]).unwrap();
+        let want = distance(&model, &at, shape, &pose, &request).unwrap();
+        let got = tracker
+            .distance(&model, &at, shape, &pose, &request)
+            .unwrap();
+        assert_eq!(got.distance, want.distance);
+        if shape.as_shape().is_some() {
+            assert_eq!(got, want);
+        }
+    }
 }
 
 #[test]

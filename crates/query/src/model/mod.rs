@@ -23,7 +23,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 ///
 /// Meshes are surfaces and shapes are solids: a mesh wholly inside a sphere touches it, two
 /// nested closed meshes do not (ask for [`containment`](crate::CollisionRequest::containment)).
-/// Collision, distances and margins take any two models; the distance tracker, rays,
+/// Collision, distances (the tracker's too) and margins take any two models; rays,
 /// culling, containment and self-collision need a mesh and refuse a shape
 /// ([`QueryError::NotAMesh`](crate::QueryError)).
 ///
