@@ -54,7 +54,7 @@ shapes apart is "within obbtree's band" when the oracle puts them inside it (cap
 touching the other cylinder), and obbtree is wrong otherwise.
 
 **Distances.** Where obbtree measures both (sphere, capsule, box, convex, mesh; halfspaces and
-cylinders have no core and are refused), for cases both libraries find apart: obbtree's
+cylinders have no core for the exact oracle and are left out), for cases both libraries find apart: obbtree's
 ``distance`` against coal's (default ``DistanceRequest``), a disagreement when they differ by
 more than 1e-9 of the distance (with a floor of 1e-15 of the sizes). Each disagreement is
 decided by the exact

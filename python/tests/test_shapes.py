@@ -86,6 +86,21 @@ def test_margins_and_boxes(cube):
     assert obbtree.distance(cube, None, block, at).distance == 0.5
 
 
+def test_cylinders_have_distances_and_margins(cube):
+    # Its side x = 2.5 faces the cube's face x = 2: 0.5 apart (the margin decided from the
+    # certified interval, so only a gap clearly below the margin is refused).
+    drum = obbtree.Model.cylinder(0.5, 1.0)
+    at = translation(3.0, 1.0, 1.0)
+    got = obbtree.distance(cube, None, drum, at)
+    assert abs(got.distance - 0.5) <= 1e-12 * 4.0
+    assert got.lower <= 0.5 <= got.upper
+    assert obbtree.within_margin(cube, None, drum, at, 0.5)[0]
+    assert not obbtree.within_margin(cube, None, drum, at, 0.4999)[0]
+    floor = obbtree.Model.halfspace([0.0, 0.0, 1.0], 0.0)
+    assert obbtree.within_margin(drum, at, floor, None, 0.5)[0]
+    assert not obbtree.within_margin(drum, at, floor, None, 0.4999)[0]
+
+
 def test_bad_sizes_are_value_errors_naming_the_size():
     with pytest.raises(ValueError, match="radius"):
         obbtree.Model.sphere(-1.0)

@@ -370,3 +370,46 @@ fn floating_and_planar_joints_take_their_values_in_order() {
         assert!(err.contains("configs[0]") && err.contains("rover.urdf") && err.contains(says), "{err}");
     }
 }
+
+/// Links `a` (a cylinder of radius 0.5 along z) and `c` (a unit box centred at x = 2), joined
+/// through `b`: the one pair checked is `a – c`, its side 1 from the box's face.
+const CAN_AND_BOX: &str = r#"<robot name="can">
+  <link name="a"><collision><geometry><cylinder radius="0.5" length="1"/></geometry></collision></link>
+  <link name="b"><collision><origin xyz="0 0 10"/><geometry><sphere radius="0.25"/></geometry></collision></link>
+  <link name="c"><collision><origin xyz="2 0 0"/><geometry><box size="1 1 1"/></geometry></collision></link>
+  <joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="bc" type="prismatic"><parent link="b"/><child link="c"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#;
+
+/// `--margin` measures cylinders: the clearance of a cylinder and a box is the gap between
+/// the side and the face, and a configuration is within the margin exactly when it is.
+#[test]
+fn margins_measure_cylinder_collision_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = dir.path().join("can.urdf");
+    std::fs::write(&urdf, CAN_AND_BOX).unwrap();
+    let configs = dir.path().join("configs.json");
+    std::fs::write(&configs, r#"{"configs": [[0.0], [-0.5], [0.25]]}"#).unwrap();
+    let (urdf, configs) = (urdf.to_str().unwrap(), configs.to_str().unwrap());
+    let report = json_of(&robot(
+        &[urdf, "--configs", configs, "--margin", "0.6", "--json"],
+        None,
+    ));
+    let clearances: Vec<f64> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["clearance"].as_f64().unwrap())
+        .collect();
+    for (got, want) in clearances.iter().zip([1.0, 0.5, 1.25]) {
+        assert!((got - want).abs() <= 1e-12 * 4.0, "{clearances:?}");
+    }
+    let text = robot(&[urdf, "--configs", configs, "--margin", "0.6"], None);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    assert!(out.contains("1 with a clearance of at most 0.6"), "{out}");
+}

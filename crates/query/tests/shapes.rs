@@ -346,20 +346,7 @@ fn margins_to_spheres_and_boxes_are_exact_on_a_dyadic_grid() {
 fn queries_that_need_a_mesh_name_the_shape() {
     let model: Model = Model::new(cube(1, 1.0)).unwrap();
     let ball: Model = Model::from_shape(Shape::sphere(1.0).unwrap());
-    let drum = Model::from_shape(Shape::cylinder(0.5, 1.0).unwrap());
     let at = Pose::identity();
-    let err = distance(&model, &at, &drum, &at, &DistanceRequest::default()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            QueryError::NotAMesh {
-                which: Operand::B,
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(err.to_string().contains("primitive shape"), "{err}");
     let ray = obbtree_bv::Ray::new(Point::origin(), obbtree_bv::Vector::x());
     let err = cast_ray(&ball, &at, &ray, 1.0).unwrap_err();
     assert!(matches!(
@@ -369,6 +356,22 @@ fn queries_that_need_a_mesh_name_the_shape() {
             ..
         }
     ));
+    assert!(err.to_string().contains("primitive shape"), "{err}");
+    // The tracker measures shapes as `distance` does, and then tracks meshes again.
+    let mut tracker = obbtree_query::DistanceTracker::new();
+    let drum = Model::from_shape(Shape::cylinder(0.5, 1.0).unwrap());
+    let request = DistanceRequest::default();
+    for (shape, x) in [(&ball, 3.0), (&drum, 2.75), (&model, 1.5)] {
+        let pose = Pose::from_translation([x, 0.25, 0.5]).unwrap();
+        let want = distance(&model, &at, shape, &pose, &request).unwrap();
+        let got = tracker
+            .distance(&model, &at, shape, &pose, &request)
+            .unwrap();
+        assert_eq!(got.distance, want.distance);
+        if shape.as_shape().is_some() {
+            assert_eq!(got, want);
+        }
+    }
 }
 
 #[test]
@@ -546,4 +549,80 @@ fn check_height(got: &obbtree_query::DistanceResult, want: f64, scale: f64, case
         (gap - got.distance).abs() <= 1e-9 * (want + scale),
         "case {case}"
     );
+}
+
+/// Margins against a halfspace are exact: a vertex, a sphere's surface or a box's corner
+/// exactly `m` above the plane (normals of any length) is within `m`, and not within the float
+/// just below it.
+#[test]
+fn halfspace_margins_are_exact_at_the_boundary() {
+    let id = Pose::identity();
+    // z <= 0 written with normal (0, 0, 2); the box [0, 4]³ lifted by 0.5 has its bottom face
+    // 0.5 above: its bottom triangles are the ones within 0.5.
+    let floor = Model::from_shape(Shape::halfspace([0.0, 0.0, 2.0], 0.0).unwrap());
+    let mesh = cube(4, 1.0);
+    let model: Model = Model::new(mesh.clone()).unwrap();
+    let lifted = Pose::from_translation([0.0, 0.0, 0.5]).unwrap();
+    let bottom: Vec<[u32; 2]> = (0..mesh.triangles().len() as u32)
+        .filter(|&t| {
+            mesh.triangle(t as usize)
+                .vertices()
+                .iter()
+                .any(|p| p.z == 0.0)
+        })
+        .map(|t| [t, 0])
+        .collect();
+    assert_eq!(
+        proximity_pairs(&model, &lifted, &floor, &id, 0.5).unwrap(),
+        bottom
+    );
+    assert!(within_margin(&model, &lifted, &floor, &id, 0.5)
+        .unwrap()
+        .is_some());
+    let below = 0.5f64.next_down();
+    assert!(proximity_pairs(&model, &lifted, &floor, &id, below)
+        .unwrap()
+        .is_empty());
+    assert!(within_margin(&floor, &id, &model, &lifted, below)
+        .unwrap()
+        .is_none());
+    // A tilted plane 3x + 4y <= 0 (|n| = 5): the vertex (0.5, 0.25, 0) is at height 0.5.
+    let tilted = Model::from_shape(Shape::halfspace([3.0, 4.0, 0.0], 0.0).unwrap());
+    let corner = Pose::from_translation([0.5, 0.25, 0.0]).unwrap();
+    assert!(within_margin(&model, &corner, &tilted, &id, 0.5)
+        .unwrap()
+        .is_some());
+    assert!(within_margin(&model, &corner, &tilted, &id, below)
+        .unwrap()
+        .is_none());
+    // A unit ball 1.5 above z <= 0, a unit box whose lowest corner is 0.5 above, a capsule
+    // whose lower end is 1.25 above with radius 0.75. Just below 0.5: the float below for the
+    // box; for the ball and the capsule, a margin whose sum with the radius is a float
+    // (otherwise the sum is rounded up, the documented "yes").
+    let ball = Model::from_shape(Shape::sphere(1.0).unwrap());
+    let block = Model::from_shape(Shape::cuboid([1.0, 1.0, 1.0]).unwrap());
+    let pill = Model::from_shape(Shape::capsule(0.75, 1.0).unwrap());
+    let swept_below = 0.5 - 2f64.powi(-40);
+    for (shape, z, below) in [
+        (&ball, 1.5, swept_below),
+        (&block, 1.0, below),
+        (&pill, 1.75, swept_below),
+    ] {
+        let pose = Pose::from_translation([0.25, -0.5, z]).unwrap();
+        assert_eq!(
+            proximity_pairs(shape, &pose, &floor, &id, 0.5).unwrap(),
+            [[0, 0]]
+        );
+        assert!(within_margin(&floor, &id, shape, &pose, below)
+            .unwrap()
+            .is_none());
+    }
+    // Two parallel halfspaces facing away, 0.5 apart.
+    let ceiling = Model::from_shape(Shape::halfspace([0.0, 0.0, -1.0], -0.5).unwrap());
+    assert!(within_margin(&floor, &id, &ceiling, &id, 0.5)
+        .unwrap()
+        .is_some());
+    assert!(within_margin(&floor, &id, &ceiling, &id, 0.25)
+        .unwrap()
+        .is_none());
 }

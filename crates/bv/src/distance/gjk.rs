@@ -206,8 +206,10 @@ fn nearest_on_triangle(a: Vector, b: Vector, c: Vector, ids: [usize; 3]) -> (Vec
         return nearest_on_segment(b, c, [ids[1], ids[2]]);
     }
     let sum = va + vb + vc;
-    if sum.is_nan() || sum <= 0.0 {
-        // Flat in floating point: the nearest of its edges.
+    if sum.is_nan() || sum <= 0.0 || va < 0.0 || vb < 0.0 || vc < 0.0 {
+        // Flat in floating point, or the region tests disagree by rounding (a nearly flat
+        // triangle, as support points close together on a curved surface make): the nearest
+        // of its edges, so that the weights stay a convex combination.
         return [
             nearest_on_segment(a, b, [ids[0], ids[1]]),
             nearest_on_segment(a, c, [ids[0], ids[2]]),

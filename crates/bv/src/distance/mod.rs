@@ -1,5 +1,8 @@
 //! Distance queries, one pair per file: closest points of primitives (`point_segment.rs`,
-//! `segment_segment.rs`, `point_triangle.rs`, `tri_tri.rs`, and of two convex hulls, `gjk.rs`) and lower bounds on the distance
+//! `segment_segment.rs`, `point_triangle.rs`, `tri_tri.rs`, and of two convex hulls, `gjk.rs`),
+//! distances of a solid cylinder with certified intervals (`cylinder_hull.rs`,
+//! `cylinder_cylinder.rs`, over the support mappings of `support.rs` and the certified search
+//! of `certified.rs`) and lower bounds on the distance
 //! between bounding volumes, one volume placed by a relative pose (`rss_rss.rs`, `obb_obb.rs`,
 //! ...).
 //!
@@ -20,6 +23,9 @@
 //!   value means "possibly overlapping".
 
 pub mod aabb_aabb;
+pub mod certified;
+pub mod cylinder_cylinder;
+pub mod cylinder_hull;
 pub(crate) mod exact;
 pub mod gjk;
 pub mod kdop_kdop;
@@ -29,6 +35,7 @@ pub mod point_triangle;
 pub mod rss_rss;
 pub mod segment_segment;
 pub mod sphere_sphere;
+pub mod support;
 pub mod tri_tri;
 
 /// Rotations and volume axes are taken as orthonormal to within this (about `1e-10` in

@@ -15,12 +15,22 @@
 //! distance guarantee `|d − d*| <= 1e-12·(d* + L)`. A pair names the mesh's triangle at the
 //! lowest vertex, or feature 0 of a shape; the closest points are the lowest point and its
 //! projection on the plane, in the world frame.
+//!
+//! Margins are exact: a model is within `m` of the halfspace when it touches it or a point
+//! whose height decides (a mesh's vertex, a sphere's centre, a capsule's segment ends, a
+//! polytope's vertices) has `n·p − d <= (m + radius)·|n|`, decided exactly by comparing
+//! squares ([`halfspace_sphere`], Ericson (2005) §5.2.2), with `m + radius` rounded up when it
+//! is not a float (as `shape.rs` documents). Proximity pairs are the mesh's triangles with a
+//! vertex within `m` (a triangle's lowest point is a vertex). A cylinder (whose rim's height
+//! is irrational) and a second halfspace are decided from the certified interval of the
+//! distance, as `cylinder.rs` decides a cylinder's margins.
 
+use super::shape::reach;
 use super::{DistanceRequest, DistanceResult};
 use crate::collide::{collide, CollisionRequest, Containment, Mode, PosedOverlap};
 use crate::error::{Operand, QueryError};
 use crate::model::{Form, MeshModel, Model};
-use obbtree_bv::shape::{PlacedShape, Shape};
+use obbtree_bv::shape::{halfspace_sphere, PlacedShape, Shape};
 use obbtree_bv::{Aabb, Point, Pose, Vector};
 
 /// A placed halfspace `{p : normal·p <= offset}`.
@@ -255,4 +265,134 @@ fn rim_point(plane: &Plane, a: &Point, b: &Point, radius: f64) -> Point {
     } else {
         end + across * (radius / length)
     }
+}
+
+/// The pairs within `margin` when `a` or `b` is a halfspace (the other anything): the touching
+/// pairs, and (unless `first_only` found one) the mesh's triangles with a vertex within the
+/// margin of the plane, or the shape's feature 0 when its lowest point is (see
+/// [`shape_within`]).
+pub(super) fn margin_to_halfspace<V: PosedOverlap>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+    margin: f64,
+    first_only: bool,
+) -> Result<Vec<[u32; 2]>, QueryError> {
+    let mode = if first_only { Mode::First } else { Mode::All };
+    let touching = collide(a, pose_a, b, pose_b, &CollisionRequest::new(mode))?;
+    if first_only && touching.intersects {
+        return Ok(touching.pairs);
+    }
+    let (plane_first, (half, pose_half), (other, pose_other), which) = if is_halfspace(a) {
+        (true, (a, pose_a), (b, pose_b), Operand::A)
+    } else {
+        (false, (b, pose_b), (a, pose_a), Operand::B)
+    };
+    let halfspace = half.as_shape().expect("a halfspace model");
+    let features =
+        match other.form() {
+            Form::Mesh(mesh) => {
+                let plane = place_plane(halfspace, &pose_other.inv_mul(pose_half), which)?;
+                triangles_within(mesh, &plane, margin, first_only)
+            }
+            Form::Shape(shape) => {
+                let plane = place_plane(halfspace, pose_half, which)?;
+                let other_which = if plane_first { Operand::B } else { Operand::A };
+                let placed = shape.shape().place(pose_other).map_err(|source| {
+                    QueryError::ShapePlacement {
+                        which: other_which,
+                        source,
+                    }
+                })?;
+                if shape_within(&placed, &plane, margin) {
+                    vec![0]
+                } else {
+                    Vec::new()
+                }
+            }
+        };
+    let mut pairs = touching.pairs;
+    pairs.extend(
+        features
+            .into_iter()
+            .map(|f| if plane_first { [0, f] } else { [f, 0] }),
+    );
+    pairs.sort_unstable();
+    pairs.dedup();
+    if first_only {
+        pairs.truncate(1);
+    }
+    Ok(pairs)
+}
+
+/// Whether the point `p` swept by `radius` reaches within `margin` of the plane, exactly when
+/// `margin + radius` is a float (else that sum rounded up, as `shape.rs` documents): the ball
+/// of radius `margin + radius` about `p` meets the halfspace ([`halfspace_sphere`], exact).
+fn point_within(plane: &Plane, p: &Point, margin: f64, radius: f64) -> bool {
+    let reach = reach(margin, radius, 0.0);
+    !reach.is_finite() || halfspace_sphere(&plane.normal, plane.offset, p, reach)
+}
+
+/// Whether a placed shape (apart from the halfspace) comes within `margin` of it: exactly for
+/// a sphere (its centre), a capsule (its segment's ends) and a box or convex shape (its
+/// vertices), by the certified interval for a cylinder (its rim's height is irrational) and a
+/// halfspace (as the cylinder's margins are decided, see `cylinder.rs`).
+fn shape_within(placed: &PlacedShape, plane: &Plane, margin: f64) -> bool {
+    match placed {
+        PlacedShape::Sphere { center, radius } => point_within(plane, center, margin, *radius),
+        PlacedShape::Capsule { a, b, radius } => {
+            point_within(plane, a, margin, *radius) || point_within(plane, b, margin, *radius)
+        }
+        PlacedShape::Polytope(p) => p
+            .vertices()
+            .iter()
+            .any(|v| point_within(plane, v, margin, 0.0)),
+        PlacedShape::Cylinder { .. } | PlacedShape::Halfspace { .. } => {
+            let lowest = lowest_of_shape(placed, plane);
+            answer(plane, &lowest, &Pose::identity(), false).lower <= margin
+        }
+    }
+}
+
+/// The triangles of `mesh` with a vertex within `margin` of `plane` (in the mesh's frame; the
+/// first only, if `first_only`), each vertex decided exactly; nodes are left out when their
+/// box's least height, rounded down, is above the margin.
+fn triangles_within<V>(
+    mesh: &MeshModel<V>,
+    plane: &Plane,
+    margin: f64,
+    first_only: bool,
+) -> Vec<u32> {
+    let (tree, order, node_bounds) = (
+        mesh.tree(),
+        mesh.tree().triangle_order(),
+        mesh.node_bounds(),
+    );
+    let reach = margin * plane.normal.norm() * (1.0 + 8.0 * f64::EPSILON);
+    let triangles = mesh.mesh();
+    let mut near = Vec::new();
+    tree.branch_and_bound(
+        |node| {
+            if least_height(&node_bounds[node], plane) > reach {
+                f64::INFINITY
+            } else {
+                0.0
+            }
+        },
+        |range| {
+            for position in range {
+                let t = order[position];
+                let vertices = triangles.triangle(t as usize).vertices();
+                if vertices.iter().any(|v| point_within(plane, v, margin, 0.0)) {
+                    near.push(t);
+                    if first_only {
+                        return f64::NEG_INFINITY;
+                    }
+                }
+            }
+            f64::INFINITY
+        },
+    );
+    near
 }

@@ -6,7 +6,7 @@
 //!   interval around the exact distance; optionally seeded with the previous query's pair
 //!   ([`DistanceRequest::hint`]), with tolerances, or between solids.
 //! * [`within_margin`]: whether the meshes are at most a margin apart, decided exactly, with a
-//!   witness pair.
+//!   witness pair (shapes: see [`distance`]'s section on them).
 //! * [`proximity_pairs`]: every triangle pair at most a margin apart.
 //! * [`distance_many`]: one mesh pair under many poses, in parallel.
 //! * [`DistanceTracker`]: one mesh pair along a sequence of nearby poses, each query starting
@@ -79,6 +79,7 @@
 
 mod apart;
 mod closest;
+mod cylinder;
 mod halfspace;
 mod margin;
 mod request;
@@ -140,8 +141,13 @@ use std::ops::ControlFlow;
 /// Either model may be a sphere, capsule, box or convex shape (a solid): touching solids are
 /// at distance 0, and otherwise the shape is measured by its core, a mesh and a radius, with the
 /// guarantee above (`L` counting the radii); margins are exact when the margin plus the radius
-/// is a float. See the `distance::shape` module for the details. A halfspace or a cylinder is
-/// refused ([`QueryError::NotAMesh`]).
+/// is a float. See the `distance::shape` module for the details. A halfspace is measured by
+/// its plane (margins exact, `distance::halfspace`). A cylinder is measured as a convex set
+/// (GJK on its support mapping, the interval certified by supporting planes; a mesh's tree
+/// searched best first), with the guarantee above whenever its search settles (nearly always;
+/// the interval holds regardless), and its margins are decided from the certified interval:
+/// never "no" for a gap within the margin, possibly "yes" for one above it by at most the
+/// interval's width (see `distance::cylinder`).
 ///
 /// ```
 /// use obbtree_bv::{Point, Pose, TriMesh};

@@ -16,11 +16,12 @@
 //!   `m + radius` is not a float the sum is rounded up (so the answer may be "yes" for a gap
 //!   above `m` by at most one rounding of the sum, never "no" for a gap within it).
 //! * Hints are dropped (they would name core triangles). A halfspace, which has no core, is
-//!   measured by its plane (`halfspace.rs`: against any model); a cylinder, which has none
-//!   either, is refused ([`QueryError::NotAMesh`]) except against a halfspace, and so are
-//!   both in the margin queries.
+//!   measured by its plane (`halfspace.rs`: distances and margins against any model); a
+//!   cylinder, which has none either, as a convex set by its support mapping (`cylinder.rs`:
+//!   against any model but a halfspace).
 
-use super::halfspace::{distance_to_halfspace, is_halfspace};
+use super::cylinder::{distance_cylinder, involves_cylinder, margin_cylinder};
+use super::halfspace::{distance_to_halfspace, is_halfspace, margin_to_halfspace};
 use super::margin::Margin;
 use super::{check_request, run, search_margin, DistanceRequest, DistanceResult};
 use crate::collide::{
@@ -78,6 +79,9 @@ pub(super) fn distance_shapes<V: PosedOverlap>(
 ) -> Result<DistanceResult, QueryError> {
     if is_halfspace(a) || is_halfspace(b) {
         return distance_to_halfspace(a, pose_a, b, pose_b, request);
+    }
+    if involves_cylinder(a, b) {
+        return distance_cylinder(a, pose_a, b, pose_b, request);
     }
     let ma = Measured::of(a, Operand::A, "distance")?;
     let mb = Measured::of(b, Operand::B, "distance")?;
@@ -151,6 +155,12 @@ pub(super) fn margin_shapes<V: PosedOverlap>(
     margin: f64,
     first_only: bool,
 ) -> Result<Vec<[u32; 2]>, QueryError> {
+    if is_halfspace(a) || is_halfspace(b) {
+        return margin_to_halfspace(a, pose_a, b, pose_b, margin, first_only);
+    }
+    if involves_cylinder(a, b) {
+        return margin_cylinder(a, pose_a, b, pose_b, margin, first_only);
+    }
     let query = if first_only { "a margin" } else { "proximity" };
     let ma = Measured::of(a, Operand::A, query)?;
     let mb = Measured::of(b, Operand::B, query)?;
@@ -179,7 +189,7 @@ pub(super) fn margin_shapes<V: PosedOverlap>(
 
 /// `margin + ra + rb`, exact when the sums are floats (Knuth's two-sum: no rounding error),
 /// else rounded up.
-fn reach(margin: f64, ra: f64, rb: f64) -> f64 {
+pub(super) fn reach(margin: f64, ra: f64, rb: f64) -> f64 {
     let (once, exact_once) = sum(margin, ra);
     let (twice, exact_twice) = sum(once, rb);
     if exact_once && exact_twice {

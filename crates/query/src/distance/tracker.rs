@@ -1,9 +1,9 @@
 //! Distance along a sequence of nearby poses: a query that starts where the last one stopped.
 
 use super::closest::{Closest, Measured};
+use super::shape::distance_shapes;
 use super::{answer, check_request, offer_pair, search, DistanceRequest, DistanceResult};
 use crate::collide::{checked_relative_pose, PosedOverlap};
-use crate::error::Operand;
 use crate::error::QueryError;
 use crate::kernel::descent::best_first::{Settled, Start};
 use crate::MeshModel;
@@ -96,7 +96,9 @@ impl DistanceTracker {
 
     /// [`distance`](super::distance) of `a` at `pose_a` and `b` at `pose_b`, starting from the
     /// last query's closest pair and walk when `a` and `b` are the models it was about (the
-    /// request's hint, if any, is measured too). Errors as [`distance`](super::distance).
+    /// request's hint, if any, is measured too). Errors as [`distance`](super::distance). A
+    /// shape (either model) is measured as [`distance`](super::distance) measures it, from
+    /// scratch each time: nothing is carried over to or from such a query.
     pub fn distance<V: PosedOverlap>(
         &mut self,
         a: &Model<V>,
@@ -105,8 +107,10 @@ impl DistanceTracker {
         pose_b: &Pose,
         request: &DistanceRequest,
     ) -> Result<DistanceResult, QueryError> {
-        let a = a.mesh_for(Operand::A, "distance")?;
-        let b = b.mesh_for(Operand::B, "distance")?;
+        let (Some(a), Some(b)) = (a.as_mesh(), b.as_mesh()) else {
+            self.last = None;
+            return distance_shapes(a, pose_a, b, pose_b, request);
+        };
         check_request(a, b, request)?;
         let b_in_a = checked_relative_pose(pose_a, b, pose_b)?;
         let models = [a.id(), b.id()];

@@ -23,8 +23,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 ///
 /// Meshes are surfaces and shapes are solids: a mesh wholly inside a sphere touches it, two
 /// nested closed meshes do not (ask for [`containment`](crate::CollisionRequest::containment)).
-/// Collision takes any two models, distances and margins any two but a halfspace or a
-/// cylinder; rays,
+/// Collision, distances (the tracker's too) and margins take any two models; rays,
 /// culling, containment and self-collision need a mesh and refuse a shape
 /// ([`QueryError::NotAMesh`](crate::QueryError)).
 ///
@@ -116,8 +115,8 @@ fn core_of<V: TreeVolume>(shape: &Shape) -> Option<Core<V>> {
             };
             (p.vertices().to_vec(), p.triangles().to_vec(), 0.0)
         }
-        // A halfspace has no core; a cylinder is no swept sphere (distances to it are not
-        // measured yet).
+        // A halfspace has no core (it is measured by its plane); a cylinder is no swept
+        // sphere (it is measured by its support mapping, see `distance::cylinder`).
         Shape::Halfspace(_) | Shape::Cylinder(_) => return None,
     };
     // A validated shape's points lie in the exact range, so the mesh and its tree are valid.
