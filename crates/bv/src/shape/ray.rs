@@ -164,11 +164,8 @@ pub(super) fn crossings<S: RaySolid>(solid: &S, ray: &Ray, max_t: f64) -> ShapeC
     if decision.origin == Ordering::Equal {
         enter = 0.0;
     }
-    if decision.enter
-        && decision.exit
-        && enter.partial_cmp(&exit) != Some(Ordering::Less)
-        && enter != exit
-    {
+    let reversed = enter > exit || enter.is_nan() || exit.is_nan();
+    if decision.enter && decision.exit && reversed {
         // The float span missed or reversed a touching crossing that the exact test found.
         let middle = if enter.is_nan() || exit.is_nan() {
             enter.min(exit)

@@ -1,8 +1,9 @@
 //! Every hit along a ray.
 
+use super::shape::shape_hits;
 use super::traverse::Visitor;
 use super::{prepare, walk, RayHit, RayVolume};
-use crate::error::Operand;
+use crate::model::Form;
 use crate::Model;
 use crate::QueryError;
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
@@ -18,7 +19,10 @@ pub fn cast_ray_all<V: RayVolume>(
     ray: &Ray,
     max_t: f64,
 ) -> Result<Vec<RayHit>, QueryError> {
-    let model = model.mesh_for(Operand::Model, "a ray")?;
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return shape_hits(s, pose, ray, max_t),
+    };
     let local = prepare(pose, ray, max_t)?;
     let mut all = All {
         max_t,

@@ -1,8 +1,9 @@
 //! The first hit along a ray.
 
+use super::shape::shape_hits;
 use super::traverse::Visitor;
 use super::{prepare, walk, MeshRay, RayHit, RayVolume};
-use crate::error::Operand;
+use crate::model::Form;
 use crate::Model;
 use crate::{MeshModel, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
@@ -24,7 +25,10 @@ pub fn cast_ray<V: RayVolume>(
     ray: &Ray,
     max_t: f64,
 ) -> Result<Option<RayHit>, QueryError> {
-    let model = model.mesh_for(Operand::Model, "a ray")?;
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return Ok(shape_hits(s, pose, ray, max_t)?.first().copied()),
+    };
     let local = prepare(pose, ray, max_t)?;
     Ok(cast_prepared(model, pose, ray, &local, max_t))
 }

@@ -39,6 +39,7 @@ mod camera;
 mod closest;
 mod hit;
 mod ray;
+mod shape;
 mod traverse;
 mod volume;
 mod wide_walk;
