@@ -250,11 +250,19 @@ impl Solid {
             Ordering::Equal => true,
             Ordering::Greater => self.meets(&o, &d, end.as_ref()),
         };
+        // A far end on the surface is the exit when a step of 2⁻⁴⁰⁰ further is outside: far
+        // below any first- or second-order term of the test's dyadic inputs.
+        let epsilon = q(2f64.powi(-400));
         let exit = (origin != Ordering::Greater || enter)
             && self.leaves(&d)
             && end
                 .as_ref()
-                .is_none_or(|e| self.side(&along(&o, &d, e)) == Ordering::Greater);
+                .is_none_or(|e| match self.side(&along(&o, &d, e)) {
+                    Ordering::Equal => {
+                        self.side(&along(&o, &d, &(e + &epsilon))) == Ordering::Greater
+                    }
+                    side => side == Ordering::Greater,
+                });
         (enter, exit)
     }
 
@@ -504,13 +512,28 @@ fn max_t_exactly_at_the_surface_hits() {
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].t, 2.0);
     assert!(check(&ball, &id, &r, 2.0f64.next_down()).is_empty());
-    // Ending exactly on the far side: the exit is reported once the ray is out again.
-    assert_eq!(check(&ball, &id, &r, 4.0).len(), 1);
-    assert_eq!(check(&ball, &id, &r, 4.0f64.next_up()).len(), 2);
-    // From inside, a segment ending on the surface reports nothing; one just beyond, the exit.
+    // Ending exactly on the far side: the exit counts too.
+    assert_eq!(check(&ball, &id, &r, 4.0).len(), 2);
+    assert_eq!(check(&ball, &id, &r, 4.0f64.next_down()).len(), 1);
+    // From inside, likewise.
     let from_centre = ray([0.0, 0.0, 0.0], [1.0, 0.0, 0.0]);
-    assert!(check(&ball, &id, &from_centre, 1.0).is_empty());
-    assert_eq!(check(&ball, &id, &from_centre, 1.0f64.next_up()).len(), 1);
+    assert_eq!(check(&ball, &id, &from_centre, 1.0).len(), 1);
+    assert!(check(&ball, &id, &from_centre, 1.0f64.next_down()).is_empty());
+    // Along a face of a box from outside: the exit is where the face ends, not before.
+    let cube = shape_model(Shape::cuboid([2.0, 2.0, 2.0]).unwrap());
+    let face = ray([-3.0, 1.0, 0.0], [1.0, 0.0, 0.0]);
+    assert_eq!(check(&cube, &id, &face, 3.0).len(), 1);
+    assert_eq!(check(&cube, &id, &face, 4.0).len(), 2);
+    assert_eq!(check(&cube, &id, &face, 4.0f64.next_down()).len(), 1);
+    // Along a cylinder's side and a capsule's: the same.
+    let can = shape_model(Shape::cylinder(1.0, 2.0).unwrap());
+    let pill = shape_model(Shape::capsule(1.0, 2.0).unwrap());
+    let side = ray([1.0, 0.0, -3.0], [0.0, 0.0, 1.0]);
+    assert_eq!(check(&can, &id, &side, 3.0).len(), 1);
+    assert_eq!(check(&can, &id, &side, 4.0).len(), 2);
+    assert_eq!(check(&pill, &id, &side, 3.0).len(), 1);
+    assert_eq!(check(&pill, &id, &side, 4.0).len(), 2);
+    assert_eq!(check(&pill, &id, &side, 4.0f64.next_down()).len(), 1);
     // A box face at exactly max_t.
     let cube = shape_model(Shape::cuboid([2.0, 2.0, 2.0]).unwrap());
     assert_eq!(check(&cube, &id, &r, 2.0).len(), 1);

@@ -6,11 +6,9 @@
 //!
 //! * from an origin **outside**, an *entry* (front face) when the ray meets the closed solid
 //!   within `[0, max_t]` (touching counts, also at `t = max_t`), and an *exit* (back face)
-//!   when the ray is out of the closed solid again at `max_t` (for `max_t = ∞`: always for a
-//!   bounded solid; for a halfspace, when the ray points out of its plane). A segment that
-//!   ends exactly on the surface after entering reports no exit there: the ray may run on
-//!   along the surface (a face, a cylinder's side), so only a far end strictly outside proves
-//!   that it has left;
+//!   when the ray's last point in the solid is at `t <= max_t` (for `max_t = ∞`: always for a
+//!   bounded solid; for a halfspace, when the ray points out of its plane). A ray running
+//!   along the surface (a face, a cylinder's side) exits where it leaves it;
 //! * from an origin **on the surface**, an entry at `t = 0` exactly, and the exit as above (a
 //!   ray leaving the surface outwards reports both at `t ≈ 0`);
 //! * from an origin **inside** (the interior), no entry, and the exit as above: a ray that
@@ -18,14 +16,17 @@
 //!   mesh. `t = 0` is never reported for a ray starting strictly inside.
 //!
 //! A tangent ray (touching the surface without entering the interior) counts: it reports an
-//! entry and an exit at the same, or nearly the same, `t`.
+//! entry and an exit at the same, or nearly the same, `t`. So a crossing whose exact parameter
+//! is `t` is reported by every query with `max_t >= t`, and by none with `max_t < t` (the
+//! reported, rounded `t` is clamped to `max_t`).
 //!
 //! # Exactness
 //!
 //! Which crossings exist is decided **exactly** on the `f64` data of the ray, `max_t` and the
 //! placed shape: the side of the origin (interior, surface, exterior), whether the segment
-//! `origin + t·dir`, `t ∈ [0, max_t]` (a ray for `max_t = ∞`) meets the closed solid, and the
-//! side of its far end are polynomial signs in those numbers, evaluated on rigorous intervals
+//! `origin + t·dir`, `t ∈ [0, max_t]` (a ray for `max_t = ∞`) meets the closed solid, the
+//! side of its far end and, for a far end on the surface, whether the ray runs on inside
+//! (first- and second-order signs along `dir`) are polynomial signs in those numbers, evaluated on rigorous intervals
 //! (the float filter of [`field`](super::field)) and, when an interval cannot settle a sign, in
 //! exact rationals. Each pair file states its polynomials.
 //!
@@ -79,6 +80,10 @@ pub(super) trait RaySolid {
     /// Whether the segment `o + t·d`, `t ∈ [0, end]` (`end = None`: the ray `t >= 0`) meets
     /// the closed solid; `None` when the interval cannot tell. Asked only for `o` outside.
     fn meets<T: Field>(&self, o: &V3<T>, d: &V3<T>, end: Option<&T>) -> Option<bool>;
+    /// Whether the ray from `p`, a point of the surface, runs on in the closed solid: `p + ε·d`
+    /// in it for every small enough `ε > 0` (its exit is beyond `p`). The first-order sign
+    /// decides, and the second order where the first is zero.
+    fn stays<T: Field>(&self, p: &V3<T>, d: &V3<T>) -> Option<bool>;
     /// Whether the ray from `o` (in the closed solid) along `d` ends up outside it: always for
     /// a bounded solid.
     fn leaves<T: Field>(&self, _o: &V3<T>, _d: &V3<T>) -> Option<bool> {
@@ -122,7 +127,12 @@ fn decide_in<T: Field, S: RaySolid>(solid: &S, ray: &Ray, max_t: f64) -> Option<
                 None => true,
                 Some(e) => {
                     let far = std::array::from_fn(|i| o[i].add(&e.mul(&d[i])));
-                    solid.side(&far)? == Ordering::Greater
+                    match solid.side(&far)? {
+                        Ordering::Greater => true,
+                        Ordering::Less => false,
+                        // On the surface: the exit is here unless the ray runs on inside.
+                        Ordering::Equal => !solid.stays(&far, &d)?,
+                    }
                 }
             }
     };

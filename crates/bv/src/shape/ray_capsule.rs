@@ -77,6 +77,38 @@ impl RaySolid for Swept<'_> {
         ])
     }
 
+    /// With `c` the point of `[a, b]` nearest `p`: `(p − c)·d < 0`; when that is zero, only a
+    /// ray along the axis (`d×w = 0`) from a point whose nearest is inside the segment, or at
+    /// an end it moves away from, runs on along the side.
+    fn stays<T: Field>(&self, p: &V3<T>, d: &V3<T>) -> Option<bool> {
+        let (a, b) = (point3::<T>(self.a), point3::<T>(self.b));
+        let (m, w) = (sub3(p, &a), sub3(&b, &a));
+        let (ww, mw, dw, md) = (dot3(&w, &w), dot3(&m, &w), dot3(d, &w), dot3(&m, d));
+        // The sign of (p − c)·d, times w·w > 0 in the middle case.
+        let (first, at) = if ww.sign()? == Ordering::Equal || mw.sign()? != Ordering::Greater {
+            (md.sign()?, Ordering::Less)
+        } else if mw.sub(&ww).sign()? != Ordering::Less {
+            (dot3(&sub3(p, &b), d).sign()?, Ordering::Greater)
+        } else {
+            (ww.mul(&md).sub(&mw.mul(&dw)).sign()?, Ordering::Equal)
+        };
+        if first != Ordering::Equal {
+            return Some(first == Ordering::Less);
+        }
+        let e = cross3(d, &w);
+        if ww.sign()? == Ordering::Equal || dot3(&e, &e).sign()? != Ordering::Equal {
+            return Some(false);
+        }
+        // Along the axis: on inside the segment's span, or from an end back over it. At an
+        // end, (p − c)·d = 0 with d along w means p lies on the end's equator.
+        let moves = dw.sign()?;
+        Some(match at {
+            Ordering::Equal => true,
+            Ordering::Less => moves == Ordering::Greater && mw.sign()? == Ordering::Equal,
+            Ordering::Greater => moves == Ordering::Less && mw.sub(&ww).sign()? == Ordering::Equal,
+        })
+    }
+
     fn span(&self, ray: &Ray) -> Span {
         let ball = |c: &Point| {
             let m = ray.origin - c;

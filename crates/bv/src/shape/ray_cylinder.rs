@@ -97,6 +97,29 @@ impl RaySolid for Can<'_> {
         nonpositive(&super::ray::quadratic_min(&h0, &slope, &ee, span.as_ref())?)
     }
 
+    /// Each constraint active at `p` must hold along `d`: a cap plane through `p` needs `d` not
+    /// pointing out of it; the side (`|(p − a)×w|² = r²·(w·w)`) needs
+    /// `((p − a)×w)·(d×w) < 0`, or `d×w = 0` (running along the side).
+    fn stays<T: Field>(&self, p: &V3<T>, d: &V3<T>) -> Option<bool> {
+        let (a, w) = self.axis::<T>();
+        let m = sub3(p, &a);
+        let (ww, g, dw) = (dot3(&w, &w), dot3(&m, &w), dot3(d, &w));
+        if g.sign()? == Ordering::Equal && dw.sign()? == Ordering::Less {
+            return Some(false);
+        }
+        if g.sub(&ww).sign()? == Ordering::Equal && dw.sign()? == Ordering::Greater {
+            return Some(false);
+        }
+        let (mc, e) = (cross3(&m, &w), cross3(d, &w));
+        let h = dot3(&mc, &mc).sub(&T::from_f64(self.r).square().mul(&ww));
+        if h.sign()? == Ordering::Equal {
+            let first = dot3(&mc, &e).sign()?;
+            let along = dot3(&e, &e).sign()? == Ordering::Equal;
+            return Some(first == Ordering::Less || (first == Ordering::Equal && along));
+        }
+        Some(true)
+    }
+
     fn span(&self, ray: &Ray) -> Span {
         let w = self.b - self.a;
         let length = w.norm();

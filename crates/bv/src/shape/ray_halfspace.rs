@@ -60,6 +60,11 @@ impl RaySolid for Half<'_> {
         }
     }
 
+    /// `n·d <= 0`: into the halfspace or along its plane.
+    fn stays<T: Field>(&self, _p: &V3<T>, d: &V3<T>) -> Option<bool> {
+        nonpositive(&self.slope(d))
+    }
+
     fn leaves<T: Field>(&self, _o: &V3<T>, d: &V3<T>) -> Option<bool> {
         self.slope(d).sign().map(|s| s == Ordering::Greater)
     }

@@ -75,6 +75,18 @@ impl RaySolid for Hull<'_> {
         }
     }
 
+    /// `n·d <= 0` for every plane through `p` (the others hold strictly near `p`).
+    fn stays<T: Field>(&self, p: &V3<T>, d: &V3<T>) -> Option<bool> {
+        for (n, v) in self.planes::<T>() {
+            if dot3(&n, &sub3(p, &v)).sign()? == Ordering::Equal
+                && dot3(&n, d).sign()? == Ordering::Greater
+            {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
     fn span(&self, ray: &Ray) -> Span {
         let vertices = self.0.vertices();
         let mut span = Span {

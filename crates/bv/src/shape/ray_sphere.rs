@@ -46,6 +46,11 @@ impl RaySolid for Ball<'_> {
         nonpositive(&quadratic_min(&c, &dot3(&m, d), &dot3(d, d), end)?)
     }
 
+    /// `(p − c)·d < 0`: a sphere is strictly convex, so a tangent ray leaves at once.
+    fn stays<T: Field>(&self, p: &V3<T>, d: &V3<T>) -> Option<bool> {
+        Some(dot3(&sub3(p, &self.center()), d).sign()? == Ordering::Less)
+    }
+
     fn span(&self, ray: &Ray) -> Span {
         let m = ray.origin - self.c;
         let d = ray.dir;
