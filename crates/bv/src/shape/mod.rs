@@ -36,9 +36,12 @@
 //! `sphere_polytope.rs`, `capsule_polytope.rs`, `cylinder_polytope.rs`, `polytope_polytope.rs`,
 //! `halfspace_sphere.rs`, `halfspace_capsule.rs`, `halfspace_cylinder.rs`,
 //! `halfspace_polytope.rs`, `halfspace_halfspace.rs`; one dispatch, [`touches`] and
-//! [`touches_triangle`], here. Two helper files: `plane.rs` (exact halfspace signs) and
-//! `field.rs` (the cylinder tests' numbers: rigorous intervals as the float filter, exact
-//! rationals behind them, one code path for both).
+//! [`touches_triangle`], here. Rays against each placed shape: `ray_sphere.rs`,
+//! `ray_capsule.rs`, `ray_cylinder.rs`, `ray_polytope.rs`, `ray_halfspace.rs`, over the
+//! policy and exact decision of [`ray`] (dispatched in the query crate). Two helper files:
+//! `plane.rs` (exact halfspace signs) and `field.rs` (the cylinder and ray tests' numbers:
+//! rigorous intervals as the float filter, exact rationals behind them, one code path for
+//! both).
 //!
 //! Every pair is exact except two, which are **conservative**: never a false "no", and a
 //! "yes" possible for shapes slightly apart. [`capsule_cylinder`] may say yes when the squared

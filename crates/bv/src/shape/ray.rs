@@ -27,7 +27,7 @@
 //! `origin + t·dir`, `t ∈ [0, max_t]` (a ray for `max_t = ∞`) meets the closed solid, the
 //! side of its far end and, for a far end on the surface, whether the ray runs on inside
 //! (first- and second-order signs along `dir`) are polynomial signs in those numbers, evaluated on rigorous intervals
-//! (the float filter of [`field`](super::field)) and, when an interval cannot settle a sign, in
+//! (the float filter of `shape/field.rs`) and, when an interval cannot settle a sign, in
 //! exact rationals. Each pair file states its polynomials.
 //!
 //! The parameter `t` and the normal are then computed in floating point from the same data

@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 
 /// Every triangle of `model`'s mesh (placed at `pose`) that `ray` hits with `0 <= t <= max_t`, sorted
 /// by `t`, ties by triangle index. A ray through a shared edge or vertex reports each triangle
-/// whose own test accepts it (one or more). Watertight, and the same errors, as [`cast_ray`](super::cast_ray).
+/// whose own test accepts it (one or more). A shape gives its entry and exit (see
+/// [the module docs](super)). Watertight, and the same errors, as [`cast_ray`](super::cast_ray).
 pub fn cast_ray_all<V: RayVolume>(
     model: &Model<V>,
     pose: &Pose,

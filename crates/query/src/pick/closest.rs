@@ -12,6 +12,8 @@ use std::ops::ControlFlow;
 
 /// The first triangle of `model`'s mesh (placed at `pose`) that `ray` (world frame) hits with
 /// `0 <= t <= max_t`. Ties in `t` go to the lowest triangle index, whatever the tree.
+/// A shape is hit on its surface (see [the module docs](super)): the entry, or the exit for a
+/// ray starting inside.
 ///
 /// Triangles are closed and two-sided, and the test is watertight: the exact signs of the edge
 /// functions (Ericson, *Real-Time Collision Detection* (2005) §5.3.4) decide each hit, so a ray
