@@ -39,7 +39,9 @@
 //!   [`cast_ray_all`] reports each of them.
 //! * **Bad input** ([`QueryError`]): an origin beyond ±1e100 (the meshes' coordinate range,
 //!   within which the exact predicates cannot overflow) or not finite, a non-finite or zero
-//!   direction, a pose that translates beyond ±1e100, or a negative or NaN `max_t`.
+//!   direction, a pose that translates beyond ±1e100, or a negative or NaN `max_t`; the same
+//!   for a shape, and [`QueryError::ShapePlacement`] when the shape cannot be placed exactly at
+//!   the pose.
 
 mod all_hits;
 mod any_hit;
