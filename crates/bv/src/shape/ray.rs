@@ -173,7 +173,13 @@ pub(super) fn crossings<S: RaySolid>(solid: &S, ray: &Ray, max_t: f64) -> ShapeC
     // Back to the ray's parameter (exact unless it leaves the normal range).
     let back = |s: f64| s * f0 * f1;
     let (mut enter, mut exit) = (back(span.enter), back(span.exit));
+    let mut enter_normal = span.enter_normal;
     if decision.origin == Ordering::Equal {
+        // The crossing is the origin: its normal is the nearer end's of the float span (a ray
+        // leaving the surface has its float entry behind it, at the far side).
+        if exit.abs() < enter.abs() {
+            enter_normal = span.exit_normal;
+        }
         enter = 0.0;
     }
     let reversed = enter > exit || enter.is_nan() || exit.is_nan();
@@ -186,7 +192,8 @@ pub(super) fn crossings<S: RaySolid>(solid: &S, ray: &Ray, max_t: f64) -> ShapeC
         };
         (enter, exit) = (middle, middle);
     }
-    let clamp = |t: f64| if t.is_nan() { 0.0 } else { t.clamp(0.0, max_t) };
+    // (`+ 0.0` turns a clamped `-0.0` into `0.0`.)
+    let clamp = |t: f64| if t.is_nan() { 0.0 } else { t.clamp(0.0, max_t) + 0.0 };
     let enter = clamp(enter);
     let exit = clamp(exit).max(if decision.enter { enter } else { 0.0 });
     let forward = unit.dir.normalize();
@@ -194,7 +201,7 @@ pub(super) fn crossings<S: RaySolid>(solid: &S, ray: &Ray, max_t: f64) -> ShapeC
     if decision.enter {
         out.push(ShapeCrossing {
             t: enter,
-            normal: unit_or(span.enter_normal, -forward),
+            normal: unit_or(enter_normal, -forward),
             entering: true,
         });
     }

@@ -6,7 +6,11 @@ use super::ray::{
     ShapeCrossings, Span,
 };
 use crate::{Point, Ray, Vector};
+use arrayvec::ArrayVec;
 use std::cmp::Ordering;
+
+/// A part's float span: `(discriminant, enter, exit, enter normal, exit normal)`.
+type Part = (f64, f64, f64, Vector, Vector);
 
 /// The crossings of `ray` with the surface of the capsule of radius `r` about the segment
 /// `[a, b]`, for `0 <= t <= max_t` (policy and accuracy of `t`: [`ray`](super::ray)). The
@@ -117,27 +121,28 @@ impl RaySolid for Swept<'_> {
             let normal = |t: f64| ray.point_at(t) - c;
             (disc, t0, t1, normal(t0), normal(t1))
         };
-        let mut parts = vec![ball(self.a), ball(self.b)];
+        let mut parts: ArrayVec<Part, 3> = ArrayVec::from_iter([ball(self.a), ball(self.b)]);
         parts.extend(self.side_span(ray));
-        let hit: Vec<_> = parts.iter().filter(|p| p.0 >= 0.0).copied().collect();
-        let chosen = if hit.is_empty() {
-            // Only touching: the part the line comes closest to entering.
-            let best = parts
-                .iter()
-                .copied()
-                .fold(parts[0], |x, y| if y.0 > x.0 { y } else { x });
-            vec![best]
-        } else {
-            hit
-        };
+        let entered = parts.iter().any(|p| p.0 >= 0.0);
+        // When no part is entered (only touching), the part the line comes closest to entering.
+        let closest = parts
+            .iter()
+            .copied()
+            .fold(parts[0], |x, y| if y.0 > x.0 { y } else { x });
+        let chosen = parts.iter().copied().filter(|p| {
+            if entered {
+                p.0 >= 0.0
+            } else {
+                p.0 == closest.0
+            }
+        });
         let first = chosen
-            .iter()
-            .copied()
-            .fold(chosen[0], |x, y| if y.1 < x.1 { y } else { x });
+            .clone()
+            .reduce(|x, y| if y.1 < x.1 { y } else { x })
+            .unwrap_or(closest);
         let last = chosen
-            .iter()
-            .copied()
-            .fold(chosen[0], |x, y| if y.2 > x.2 { y } else { x });
+            .reduce(|x, y| if y.2 > x.2 { y } else { x })
+            .unwrap_or(closest);
         Span {
             enter: first.1,
             enter_normal: first.3,
@@ -184,7 +189,7 @@ impl Swept<'_> {
 
     /// The span of the line in the cylinder between the end balls (none when the segment is a
     /// point or the line misses it), as `(discriminant, enter, exit, normals)`.
-    fn side_span(&self, ray: &Ray) -> Option<(f64, f64, f64, Vector, Vector)> {
+    fn side_span(&self, ray: &Ray) -> Option<Part> {
         let w = self.b - self.a;
         let axis = w.try_normalize(0.0)?;
         let length = w.norm();
