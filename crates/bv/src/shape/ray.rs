@@ -193,7 +193,13 @@ pub(super) fn crossings<S: RaySolid>(solid: &S, ray: &Ray, max_t: f64) -> ShapeC
         (enter, exit) = (middle, middle);
     }
     // (`+ 0.0` turns a clamped `-0.0` into `0.0`.)
-    let clamp = |t: f64| if t.is_nan() { 0.0 } else { t.clamp(0.0, max_t) + 0.0 };
+    let clamp = |t: f64| {
+        if t.is_nan() {
+            0.0
+        } else {
+            t.clamp(0.0, max_t) + 0.0
+        }
+    };
     let enter = clamp(enter);
     let exit = clamp(exit).max(if decision.enter { enter } else { 0.0 });
     let forward = unit.dir.normalize();
