@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// `bv` is one of "obb" (the default), "aabb", "sphere", "kdop6", "kdop14", "kdop18",
 /// "kdop26"; two-model queries need both models of the same type. Shapes are solids (a mesh
 /// inside a sphere touches it); collision, distance, margins, rays (a shape is hit on its
-/// surface: entry, and exit) and culling take them; containment and self-collision need a
+/// surface: entry, and exit), culling and point containment take them; self-collision needs a
 /// mesh.
 ///
 /// >>> import numpy as np, obbtree

@@ -100,7 +100,7 @@ def test_bad_sizes_are_value_errors_naming_the_size():
 def test_queries_that_need_a_mesh_say_so(cube):
     ball = obbtree.Model.sphere(1.0)
     with pytest.raises(obbtree.QueryError, match="primitive shape"):
-        obbtree.contains_points(ball, np.zeros((1, 3)))
+        obbtree.self_collide(ball)
     with pytest.raises(ValueError, match="no mesh"):
         ball.mesh
 

@@ -360,7 +360,7 @@ fn queries_that_need_a_mesh_name_the_shape() {
         "{err}"
     );
     assert!(err.to_string().contains("primitive shape"), "{err}");
-    let err = obbtree_query::contains_point(&ball, &at, &Point::origin()).unwrap_err();
+    let err = obbtree_query::self_collide(&ball, &at, &CollisionRequest::default()).unwrap_err();
     assert!(matches!(
         err,
         QueryError::NotAMesh {

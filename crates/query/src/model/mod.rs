@@ -23,9 +23,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 ///
 /// Meshes are surfaces and shapes are solids: a mesh wholly inside a sphere touches it, two
 /// nested closed meshes do not (ask for [`containment`](crate::CollisionRequest::containment)).
-/// Collision, rays ([`cast_ray`](crate::cast_ray): a shape is hit on its surface) and culling
-/// take any model, distances and margins any two but a halfspace or a cylinder; containment
-/// and self-collision need a mesh and refuse a shape
+/// Collision, point containment, rays ([`cast_ray`](crate::cast_ray): a shape is hit on its
+/// surface) and culling take any model, distances and margins any two but a halfspace or a
+/// cylinder; self-collision needs a mesh and refuses a shape
 /// ([`QueryError::NotAMesh`](crate::QueryError)).
 ///
 /// A `Model` is immutable, `Send + Sync`, and cloning it only copies a pointer (the data sits
