@@ -63,7 +63,8 @@ class Mesh:
 
 class Model:
     """A mesh with its bounding-volume hierarchy (pickles with its tree), or a primitive
-    solid: collision, distance and margins take both, rays and culling need a mesh."""
+    solid: collision, distance, margins, rays (a shape is hit on its surface) and culling take
+    both, as does point containment; self-collision needs a mesh."""
 
     def __init__(self, mesh: Mesh, bv: _Volume = "obb") -> None: ...
     @staticmethod

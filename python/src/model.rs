@@ -19,8 +19,9 @@ use std::sync::Arc;
 ///
 /// `bv` is one of "obb" (the default), "aabb", "sphere", "kdop6", "kdop14", "kdop18",
 /// "kdop26"; two-model queries need both models of the same type. Shapes are solids (a mesh
-/// inside a sphere touches it); collision, distance and margins take them, rays and culling
-/// need a mesh.
+/// inside a sphere touches it); collision, distance, margins, rays (a shape is hit on its
+/// surface: entry, and exit), culling and point containment take them; self-collision needs a
+/// mesh.
 ///
 /// >>> import numpy as np, obbtree
 /// >>> mesh = obbtree.Mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), [[0, 1, 2]])

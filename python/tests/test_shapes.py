@@ -115,7 +115,7 @@ def test_bad_sizes_are_value_errors_naming_the_size():
 def test_queries_that_need_a_mesh_say_so(cube):
     ball = obbtree.Model.sphere(1.0)
     with pytest.raises(obbtree.QueryError, match="primitive shape"):
-        obbtree.cast_rays(ball, np.zeros((1, 3)), np.array([[1.0, 0.0, 0.0]]))
+        obbtree.self_collide(ball)
     with pytest.raises(ValueError, match="no mesh"):
         ball.mesh
 
@@ -132,3 +132,4 @@ def test_shapes_pickle_as_their_sizes(cube):
         back = pickle.loads(pickle.dumps(model))
         at = translation(2.2, 1.0, 1.0)
         assert obbtree.collide(cube, None, model, at)[0] == obbtree.collide(cube, None, back, at)[0]
+

@@ -1,10 +1,12 @@
-//! `obbtree pick MESH ...`: cast rays from a file, pick a pixel, render a picture.
+//! `obbtree pick MESH ...`: cast rays from a file, pick a pixel, render a picture. `MESH` may
+//! be a primitive shape (`sphere:R`, `capsule:R:L`, `box:X:Y:Z`, `cylinder:R:L`,
+//! `convex:PATH`), picked on its surface (its one feature is 0).
 
 use super::render::{self, Shape};
 use super::tree::volume_parser;
 use super::Error;
+use crate::shape_spec::Input;
 use obbtree::bv::{Aabb, BoundingVolume};
-use obbtree::load::load_mesh;
 use obbtree::tree::{with_volume, SplitRule, TreeVolume, VolumeKind};
 use obbtree::{
     cast_rays_into, BuildOptions, Camera, Model, ModelOptions, Point, Pose, Ray, RayHit, RayIndex,
@@ -19,10 +21,12 @@ use std::time::Instant;
 /// an image (PNG, shaded by normal, the picked triangle highlighted).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree pick assets/bunny.obj --rays rays.json --json\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree pick assets/bunny.obj --camera 0,0.1,0.4,0,0.1,0 --pixel 10 20"
+    after_help = "Examples:\n  obbtree pick assets/bunny.obj --rays rays.json --json\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree pick assets/bunny.obj --camera 0,0.1,0.4,0,0.1,0 --pixel 10 20\n  obbtree pick capsule:0.5:2 --pixel 320 240 --image capsule.png"
 )]
 pub struct Args {
-    /// Mesh file (.obj, .stl, .ply, .off, .dae, each optionally .gz).
+    /// Mesh file (.obj, .stl, .ply, .off, .dae, each optionally .gz), or a shape:
+    /// sphere:R, capsule:R:L or cylinder:R:L (along z), box:X:Y:Z (full sizes), convex:PATH
+    /// (hull of a mesh file's vertices).
     #[arg(value_name = "MESH")]
     mesh: PathBuf,
     /// Rays in the mesh's frame: {"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, ...]}.
@@ -69,6 +73,9 @@ struct Report {
     hits: Vec<HitOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pixel: Option<PixelPick>,
+    /// A primitive shape rather than a mesh (the text report says so; `tris` is 0).
+    #[serde(skip)]
+    shape: bool,
 }
 
 #[derive(Serialize)]
@@ -90,13 +97,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         .map(crate::rays::load_rays)
         .transpose()
         .map_err(|e| Error::Message(e.to_string()))?;
-    let mesh = load_mesh(&args.mesh)?;
+    let input = Input::read(&args.mesh)?;
     // An AABB tree is walked in its compact form; every other tree as it is.
     let index = match args.bv {
         VolumeKind::Aabb => RayIndex::Compact,
         _ => RayIndex::ModelTree,
     };
-    with_volume!(args.bv, |V| with_model::<V>(args, out, mesh, rays, index))
+    with_volume!(args.bv, |V| with_model::<V>(args, out, input, rays, index))
 }
 
 /// The model `pick` uses: SAH splits (the AABB default), rays through `index`.
@@ -116,12 +123,15 @@ pub(super) fn build<V: TreeVolume>(mesh: TriMesh, index: RayIndex) -> Result<Mod
 fn with_model<V: TreeVolume + RayVolume>(
     args: &Args,
     out: &mut impl Write,
-    mesh: TriMesh,
+    input: Input,
     rays: Option<Vec<Ray>>,
     index: RayIndex,
 ) -> Result<(), Error> {
     let start = Instant::now();
-    let model: Model<V> = build(mesh, index)?;
+    let model: Model<V> = match input {
+        Input::Mesh(mesh) => build(mesh, index)?,
+        Input::Shape(shape) => Model::from_shape(shape),
+    };
     model.prepare_rays();
     finish(args, out, &model, start, rays)
 }
@@ -138,8 +148,7 @@ fn finish<V: RayVolume>(
         Some(rays) => cast_batch(args, model, rays)?,
         None => (0.0, Vec::new()),
     };
-    let mesh = crate::mesh_of(model, "picking")?;
-    let camera = camera(args, mesh)?;
+    let camera = camera(args, model)?;
     let pixel = match args.pixel.as_deref() {
         Some(&[x, y]) => Some(pick_at(model, &camera, x, y)?),
         _ => None,
@@ -150,7 +159,7 @@ fn finish<V: RayVolume>(
     }
     let report = Report {
         bv: args.bv,
-        tris: mesh.triangles().len(),
+        tris: model.mesh().map_or(0, |mesh| mesh.triangles().len()),
         build_ms,
         query_total_ms,
         hits: hits
@@ -162,6 +171,7 @@ fn finish<V: RayVolume>(
             })
             .collect(),
         pixel,
+        shape: model.as_shape().is_some(),
     };
     if let Some(path) = &args.out {
         let file = std::fs::File::create(path)
@@ -262,11 +272,19 @@ fn print_report(
     had_rays: bool,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    writeln!(
-        out,
-        "{} triangles, {:?} tree built in {:.1} ms",
-        report.tris, args.bv, report.build_ms
-    )?;
+    if report.shape {
+        writeln!(
+            out,
+            "{}: a primitive shape, picked on its surface",
+            args.mesh.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} triangles, {:?} tree built in {:.1} ms",
+            report.tris, args.bv, report.build_ms
+        )?;
+    }
     if had_rays {
         print_rays(&report.hits, report.query_total_ms, out)?;
     }
@@ -350,9 +368,14 @@ fn size(args: &Args) -> Result<(u32, u32), Error> {
     Ok((w, h))
 }
 
-fn camera(args: &Args, mesh: &TriMesh) -> Result<Camera, Error> {
+/// The camera of `--camera`, or one framing the model's box (a mesh's vertices, a shape's
+/// box).
+fn camera<V>(args: &Args, model: &Model<V>) -> Result<Camera, Error> {
     let (w, h) = size(args)?;
-    let bounds = Aabb::from_points(mesh.vertices());
+    let bounds = match model.mesh() {
+        Some(mesh) => Aabb::from_points(mesh.vertices()),
+        None => *model.bounds(),
+    };
     let Some(spec) = &args.camera else {
         return Ok(Camera::framing(&bounds, w, h));
     };

@@ -117,3 +117,77 @@ fn pixel_pick_and_png_render() {
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+/// A shape in place of the mesh: rays from a file hit its surface (feature 0, the exact `t`
+/// of these axis-aligned rays), a pixel picks it, a PNG renders it, a bad spec is one line.
+#[test]
+fn shapes_are_picked_on_their_surface() {
+    let dir = tempfile::tempdir().unwrap();
+    let rays = dir.path().join("rays.json");
+    // Along x at heights 0, exactly the radius (tangent: a hit) and just above it.
+    std::fs::write(
+        &rays,
+        r#"{"rays":[{"origin":[-5,0,0],"dir":[1,0,0]},{"origin":[-5,1,0],"dir":[1,0,0]},{"origin":[-5,1.0000000000000002,0],"dir":[1,0,0]},{"origin":[0,0,0],"dir":[0,1,0]}]}"#,
+    )
+    .unwrap();
+    let cases: [(&str, [Option<f64>; 4]); 4] = [
+        ("sphere:1", [Some(4.0), Some(5.0), None, Some(1.0)]),
+        ("cylinder:1:2", [Some(4.0), Some(5.0), None, Some(1.0)]),
+        ("capsule:1:2", [Some(4.0), Some(5.0), None, Some(1.0)]),
+        ("box:2:2:2", [Some(4.0), Some(4.0), None, Some(1.0)]),
+    ];
+    for (spec, want) in cases {
+        let out = obbtree(&["pick", spec, "--rays", rays.to_str().unwrap(), "--json"]);
+        assert!(
+            out.status.success(),
+            "{spec}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["tris"], 0);
+        let hits = v["hits"].as_array().unwrap();
+        let got: Vec<Option<f64>> = hits.iter().map(|h| h["t"].as_f64()).collect();
+        assert_eq!(got, want, "{spec}");
+        for h in hits {
+            assert_eq!(h["triangle"], if h["hit"] == true { 0 } else { -1 });
+        }
+    }
+    // A convex hull of a mesh file's vertices, a pixel and a picture.
+    let png = dir.path().join("ball.png");
+    let out = obbtree(&[
+        "pick",
+        "sphere:0.5",
+        "--pixel",
+        "16",
+        "16",
+        "--image",
+        png.to_str().unwrap(),
+        "--size",
+        "32x32",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("a primitive shape"), "{text}");
+    assert!(text.contains("pixel (16, 16): triangle 0"), "{text}");
+    assert!(text.contains("front face"), "{text}");
+    assert!(std::fs::metadata(&png).unwrap().len() > 0);
+    let bunny = format!("convex:{}", common::asset("bunny.obj").display());
+    let out = obbtree(&["pick", &bunny, "--pixel", "320", "240", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pixel"]["hit"]["triangle"], 0);
+    assert_eq!(v["pixel"]["hit"]["front_face"], true);
+    let out = obbtree(&["pick", "sphere:-1", "--pixel", "1", "1"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("radius"), "{err}");
+}

@@ -16,7 +16,7 @@ use obbtree_bv::shape::{touches, touches_triangle, PlacedShape, Shape};
 use obbtree_bv::{Point, Pose, TriMesh, Triangle};
 use obbtree_query::error::Operand;
 use obbtree_query::{
-    cast_ray, collide, collide_many, distance, proximity_pairs, within_margin, CollisionRequest,
+    collide, collide_many, distance, proximity_pairs, within_margin, CollisionRequest,
     DistanceRequest, Mode, Model, PosedOverlap, QueryError,
 };
 use rand::Rng;
@@ -347,8 +347,7 @@ fn queries_that_need_a_mesh_name_the_shape() {
     let model: Model = Model::new(cube(1, 1.0)).unwrap();
     let ball: Model = Model::from_shape(Shape::sphere(1.0).unwrap());
     let at = Pose::identity();
-    let ray = obbtree_bv::Ray::new(Point::origin(), obbtree_bv::Vector::x());
-    let err = cast_ray(&ball, &at, &ray, 1.0).unwrap_err();
+    let err = obbtree_query::self_collide(&ball, &at, &CollisionRequest::default()).unwrap_err();
     assert!(matches!(
         err,
         QueryError::NotAMesh {

@@ -14,7 +14,7 @@
 //!   model; [`Scene::within_margin_scenes`] and [`Scene::min_distance_scenes`]: between two
 //!   scenes;
 //! * [`Scene::cast_ray`] and [`Scene::cast_ray_all`]: the first object and triangle a ray hits,
-//!   and every hit.
+//!   and every hit (a shape object is hit on its surface, its feature 0).
 //!
 //! # Broad phase
 //!

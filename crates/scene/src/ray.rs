@@ -1,4 +1,5 @@
-//! Rays against a scene: the first object and triangle hit, objects visited nearest box
+//! Rays against a scene of meshes and shapes: the first object and triangle (a shape's
+//! feature 0) hit, objects visited nearest box
 //! first with the search limit shrinking to each hit found; and every hit.
 
 use crate::{ObjectId, Scene, SceneError};
@@ -10,8 +11,9 @@ use obbtree_query::{cast_ray, cast_ray_all, QueryError, RayHit, RayVolume};
 pub struct SceneHit {
     /// The object hit.
     pub object: ObjectId,
-    /// The hit on its mesh (triangle index into the object's mesh, `t` along the ray, point
-    /// and normal in the world frame).
+    /// The hit on its model (triangle index into the object's mesh, or 0 for a shape; `t`
+    /// along the ray, point and normal in the world frame). A shape is hit on its surface
+    /// ([`obbtree_query::cast_ray`]): entering, or leaving from inside.
     pub hit: RayHit,
 }
 

@@ -36,9 +36,12 @@
 //! `sphere_polytope.rs`, `capsule_polytope.rs`, `cylinder_polytope.rs`, `polytope_polytope.rs`,
 //! `halfspace_sphere.rs`, `halfspace_capsule.rs`, `halfspace_cylinder.rs`,
 //! `halfspace_polytope.rs`, `halfspace_halfspace.rs`; one dispatch, [`touches`] and
-//! [`touches_triangle`], here. Two helper files: `plane.rs` (exact halfspace signs) and
-//! `field.rs` (the cylinder tests' numbers: rigorous intervals as the float filter, exact
-//! rationals behind them, one code path for both).
+//! [`touches_triangle`], here. Rays against each placed shape: `ray_sphere.rs`,
+//! `ray_capsule.rs`, `ray_cylinder.rs`, `ray_polytope.rs`, `ray_halfspace.rs`, over the
+//! policy and exact decision of [`ray`] (dispatched in the query crate). Two helper files:
+//! `plane.rs` (exact halfspace signs) and `field.rs` (the cylinder and ray tests' numbers:
+//! rigorous intervals as the float filter, exact rationals behind them, one code path for
+//! both).
 //!
 //! Every pair is exact except two, which are **conservative**: never a false "no", and a
 //! "yes" possible for shapes slightly apart. [`capsule_cylinder`] may say yes when the squared
@@ -87,6 +90,12 @@ mod plane;
 mod polytope;
 mod polytope_polytope;
 mod polytope_triangle;
+pub mod ray;
+mod ray_capsule;
+mod ray_cylinder;
+mod ray_halfspace;
+mod ray_polytope;
+mod ray_sphere;
 mod separating_axes;
 mod sphere_capsule;
 mod sphere_cylinder;
@@ -116,6 +125,12 @@ pub use halfspace_triangle::halfspace_triangle;
 pub use polytope::Polytope;
 pub use polytope_polytope::polytope_polytope;
 pub use polytope_triangle::polytope_triangle;
+pub use ray::{ShapeCrossing, ShapeCrossings};
+pub use ray_capsule::ray_capsule;
+pub use ray_cylinder::ray_cylinder;
+pub use ray_halfspace::ray_halfspace;
+pub use ray_polytope::ray_polytope;
+pub use ray_sphere::ray_sphere;
 pub use sphere_capsule::sphere_capsule;
 pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_polytope::sphere_polytope;

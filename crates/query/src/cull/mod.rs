@@ -1,16 +1,21 @@
 //! View-frustum culling of a tree (*Real-Time Rendering*, 3rd ed. 2008, §16.14; Assarsson &
 //! Möller 2000): the frustum is walked down the hierarchy; a node outside is dropped with its whole subtree, a
 //! node inside is accepted with its whole subtree without further tests, and only the leaves
-//! that straddle the frustum's boundary have their triangles classified one by one.
+//! that straddle the frustum's boundary have their triangles classified one by one. A shape
+//! has no tree: it is placed by its pose and classified whole ([`classify_shape`]), its one
+//! feature 0 landing in one of the three lists.
 
+mod shape;
 mod triangle;
 mod volume;
 
+pub use shape::classify_shape;
 pub use triangle::classify_triangle;
 pub use volume::FrustumVolume;
 
 use crate::error::Operand;
 use crate::error::{check_translation, QueryError};
+use crate::model::{Form, ShapeModel};
 use crate::Model;
 use obbtree_bv::intersect::containment::RegionRelation;
 use obbtree_bv::intersect::frustum::{Frustum, FrustumError};
@@ -18,8 +23,8 @@ use obbtree_bv::intersect::plane::Plane;
 use obbtree_bv::Pose;
 use obbtree_tree::{Bvh, MAX_DEPTH};
 
-/// The triangles of a mesh (indices in the mesh's order, each list ascending) by where they lie
-/// relative to a frustum. Conservative like the volume tests
+/// The triangles of a mesh (indices in the mesh's order, each list ascending), or a shape's
+/// one feature 0, by where they lie relative to a frustum. Conservative like the volume tests
 /// ([`RegionRelation`]): `outside` triangles are provably outside (beyond one plane),
 /// `inside` ones are contained in the closed frustum, and `intersecting` holds the rest (those
 /// that cross the boundary, and a few outside near a frustum edge or corner).
@@ -32,12 +37,13 @@ pub struct Culled {
     /// Neither proven.
     pub intersecting: Vec<u32>,
     /// Nodes whose volume was classified (a measure of the work saved over
-    /// classifying every triangle).
+    /// classifying every triangle; 0 for a shape).
     pub nodes_tested: usize,
 }
 
 /// Classifies every triangle of `model`'s mesh (placed at `pose`) against `frustum` (world
-/// frame) through the model's tree. The frustum's planes are moved into the mesh frame once;
+/// frame) through the model's tree; for a shape, the placed shape as a whole
+/// ([`classify_shape`]; an error, [`QueryError::ShapePlacement`], when it cannot be placed). The frustum's planes are moved into the mesh frame once;
 /// the mesh is never transformed. An error when the pose translates beyond
 /// [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE) or a plane degenerates in the mesh frame.
 ///
@@ -49,8 +55,11 @@ pub fn cull<V: FrustumVolume>(
     pose: &Pose,
     frustum: &Frustum,
 ) -> Result<Culled, QueryError> {
-    let model = model.mesh_for(Operand::Model, "culling")?;
     check_translation(pose)?;
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return cull_shape(s, pose, frustum),
+    };
     let local = to_mesh_frame(frustum, pose)?;
     let (mesh, tree) = (model.mesh(), model.tree());
     let mut culled = Culled::default();
@@ -114,4 +123,27 @@ fn to_mesh_frame(frustum: &Frustum, pose: &Pose) -> Result<Frustum, FrustumError
         )
     });
     Frustum::from_planes(planes)
+}
+
+/// [`cull`] for a shape: placed in the world by `pose`, classified by [`classify_shape`]
+/// against the world frustum, its one feature 0 in the list that says where it lies.
+fn cull_shape<V>(
+    shape: &ShapeModel<V>,
+    pose: &Pose,
+    frustum: &Frustum,
+) -> Result<Culled, QueryError> {
+    let placed = shape
+        .shape()
+        .place(pose)
+        .map_err(|source| QueryError::ShapePlacement {
+            which: Operand::Model,
+            source,
+        })?;
+    let mut culled = Culled::default();
+    match classify_shape(frustum, &placed) {
+        RegionRelation::Inside => culled.inside.push(0),
+        RegionRelation::Outside => culled.outside.push(0),
+        RegionRelation::Intersecting => culled.intersecting.push(0),
+    }
+    Ok(culled)
 }

@@ -23,8 +23,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 ///
 /// Meshes are surfaces and shapes are solids: a mesh wholly inside a sphere touches it, two
 /// nested closed meshes do not (ask for [`containment`](crate::CollisionRequest::containment)).
-/// Collision, distances (the tracker's too) and margins take any two models; rays,
-/// culling, containment and self-collision need a mesh and refuse a shape
+/// Collision, point containment, distances (the tracker's too), margins, rays
+/// ([`cast_ray`](crate::cast_ray): a shape is hit on its surface) and culling take any model
+/// (any two for the two-model queries); self-collision needs a mesh and refuses a shape
 /// ([`QueryError::NotAMesh`](crate::QueryError)).
 ///
 /// A `Model` is immutable, `Send + Sync`, and cloning it only copies a pointer (the data sits

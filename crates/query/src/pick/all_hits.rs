@@ -1,8 +1,9 @@
 //! Every hit along a ray.
 
+use super::shape::shape_hits;
 use super::traverse::Visitor;
 use super::{prepare, walk, RayHit, RayVolume};
-use crate::error::Operand;
+use crate::model::Form;
 use crate::Model;
 use crate::QueryError;
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
@@ -11,14 +12,18 @@ use std::ops::ControlFlow;
 
 /// Every triangle of `model`'s mesh (placed at `pose`) that `ray` hits with `0 <= t <= max_t`, sorted
 /// by `t`, ties by triangle index. A ray through a shared edge or vertex reports each triangle
-/// whose own test accepts it (one or more). Watertight, and the same errors, as [`cast_ray`](super::cast_ray).
+/// whose own test accepts it (one or more). A shape gives its entry and exit (see
+/// [the module docs](super)). Watertight, and the same errors, as [`cast_ray`](super::cast_ray).
 pub fn cast_ray_all<V: RayVolume>(
     model: &Model<V>,
     pose: &Pose,
     ray: &Ray,
     max_t: f64,
 ) -> Result<Vec<RayHit>, QueryError> {
-    let model = model.mesh_for(Operand::Model, "a ray")?;
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return shape_hits(s, pose, ray, max_t),
+    };
     let local = prepare(pose, ray, max_t)?;
     let mut all = All {
         max_t,

@@ -1,8 +1,9 @@
 //! Occlusion: is anything hit?
 
+use super::shape::shape_hits;
 use super::traverse::Visitor;
 use super::{prepare, walk, RayVolume};
-use crate::error::Operand;
+use crate::model::Form;
 use crate::Model;
 use crate::QueryError;
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
@@ -18,7 +19,10 @@ pub fn any_hit<V: RayVolume>(
     ray: &Ray,
     max_t: f64,
 ) -> Result<bool, QueryError> {
-    let model = model.mesh_for(Operand::Model, "a ray")?;
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return Ok(!shape_hits(s, pose, ray, max_t)?.is_empty()),
+    };
     let local = prepare(pose, ray, max_t)?;
     let mut any = Any {
         max_t,

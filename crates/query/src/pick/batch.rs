@@ -1,11 +1,12 @@
 //! Many rays at once, in parallel on rayon's thread pool.
 
 use super::closest::cast_prepared;
+use super::shape::{crossings, hit, place_for_ray};
 use super::{MeshRay, RayHit, RayVolume};
-use crate::error::Operand;
 use crate::error::{
     check_direction_range, check_each, check_max_t, check_ray, check_translation, BatchError,
 };
+use crate::model::{Form, ShapeModel};
 use crate::Model;
 use obbtree_bv::{Pose, Ray};
 use rayon::prelude::*;
@@ -39,10 +40,11 @@ pub fn cast_rays_into<V: RayVolume>(
     max_t: f64,
     hits: &mut Vec<Option<RayHit>>,
 ) -> Result<(), BatchError> {
-    let model = model
-        .mesh_for(Operand::Model, "a ray")
-        .map_err(|source| BatchError { index: 0, source })?;
     hits.clear();
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return cast_shape_rays(s, pose, rays, max_t, hits),
+    };
     check_each(rays, |ray| {
         check_ray(ray)?;
         check_max_t(max_t)?;
@@ -51,6 +53,36 @@ pub fn cast_rays_into<V: RayVolume>(
     })?;
     model.prepare_rays();
     let cast = |ray: &Ray| cast_prepared(model, pose, ray, &MeshRay::new(pose, ray), max_t);
+    if rayon::current_num_threads() == 1 {
+        hits.extend(rays.iter().map(cast));
+    } else {
+        rays.par_iter()
+            .with_min_len(RAYS_PER_TASK)
+            .map(cast)
+            .collect_into_vec(hits);
+    }
+    Ok(())
+}
+
+/// [`cast_rays_into`] for a shape: every ray checked first (the first invalid one is the
+/// error), the shape placed once, then each ray's first crossing.
+fn cast_shape_rays<V>(
+    shape: &ShapeModel<V>,
+    pose: &Pose,
+    rays: &[Ray],
+    max_t: f64,
+    hits: &mut Vec<Option<RayHit>>,
+) -> Result<(), BatchError> {
+    check_each(rays, |ray| {
+        check_ray(ray)?;
+        check_direction_range(&ray.dir)
+    })?;
+    let Some(first) = rays.first() else {
+        return Ok(());
+    };
+    let placed = place_for_ray(shape, pose, first, max_t)
+        .map_err(|source| BatchError { index: 0, source })?;
+    let cast = |ray: &Ray| crossings(&placed, ray, max_t).first().map(|c| hit(c, ray));
     if rayon::current_num_threads() == 1 {
         hits.extend(rays.iter().map(cast));
     } else {

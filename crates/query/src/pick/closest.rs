@@ -1,8 +1,9 @@
 //! The first hit along a ray.
 
+use super::shape::shape_hits;
 use super::traverse::Visitor;
 use super::{prepare, walk, MeshRay, RayHit, RayVolume};
-use crate::error::Operand;
+use crate::model::Form;
 use crate::Model;
 use crate::{MeshModel, QueryError};
 use obbtree_bv::intersect::ray_triangle::TriangleHit;
@@ -11,6 +12,8 @@ use std::ops::ControlFlow;
 
 /// The first triangle of `model`'s mesh (placed at `pose`) that `ray` (world frame) hits with
 /// `0 <= t <= max_t`. Ties in `t` go to the lowest triangle index, whatever the tree.
+/// A shape is hit on its surface (see [the module docs](super)): the entry, or the exit for a
+/// ray starting inside.
 ///
 /// Triangles are closed and two-sided, and the test is watertight: the exact signs of the edge
 /// functions (Ericson, *Real-Time Collision Detection* (2005) §5.3.4) decide each hit, so a ray
@@ -24,7 +27,10 @@ pub fn cast_ray<V: RayVolume>(
     ray: &Ray,
     max_t: f64,
 ) -> Result<Option<RayHit>, QueryError> {
-    let model = model.mesh_for(Operand::Model, "a ray")?;
+    let model = match model.form() {
+        Form::Mesh(m) => m,
+        Form::Shape(s) => return Ok(shape_hits(s, pose, ray, max_t)?.first().copied()),
+    };
     let local = prepare(pose, ray, max_t)?;
     Ok(cast_prepared(model, pose, ray, &local, max_t))
 }

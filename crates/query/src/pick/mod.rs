@@ -7,14 +7,23 @@
 //! * [`Camera`]: the ray through a pixel from view and projection matrices, and [`pick_pixel`].
 //! * [`cast_rays`]: many rays in parallel on rayon's pool.
 //!
-//! Every query takes a [`Model`](crate::Model) and walks its ray index ([`RayIndex`]): the compact
+//! Every query takes a [`Model`](crate::Model). A mesh's queries walk its ray index ([`RayIndex`]): the compact
 //! [`WideTree`](obbtree_tree::WideTree) (the fastest, built on the first ray query), or the model's own tree of any
 //! volume type ([`RayVolume`]: AABB, OBB, k-DOP, sphere). The mesh is placed in the world by
 //! a rigid `pose`, and the ray (given in the world) is moved into the mesh frame once per
 //! query: the mesh is never transformed. Hits are reported in the world frame; since the pose is rigid,
 //! `t` is the same parameter in both frames.
 //!
-//! # Policy
+//! A **shape** (sphere, capsule, cylinder, box, convex hull, halfspace) is placed in the world by
+//! its pose and hit on its surface, as a closed mesh is: the ray's entry (front face) and exit
+//! (back face) with `0 <= t <= max_t`, only the exit when the ray starts inside the solid, an
+//! entry at `t = 0` when it starts on the surface. Whether each crossing exists is decided
+//! exactly (touching counts); `t` and the normal are floats with the accuracy stated in
+//! [`obbtree_bv::shape::ray`]. The hit's `triangle` is the shape's one feature, 0. One
+//! dispatch (`pick/shape.rs`) serves [`cast_ray`], [`cast_ray_all`], [`any_hit`] and
+//! [`cast_rays`].
+//!
+//! # Policy (meshes)
 //!
 //! * **Closed, two-sided triangles**; hits with `0 <= t <= max_t` count (`max_t` may be
 //!   `f64::INFINITY`).
@@ -30,7 +39,9 @@
 //!   [`cast_ray_all`] reports each of them.
 //! * **Bad input** ([`QueryError`]): an origin beyond ±1e100 (the meshes' coordinate range,
 //!   within which the exact predicates cannot overflow) or not finite, a non-finite or zero
-//!   direction, a pose that translates beyond ±1e100, or a negative or NaN `max_t`.
+//!   direction, a pose that translates beyond ±1e100, or a negative or NaN `max_t`; the same
+//!   for a shape, and [`QueryError::ShapePlacement`] when the shape cannot be placed exactly at
+//!   the pose.
 
 mod all_hits;
 mod any_hit;
@@ -39,6 +50,7 @@ mod camera;
 mod closest;
 mod hit;
 mod ray;
+mod shape;
 mod traverse;
 mod volume;
 mod wide_walk;
