@@ -30,6 +30,7 @@
 //!   the search settles); an exact decision would be algebraic of high degree (the rim is a
 //!   circle).
 
+use super::shape::touching_then_near;
 use super::{DistanceRequest, DistanceResult};
 use crate::collide::{collide, CollisionRequest, Containment, Mode, PosedOverlap};
 use crate::error::{check_tolerance, Operand, QueryError};
@@ -335,34 +336,26 @@ pub(super) fn margin_cylinder<V: PosedOverlap>(
     margin: f64,
     first_only: bool,
 ) -> Result<Vec<[u32; 2]>, QueryError> {
-    let mode = if first_only { Mode::First } else { Mode::All };
-    let touching = collide(a, pose_a, b, pose_b, &CollisionRequest::new(mode))?;
-    if first_only && touching.intersects {
-        return Ok(touching.pairs);
-    }
-    let sides = Sides::of(a, pose_a, b, pose_b);
-    let ((cylinder, pose_c), (other, pose_o)) = (sides.cylinder, sides.other);
-    let mut pairs = touching.pairs;
-    match other.form() {
-        Form::Mesh(mesh) => {
-            let placed = sides.place(cylinder, &pose_o.inv_mul(pose_c), true)?;
-            let near = triangles_within(mesh, &cylinder_of(placed), margin, first_only);
-            pairs.extend(near.into_iter().map(|t| sides.pair(t)));
-        }
-        Form::Shape(_) => {
-            let cylinder = cylinder_of(sides.place(cylinder, pose_c, true)?);
-            let placed = sides.place(other, pose_o, false)?;
-            if Other::of(placed).measure(&cylinder).lower <= margin {
-                pairs.push([0, 0]);
+    touching_then_near(a, pose_a, b, pose_b, first_only, || {
+        let sides = Sides::of(a, pose_a, b, pose_b);
+        let ((cylinder, pose_c), (other, pose_o)) = (sides.cylinder, sides.other);
+        Ok(match other.form() {
+            Form::Mesh(mesh) => {
+                let placed = sides.place(cylinder, &pose_o.inv_mul(pose_c), true)?;
+                let near = triangles_within(mesh, &cylinder_of(placed), margin, first_only);
+                near.into_iter().map(|t| sides.pair(t)).collect()
             }
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    if first_only {
-        pairs.truncate(1);
-    }
-    Ok(pairs)
+            Form::Shape(_) => {
+                let cylinder = cylinder_of(sides.place(cylinder, pose_c, true)?);
+                let placed = sides.place(other, pose_o, false)?;
+                if Other::of(placed).measure(&cylinder).lower <= margin {
+                    vec![[0, 0]]
+                } else {
+                    Vec::new()
+                }
+            }
+        })
+    })
 }
 
 /// The triangles of `mesh` whose certified lower bound from `cylinder` is at most `margin`

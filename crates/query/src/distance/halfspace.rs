@@ -25,7 +25,7 @@
 //! is irrational) and a second halfspace are decided from the certified interval of the
 //! distance, as `cylinder.rs` decides a cylinder's margins.
 
-use super::shape::reach;
+use super::shape::{reach, touching_then_near};
 use super::{DistanceRequest, DistanceResult};
 use crate::collide::{collide, CollisionRequest, Containment, Mode, PosedOverlap};
 use crate::error::{Operand, QueryError};
@@ -60,30 +60,12 @@ pub(super) fn distance_to_halfspace<V: PosedOverlap>(
     _request: &DistanceRequest,
 ) -> Result<DistanceResult, QueryError> {
     let touching = collide(a, pose_a, b, pose_b, &CollisionRequest::new(Mode::First))?;
-    let (plane_first, (half, pose_half), (other, pose_other), which) = if is_halfspace(a) {
-        (true, (a, pose_a), (b, pose_b), Operand::A)
-    } else {
-        (false, (b, pose_b), (a, pose_a), Operand::B)
+    let facing = Facing::of(a, pose_a, b, pose_b)?;
+    let (plane, plane_first) = (facing.plane, facing.plane_first);
+    let (lowest, frame) = match &facing.other {
+        Other::Mesh(mesh, pose) => (lowest_vertex(mesh, &plane), **pose),
+        Other::Shape(placed) => (lowest_of_shape(placed, &plane), Pose::identity()),
     };
-    let halfspace = half.as_shape().expect("a halfspace model");
-    let (plane, lowest, frame) =
-        match other.form() {
-            Form::Mesh(mesh) => {
-                let plane = place_plane(halfspace, &pose_other.inv_mul(pose_half), which)?;
-                (plane, lowest_vertex(mesh, &plane), *pose_other)
-            }
-            Form::Shape(shape) => {
-                let plane = place_plane(halfspace, pose_half, which)?;
-                let other_which = if plane_first { Operand::B } else { Operand::A };
-                let placed = shape.shape().place(pose_other).map_err(|source| {
-                    QueryError::ShapePlacement {
-                        which: other_which,
-                        source,
-                    }
-                })?;
-                (plane, lowest_of_shape(&placed, &plane), Pose::identity())
-            }
-        };
     let mut result = answer(&plane, &lowest, &frame, touching.intersects);
     if touching.intersects {
         result.pair = touching.pairs[0];
@@ -103,6 +85,63 @@ pub(super) fn distance_to_halfspace<V: PosedOverlap>(
 /// Whether the model is a halfspace.
 pub(super) fn is_halfspace<V>(model: &Model<V>) -> bool {
     matches!(model.as_shape(), Some(Shape::Halfspace(_)))
+}
+
+/// The halfspace's plane and the other model, placed the way the collision test places them:
+/// the plane into a mesh's frame, or, against a shape, each by its own pose.
+struct Facing<'m, V> {
+    plane: Plane,
+    /// Whether the halfspace is A.
+    plane_first: bool,
+    other: Other<'m, V>,
+}
+
+/// The model facing the halfspace: a mesh with its pose (the frame the plane was placed in),
+/// or a shape placed in the world.
+enum Other<'m, V> {
+    Mesh(&'m MeshModel<V>, &'m Pose),
+    Shape(PlacedShape),
+}
+
+impl<'m, V> Facing<'m, V> {
+    /// `a` and `b`, one of them a halfspace, placed; an error names the operand that cannot
+    /// be placed.
+    fn of(
+        a: &'m Model<V>,
+        pose_a: &'m Pose,
+        b: &'m Model<V>,
+        pose_b: &'m Pose,
+    ) -> Result<Self, QueryError> {
+        let plane_first = is_halfspace(a);
+        let ((half, pose_half), (other, pose_other)) = if plane_first {
+            ((a, pose_a), (b, pose_b))
+        } else {
+            ((b, pose_b), (a, pose_a))
+        };
+        let [which, other_which] = if plane_first {
+            [Operand::A, Operand::B]
+        } else {
+            [Operand::B, Operand::A]
+        };
+        let halfspace = half.as_shape().expect("a halfspace model");
+        Ok(match other.form() {
+            Form::Mesh(mesh) => Self {
+                plane: place_plane(halfspace, &pose_other.inv_mul(pose_half), which)?,
+                plane_first,
+                other: Other::Mesh(mesh, pose_other),
+            },
+            Form::Shape(shape) => Self {
+                plane: place_plane(halfspace, pose_half, which)?,
+                plane_first,
+                other: Other::Shape(shape.shape().place(pose_other).map_err(|source| {
+                    QueryError::ShapePlacement {
+                        which: other_which,
+                        source,
+                    }
+                })?),
+            },
+        })
+    }
 }
 
 /// The halfspace placed by `pose` as the collision test places it.
@@ -279,51 +318,19 @@ pub(super) fn margin_to_halfspace<V: PosedOverlap>(
     margin: f64,
     first_only: bool,
 ) -> Result<Vec<[u32; 2]>, QueryError> {
-    let mode = if first_only { Mode::First } else { Mode::All };
-    let touching = collide(a, pose_a, b, pose_b, &CollisionRequest::new(mode))?;
-    if first_only && touching.intersects {
-        return Ok(touching.pairs);
-    }
-    let (plane_first, (half, pose_half), (other, pose_other), which) = if is_halfspace(a) {
-        (true, (a, pose_a), (b, pose_b), Operand::A)
-    } else {
-        (false, (b, pose_b), (a, pose_a), Operand::B)
-    };
-    let halfspace = half.as_shape().expect("a halfspace model");
-    let features =
-        match other.form() {
-            Form::Mesh(mesh) => {
-                let plane = place_plane(halfspace, &pose_other.inv_mul(pose_half), which)?;
-                triangles_within(mesh, &plane, margin, first_only)
-            }
-            Form::Shape(shape) => {
-                let plane = place_plane(halfspace, pose_half, which)?;
-                let other_which = if plane_first { Operand::B } else { Operand::A };
-                let placed = shape.shape().place(pose_other).map_err(|source| {
-                    QueryError::ShapePlacement {
-                        which: other_which,
-                        source,
-                    }
-                })?;
-                if shape_within(&placed, &plane, margin) {
-                    vec![0]
-                } else {
-                    Vec::new()
-                }
-            }
+    touching_then_near(a, pose_a, b, pose_b, first_only, || {
+        let facing = Facing::of(a, pose_a, b, pose_b)?;
+        let (plane, plane_first) = (&facing.plane, facing.plane_first);
+        let features = match &facing.other {
+            Other::Mesh(mesh, _) => triangles_within(mesh, plane, margin, first_only),
+            Other::Shape(placed) if shape_within(placed, plane, margin) => vec![0],
+            Other::Shape(_) => Vec::new(),
         };
-    let mut pairs = touching.pairs;
-    pairs.extend(
-        features
+        Ok(features
             .into_iter()
-            .map(|f| if plane_first { [0, f] } else { [f, 0] }),
-    );
-    pairs.sort_unstable();
-    pairs.dedup();
-    if first_only {
-        pairs.truncate(1);
-    }
-    Ok(pairs)
+            .map(|f| if plane_first { [0, f] } else { [f, 0] })
+            .collect())
+    })
 }
 
 /// Whether the point `p` swept by `radius` reaches within `margin` of the plane, exactly when

@@ -164,21 +164,36 @@ pub(super) fn margin_shapes<V: PosedOverlap>(
     let query = if first_only { "a margin" } else { "proximity" };
     let ma = Measured::of(a, Operand::A, query)?;
     let mb = Measured::of(b, Operand::B, query)?;
+    touching_then_near(a, pose_a, b, pose_b, first_only, || {
+        let b_in_a = checked_relative_pose(pose_a, mb.mesh, pose_b)?;
+        let mut visitor = Margin::new(reach(margin, ma.radius, mb.radius), first_only);
+        search_margin(ma.mesh, mb.mesh, &b_in_a, &mut visitor);
+        Ok(visitor
+            .pairs
+            .iter()
+            .map(|&[i, j]| [ma.feature(i), mb.feature(j)])
+            .collect())
+    })
+}
+
+/// The margin queries' answer when a model is a shape: every touching pair (the exact
+/// collision query), and, unless `first_only` found one, the pairs `near` finds within the
+/// margin; sorted, each once, and only the first if `first_only`.
+pub(super) fn touching_then_near<V: PosedOverlap>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+    first_only: bool,
+    near: impl FnOnce() -> Result<Vec<[u32; 2]>, QueryError>,
+) -> Result<Vec<[u32; 2]>, QueryError> {
     let mode = if first_only { Mode::First } else { Mode::All };
     let touching = collide(a, pose_a, b, pose_b, &CollisionRequest::new(mode))?;
     if first_only && touching.intersects {
         return Ok(touching.pairs);
     }
-    let b_in_a = checked_relative_pose(pose_a, mb.mesh, pose_b)?;
-    let mut visitor = Margin::new(reach(margin, ma.radius, mb.radius), first_only);
-    search_margin(ma.mesh, mb.mesh, &b_in_a, &mut visitor);
     let mut pairs = touching.pairs;
-    pairs.extend(
-        visitor
-            .pairs
-            .iter()
-            .map(|&[i, j]| [ma.feature(i), mb.feature(j)]),
-    );
+    pairs.extend(near()?);
     pairs.sort_unstable();
     pairs.dedup();
     if first_only {
