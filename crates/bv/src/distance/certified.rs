@@ -91,9 +91,22 @@ fn measure(a: &impl Support, b: &impl Support, guess: &Vector, scale: f64) -> (C
         .unwrap_or_else(|| (a.support(&-guess), b.support(guess)));
     let gap = p - q;
     let direction = if gap == Vector::zeros() { *guess } else { gap };
-    let distance = gap.norm();
+    certify(a, b, (p, q), &direction, scale)
+}
+
+/// The certificate of the points `p` of A and `q` of B: their distance, its upper bound (the
+/// distance allowed for the support points' rounding) and the best lower bound of the planes
+/// tried from `direction`, with the direction that gave it.
+fn certify(
+    a: &impl Support,
+    b: &impl Support,
+    (p, q): (Point, Point),
+    direction: &Vector,
+    scale: f64,
+) -> (Certified, Vector) {
+    let distance = (p - q).norm();
     let upper = distance + 4.0 * SUPPORT_ROUNDING * scale;
-    let (lower, best) = best_lower_bound(a, b, &direction);
+    let (lower, best) = best_lower_bound(a, b, direction);
     let found = Certified {
         point_a: p,
         point_b: q,
@@ -127,20 +140,7 @@ fn polish(a: &impl Support, b: &impl Support, from: &Certified, scale: f64) -> O
         }
     }
     let gap = p - q;
-    if gap == Vector::zeros() {
-        return None;
-    }
-    let distance = gap.norm();
-    let upper = distance + 4.0 * SUPPORT_ROUNDING * scale;
-    let (lower, _) = best_lower_bound(a, b, &gap);
-    Some(Certified {
-        point_a: p,
-        point_b: q,
-        distance,
-        lower,
-        upper,
-        settled: settled(lower, upper, scale),
-    })
+    (gap != Vector::zeros()).then(|| certify(a, b, (p, q), &gap, scale).0)
 }
 
 /// Whether the interval is as narrow as a search aims at.

@@ -245,6 +245,11 @@ pub(super) fn v3<T: Field>(p: &[f64; 3]) -> V3<T> {
     [T::from_f64(p[0]), T::from_f64(p[1]), T::from_f64(p[2])]
 }
 
+/// A point's coordinates as field values.
+pub(super) fn point3<T: Field>(p: &crate::Point) -> V3<T> {
+    v3(&[p.x, p.y, p.z])
+}
+
 pub(super) fn sub3<T: Field>(a: &V3<T>, b: &V3<T>) -> V3<T> {
     [a[0].sub(&b[0]), a[1].sub(&b[1]), a[2].sub(&b[2])]
 }

@@ -41,9 +41,9 @@
 //! leave a margin of about `2¹²` over the rounding of the formulas; they are checked against
 //! exact oracles in the query crate's tests (`tests/shape_rays.rs`), not proven.
 
-use super::field::{Field, Interval, V3};
+use super::field::{point3, Field, Interval, V3};
 use crate::range::{binary_exponent, power_of_two_factors};
-use crate::{Point, Ray, Vector};
+use crate::{Ray, Vector};
 use arrayvec::ArrayVec;
 use num_rational::BigRational;
 use std::cmp::Ordering;
@@ -101,10 +101,6 @@ struct Decision {
     origin: Ordering,
     enter: bool,
     exit: bool,
-}
-
-fn point3<T: Field>(p: &Point) -> V3<T> {
-    [T::from_f64(p.x), T::from_f64(p.y), T::from_f64(p.z)]
 }
 
 fn vector3<T: Field>(v: &Vector) -> V3<T> {

@@ -1,6 +1,6 @@
 //! Ray against capsule.
 
-use super::field::{cross3, dot3, sub3, Field, V3};
+use super::field::{cross3, dot3, point3, sub3, Field, V3};
 use super::ray::{
     any_of, at, crossings, float_roots, nonpositive, quadratic_min, side_of, RaySolid,
     ShapeCrossings, Span,
@@ -32,10 +32,6 @@ struct Swept<'a> {
     a: &'a Point,
     b: &'a Point,
     r: f64,
-}
-
-fn point3<T: Field>(p: &Point) -> V3<T> {
-    [T::from_f64(p.x), T::from_f64(p.y), T::from_f64(p.z)]
 }
 
 impl Swept<'_> {

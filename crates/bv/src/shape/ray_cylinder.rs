@@ -1,6 +1,6 @@
 //! Ray against cylinder.
 
-use super::field::{cross3, dot3, sub3, Field, V3};
+use super::field::{cross3, dot3, point3, sub3, Field, V3};
 use super::ray::{crossings, float_roots, max, nonpositive, RaySolid, ShapeCrossings, Span};
 use crate::{Point, Ray, Vector};
 use std::cmp::Ordering;
@@ -25,10 +25,6 @@ struct Can<'a> {
     a: &'a Point,
     b: &'a Point,
     r: f64,
-}
-
-fn point3<T: Field>(p: &Point) -> V3<T> {
-    [T::from_f64(p.x), T::from_f64(p.y), T::from_f64(p.z)]
 }
 
 impl Can<'_> {

@@ -1,9 +1,9 @@
 //! Ray against convex polytope (a placed box or convex hull).
 
-use super::field::{cross3, dot3, sub3, Field, V3};
+use super::field::{cross3, dot3, point3, sub3, Field, V3};
 use super::ray::{crossings, max, RaySolid, ShapeCrossings, Span};
 use super::Polytope;
-use crate::{Point, Ray, Vector};
+use crate::{Ray, Vector};
 use std::cmp::Ordering;
 
 /// The crossings of `ray` with the surface of the polytope `p`, for `0 <= t <= max_t`
@@ -24,10 +24,6 @@ pub fn ray_polytope(p: &Polytope, ray: &Ray, max_t: f64) -> ShapeCrossings {
 }
 
 struct Hull<'a>(&'a Polytope);
-
-fn point3<T: Field>(p: &Point) -> V3<T> {
-    [T::from_f64(p.x), T::from_f64(p.y), T::from_f64(p.z)]
-}
 
 impl Hull<'_> {
     /// Each boundary triangle's plane as `(n, v₀)`, exact in `T`.

@@ -1,6 +1,6 @@
 //! Ray against sphere.
 
-use super::field::{dot3, sub3, Field, V3};
+use super::field::{dot3, point3, sub3, Field, V3};
 use super::ray::{
     crossings, float_roots, nonpositive, quadratic_min, side_of, RaySolid, ShapeCrossings, Span,
 };
@@ -26,11 +26,7 @@ struct Ball<'a> {
 
 impl Ball<'_> {
     fn center<T: Field>(&self) -> V3<T> {
-        [
-            T::from_f64(self.c.x),
-            T::from_f64(self.c.y),
-            T::from_f64(self.c.z),
-        ]
+        point3(self.c)
     }
 }
 

@@ -53,14 +53,7 @@ pub fn cast_rays_into<V: RayVolume>(
     })?;
     model.prepare_rays();
     let cast = |ray: &Ray| cast_prepared(model, pose, ray, &MeshRay::new(pose, ray), max_t);
-    if rayon::current_num_threads() == 1 {
-        hits.extend(rays.iter().map(cast));
-    } else {
-        rays.par_iter()
-            .with_min_len(RAYS_PER_TASK)
-            .map(cast)
-            .collect_into_vec(hits);
-    }
+    cast_each(rays, cast, hits);
     Ok(())
 }
 
@@ -83,6 +76,17 @@ fn cast_shape_rays<V>(
     let placed = place_for_ray(shape, pose, first, max_t)
         .map_err(|source| BatchError { index: 0, source })?;
     let cast = |ray: &Ray| crossings(&placed, ray, max_t).first().map(|c| hit(c, ray));
+    cast_each(rays, cast, hits);
+    Ok(())
+}
+
+/// `cast` on each ray into `hits`, in order: on the calling thread when rayon's pool has one
+/// thread, else in tasks of at least [`RAYS_PER_TASK`] rays.
+fn cast_each(
+    rays: &[Ray],
+    cast: impl Fn(&Ray) -> Option<RayHit> + Sync + Send,
+    hits: &mut Vec<Option<RayHit>>,
+) {
     if rayon::current_num_threads() == 1 {
         hits.extend(rays.iter().map(cast));
     } else {
@@ -91,5 +95,4 @@ fn cast_shape_rays<V>(
             .map(cast)
             .collect_into_vec(hits);
     }
-    Ok(())
 }
