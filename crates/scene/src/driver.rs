@@ -76,11 +76,11 @@ impl<V> Scene<V> {
             let part = self.records.get(&pair).and_then(Q::part);
             query.answer(self, pair, part)
         };
-        let answers: Vec<_> = if self.worth_threads(query, &candidates) {
-            candidates.par_iter().map(answer_pair).collect()
-        } else {
-            candidates.iter().map(answer_pair).collect()
-        };
+        let answers = map_on_pool_if(
+            self.worth_threads(query, &candidates),
+            &candidates,
+            answer_pair,
+        );
         let answers = self.first_error_by_names(&candidates, answers)?;
         if Q::FORGETS_UNCHECKED {
             for record in self.records.values_mut() {
@@ -121,7 +121,8 @@ impl<V> Scene<V> {
     }
 
     /// Whether enough candidate pairs need more than their record's answer to be worth
-    /// handing to rayon's pool ([`PARALLEL_PAIRS`]).
+    /// handing to rayon's pool ([`PARALLEL_PAIRS`]), and the pool has more than one thread (a
+    /// pool of one would only add the hand-over and the wait).
     fn worth_threads<Q: PairQuery<V>>(
         &self,
         query: &Q,
@@ -135,7 +136,21 @@ impl<V> Scene<V> {
             (Some(oa), Some(ob), Some(part)) => !query.is_current(part, oa, ob),
             _ => true,
         };
-        candidates.iter().filter(stale).count() >= PARALLEL_PAIRS
+        rayon::current_num_threads() > 1
+            && candidates.iter().filter(stale).count() >= PARALLEL_PAIRS
+    }
+}
+
+/// `f` of each item in order: on rayon's pool when `parallel`, else on the calling thread.
+fn map_on_pool_if<P: Sync, T: Send>(
+    parallel: bool,
+    items: &[P],
+    f: impl Fn(&P) -> T + Sync + Send,
+) -> Vec<T> {
+    if parallel {
+        items.par_iter().map(f).collect()
+    } else {
+        items.iter().map(f).collect()
     }
 }
 
@@ -147,7 +162,7 @@ pub(crate) fn answer_all<P: Sync, T: Send>(
     candidates: &[P],
     answer: impl Fn(&P) -> Result<Option<T>, SceneError> + Sync + Send,
 ) -> Result<Vec<T>, SceneError> {
-    let answers: Vec<Result<Option<T>, SceneError>> = candidates.par_iter().map(answer).collect();
+    let answers = map_on_pool_if(rayon::current_num_threads() > 1, candidates, answer);
     let mut found = Vec::new();
     for answer in answers {
         found.extend(answer?);
