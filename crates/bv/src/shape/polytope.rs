@@ -123,10 +123,10 @@ impl Polytope {
     }
 
     /// Directions along the polytope's edges, for the separating-axis filters: a placed box's
-    /// three edge directions (from its first corner to the neighbours [`Polytope::with_faces`]
-    /// names), none for a hull. Any direction serves a filter; these are the box's own axes,
-    /// up to rounding, so with the triangle's they are the candidate axes of the
-    /// separating-axis theorem (Gottschalk, Lin & Manocha 1996).
+    /// three edge directions (from its first corner to the neighbours its faces name), none
+    /// for a hull. Any direction serves a filter; these are the box's own axes, up to
+    /// rounding, so with the triangle's they are the candidate axes of the separating-axis
+    /// theorem (Gottschalk, Lin & Manocha 1996).
     pub fn edge_directions(&self) -> Option<[Vector; 3]> {
         let faces = self.faces?;
         let corner = |face: usize, k: usize| self.vertices[faces[face][k] as usize];

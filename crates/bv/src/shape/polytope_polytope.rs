@@ -12,7 +12,7 @@ use crate::intersect::tri_tri_exact::{self, Prepared};
 /// other ([`Polytope::contains`]), or a pair of boundary triangles that intersect
 /// ([`tri_tri_exact`]); Ericson (2005) §5.5 (polyhedron–polyhedron by features). Disjoint
 /// bounding boxes, then a float separating-axis filter over the boxes' edge directions
-/// ([`some_axis_separates`]), settle most pairs first.
+/// (over the candidate axes of the separating-axis theorem), settle most pairs first.
 pub fn polytope_polytope(p: &Polytope, q: &Polytope) -> bool {
     if !boxes_meet(p.bounds(), q.bounds()) {
         return false;

@@ -11,7 +11,7 @@ use crate::{Aabb, Triangle};
 /// exact `orient3d` signs), or `t` meeting a boundary triangle
 /// ([`tri_tri_exact::intersects`], exact; Guigue & Devillers 2003). Disjoint bounding boxes
 /// (exact comparisons of the coordinates), then a float separating-axis filter
-/// ([`some_axis_separates`]: the triangle's normal, a box's edges and their cross products),
+/// (the triangle's normal, a box's edges and their cross products),
 /// settle most pairs first.
 pub fn polytope_triangle(p: &Polytope, t: &Triangle) -> bool {
     if !boxes_meet(p.bounds(), &Aabb::from_points(&t.vertices())) {

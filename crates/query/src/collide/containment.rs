@@ -93,7 +93,7 @@ pub(crate) fn between<V: PosedOverlap>(
 /// and padded for the rounding of that move.
 ///
 /// A shape is a closed solid: `p` is in it when it lies in the placed shape or on its surface,
-/// decided exactly ([`shape_contains`]).
+/// decided exactly (the shape's touch test against the point as a sphere of radius 0).
 ///
 /// An error when `p` is not finite or beyond [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE),
 /// or when the mesh placed by `pose` would be, or the shape cannot be placed by it
