@@ -133,3 +133,21 @@ def test_shapes_pickle_as_their_sizes(cube):
         at = translation(2.2, 1.0, 1.0)
         assert obbtree.collide(cube, None, model, at)[0] == obbtree.collide(cube, None, back, at)[0]
 
+
+
+def test_rays_hit_shapes_on_their_surface_with_tangents_counting():
+    ball = obbtree.Model.sphere(1.0)
+    pose = translation(0.0, 0.0, 5.0)
+    origins = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [np.nextafter(1.0, 2.0), 0.0, 0.0]]
+    hit, feature, t, points = obbtree.cast_rays(ball, origins, [[0.0, 0.0, 1.0]] * 3, pose)
+    assert hit.tolist() == [True, True, False]
+    assert feature.tolist() == [0, 0, -1]
+    assert t[0] == pytest.approx(4.0, abs=1e-12) and t[1] == pytest.approx(5.0, abs=1e-12)
+    assert np.allclose(points[0], [0.0, 0.0, 4.0], atol=1e-12) and np.isnan(points[2]).all()
+    # A box is a closed solid: from outside a ray enters and leaves; from inside it only leaves.
+    box = obbtree.Model.box([2.0, 2.0, 2.0])
+    ray, feature, t, _ = obbtree.cast_rays_all(box, [[0, 0, -3.0], [0, 0, 0.0]], [[0, 0, 1.0]] * 2)
+    assert ray.tolist() == [0, 0, 1] and feature.tolist() == [0, 0, 0]
+    assert np.allclose(t, [2.0, 4.0, 1.0], atol=1e-12)
+    hit, _, t, _ = obbtree.cast_rays(box, [[0, 0, -3.0]], [[0, 0, 1.0]], None, 1.999)
+    assert not hit[0] and t[0] == np.inf
