@@ -53,13 +53,14 @@ shapes apart is "within obbtree's band" when the oracle puts them inside it (cap
 ``D² <= s² + 2⁻³⁷·M²``, cylinder–cylinder: ``D² <= 2⁻³⁸·M²`` or each bounding capsule
 touching the other cylinder), and obbtree is wrong otherwise.
 
-**Distances.** Where obbtree measures both (sphere, capsule, box, convex, mesh; halfspaces and
-cylinders have no core for the exact oracle and are left out), for cases both libraries find apart: obbtree's
-``distance`` against coal's (default ``DistanceRequest``), a disagreement when they differ by
-more than 1e-9 of the distance (with a floor of 1e-15 of the sizes). Each disagreement is
-decided by the exact
-squared distance of the cores (80-digit square root, radii subtracted): obbtree is right when
-within its documented ``1e-12·(d* + L)``, coal when within 1e-9.
+**Distances.** For every pair of measured kinds (all but the halfspace), for cases both
+libraries find apart: obbtree's ``distance`` against coal's (default ``DistanceRequest``), a
+disagreement when they differ by more than 1e-9 of the distance (with a floor of 1e-15 of the
+sizes). Each disagreement is decided by the distance of the cores, radii subtracted: exact
+(80-digit square root of the exact square) without a cylinder, else the middle of the
+80-digit decimal GJK's enclosure (python/tests/numeric_shapes.py; its width, about 1e-30 of
+the magnitudes, is far below both tolerances). obbtree is right when within its documented
+``1e-12·(d* + L)``, coal when within 1e-9.
 """
 
 import argparse
@@ -81,9 +82,8 @@ import numeric_shapes  # noqa: E402
 
 KINDS = ("sphere", "capsule", "cylinder", "box", "convex", "halfspace")
 PAIRS = [(a, b) for i, a in enumerate(KINDS) for b in KINDS[i:]] + [(k, "mesh") for k in KINDS]
-# obbtree measures the distance of these (a core and a radius); halfspaces and cylinders are
-# refused.
-MEASURED = {"sphere", "capsule", "box", "convex", "mesh"}
+# The kinds whose distances are compared (a halfspace has none to compare: coal's is signed).
+MEASURED = {"sphere", "capsule", "cylinder", "box", "convex", "mesh"}
 # Relative moves of the near cases off the distance where obbtree's answer changes.
 NUDGES = (0.0, 2.0**-52, -(2.0**-52), 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6)
 DISTANCE_AGREEMENT = 1e-9
@@ -583,9 +583,11 @@ def _core_within(pa, pb, radius, band):
 
 
 def exact_distance(a, b):
-    """The exact distance of two measured shapes (Decimal, 80 digits), or None when a pair has
-    no exact core distance here."""
+    """The distance of two measured shapes (Decimal, 80 digits): exact without a cylinder,
+    else to the 80-digit decimal GJK's enclosure."""
     pa, pb = placed(a), placed(b)
+    if "cylinder" in (a.kind, b.kind):
+        return _decimal_distance(pa, pb)
     if a.kind == "mesh":
         core2 = exact_shapes.core_distance_squared_to_mesh(pb, pa)
         radii = exact_shapes.radius(pb)
@@ -595,6 +597,31 @@ def exact_distance(a, b):
     with decimal.localcontext(numeric_shapes.CONTEXT):
         core = numeric_shapes._dec(core2).sqrt()
         return max(core - numeric_shapes._dec(radii), decimal.Decimal(0))
+
+
+def _decimal_distance(pa, pb):
+    """The distance of two placed shapes one of which is a cylinder (``pa`` may be the mesh's
+    triangles): the middle of the decimal GJK's enclosure of the cores' distance, radii
+    subtracted; against a mesh, the least over its triangles, nearest boxes first (a
+    triangle's box gap less the cylinder's radius bounds its distance from below)."""
+    with decimal.localcontext(numeric_shapes.CONTEXT):
+        if not isinstance(pa, list):
+            lower, upper = numeric_shapes.core_distance(pa, pb)
+            return max((lower + upper) / 2 - numeric_shapes.radii(pa, pb), decimal.Decimal(0))
+        best = None
+        for gap, t in exact_shapes.near_triangles([pb.a, pb.b], pa):
+            if best is not None and numeric_shapes._dec(gap - pb.radius) > best:
+                break
+            # A triangle whose enclosure starts beyond the best so far is left early.
+            target = None if best is None else best + numeric_shapes.radii(t, pb)
+            lower, upper = numeric_shapes.core_distance(t, pb, target)
+            if target is not None and lower > target:
+                continue
+            if target is not None:
+                lower, upper = numeric_shapes.core_distance(t, pb)
+            d = max((lower + upper) / 2 - numeric_shapes.radii(t, pb), decimal.Decimal(0))
+            best = d if best is None else min(best, d)
+        return best
 
 
 def _size(a, b):

@@ -11,9 +11,10 @@ loop, plus 24 exact contacts on a dyadic grid and their copies one float step ap
 The test fails on an undecided disagreement, on obbtree wrong by the oracle (for the
 conservative capsule–cylinder and cylinder–cylinder: a "no" for shapes that touch, or a "yes"
 outside the documented band), on an exact contact obbtree calls apart, and on a distance of
-obbtree's off the exact one. The oracles are checked first: the integer GJK against the
-Voronoi-region walks of tests/exact.py, the decimal GJK against both, and the placement they
-assume against obbtree's own answers at the edge of touching.
+obbtree's off the exact one (for a cylinder, the 80-digit decimal one). The oracles are
+checked first: the integer GJK against the Voronoi-region walks of tests/exact.py, the
+decimal GJK against both, and the placement they assume against obbtree's own answers at the
+edge of touching.
 """
 
 import sys
@@ -147,7 +148,8 @@ def test_a_flipped_verdict_and_a_skewed_distance_fail(monkeypatch):
 
     measure = coal_shapes.obbtree_distance
     monkeypatch.setattr(coal_shapes, "obbtree_distance", lambda a, b, m: measure(a, b, m) + 1e-6)
-    outcome = coal_shapes.compare_pair(("capsule", "mesh"), 20, SEED)
-    assert outcome.distance_disagreements, "no distance compared"
-    assert all(not d.obbtree_right and d.coal_right for d in outcome.distance_disagreements)
-    assert len(outcome.failures) == len(outcome.distance_disagreements)
+    for pair in [("capsule", "mesh"), ("cylinder", "mesh")]:  # exact, then decimal oracle
+        outcome = coal_shapes.compare_pair(pair, 20, SEED)
+        assert outcome.distance_disagreements, f"{pair}: no distance compared"
+        assert all(not d.obbtree_right for d in outcome.distance_disagreements)
+        assert len(outcome.failures) == len(outcome.distance_disagreements)
