@@ -228,3 +228,39 @@ fn two_shapes_are_not_checked_for_containment() {
         (true, Containment::NotChecked)
     );
 }
+
+/// With `solids`, a shape inside a closed mesh is at distance 0 and the result says so; without
+/// it (and for an open mesh) the distance is to the surface: the cube of side 4 and a shape of
+/// each kind with a core centred in it, reaching 1 from the centre, so exactly 1 from the
+/// nearest face.
+#[test]
+fn a_shape_inside_a_closed_mesh_is_at_distance_zero_for_solids() {
+    use obbtree_query::{distance, DistanceRequest};
+    let (closed, open) = cubes();
+    let centre = at(2.0, 2.0, 2.0);
+    let id = Pose::identity();
+    let solids = DistanceRequest::default().with_solids(true);
+    for shape in [
+        Shape::sphere(1.0).unwrap(),
+        Shape::capsule(1.0, 0.0).unwrap(),
+        Shape::cuboid([2.0, 2.0, 2.0]).unwrap(),
+        Shape::cylinder(1.0, 2.0).unwrap(),
+    ] {
+        let inner: Model = Model::from_shape(shape.clone());
+        let surface = distance(&closed, &id, &inner, &centre, &DistanceRequest::default()).unwrap();
+        assert!((surface.distance - 1.0).abs() < 1e-12, "{shape:?}: {}", surface.distance);
+        assert_eq!(surface.contained, Containment::NotChecked);
+        let solid = distance(&closed, &id, &inner, &centre, &solids).unwrap();
+        assert_eq!((solid.distance, solid.lower, solid.upper), (0.0, 0.0, 0.0));
+        assert_eq!(solid.contained, Containment::BInA, "{shape:?}");
+        let swapped = distance(&inner, &centre, &closed, &id, &solids).unwrap();
+        assert_eq!((swapped.distance, swapped.contained), (0.0, Containment::AInB));
+        let open_mesh = distance(&open, &id, &inner, &centre, &solids).unwrap();
+        assert_eq!(open_mesh.contained, Containment::OpenMesh, "{shape:?}");
+        assert!(open_mesh.distance > 0.99, "{shape:?}: {}", open_mesh.distance);
+        // Beside the cube, solids change nothing.
+        let beside = distance(&closed, &id, &inner, &at(7.0, 2.0, 2.0), &solids).unwrap();
+        assert_eq!(beside.contained, Containment::Disjoint);
+        assert!((beside.distance - 2.0).abs() < 1e-12, "{shape:?}: {}", beside.distance);
+    }
+}

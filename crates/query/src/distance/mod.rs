@@ -147,7 +147,9 @@ use std::ops::ControlFlow;
 /// searched best first), with the guarantee above whenever its search settles (nearly always;
 /// the interval holds regardless), and its margins are decided from the certified interval:
 /// never "no" for a gap within the margin, possibly "yes" for one above it by at most the
-/// interval's width (see `distance::cylinder`).
+/// interval's width (see `distance::cylinder`). With [`DistanceRequest::solids`], a shape
+/// wholly inside a closed mesh's solid is at distance 0 and [`DistanceResult::contained`] says
+/// so (a mesh inside a shape touches it anyway; two shapes are not checked).
 ///
 /// ```
 /// use obbtree_bv::{Point, Pose, TriMesh};

@@ -15,6 +15,10 @@
 //!   its core is within `m + radius`, decided exactly by the mesh–mesh margin test; when
 //!   `m + radius` is not a float the sum is rounded up (so the answer may be "yes" for a gap
 //!   above `m` by at most one rounding of the sum, never "no" for a gap within it).
+//! * **Solids.** With [`DistanceRequest::solids`], a shape wholly inside a closed mesh's solid
+//!   is at distance 0, and [`DistanceResult::contained`] says where the two lie (as
+//!   [`collide`] with containment tells it: for a mesh and a shape; two shapes are not
+//!   checked). Shapes are solids with or without it.
 //! * Hints are dropped (they would name core triangles). A halfspace, which has no core, is
 //!   measured by its plane (`halfspace.rs`: distances and margins against any model); a
 //!   cylinder, which has none either, as a convex set by its support mapping (`cylinder.rs`:
@@ -77,12 +81,49 @@ pub(super) fn distance_shapes<V: PosedOverlap>(
     pose_b: &Pose,
     request: &DistanceRequest,
 ) -> Result<DistanceResult, QueryError> {
-    if is_halfspace(a) || is_halfspace(b) {
-        return distance_to_halfspace(a, pose_a, b, pose_b, request);
+    let result = if is_halfspace(a) || is_halfspace(b) {
+        distance_to_halfspace(a, pose_a, b, pose_b, request)?
+    } else if involves_cylinder(a, b) {
+        distance_cylinder(a, pose_a, b, pose_b, request)?
+    } else {
+        distance_by_cores(a, pose_a, b, pose_b, request)?
+    };
+    if request.solids {
+        with_containment(a, pose_a, b, pose_b, result)
+    } else {
+        Ok(result)
     }
-    if involves_cylinder(a, b) {
-        return distance_cylinder(a, pose_a, b, pose_b, request);
+}
+
+/// `result` with, for solids, where the two lie ([`DistanceResult::contained`], as the
+/// collision query with containment tells it: for a mesh and a shape only) and distance 0 when
+/// a shape lies inside a closed mesh's solid. A mesh inside a shape already touches it.
+fn with_containment<V: PosedOverlap>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+    mut result: DistanceResult,
+) -> Result<DistanceResult, QueryError> {
+    let request = CollisionRequest {
+        containment: true,
+        ..CollisionRequest::new(Mode::First)
+    };
+    result.contained = collide(a, pose_a, b, pose_b, &request)?.contained;
+    if matches!(result.contained, Containment::AInB | Containment::BInA) {
+        (result.distance, result.lower, result.upper) = (0.0, 0.0, 0.0);
     }
+    Ok(result)
+}
+
+/// [`distance_shapes`] for shapes with a core (sphere, capsule, box, convex) and meshes.
+fn distance_by_cores<V: PosedOverlap>(
+    a: &Model<V>,
+    pose_a: &Pose,
+    b: &Model<V>,
+    pose_b: &Pose,
+    request: &DistanceRequest,
+) -> Result<DistanceResult, QueryError> {
     let ma = Measured::of(a, Operand::A, "distance")?;
     let mb = Measured::of(b, Operand::B, "distance")?;
     let request = request.with_hint(None);
