@@ -10,7 +10,8 @@ Scale Benchmark and an Inclusion-Based Algorithm for Continuous Collision Detect
 1e-6, minimum distance 0, t in [0, 1]). Both engines answer the same queries, one set after the
 other in one run, one thread each:
 
-* the benchmark's handcrafted sets (`data_0_0.csv` of each folder under --data, both kinds),
+* the benchmark's handcrafted sets (SET/KIND.csv under --data, the repository's copy; or the
+  benchmark's own SET/KIND/data_0_0.csv), both kinds,
   whose ground truth is the file's seventh column: each engine's false positives and false
   negatives are counted against it;
 * --random N simulation-like near misses of each kind (default 2,000): a triangle or an edge
@@ -38,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data" / "ccd"
+DATA = ROOT / "crates" / "bv" / "tests" / "data" / "ccd"
 KINDS = {"vertex-face": "vertex-face", "edge-edge": "edge-edge"}
 
 
@@ -199,14 +200,18 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         for kind in KINDS:
-            files = sorted(args.data.glob(f"*/{kind}/data_0_0.csv"))
+            # The repository's copy (SET/KIND.csv) or the benchmark's layout
+            # (SET/KIND/data_0_0.csv).
+            files = sorted(args.data.glob(f"*/{kind}.csv")) + sorted(
+                args.data.glob(f"*/{kind}/data_0_0.csv")
+            )
             if not files:
-                sys.exit(f"no {kind} sets under {args.data} (*/{kind}/data_0_0.csv)")
+                sys.exit(f"no {kind} sets under {args.data} (*/{kind}.csv)")
             for path in files:
                 queries, truth = read_queries(path)
                 if args.limit:
                     queries, truth = queries[: args.limit], truth[: args.limit]
-                name = path.parent.parent.name
+                name = path.parent.name if path.name == f"{kind}.csv" else path.parent.parent.name
                 rows.append(compare(cli, kind, name, queries, truth, args.repeat, workdir))
                 print(f"{name} {kind}: done", file=sys.stderr, flush=True)
             if args.random:
