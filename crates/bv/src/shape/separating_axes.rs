@@ -81,3 +81,65 @@ pub(super) fn polytope_polytope_axes(
         .flat_map(move |e| crossed.clone().map(move |f| e.cross(&f)));
     p_edges.chain(q_edges).chain(crosses)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    /// A triangle with integer corners below 2²⁰ scaled by `2^shift`, and a point exactly in
+    /// it (`(2a + b + c)/4`, exact in `f64`): the normal `(b − a) × (c − a)` is exact too, but
+    /// the projections on it (about 2⁶¹ before scaling) are rounded, so the four equal exact
+    /// projections come out a few ulps apart.
+    fn touching_case(rng: &mut Pcg64, shift: i32) -> ([Point; 3], Point) {
+        let scale = 2f64.powi(shift);
+        let mut corner = || {
+            Point::from(Vector::from_fn(|_, _| {
+                f64::from(rng.gen_range(-(1 << 20)..(1 << 20))) * scale
+            }))
+        };
+        let [a, b, c] = [corner(), corner(), corner()];
+        let inside = Point::from((a.coords * 2.0 + b.coords + c.coords) / 4.0);
+        ([a, b, c], inside)
+    }
+
+    /// Convex sets that touch at one point (a point of a triangle's interior, the other set a
+    /// segment from it out of the plane) are never called apart, along every candidate axis,
+    /// on either side and at every scale: the rounding bound must cover projections that are
+    /// equal exactly but not in floating point. Moved off the plane by a millionth of the
+    /// size, the same sets are called apart: the filter is not idle.
+    #[test]
+    fn sets_touching_inside_a_face_are_never_called_apart() {
+        let mut rng = Pcg64::seed_from_u64(7);
+        let mut apart = 0;
+        for case in 0..4000 {
+            let shift = [-60, 0, 30, 200][case % 4];
+            let (tri, inside) = touching_case(&mut rng, shift);
+            let normal = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+            if normal == Vector::zeros() {
+                continue;
+            }
+            let side = if case % 8 < 4 { 1.0 } else { -1.0 };
+            let out = |gap: f64| {
+                let step = normal.normalize() * (side * gap * 2f64.powi(20 + shift));
+                [inside + step, inside + step * 2.0]
+            };
+            let box_edges = Some(std::array::from_fn(|_| {
+                Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0))
+            }));
+            let touching = [inside, out(1.0)[1]];
+            assert!(
+                !some_axis_separates(polytope_triangle_axes(box_edges, tri), &tri, &touching),
+                "case {case}: {tri:?} and {touching:?} touch at {inside:?}"
+            );
+            let off = out(1e-6);
+            apart += usize::from(some_axis_separates(
+                polytope_triangle_axes(box_edges, tri),
+                &tri,
+                &off,
+            ));
+        }
+        assert!(apart > 3900, "only {apart} of the sets moved apart were called apart");
+    }
+}
