@@ -248,19 +248,34 @@ fn a_shape_inside_a_closed_mesh_is_at_distance_zero_for_solids() {
     ] {
         let inner: Model = Model::from_shape(shape.clone());
         let surface = distance(&closed, &id, &inner, &centre, &DistanceRequest::default()).unwrap();
-        assert!((surface.distance - 1.0).abs() < 1e-12, "{shape:?}: {}", surface.distance);
+        assert!(
+            (surface.distance - 1.0).abs() < 1e-12,
+            "{shape:?}: {}",
+            surface.distance
+        );
         assert_eq!(surface.contained, Containment::NotChecked);
         let solid = distance(&closed, &id, &inner, &centre, &solids).unwrap();
         assert_eq!((solid.distance, solid.lower, solid.upper), (0.0, 0.0, 0.0));
         assert_eq!(solid.contained, Containment::BInA, "{shape:?}");
         let swapped = distance(&inner, &centre, &closed, &id, &solids).unwrap();
-        assert_eq!((swapped.distance, swapped.contained), (0.0, Containment::AInB));
+        assert_eq!(
+            (swapped.distance, swapped.contained),
+            (0.0, Containment::AInB)
+        );
         let open_mesh = distance(&open, &id, &inner, &centre, &solids).unwrap();
         assert_eq!(open_mesh.contained, Containment::OpenMesh, "{shape:?}");
-        assert!(open_mesh.distance > 0.99, "{shape:?}: {}", open_mesh.distance);
+        assert!(
+            open_mesh.distance > 0.99,
+            "{shape:?}: {}",
+            open_mesh.distance
+        );
         // Beside the cube, solids change nothing.
         let beside = distance(&closed, &id, &inner, &at(7.0, 2.0, 2.0), &solids).unwrap();
         assert_eq!(beside.contained, Containment::Disjoint);
-        assert!((beside.distance - 2.0).abs() < 1e-12, "{shape:?}: {}", beside.distance);
+        assert!(
+            (beside.distance - 2.0).abs() < 1e-12,
+            "{shape:?}: {}",
+            beside.distance
+        );
     }
 }

@@ -287,29 +287,65 @@ fn around(cylinder: &Cylinder) -> Aabb {
     .expect("a cylinder is bounded")
 }
 
+/// A search of a mesh's tree (in the mesh's frame) around a cylinder: the lower bound of a
+/// box of the tree, by node or by triangle position, and the triangle at a position.
+struct TreeAround<'m, V> {
+    mesh: &'m MeshModel<V>,
+    cylinder: &'m Cylinder,
+    around: Aabb,
+}
+
+impl<'m, V> TreeAround<'m, V> {
+    fn new(mesh: &'m MeshModel<V>, cylinder: &'m Cylinder) -> Self {
+        Self {
+            mesh,
+            cylinder,
+            around: around(cylinder),
+        }
+    }
+
+    /// A lower bound on the distance from the cylinder to anything under node `node`.
+    fn node_bound(&self, node: usize) -> f64 {
+        box_lower_bound(self.cylinder, &self.around, &self.mesh.node_bounds()[node])
+    }
+
+    /// A lower bound on the distance from the cylinder to the triangle at `position` of the
+    /// tree's order.
+    fn triangle_bound(&self, position: usize) -> f64 {
+        box_lower_bound(
+            self.cylinder,
+            &self.around,
+            &self.mesh.boxed()[position].bounds,
+        )
+    }
+
+    /// The mesh's index of the triangle at `position` of the tree's order.
+    fn triangle(&self, position: usize) -> u32 {
+        self.mesh.tree().triangle_order()[position]
+    }
+
+    fn measure(&self, t: u32) -> Certified {
+        measure_triangle(self.mesh, self.cylinder, t)
+    }
+}
+
 /// The triangle of `mesh` nearest `cylinder` (in the mesh's frame), best first over the tree;
 /// the certificate's lower bound is the least over every triangle (measured, or left out by a
 /// bound at least the distance found).
 fn nearest_triangle<V>(mesh: &MeshModel<V>, cylinder: &Cylinder) -> (Certified, u32) {
-    let (tree, order, boxed, node_bounds) = (
-        mesh.tree(),
-        mesh.tree().triangle_order(),
-        mesh.boxed(),
-        mesh.node_bounds(),
-    );
-    let around = around(cylinder);
+    let search = TreeAround::new(mesh, cylinder);
     let mut best: Option<(Certified, u32)> = None;
     let mut lower = f64::INFINITY;
-    tree.branch_and_bound(
-        |node| box_lower_bound(cylinder, &around, &node_bounds[node]),
+    mesh.tree().branch_and_bound(
+        |node| search.node_bound(node),
         |range| {
             let mut enough = best.map_or(f64::INFINITY, |(c, _)| c.distance);
             for position in range {
-                if box_lower_bound(cylinder, &around, &boxed[position].bounds) >= enough {
+                if search.triangle_bound(position) >= enough {
                     continue;
                 }
-                let t = order[position];
-                let found = measure_triangle(mesh, cylinder, t);
+                let t = search.triangle(position);
+                let found = search.measure(t);
                 lower = lower.min(found.lower);
                 if found.distance < enough {
                     enough = found.distance;
@@ -366,31 +402,19 @@ fn triangles_within<V>(
     margin: f64,
     first_only: bool,
 ) -> Vec<u32> {
-    let (tree, order, boxed, node_bounds) = (
-        mesh.tree(),
-        mesh.tree().triangle_order(),
-        mesh.boxed(),
-        mesh.node_bounds(),
-    );
-    let around = around(cylinder);
-    let key = |bounds: &Aabb| {
-        let bound = box_lower_bound(cylinder, &around, bounds);
-        if bound > margin {
-            f64::INFINITY
-        } else {
-            bound
-        }
-    };
+    let search = TreeAround::new(mesh, cylinder);
+    // Boxes beyond the margin are left out (an infinite key).
+    let key = |bound: f64| if bound > margin { f64::INFINITY } else { bound };
     let mut near = Vec::new();
-    tree.branch_and_bound(
-        |node| key(&node_bounds[node]),
+    mesh.tree().branch_and_bound(
+        |node| key(search.node_bound(node)),
         |range| {
             for position in range {
-                if key(&boxed[position].bounds) == f64::INFINITY {
+                if key(search.triangle_bound(position)) == f64::INFINITY {
                     continue;
                 }
-                let t = order[position];
-                if measure_triangle(mesh, cylinder, t).lower <= margin {
+                let t = search.triangle(position);
+                if search.measure(t).lower <= margin {
                     near.push(t);
                     if first_only {
                         return f64::NEG_INFINITY;
