@@ -32,7 +32,7 @@ pub fn edge_edge(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
 }
 
 /// The exact path: no filter.
-fn exact(start: &[Point; 4], end: &[Point; 4]) -> Option<TimeOfImpact> {
+pub(super) fn exact(start: &[Point; 4], end: &[Point; 4]) -> Option<TimeOfImpact> {
     let x = super::trajectories(start, end)?;
     let [a0, a1, b0, b1] = &x;
     let f = coplanarity(&x);

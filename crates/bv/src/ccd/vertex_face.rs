@@ -37,7 +37,7 @@ pub fn vertex_face(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
 }
 
 /// The exact path: no filter.
-fn exact(start: &[Point; 4], end: &[Point; 4]) -> Option<TimeOfImpact> {
+pub(super) fn exact(start: &[Point; 4], end: &[Point; 4]) -> Option<TimeOfImpact> {
     let [v, f0, f1, f2] = super::trajectories(start, end)?;
     let f = coplanarity(&[v.clone(), f0.clone(), f1.clone(), f2.clone()]);
     let edges = [[&f0, &f1], [&f1, &f2], [&f2, &f0]];
