@@ -25,10 +25,7 @@ use crate::Point;
 /// assert!(toi.lo <= 0.5 && 0.5 <= toi.hi);
 /// ```
 pub fn edge_edge(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
-    if filter::rules_out_edge_edge(&start, &end) {
-        return None;
-    }
-    exact(&start, &end)
+    super::decide(filter::edge_edge(&start, &end), || exact(&start, &end))
 }
 
 /// The exact path: no filter.

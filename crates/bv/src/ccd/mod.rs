@@ -79,6 +79,19 @@ impl TimeOfImpact {
     }
 }
 
+/// The answer: the filter's when it has one, else the exact path's.
+#[inline]
+fn decide(
+    verdict: filter::Verdict,
+    exact: impl FnOnce() -> Option<TimeOfImpact>,
+) -> Option<TimeOfImpact> {
+    match verdict {
+        filter::Verdict::Miss => None,
+        filter::Verdict::Hit(toi) => Some(toi),
+        filter::Verdict::Undecided => exact(),
+    }
+}
+
 /// A point's coordinates as exact polynomials in `t`.
 type Trajectory = [Poly; 3];
 

@@ -397,6 +397,10 @@ fn sign_at_root(g: &Poly, poly: &Poly, mut interval: Interval) -> i8 {
     if g.is_zero() {
         return 0;
     }
+    if g.variations_on(&interval) == 0 {
+        // No root of `g` around `r` (the common case): no gcd needed.
+        return g.sign_at(&interval.bisect().1);
+    }
     let common = poly.gcd(g);
     let [lo, hi] = interval.ends();
     if common.degree() > 0 && common.sign_at(&lo) != common.sign_at(&hi) {

@@ -30,10 +30,7 @@ use crate::Point;
 ///                     [beside(-1.0), face[0], face[1], face[2]]).is_none());
 /// ```
 pub fn vertex_face(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
-    if filter::rules_out_vertex_face(&start, &end) {
-        return None;
-    }
-    exact(&start, &end)
+    super::decide(filter::vertex_face(&start, &end), || exact(&start, &end))
 }
 
 /// The exact path: no filter.
