@@ -60,7 +60,8 @@ pub(super) fn vertex_face(start: &[Point; 4], end: &[Point; 4]) -> Verdict {
     if f.sign().is_some() {
         return Verdict::Miss;
     }
-    inside_test(&f, &barycentric_numerators(start, end))
+    let crossing = || single_crossing(&f, |t| coplanarity_at(start, end, t));
+    inside_test(&barycentric_numerators(start, end), crossing)
 }
 
 /// The filter's verdict on the segment of `start[0..2]` against that of `start[2..4]`.
@@ -73,21 +74,29 @@ pub(super) fn edge_edge(start: &[Point; 4], end: &[Point; 4]) -> Verdict {
     if f.sign().is_some() {
         return Verdict::Miss;
     }
-    inside_test(&f, &crossing_parameters(start, end))
+    let crossing = || single_crossing(&f, |t| coplanarity_at(start, end, t));
+    inside_test(&crossing_parameters(start, end), crossing)
 }
 
-/// Steps 3 and 4 of the module docs, for the coplanarity cubic `f` and the polynomials
-/// `inside`, all `≥ 0` at a contact.
+/// Steps 3 and 4 of the module docs, for the polynomials `inside`, all `≥ 0` at a contact, and
+/// the bracket of the coplanarity cubic's only root in `[0, 1]` that `crossing` proves, if any.
 #[inline(never)]
-fn inside_test<const N: usize>(f: &Bernstein, inside: &[Bernstein; N]) -> Verdict {
+fn inside_test<const N: usize>(
+    inside: &[Bernstein; N],
+    crossing: impl FnOnce() -> Option<[f64; 2]>,
+) -> Verdict {
     if inside.iter().any(|p| p.sign() == Some(-1)) {
         return Verdict::Miss;
     }
-    let Some([lo, hi]) = single_crossing(f) else {
+    let Some([lo, hi]) = crossing() else {
         return Verdict::Undecided;
     };
-    if inside.iter().all(|p| p.positive_on(lo, hi)) {
+    let signs: Vec<Option<i8>> = inside.iter().map(|p| p.sign_on(lo, hi)).collect();
+    if signs.iter().all(|&s| s == Some(1)) {
         Verdict::Hit(TimeOfImpact { lo, hi })
+    } else if signs.contains(&Some(-1)) {
+        // The only candidate time is the root, in `[lo, hi]`, where the test fails.
+        Verdict::Miss
     } else {
         Verdict::Undecided
     }
@@ -180,24 +189,40 @@ fn crossing_parameters(start: &[Point; 4], end: &[Point; 4]) -> [Bernstein; 4] {
 }
 
 /// The bracket `[lo, hi]` (step 4 of the module docs) of the only root of the cubic `f` in
-/// `(0, 1)`, if its coefficients prove there is exactly one and the float estimate is proven
-/// to lie within `2⁻⁴²` of it.
-fn single_crossing(f: &Bernstein) -> Option<[f64; 2]> {
-    let signs = f.c[..=f.degree].iter().map(|a| a.sign());
-    let signs: Option<Vec<i8>> = signs.collect();
+/// `(0, 1)`, if its coefficients prove there is exactly one and its values at the bracket's
+/// ends, `value_at` (with error bounds), prove that the bracket contains it.
+fn single_crossing(f: &Bernstein, value_at: impl Fn(f64) -> Approx) -> Option<[f64; 2]> {
+    let signs: Option<Vec<i8>> = f.c[..=f.degree].iter().map(|a| a.sign()).collect();
     let signs = signs?;
     if signs.windows(2).filter(|w| w[0] != w[1]).count() != 1 {
         return None;
     }
     let root = f.newton_root()?;
     let (lo, hi) = ((root - BRACKET).max(0.0), (root + BRACKET).min(1.0));
-    let proven =
-        f.value_at(lo).sign() == Some(signs[0]) && f.value_at(hi).sign() == Some(-signs[0]);
-    proven.then_some([lo, hi])
+    let proven = value_at(lo).sign() == Some(signs[0]) && value_at(hi).sign() == Some(-signs[0]);
+    (proven && hi - lo <= 1e-12).then_some([lo, hi])
 }
 
-/// Half the width of a hit's bracket: `2⁻⁴²`, so that `hi − lo ≤ 2⁻⁴¹ < 10⁻¹²`.
-const BRACKET: f64 = 1.0 / (1u64 << 42) as f64;
+/// Half the width of a hit's bracket: `hi − lo ≤ 2·BRACKET` plus two roundings of the ends
+/// (a few `10⁻¹⁶`), checked to be at most `10⁻¹²`.
+const BRACKET: f64 = 4.9e-13;
+
+/// The coplanarity cubic's value at `t`, with its error bound, from the points' positions at
+/// `t` (more accurate near a root than the Bernstein coefficients' bounds allow).
+fn coplanarity_at(start: &[Point; 4], end: &[Point; 4], t: f64) -> Approx {
+    let t = Approx::exact(t);
+    let position = |i: usize, k: usize| {
+        let (a, b) = (Approx::exact(start[i][k]), Approx::exact(end[i][k]));
+        a.add(t.mul(b.sub(a)))
+    };
+    let x: [[Approx; 3]; 4] = std::array::from_fn(|i| std::array::from_fn(|k| position(i, k)));
+    let difference = |i: usize| -> [Approx; 3] { std::array::from_fn(|k| x[i][k].sub(x[0][k])) };
+    let (u, v, w) = (difference(1), difference(2), difference(3));
+    (0..3).fold(Approx::default(), |acc, i| {
+        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+        acc.add(u[i].mul(v[j].mul(w[k]).sub(v[k].mul(w[j]))))
+    })
+}
 
 /// The unit roundoff `2⁻⁵³`.
 const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
@@ -319,16 +344,20 @@ impl Bernstein {
         terms.fold(Approx::default(), Approx::add)
     }
 
-    /// Whether the polynomial is certainly positive on `[lo, hi]`: its value at `lo` exceeds
-    /// its error plus `(hi − lo)` times a bound on the derivative, `2d·max|c_k|` (the derivative
-    /// of `Σ b_k C(d,k) tᵏ(1 − t)ᵈ⁻ᵏ` is `d Σ (b_{k+1} − b_k) C(d−1,k) tᵏ(1 − t)ᵈ⁻¹⁻ᵏ`, and
-    /// `|b_k| ≤ |c_k|`).
-    fn positive_on(&self, lo: f64, hi: f64) -> bool {
+    /// The sign the polynomial certainly has on all of `[lo, hi]`: that of its value at `lo`
+    /// if it exceeds its error plus `(hi − lo)` times a bound on the derivative, `2d·max|c_k|`
+    /// (the derivative of `Σ b_k C(d,k) tᵏ(1 − t)ᵈ⁻ᵏ` is `d Σ (b_{k+1} − b_k) C(d−1,k)
+    /// tᵏ(1 − t)ᵈ⁻¹⁻ᵏ`, and `|b_k| ≤ |c_k|`).
+    fn sign_on(&self, lo: f64, hi: f64) -> Option<i8> {
         let c = &self.c[..=self.degree];
         let largest = c.iter().fold(0.0f64, |m, a| m.max(a.value.abs() + a.error));
         let change = 2.0 * self.degree as f64 * largest * (hi - lo);
         let at_lo = self.value_at(lo);
-        at_lo.value > (at_lo.error + change) * ERROR_INFLATION
+        Approx {
+            error: at_lo.error + change,
+            ..at_lo
+        }
+        .sign()
     }
 
     /// A float estimate of a root in `[0, 1]` by Newton's method from the secant of the end
