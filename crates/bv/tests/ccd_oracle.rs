@@ -14,7 +14,6 @@
 mod common;
 
 use common::config_with;
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use obbtree_bv::ccd::{edge_edge, vertex_face, TimeOfImpact};
