@@ -106,16 +106,21 @@ fn inside_test<const N: usize>(
 /// disjoint.
 #[inline]
 fn swept_boxes_apart(start: &[Point; 4], end: &[Point; 4], split: usize) -> bool {
-    (0..3).any(|axis| {
-        let range = |points: std::ops::Range<usize>| {
-            let values = points.flat_map(|i| [start[i][axis], end[i][axis]]);
-            values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(x), hi.max(x))
-            })
-        };
-        let ((lo_a, hi_a), (lo_b, hi_b)) = (range(0..split), range(split..4));
-        hi_a < lo_b || hi_b < lo_a
-    })
+    let swept = |i: usize| {
+        (
+            start[i].coords.inf(&end[i].coords),
+            start[i].coords.sup(&end[i].coords),
+        )
+    };
+    let hull = |points: std::ops::Range<usize>| {
+        let first = swept(points.start);
+        points
+            .skip(1)
+            .map(swept)
+            .fold(first, |(lo, hi), (l, h)| (lo.inf(&l), hi.sup(&h)))
+    };
+    let ((lo_a, hi_a), (lo_b, hi_b)) = (hull(0..split), hull(split..4));
+    (0..3).any(|k| hi_a[k] < lo_b[k] || hi_b[k] < lo_a[k])
 }
 
 /// The coplanarity cubic `f(t) = (x₁ − x₀)·((x₂ − x₀) × (x₃ − x₀))` in the basis

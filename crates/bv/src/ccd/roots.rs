@@ -135,15 +135,17 @@ impl Poly {
         (Self(q).trimmed(), Self(r).trimmed())
     }
 
-    /// The greatest common divisor up to a constant factor (primitive remainder sequence), or
-    /// a constant when there is no common root.
+    /// The greatest common divisor up to a constant factor (Euclid's pseudo-remainder
+    /// sequence), or a constant when there is no common root. The degrees here are at most 4,
+    /// so the coefficients' growth over the few steps costs less than removing their contents
+    /// (big-integer gcds) would.
     fn gcd(&self, other: &Self) -> Self {
-        let (mut a, mut b) = (self.clone().primitive(), other.clone().primitive());
+        let (mut a, mut b) = (self.clone(), other.clone());
         if a.degree() < b.degree() {
             std::mem::swap(&mut a, &mut b);
         }
         while !b.is_zero() {
-            let r = a.pseudo_divide(&b).1.primitive();
+            let r = a.pseudo_divide(&b).1;
             a = std::mem::replace(&mut b, r);
         }
         a
@@ -152,6 +154,9 @@ impl Poly {
     /// The square-free part: the same roots, each simple. Nonzero input.
     fn square_free(&self) -> Self {
         let common = self.gcd(&self.derivative());
+        if common.degree() == 0 {
+            return self.clone();
+        }
         self.pseudo_divide(&common).0.primitive()
     }
 
