@@ -2,7 +2,7 @@
 //! a point (module docs of [`ccd`](super) for the guarantee and the method).
 
 use super::filter;
-use super::roots::Time;
+use super::roots::{Poly, Time};
 use super::{
     coplanarity, cross, dot, first_contact, point_on_segment, point_segment_events, product, sub,
     vanishes, TimeOfImpact, Trajectory,
@@ -31,16 +31,19 @@ pub fn edge_edge(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
 /// The exact path: no filter.
 pub(super) fn exact(start: &[Point; 4], end: &[Point; 4]) -> Option<TimeOfImpact> {
     let x = super::trajectories(start, end)?;
-    let [a0, a1, b0, b1] = &x;
     let f = coplanarity(&x);
-    let ends = [
+    let events = || product(ends_on_edges(&x).map(|(p, s)| point_segment_events(p, s)));
+    first_contact(&f, events, |t| segments_meet(&x, t))
+}
+
+/// Each end of one edge with the other edge: the four point–segment sub-problems.
+fn ends_on_edges([a0, a1, b0, b1]: &[Trajectory; 4]) -> [(&Trajectory, [&Trajectory; 2]); 4] {
+    [
         (a0, [b0, b1]),
         (a1, [b0, b1]),
         (b0, [a0, a1]),
         (b1, [a0, a1]),
-    ];
-    let events = || product(ends.map(|(p, s)| point_segment_events(p, s)));
-    first_contact(&f, events, |t| segments_meet(&x, t))
+    ]
 }
 
 /// Whether the closed segments meet at `t`, the four ends being coplanar then. With
@@ -48,19 +51,15 @@ pub(super) fn exact(start: &[Point; 4], end: &[Point; 4]) -> Option<TimeOfImpact
 /// `a0 + s A = b0 + u B` with `s = (D × B)·m / |m|²`, `u = (D × A)·m / |m|²`, both in `[0, 1]`
 /// exactly when the segments meet; with `m = 0` (parallel, or a zero-length edge) they meet
 /// exactly when an end of one lies on the other.
-fn segments_meet([a0, a1, b0, b1]: &[Trajectory; 4], t: &Time) -> bool {
+fn segments_meet(x: &[Trajectory; 4], t: &Time) -> bool {
+    let [a0, a1, b0, b1] = x;
     let (a, b, d) = (sub(a1, a0), sub(b1, b0), sub(b0, a0));
     let m = cross(&a, &b);
     if vanishes(&m, t) {
-        let ends = [
-            (a0, [b0, b1]),
-            (a1, [b0, b1]),
-            (b0, [a0, a1]),
-            (b1, [a0, a1]),
-        ];
+        let ends = ends_on_edges(x);
         return ends.iter().any(|&(p, s)| point_on_segment(p, s, t));
     }
     let scale = dot(&m, &m);
-    let in_unit = |x: &super::roots::Poly| t.sign_of(x) >= 0 && t.sign_of(&(&scale - x)) >= 0;
+    let in_unit = |x: &Poly| t.sign_of(x) >= 0 && t.sign_of(&(&scale - x)) >= 0;
     in_unit(&dot(&cross(&d, &b), &m)) && in_unit(&dot(&cross(&d, &a), &m))
 }

@@ -34,15 +34,19 @@
 //!
 //! # The float filter
 //!
-//! In front of the exact path, a filter rules out most pairs that do not meet (`filter.rs`):
-//! the swept bounding boxes (each coordinate's range over `[0, 1]` is that of its two end
-//! values, since motion is linear), compared exactly; then the sign of the coplanarity cubic on
-//! `[0, 1]`, certified from its Bernstein coefficients with a rigorous bound on their rounding
-//! errors (a cubic whose Bernstein coefficients all have one strict sign has that sign on the
-//! whole interval). The filter only answers "no contact" when that is proven, so it never
-//! changes an answer. Wang, Ferguson, Schneider, Jiang, Attene & Panozzo ("A Large Scale
-//! Benchmark and an Inclusion-Based Algorithm for Continuous Collision Detection", ACM TOG
-//! 40(5), 2021) give the benchmark the tests check against.
+//! In front of the exact path, a floating-point filter (`filter.rs`) settles most queries with
+//! certified bounds: the swept bounding boxes (each coordinate's range over `[0, 1]` is that of
+//! its two end values, since motion is linear), compared exactly; the sign of the coplanarity
+//! cubic on `[0, 1]` from its Bernstein coefficients with a rigorous bound on their rounding
+//! errors; the signs over `[0, 1]` of the inside test's polynomials (a vertex always beyond an
+//! edge's side, a crossing point always beyond an edge's end); and, when the cubic provably
+//! has a single simple root, a float bracket of it proven by the cubic's certified signs at its
+//! ends, with the inside test's polynomials certainly positive (a hit with that bracket as the
+//! time of impact) or one certainly negative (a miss) over it. The filter answers only what
+//! it proves and hands everything else to the exact path, so it never changes an answer.
+//! Wang, Ferguson, Schneider, Jiang, Attene & Panozzo ("A Large Scale Benchmark and an
+//! Inclusion-Based Algorithm for Continuous Collision Detection", ACM TOG 40(5), 2021) give the
+//! benchmark the tests check against.
 
 mod edge_edge;
 mod filter;
