@@ -53,21 +53,25 @@ pub(super) enum Verdict {
 /// The filter's verdict on the point `start[0]` against the triangle of the other three.
 #[inline]
 pub(super) fn vertex_face(start: &[Point; 4], end: &[Point; 4]) -> Verdict {
-    if swept_boxes_apart(start, end, 1) {
-        return Verdict::Miss;
-    }
-    let f = coplanarity(start, end);
-    if f.sign().is_some() {
-        return Verdict::Miss;
-    }
-    let crossing = || single_crossing(&f, |t| coplanarity_at(start, end, t));
-    inside_test(&barycentric_numerators(start, end), crossing)
+    verdict(start, end, 1, barycentric_numerators)
 }
 
 /// The filter's verdict on the segment of `start[0..2]` against that of `start[2..4]`.
 #[inline]
 pub(super) fn edge_edge(start: &[Point; 4], end: &[Point; 4]) -> Verdict {
-    if swept_boxes_apart(start, end, 2) {
+    verdict(start, end, 2, crossing_parameters)
+}
+
+/// The four steps of the module docs for the primitives `start[..split]` and `start[split..]`,
+/// whose inside test's polynomials `inside` forms.
+#[inline(always)]
+fn verdict<const N: usize>(
+    start: &[Point; 4],
+    end: &[Point; 4],
+    split: usize,
+    inside: fn(&[Point; 4], &[Point; 4]) -> [Bernstein; N],
+) -> Verdict {
+    if swept_boxes_apart(start, end, split) {
         return Verdict::Miss;
     }
     let f = coplanarity(start, end);
@@ -75,7 +79,7 @@ pub(super) fn edge_edge(start: &[Point; 4], end: &[Point; 4]) -> Verdict {
         return Verdict::Miss;
     }
     let crossing = || single_crossing(&f, |t| coplanarity_at(start, end, t));
-    inside_test(&crossing_parameters(start, end), crossing)
+    inside_test(&inside(start, end), crossing)
 }
 
 /// Steps 3 and 4 of the module docs, for the polynomials `inside`, all `≥ 0` at a contact, and
@@ -91,7 +95,7 @@ fn inside_test<const N: usize>(
     let Some([lo, hi]) = crossing() else {
         return Verdict::Undecided;
     };
-    let signs: Vec<Option<i8>> = inside.iter().map(|p| p.sign_on(lo, hi)).collect();
+    let signs = inside.each_ref().map(|p| p.sign_on(lo, hi));
     if signs.iter().all(|&s| s == Some(1)) {
         Verdict::Hit(TimeOfImpact { lo, hi })
     } else if signs.contains(&Some(-1)) {
@@ -197,8 +201,11 @@ fn crossing_parameters(start: &[Point; 4], end: &[Point; 4]) -> [Bernstein; 4] {
 /// `(0, 1)`, if its coefficients prove there is exactly one and its values at the bracket's
 /// ends, `value_at` (with error bounds), prove that the bracket contains it.
 fn single_crossing(f: &Bernstein, value_at: impl Fn(f64) -> Approx) -> Option<[f64; 2]> {
-    let signs: Option<Vec<i8>> = f.c[..=f.degree].iter().map(|a| a.sign()).collect();
-    let signs = signs?;
+    let mut signs = [0i8; COEFFICIENTS];
+    for (sign, a) in signs.iter_mut().zip(&f.c[..=f.degree]) {
+        *sign = a.sign()?;
+    }
+    let signs = &signs[..=f.degree];
     if signs.windows(2).filter(|w| w[0] != w[1]).count() != 1 {
         return None;
     }
@@ -368,11 +375,12 @@ impl Bernstein {
     /// A float estimate of a root in `[0, 1]` by Newton's method from the secant of the end
     /// values; `None` if it leaves the interval or does not settle.
     fn newton_root(&self) -> Option<f64> {
-        let c: Vec<f64> = self.c[..=self.degree].iter().map(|a| a.value).collect();
+        let values = self.c.map(|a| a.value);
+        let c = &values[..=self.degree];
         let (first, last) = (c[0], c[self.degree]);
         let mut t = first / (first - last);
         for _ in 0..NEWTON_STEPS {
-            let (value, slope) = value_and_slope(&c, t);
+            let (value, slope) = value_and_slope(c, t);
             let step = value / slope;
             t -= step;
             if !(0.0..=1.0).contains(&t) {
