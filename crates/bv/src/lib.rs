@@ -6,6 +6,8 @@
 //! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes.
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
+//! * [`ccd`]: exact continuous collision of the moving primitive pairs, vertex–face and
+//!   edge–edge (linear motion over `t ∈ [0, 1]`), with the time of impact, one pair per file.
 //! * [`distance`]: closest points and distances, and lower bounds between posed volumes, one
 //!   pair per file (`tri_tri.rs`, `rss_rss.rs`, ...).
 //! * [`shape`]: primitive shapes (sphere, capsule, cylinder, box, convex hull, halfspace)
@@ -47,6 +49,7 @@
 #![forbid(unsafe_code)]
 
 pub mod aabb;
+pub mod ccd;
 pub mod distance;
 pub mod fit;
 pub mod intersect;

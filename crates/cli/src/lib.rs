@@ -11,10 +11,12 @@
 //! assert!(bad.unwrap_err().to_string().contains("p.json"));
 //! ```
 
+pub mod ccd_queries;
 mod json_shape;
 pub mod poses;
 pub mod rays;
 
+mod ccd;
 mod chart;
 mod collide;
 mod compare;
@@ -48,7 +50,7 @@ const WARM_UP_QUERIES: usize = 10;
     version,
     about,
     long_about,
-    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200\n  obbtree compare --rays rays.json assets/bunny.obj"
+    after_help = "Examples:\n  obbtree                              # the demo on the bundled meshes\n  obbtree info assets/bunny.obj        # what is in a mesh file\n  obbtree demo --quick                 # the demo on the small meshes only\n  obbtree pick assets/bunny.obj --pixel 320 240 --image bunny.png\n  obbtree collide A.obj B.obj --poses poses.json --json\n  obbtree compare assets/bunny.obj assets/bunny.obj --random 200\n  obbtree compare --rays rays.json assets/bunny.obj\n  obbtree ccd --edge-edge queries.csv --json"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -58,6 +60,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Info(info::Args),
+    Ccd(ccd::Args),
     Collide(collide::Args),
     Compare(compare::Args),
     Demo(demo::Args),
@@ -108,6 +111,7 @@ pub(crate) fn mesh_of<'m, V>(
 pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
     match cli.command.unwrap_or(Command::Demo(demo::Args::default())) {
         Command::Info(args) => info::run(&args, out),
+        Command::Ccd(args) => ccd::run(&args, out),
         Command::Collide(args) => collide::run(&args, out),
         Command::Compare(args) => compare::run(&args, out),
         Command::Demo(args) => demo::run(&args, out),

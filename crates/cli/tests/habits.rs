@@ -20,7 +20,7 @@ fn obbtree(args: &[&str], env: &[(&str, &str)]) -> Output {
 #[test]
 fn every_subcommand_help_has_examples() {
     for sub in [
-        "info", "collide", "compare", "demo", "pick", "scene", "robot",
+        "info", "collide", "compare", "demo", "pick", "scene", "robot", "ccd",
     ] {
         let out = obbtree(&[sub, "--help"], &[]);
         assert!(out.status.success(), "{sub}");

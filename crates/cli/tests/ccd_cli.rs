@@ -1,0 +1,142 @@
+//! `obbtree ccd`: the JSON report's shape on a sample query file (with its ground truth), the
+//! summary, and one-line errors for bad files and an unsupported minimum separation.
+
+mod common;
+
+use common::obbtree;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A sample file of the benchmark of Wang et al. 2021 (crates/bv/tests/data/ccd).
+fn sample(kind: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bv/tests/data/ccd/unit-tests");
+    root.join(format!("{kind}.csv"))
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let o = obbtree(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The error line of a run that must fail.
+fn error_of(args: &[&str]) -> String {
+    let o = obbtree(args);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn json_report_has_the_contract_shape_and_matches_the_ground_truth() {
+    let path = sample("edge-edge");
+    let text = stdout_of(&["ccd", "--edge-edge", path.to_str().unwrap(), "--json"]);
+    let report: Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["queries", "query_total_ms", "results"]);
+    assert!(report["query_total_ms"].as_f64().unwrap() >= 0.0);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!((report["queries"].as_u64(), results.len()), (Some(54), 54));
+    let truth: Vec<bool> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .step_by(8)
+        .map(|l| l.ends_with(",1"))
+        .collect();
+    for (r, truth) in results.iter().zip(truth) {
+        let entry = r.as_object().unwrap();
+        assert_eq!(entry.keys().collect::<Vec<_>>(), ["hit", "toi"]);
+        assert_eq!(r["hit"].as_bool(), Some(truth));
+        match r["toi"].as_array() {
+            Some(toi) => {
+                let (lo, hi) = (toi[0].as_f64().unwrap(), toi[1].as_f64().unwrap());
+                assert!(truth && 0.0 <= lo && lo <= hi && hi <= 1.0 && hi - lo <= 1e-12);
+            }
+            None => assert!(!truth && r["toi"].is_null()),
+        }
+    }
+}
+
+#[test]
+fn summary_counts_hits_and_disagreements() {
+    let path = sample("vertex-face");
+    let text = stdout_of(&["ccd", "--vertex-face", path.to_str().unwrap()]);
+    assert!(text.contains("vertex-face queries: 125"), "{text}");
+    assert!(text.contains("hits: 35"), "{text}");
+    assert!(
+        text.contains("disagreements with the ground truth (column 7): 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_files_are_one_line_errors_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let good = "0,1,0,1,0,1,0\n";
+    let cases = [
+        (
+            write("den.csv", &format!("{good}1,3,0,1,0,1,0\n")),
+            "den.csv:2: denominator 3",
+        ),
+        (
+            write("zero.csv", "1,0,0,1,0,1,0\n"),
+            "zero.csv:1: denominator 0",
+        ),
+        (
+            write("cols.csv", "1,1,0,1,0,1\n"),
+            "cols.csv:1: 6 columns, expected 7",
+        ),
+        (
+            write("word.csv", "1,x,0,1,0,1,0\n"),
+            "word.csv:1: \"x\" is not an integer",
+        ),
+        (
+            write("rows.csv", &good.repeat(9)),
+            "rows.csv: 9 rows, not a multiple of 8",
+        ),
+    ];
+    for (path, expected) in &cases {
+        let err = error_of(&["ccd", "--vertex-face", path]);
+        assert!(err.contains(expected), "{path}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let missing = error_of(&["ccd", "--edge-edge", "no/such/file.csv"]);
+    assert!(
+        missing.contains("cannot read no/such/file.csv"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn minimum_separation_and_a_missing_query_file_are_errors() {
+    let path = sample("vertex-face");
+    let err = error_of(&[
+        "ccd",
+        "--vertex-face",
+        path.to_str().unwrap(),
+        "--min-separation",
+        "1e-3",
+    ]);
+    assert!(
+        err.contains("--min-separation") && err.contains("not supported"),
+        "{err}"
+    );
+    let none = error_of(&["ccd", "--json"]);
+    assert!(
+        none.contains("--vertex-face") && none.contains("--edge-edge"),
+        "{none}"
+    );
+    let both = ["ccd", "--vertex-face", "a.csv", "--edge-edge", "b.csv"];
+    assert!(error_of(&both).contains("cannot be used with"));
+}
