@@ -49,11 +49,15 @@ pub enum CcdFileError {
         reason: String,
     },
     /// The rows do not make whole queries.
-    #[error("{path}: {rows} rows, not a multiple of 8 (each query is 8 rows)")]
+    #[error("{path}:{line}: the last query has {left} of its 8 rows ({rows} rows in all, not a multiple of 8)")]
     Rows {
         /// The file.
         path: PathBuf,
-        /// How many rows it has.
+        /// The line of the incomplete query's first row.
+        line: usize,
+        /// How many rows that query has.
+        left: usize,
+        /// How many rows the file has.
         rows: usize,
     },
 }
@@ -74,29 +78,33 @@ pub fn queries_from_str(text: &str, path: &Path) -> Result<Vec<CcdQuery>, CcdFil
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            row(l).map_err(|reason| CcdFileError::Line {
+            let reason = |reason| CcdFileError::Line {
                 path: path.to_owned(),
                 line: i + 1,
                 reason,
-            })
+            };
+            row(l).map(|r| (i + 1, r)).map_err(reason)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    if rows.len() % 8 != 0 {
-        let rows = rows.len();
+    let left = rows.len() % 8;
+    if left != 0 {
         return Err(CcdFileError::Rows {
             path: path.to_owned(),
-            rows,
+            line: rows[rows.len() - left].0,
+            left,
+            rows: rows.len(),
         });
     }
     Ok(rows.chunks(8).map(query).collect())
 }
 
-fn query(rows: &[(Point, bool)]) -> CcdQuery {
-    let points = |first: usize| std::array::from_fn(|k| rows[first + k].0);
+/// One query from its 8 numbered rows.
+fn query(rows: &[(usize, (Point, bool))]) -> CcdQuery {
+    let points = |first: usize| std::array::from_fn(|k| rows[first + k].1 .0);
     CcdQuery {
         start: points(0),
         end: points(4),
-        truth: rows[0].1,
+        truth: rows[0].1 .1,
     }
 }
 

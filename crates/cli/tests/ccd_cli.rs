@@ -103,7 +103,7 @@ fn bad_files_are_one_line_errors_naming_file_and_line() {
         ),
         (
             write("rows.csv", &good.repeat(9)),
-            "rows.csv: 9 rows, not a multiple of 8",
+            "rows.csv:9: the last query has 1 of its 8 rows (9 rows in all",
         ),
     ];
     for (path, expected) in &cases {
