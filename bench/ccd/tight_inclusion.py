@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -51,12 +52,13 @@ def find_cli(given):
 
 
 def read_queries(path):
-    """(queries as an array n × 8 × 3 of floats, ground truth n booleans) of a benchmark CSV."""
-    rows = np.loadtxt(path, delimiter=",", dtype=np.int64, ndmin=2)
+    """(queries as an array n × 8 × 3 of floats, ground truth n booleans) of a benchmark CSV
+    (numerators and denominators of any size; each value is exactly a float64)."""
+    rows = [[int(x) for x in line.split(",")] for line in Path(path).read_text().splitlines()]
     if len(rows) % 8:
         sys.exit(f"{path}: {len(rows)} rows, not a multiple of 8")
-    points = rows[:, [0, 2, 4]] / rows[:, [1, 3, 5]]
-    return points.reshape(-1, 8, 3), rows[::8, 6].astype(bool)
+    points = np.array([[float(Fraction(r[k], r[k + 1])) for k in (0, 2, 4)] for r in rows])
+    return points.reshape(-1, 8, 3), np.array([r[6] for r in rows[::8]], bool)
 
 
 def write_queries(path, queries, truth):

@@ -8,6 +8,7 @@
 
 mod arrays;
 mod camera;
+mod ccd;
 mod collide;
 mod cull;
 mod distance;
@@ -57,6 +58,8 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distance::within_margin, m)?)?;
     m.add_function(wrap_pyfunction!(distance::proximity_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(distance::distance_many, m)?)?;
+    m.add_function(wrap_pyfunction!(ccd::ccd_vertex_face, m)?)?;
+    m.add_function(wrap_pyfunction!(ccd::ccd_edge_edge, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays_all, m)?)?;
     m.add_function(wrap_pyfunction!(rays::any_hits, m)?)?;
