@@ -322,6 +322,7 @@ fn agrees_with_sampling(
     let found = scene
         .check_path_continuous(path, DEFAULT_TOLERANCE)
         .unwrap();
+    eprintln!("{found:?}");
     let hit = found.collision.clone();
     let first_sampled = samples(path, 0.01)
         .into_iter()

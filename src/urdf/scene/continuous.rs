@@ -16,54 +16,25 @@
 //! Along a segment from `a` to `b` every joint value moves linearly in `s` and every floating
 //! joint's rotation turns at constant speed about a fixed axis (the interpolation of
 //! [`RobotScene::check_path`]), so every joint's motion over `[s₁, s₂]` is `|s₂ − s₁|` times its
-//! motion over the segment, and `μ(s₁, s₂) = M·|s₂ − s₁|` for a per-pair rate `M`
-//! ([`RobotScene::motion_bound`]). `M` sums, over the joints on the kinematic path between the
-//! two objects (from their links' common ancestor to each of them; for a fixture, from the
-//! root), the joint's linear motion plus its angle times its reach:
+//! motion over the segment, and `μ(s₁, s₂) = M·|s₂ − s₁|` for a per-pair rate `M`:
+//! [`RobotScene::motion_bound`] states it and why it holds.
 //!
-//! * revolute and continuous joints: `|Δθ|·r`; prismatic: `|Δd|`; planar: `|Δ(x, y)| + |Δθ|·r`;
-//!   floating: `|Δt| + φ·r`, `φ` the angle of the rotation from `a`'s to `b`'s (the slerp's);
-//!   a mimicking joint moves by `|multiplier|` times its leader's motion, which its values give;
-//! * the reach `r` of a joint for an object bounds the distance from the joint's child frame
-//!   origin (which lies on a revolute joint's axis, and about which planar and floating joints
-//!   turn) to any point of the object: the object's radius about its link's frame origin (the
-//!   farthest corner of its model's bounds, placed by its origin) plus, for every following
-//!   joint of the chain, the length of its origin's translation and the largest translation
-//!   its own values give along the segment (a prismatic or planar joint's, a floating joint's:
-//!   a linear function of `s`, so largest at an end).
+//! # The search
 //!
-//! Why it holds: a motion of all the joints is the composition of each joint's motion with the
-//! others held (at either end's values, or in between); turning joint `j` alone by `Δθ` moves
-//! every point downstream along an arc about its axis, of length at most `|Δθ|` times the
-//! point's distance from the axis, which the reach bounds whatever the following joints'
-//! values within the segment (the triangle inequality along the chain; rotations keep
-//! lengths); a translation moves every downstream point by its length. Joints upstream of the
-//! common ancestor move both objects rigidly together and leave their distance unchanged. The
-//! sum is rounded up by a relative `1e-9`.
-//!
-//! # What is guaranteed
-//!
-//! [`RobotScene::check_path_continuous`] with tolerance `δ`. For every pair the discrete check
-//! considers, a distance query ([`crate::distance`], exact to within `1e-12` relative, with a
-//! certified interval `lower ≤ d* ≤ upper`) at each probed `s`; a probe is *close* when the
-//! pair touches or its exact distance is at most `δ` (`upper ≤ δ`, or, when the interval
-//! straddles `δ`, [`crate::within_margin`] decides it exactly). Per segment:
-//!
-//! * the answer is free: every pair is certified without contact (distance `> 0`) at every `s`
-//!   of every segment;
-//! * or it names the first segment (by its start's index in the path) and `[lo, hi]`: every
-//!   pair is certified without contact on all earlier segments and on `[0, lo]` of this one
-//!   (every pair's distance at `lo` exceeds `δ`, or `lo = 0` when the segment starts close);
-//!   at `hi` the robot is either in contact (the exact discrete check
-//!   [`RobotScene::check`] finds contacts, `touching`) or some pair is at most `δ` apart
-//!   (`touching` false: a hit within the tolerance). The pair whose bracket gave `[lo, hi]`
-//!   moves by at most `δ` relative to the other object between `lo` and `hi`: its bisection
-//!   stops there.
-//!
-//! An uncertified interval whose motion bound is at most `δ` is decided exactly: the pair is
-//! free on it when [`crate::within_margin`] at its middle says the pair is farther apart than
-//! half the bound, else that middle is a close probe; so every pair's search ends, after at
-//! most about `log₂(M/δ)` halvings per contact or near pass.
+//! Pairs are searched one at a time, each on `[0, end]` where `end` is the earliest contact
+//! found so far in the segment; a pair whose world bounds at the segment's start, each grown
+//! by how far its object can move in the world along the segment, never meet is apart at once.
+//! A pair's search keeps the end `lo` of its certified part and a stack of targets: the target
+//! `e` is certified from `lo` when `l(lo) + l(e) > M·(e − lo)`, else halved; a target where
+//! the surfaces meet (distance exactly 0) drops every later one, and the search stops when the
+//! motion from `lo` to it is at most the tolerance `δ`. An interval whose motion bound is at
+//! most `δ` and which the distances do not certify is decided exactly: apart on all of it when
+//! [`crate::within_margin`] at its middle says the pair is farther apart than half the bound,
+//! else it is a near pass (the pair's exact distance is at most `δ` all along it), passed over
+//! in search of a contact after it; after [`MAX_NEAR_PASSES`] of them, or at the end, the first
+//! near pass is reported as a hit within `δ`. So every search ends, after about `log₂(M/δ)`
+//! halvings per contact or near pass. The guarantee is in
+//! [`RobotScene::check_path_continuous`].
 //!
 //! Coherence: each pair's distance queries start from its last closest triangle pair
 //! ([`crate::DistanceRequest::hint`]) along the whole path, and the link poses of each probed
@@ -144,8 +115,8 @@ struct JointMotion {
     offset: f64,
 }
 
-/// The bounds of joint `joint`'s motion between its values `a` and `b` (see the
-/// [module documentation](self)).
+/// The bounds of joint `joint`'s motion between its values `a` and `b` (see
+/// [`RobotScene::motion_bound`]).
 fn joint_motion(joint: &Joint, a: &[f64], b: &[f64]) -> JointMotion {
     let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
     let change = |a: &[f64], b: &[f64]| {
@@ -273,16 +244,40 @@ struct Checker {
 }
 
 impl<V: PosedOverlap> RobotScene<V> {
-    /// Checks `path` continuously: each segment between consecutive configurations (moving
-    /// as [`check_path`](Self::check_path) interpolates, with no resolution) is certified free
-    /// of contact, or its first contact is bracketed to `[lo, hi]`; a pass within `tolerance`
-    /// (metres) of contact may be reported as a hit. See the [module
-    /// documentation](self::continuous) for the method (Schwarzer, Saha & Latombe 2005) and
-    /// exactly what is guaranteed; [`DEFAULT_TOLERANCE`] is the suggested tolerance. A path of
-    /// one configuration is the segment from it to itself. Inputs are checked as
-    /// [`check_path_with`](Self::check_path_with) checks them, and a tolerance that is not a
-    /// positive finite number is an error. The robot is left at the configuration of the
-    /// hit, or at the path's last.
+    /// Checks `path` continuously: each segment between consecutive configurations, moving as
+    /// [`check_path`](Self::check_path) interpolates but with no resolution, is certified free
+    /// of contact, or its first contact is bracketed. The method is the adaptive dynamic
+    /// collision checking of Schwarzer, Saha & Latombe ("Adaptive dynamic collision checking
+    /// for single and multiple articulated robots in complex environments", IEEE Transactions
+    /// on Robotics 21(3), 2005): for each pair [`check`](Self::check) considers, a certified
+    /// lower bound `l(s)` on its distance ([`crate::distance`]'s `lower`) at fractions `s` of
+    /// the segment, and a bound `M·|s₂ − s₁|` on how far any point of either object moves
+    /// relative to the other between `s₁` and `s₂` ([`motion_bound`](Self::motion_bound));
+    /// `l(s₁) + l(s₂) > M·(s₂ − s₁)` proves the pair apart on all of `[s₁, s₂]` (at any `s` in
+    /// it, `l(s₁) − M·(s − s₁)` or `l(s₂) − M·(s₂ − s)` is positive), and where it does not the
+    /// interval is halved, pair by pair.
+    ///
+    /// The guarantee, with `tolerance` `δ` (metres; [`DEFAULT_TOLERANCE`] is 1e-6):
+    /// * no collision: every pair is apart (distance `> 0`) at every point of every segment;
+    /// * a collision in segment `k` ([`ContinuousCollision::segment`], the index of its start
+    ///   in `path`) with `certified ≤ lo ≤ hi`: every pair is apart on every segment before
+    ///   `k` and on `[0, certified]` of segment `k`; every `s` of `[certified, lo]` has every
+    ///   pair apart or lies in a near pass of one (an interval of `s` on which the pair's exact
+    ///   distance is at most `δ` throughout); at `hi` the exact discrete check
+    ///   ([`check`](Self::check)) finds contacts (`touching`), or else some pair is at most `δ`
+    ///   apart there (`touching` false, `contacts` those pairs): a pass within `δ` after which
+    ///   no contact was found. The pair whose bracket ends at `hi` moves by at most `δ`
+    ///   relative to the other between `lo` and `hi`.
+    ///
+    /// So a hit is reported only where a pair touches or is at most `δ` apart, and `δ` also
+    /// sets how finely the first contact is bracketed. A path whose first configuration is in
+    /// collision ([`check`](Self::check), so a link inside a solid fixture counts) gives
+    /// segment 0 and `[0, 0]`; along the segments, contact is the surfaces meeting, which a
+    /// motion from apart into contact passes through. A path of one configuration is the
+    /// segment from it to itself. Inputs are checked as
+    /// [`check_path_with`](Self::check_path_with) checks them; a tolerance that is not a
+    /// positive finite number is an error ([`RobotError::Tolerance`]). The robot is left at
+    /// `hi`, or at the path's last configuration.
     pub fn check_path_continuous(
         &mut self,
         path: &[Vec<f64>],
@@ -315,9 +310,28 @@ impl<V: PosedOverlap> RobotScene<V> {
 
     /// The bound `M` on how far any point of object `x` can move relative to object `y` (and
     /// `y`'s relative to `x`) while the configuration goes from `a` to `b` as a path segment
-    /// does; over the part from `s₁` to `s₂` the bound is `M·|s₂ − s₁|` (see the [module
-    /// documentation](self::continuous)). A fixture does not move: against one, `M` bounds how
-    /// far `x`'s points move in the world. Both configurations are checked as
+    /// does; over the part from `s₁` to `s₂` the bound is `M·|s₂ − s₁|`. A fixture does not
+    /// move: against one, `M` bounds how far `x`'s points move in the world.
+    ///
+    /// `M` sums, over the joints on the kinematic path between the two objects (from their
+    /// links' common ancestor to each; for a fixture, from the root), the joint's translation
+    /// plus its turn times its reach: `|Δθ|·r` for a revolute or continuous joint, `|Δd|` for a
+    /// prismatic one, `|Δ(x, y)| + |Δθ|·r` for a planar one, `|Δt| + φ·r` for a floating one
+    /// (`φ` the angle of its rotation from `a` to `b`, which the slerp turns at constant speed
+    /// about a fixed axis); a mimicking joint moves by its multiplier times its leader's
+    /// change. The reach `r` of a joint bounds the distance from its child frame's origin (on
+    /// a revolute joint's axis; the point planar and floating joints turn about) to any point
+    /// of the object, whatever the following joints' values along the segment: the object's
+    /// radius about its link's frame origin (the farthest corner of its model's bounds, placed
+    /// by its origin), plus, for each following joint of the chain, the length of its
+    /// origin's translation and the largest translation its values give along the segment
+    /// (linear in `s`, so largest at an end). It holds because a motion of all the joints is
+    /// the composition of each joint's motion with the others held; turning one joint by `Δθ`
+    /// moves each downstream point along an arc of length at most `|Δθ|` times its distance
+    /// from the axis, which the reach bounds (the triangle inequality along the chain;
+    /// rotations keep lengths); translating moves it by the translation's length; and the
+    /// joints above the common ancestor move both objects together. The sum is rounded up by a
+    /// relative `1e-9`. Both configurations are checked as
     /// [`Robot::link_poses`](super::Robot::link_poses) checks them.
     pub fn motion_bound(
         &self,
@@ -451,7 +465,7 @@ impl<V: PosedOverlap> RobotScene<V> {
     }
 
     /// One pair's first contact on `[0, end]` of the segment, bracketed after the last `s`
-    /// certified or within the tolerance (see the [module documentation](self::continuous)).
+    /// certified or within the tolerance (the module documentation's search).
     fn pair_search(
         &self,
         checker: &mut Checker,
