@@ -108,7 +108,7 @@ pub struct Args {
         long,
         value_name = "D",
         requires = "continuous",
-        allow_negative_numbers = true
+        allow_hyphen_values = true
     )]
     tolerance: Option<f64>,
     /// With --path: the largest step of any joint value between checked configurations
