@@ -17,6 +17,12 @@
 //! With a margin ([`RobotScene::check_path_with`]) it also finds the smallest clearance along
 //! the path, measuring only pairs closer than the margin and the best clearance so far, each
 //! from its closest triangles at the previous configuration.
+//!
+//! [`RobotScene::check_path_continuous`] checks the same motion with no resolution: each
+//! segment between consecutive configurations is certified free of contact, from distance
+//! lower bounds and bounds on how far the links move ([`RobotScene::motion_bound`]), or its
+//! first contact is bracketed (Schwarzer, Saha & Latombe's adaptive dynamic collision
+//! checking; the guarantee is on the method).
 
 mod continuous;
 
