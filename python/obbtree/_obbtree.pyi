@@ -199,7 +199,8 @@ _Closest = Tuple[str, str, float, NDArray[np.float64], NDArray[np.float64]]
 
 class PathCheck:
     """What :meth:`Robot.check_path` found: the first configuration in collision, and with a
-    margin the first within it and the smallest clearance."""
+    margin the first within it and the smallest clearance; with ``continuous=True`` the first
+    colliding segment and the bracket ``first_collision_t`` of its first contact."""
 
     @property
     def checked(self) -> int: ...
@@ -219,6 +220,8 @@ class PathCheck:
     def clearance_index(self) -> Optional[int]: ...
     @property
     def clearance_configuration(self) -> Optional[NDArray[np.float64]]: ...
+    @property
+    def first_collision_t(self) -> Optional[Tuple[float, float]]: ...
 
 class Robot:
     """A URDF robot's links posed by forward kinematics, checked for self-collision, against
@@ -262,9 +265,11 @@ class Robot:
     def check_path(
         self,
         path: ArrayLike,
-        resolution: float,
+        resolution: Optional[float] = None,
         margin: Optional[float] = None,
         scene: Optional[Scene] = None,
+        continuous: bool = False,
+        tolerance: Optional[float] = None,
     ) -> PathCheck: ...
     def collide_self_many(self, qs: ArrayLike) -> List[List[_NamePair]]: ...
     def collides_many(self, qs: ArrayLike, scene: Optional[Scene] = None) -> NDArray[np.bool_]: ...

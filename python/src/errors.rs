@@ -196,7 +196,7 @@ pub fn robot_error(name: &str, reason: impl Display) -> PyErr {
 /// names the URDF or SRDF file, and the link, joint or configuration at fault): `OSError`
 /// when the URDF or SRDF file cannot be read at all; `LoadError` when a file was read and
 /// cannot be used; `SceneError` for a fixture, `QueryError` for a margin; `RobotError` for
-/// joint values, names and resolutions.
+/// joint values, names, resolutions and tolerances.
 pub fn robot_refusal(name: &str, error: obbtree::urdf::RobotError) -> PyErr {
     use obbtree::urdf::{RobotError as Refused, SrdfError, UrdfError};
     match error {
@@ -211,7 +211,8 @@ pub fn robot_refusal(name: &str, error: obbtree::urdf::RobotError) -> PyErr {
         )
         | Refused::Configuration { .. }
         | Refused::UnknownName(_)
-        | Refused::Resolution(_) => robot_error(name, error),
+        | Refused::Resolution(_)
+        | Refused::Tolerance(_) => robot_error(name, error),
         Refused::Urdf(_) | Refused::Srdf(_) | Refused::Build { .. } => load_error(name, error),
         Refused::Scene(obbtree::SceneError::Query(e)) => query_error(name, e),
         Refused::Scene(e) => scene_error(name, e),

@@ -18,7 +18,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use obbtree::bv::Obb;
 use obbtree::scene::{ObjectDistance, ObjectId};
 use obbtree::urdf::{
-    Geometry, PathCheck, Robot, RobotContacts, RobotError, RobotScene, Srdf, UrdfOptions,
+    ContinuousPathCheck, Geometry, PathCheck, Robot, RobotContacts, RobotError, RobotScene, Srdf,
+    UrdfOptions, DEFAULT_TOLERANCE,
 };
 use obbtree::{Point, SceneError};
 use pyo3::prelude::*;
@@ -693,25 +694,47 @@ impl PyRobot {
     /// pairs closer than both. Returns an `obbtree.PathCheck`. The walk runs without the GIL
     /// and cannot be interrupted: its length is the sum of the `m`, whatever `resolution`
     /// makes it.
-    #[pyo3(signature = (path, resolution, margin = None, scene = None))]
+    ///
+    /// With `continuous=True` (no `resolution`, no `margin`), each segment between
+    /// consecutive configurations, moving as above, is checked with no resolution
+    /// (`RobotScene::check_path_continuous`: distance lower bounds against bounds on how far
+    /// the links can move, Schwarzer, Saha & Latombe 2005): certified free of contact, or its
+    /// first contact bracketed. Then `first_collision` is the index in `path` of the first
+    /// colliding segment's start, `first_collision_t` the fractions `(lo, hi)` of that segment
+    /// between which its first contact lies, `configuration` and the pairs those at `hi`, and
+    /// `checked` the configurations of `path` up to that start (all when it is free). A pass
+    /// within `tolerance` metres of contact (default 1e-6) may be reported as a collision, with
+    /// the pairs that close.
+    #[pyo3(signature = (path, resolution = None, margin = None, scene = None, continuous = false, tolerance = None))]
+    #[allow(clippy::too_many_arguments)]
     fn check_path(
         &self,
         py: Python<'_>,
         path: &Bound<'_, PyAny>,
-        resolution: f64,
+        resolution: Option<f64>,
         margin: Option<f64>,
         scene: Option<PyRef<'_, PyScene>>,
+        continuous: bool,
+        tolerance: Option<f64>,
     ) -> PyResult<PyPathCheck> {
         let path = self.configurations(path, "path")?;
         let scene = scene.as_deref();
+        let how = path_walk(resolution, margin, continuous, tolerance)?;
         py.detach(|| {
             let mut state = self.lock();
             let target = state.target(scene)?;
-            let found = target
-                .links
-                .check_path_with(&path, resolution, margin)
-                .map_err(|e| robot_refusal(path_argument(&e), e))?;
-            Ok(PyPathCheck::of(target.links, found))
+            let refused = |e: RobotError| robot_refusal(path_argument(&e), e);
+            match how {
+                PathWalk::Sampled(resolution) => {
+                    let found = target.links.check_path_with(&path, resolution, margin);
+                    Ok(PyPathCheck::of(target.links, found.map_err(refused)?))
+                }
+                PathWalk::Continuous(tolerance) => {
+                    let found = target.links.check_path_continuous(&path, tolerance);
+                    let found = found.map_err(refused)?;
+                    Ok(PyPathCheck::continuous(target.links, found, path.len()))
+                }
+            }
         })
     }
 
@@ -752,10 +775,44 @@ impl PyRobot {
     }
 }
 
+/// How `Robot.check_path` walks a path: at a resolution, or continuously at a tolerance.
+#[derive(Clone, Copy, Debug)]
+enum PathWalk {
+    Sampled(f64),
+    Continuous(f64),
+}
+
+/// The walk `Robot.check_path`'s arguments ask for: a resolution without `continuous`, a
+/// tolerance (by default [`DEFAULT_TOLERANCE`]) and no resolution nor margin with it.
+fn path_walk(
+    resolution: Option<f64>,
+    margin: Option<f64>,
+    continuous: bool,
+    tolerance: Option<f64>,
+) -> PyResult<PathWalk> {
+    match (continuous, resolution) {
+        (false, Some(r)) if tolerance.is_none() => Ok(PathWalk::Sampled(r)),
+        (false, Some(_)) => Err(value_error("tolerance", "needs continuous=True")),
+        (false, None) => Err(value_error(
+            "resolution",
+            "is needed unless continuous=True",
+        )),
+        (true, Some(_)) => Err(value_error(
+            "resolution",
+            "does not apply with continuous=True",
+        )),
+        (true, None) if margin.is_some() => {
+            Err(value_error("margin", "does not apply with continuous=True"))
+        }
+        (true, None) => Ok(PathWalk::Continuous(tolerance.unwrap_or(DEFAULT_TOLERANCE))),
+    }
+}
+
 /// The argument a path check's refusal is about.
 fn path_argument(error: &RobotError) -> &'static str {
     match error {
         RobotError::Resolution(_) => "resolution",
+        RobotError::Tolerance(_) => "tolerance",
         RobotError::Scene(SceneError::Query(_)) => "margin",
         _ => "path",
     }
@@ -788,12 +845,16 @@ struct NamedClearance {
 ///   the first collision if it is at most the margin (as `Robot.distance` gives it, 0 apart
 ///   at a collision), else `None`; `clearance_index` and `clearance_configuration`, where it
 ///   is (the first configuration of that clearance).
+///
+/// With `continuous=True`: `first_collision_t`, the fractions `(lo, hi)` of the first
+/// colliding segment between which its first contact lies, or `None` (always `None` without).
 #[pyclass(name = "PathCheck", module = "obbtree", frozen)]
 pub struct PyPathCheck {
     checked: usize,
     collision: Option<NamedCollision>,
     first_within_margin: Option<usize>,
     clearance: Option<NamedClearance>,
+    first_collision_t: Option<(f64, f64)>,
 }
 
 impl PyPathCheck {
@@ -812,6 +873,25 @@ impl PyPathCheck {
                 closest: Closest::of(links, &c.closest),
                 configuration: c.configuration,
             }),
+            first_collision_t: None,
+        }
+    }
+
+    /// A continuous check's answer on a path of `len` configurations.
+    fn continuous(links: &Links, found: ContinuousPathCheck, len: usize) -> Self {
+        let bracket = found.collision.as_ref().map(|c| (c.lo, c.hi));
+        let collision = found.collision.map(|c| NamedCollision {
+            index: c.segment,
+            self_collisions: link_pairs(links, &c.contacts),
+            environment: fixture_pairs(links, &c.contacts, None),
+            configuration: c.configuration,
+        });
+        Self {
+            checked: collision.as_ref().map_or(len, |c| c.index + 1),
+            collision,
+            first_within_margin: None,
+            clearance: None,
+            first_collision_t: bracket,
         }
     }
 }
@@ -851,6 +931,13 @@ impl PyPathCheck {
         self.collision
             .as_ref()
             .map_or_else(Vec::new, |c| c.environment.clone())
+    }
+
+    /// With `continuous=True`: the fractions `(lo, hi)` of the first colliding segment between
+    /// which its first contact lies, or `None`.
+    #[getter]
+    fn first_collision_t(&self) -> Option<(f64, f64)> {
+        self.first_collision_t
     }
 
     /// With a margin: the index of the first configuration within it, or `None`.

@@ -423,7 +423,7 @@ fn aligned(a: &[f64], b: &[f64]) -> (Vector4<f64>, Vector4<f64>, f64) {
 
 /// The angle of the rotation from quaternion `a` to quaternion `b`, the shorter way: twice
 /// the angle between their aligned 4-vectors.
-fn rotation_angle(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn rotation_angle(a: &[f64], b: &[f64]) -> f64 {
     2.0 * aligned(a, b).2
 }
 

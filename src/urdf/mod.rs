@@ -59,8 +59,8 @@ mod srdf;
 pub use configuration::{ValueRef, QUATERNION_TOLERANCE};
 
 pub use scene::{
-    PathCheck, PathClearance, PathCollision, RobotContacts, RobotError, RobotScene, FIXTURE_GROUP,
-    LINK_GROUP,
+    ContinuousCollision, ContinuousPathCheck, PathCheck, PathClearance, PathCollision,
+    RobotContacts, RobotError, RobotScene, DEFAULT_TOLERANCE, FIXTURE_GROUP, LINK_GROUP,
 };
 pub use srdf::{DisabledCollision, Srdf, SrdfError};
 

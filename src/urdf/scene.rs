@@ -17,6 +17,16 @@
 //! With a margin ([`RobotScene::check_path_with`]) it also finds the smallest clearance along
 //! the path, measuring only pairs closer than the margin and the best clearance so far, each
 //! from its closest triangles at the previous configuration.
+//!
+//! [`RobotScene::check_path_continuous`] checks the same motion with no resolution: each
+//! segment between consecutive configurations is certified free of contact, from distance
+//! lower bounds and bounds on how far the links move ([`RobotScene::motion_bound`]), or its
+//! first contact is bracketed (Schwarzer, Saha & Latombe's adaptive dynamic collision
+//! checking; the guarantee is on the method).
+
+mod continuous;
+
+pub use continuous::{ContinuousCollision, ContinuousPathCheck, DEFAULT_TOLERANCE};
 
 use super::configuration::Steps;
 use super::{Robot, Srdf, SrdfError, UrdfError};
@@ -65,6 +75,9 @@ pub enum RobotError {
     /// The path's resolution is not a positive finite number.
     #[error("the resolution must be a positive finite number of radians (or metres), not {0}")]
     Resolution(f64),
+    /// The tolerance of a continuous path check is not a positive finite number.
+    #[error("the tolerance must be a positive finite number of metres, not {0}")]
+    Tolerance(f64),
 }
 
 /// One mesh of a link as a scene object.
@@ -353,10 +366,15 @@ impl<V: PosedOverlap> RobotScene<V> {
 
     /// Link pairs and link–fixture pairs of scene contacts, each once, sorted by names.
     fn sort_contacts(&self, contacts: &[ObjectContact]) -> RobotContacts {
+        self.sort_pairs(contacts.iter().map(|c| (c.a, c.b)))
+    }
+
+    /// Link pairs and link–fixture pairs of object pairs, each once, sorted by names.
+    fn sort_pairs(&self, pairs: impl IntoIterator<Item = (ObjectId, ObjectId)>) -> RobotContacts {
         let mut links = BTreeSet::new();
         let mut environment = BTreeSet::new();
-        for c in contacts {
-            match (self.link_of(c.a), self.link_of(c.b)) {
+        for (a, b) in pairs {
+            match (self.link_of(a), self.link_of(b)) {
                 (Some(a), Some(b)) => {
                     let name = |l: usize| self.robot.links[l].name.as_str();
                     let pair = if name(a) <= name(b) { [a, b] } else { [b, a] };
@@ -365,15 +383,15 @@ impl<V: PosedOverlap> RobotScene<V> {
                 (Some(link), None) => {
                     environment.insert((
                         &*self.robot.links[link].name,
-                        self.scene.name(c.b),
-                        (link, c.b),
+                        self.scene.name(b),
+                        (link, b),
                     ));
                 }
                 (None, Some(link)) => {
                     environment.insert((
                         &*self.robot.links[link].name,
-                        self.scene.name(c.a),
-                        (link, c.a),
+                        self.scene.name(a),
+                        (link, a),
                     ));
                 }
                 (None, None) => {}

@@ -1,5 +1,6 @@
 //! `obbtree robot URDF [--package-dir DIR]… [--srdf FILE] [--geometry collision|visual]
-//! [--configs CONFIGS.json [--scene SCENE.json] [--allow PAIRS.json] [--path --resolution R]]`:
+//! [--configs CONFIGS.json [--scene SCENE.json] [--allow PAIRS.json] [--path --resolution R |
+//! --path --continuous [--tolerance D]]]`:
 //! a robot's moving joints, and for each joint configuration which links touch each other
 //! (self-collision, links joined by a joint and the SRDF's disabled pairs excluded) and which
 //! touch the scene's objects; or, along a path, the first configuration in collision.
@@ -29,6 +30,16 @@
 //! or null) and `"clearance"`: `{"index", "distance", "pair":["object","object"],
 //! "configuration"}` for the smallest clearance along the path, or null when none is at most
 //! D.
+//!
+//! `--path --continuous [--tolerance D]` checks each segment between consecutive
+//! configurations with no resolution (`obbtree::urdf::RobotScene::check_path_continuous`):
+//! certified free of contact, or its first contact bracketed. The report is the `--path` one
+//! with `"first_collision_t":[lo, hi]` added (null when the path is free): the fractions of the
+//! first colliding segment between which its first contact lies; `"first_collision"` is the
+//! index in the path of that segment's start configuration, `"configuration"` and the pairs are
+//! those at `hi`, and `"checked"` counts the path's configurations up to that start (all of
+//! them when the path is free). A pass within D metres of contact (default 1e-6) may be
+//! reported as a collision, with the pairs that close.
 
 use super::report::emit;
 use super::scene::{read_json, SceneSpec};
@@ -39,7 +50,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{
     Geometry, Joint, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf,
-    UrdfOptions,
+    UrdfOptions, DEFAULT_TOLERANCE,
 };
 use obbtree::QueryError;
 use serde::{Deserialize, Serialize};
@@ -56,7 +67,7 @@ use std::time::Instant;
 /// disabled by --srdf are never checked either. Answers are exact; touching counts.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual\n  obbtree robot robot.urdf --package-dir ~/ws/src --srdf robot.srdf --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --scene scene.json --allow pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs path.json --scene scene.json --path --resolution 0.01\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]}: the joints' values in the order `obbtree robot URDF` lists\nthem: one for a revolute, continuous or prismatic joint; x y theta for a planar joint (in the\nplane normal to its axis); x y z qx qy qz qw for a floating joint (translation, unit quaternion)\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
+    after_help = "Examples:\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual\n  obbtree robot robot.urdf --package-dir ~/ws/src --srdf robot.srdf --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs configs.json --scene scene.json --allow pairs.json\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs path.json --scene scene.json --path --resolution 0.01\n  obbtree robot assets/kuka_iiwa/model.urdf --geometry visual --configs path.json --scene scene.json --path --continuous\n\nCONFIGS.json: {\"configs\":[[q1, ..., qn], ...]}: the joints' values in the order `obbtree robot URDF` lists\nthem: one for a revolute, continuous or prismatic joint; x y theta for a planar joint (in the\nplane normal to its axis); x y z qx qy qz qw for a floating joint (translation, unit quaternion)\nPAIRS.json: {\"allow\":[[\"link_a\",\"link_b\"], ...]}"
 )]
 pub struct Args {
     /// The robot (URDF whose links' geometry is meshes).
@@ -82,9 +93,24 @@ pub struct Args {
     #[arg(long, value_name = "PAIRS.json", requires = "configs")]
     allow: Option<PathBuf>,
     /// Treat the configurations as a path: interpolate between them and report the first
-    /// configuration in collision.
-    #[arg(long, requires_all = ["configs", "resolution"])]
+    /// configuration in collision (needs --resolution, or --continuous).
+    #[arg(long, requires = "configs")]
     path: bool,
+    /// With --path: check each segment between consecutive configurations continuously (no
+    /// resolution): certified free of contact, or its first contact bracketed to
+    /// "first_collision_t":[lo, hi], fractions of the segment; "first_collision" is then the
+    /// index of the segment's start configuration, "configuration" the one at hi.
+    #[arg(long, requires = "path", conflicts_with_all = ["resolution", "margin"])]
+    continuous: bool,
+    /// With --continuous: the tolerance (metres): a pass at most this close to contact may
+    /// be reported as a collision.
+    #[arg(
+        long,
+        value_name = "D",
+        requires = "continuous",
+        allow_hyphen_values = true
+    )]
+    tolerance: Option<f64>,
     /// With --path: the largest step of any joint value between checked configurations
     /// (radians, or metres for translations), and of any floating joint's turn (radians).
     #[arg(
@@ -206,6 +232,9 @@ struct PathReport {
     /// With --margin: the smallest clearance along the path, if within the margin.
     #[serde(skip_serializing_if = "Option::is_none")]
     clearance: Option<Option<ClearanceEntry>>,
+    /// With --continuous: the bracket `[lo, hi]` of the first contact within its segment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_collision_t: Option<Option<[f64; 2]>>,
 }
 
 /// The smallest clearance along a path, by names.
@@ -244,6 +273,16 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         let scene = with_srdf(scene, srdf.as_ref())?;
         return list_joints(args, &scene, out);
     };
+    if args.path && !args.continuous && args.resolution.is_none() {
+        return Err(Error::Message(
+            "--path needs --resolution R, or --continuous".into(),
+        ));
+    }
+    if let Some(t) = args.tolerance.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(Error::Message(format!(
+            "--tolerance {t}: the tolerance must be a positive finite number of metres"
+        )));
+    }
     if let Some(r) = args.resolution.filter(|r| !(r.is_finite() && *r > 0.0)) {
         return Err(Error::Message(format!(
             "--resolution {r}: the resolution must be a positive finite number of radians (or metres)"
@@ -275,6 +314,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let configs_at =
         |e: &dyn std::fmt::Display| Error::Message(format!("{}: {e}", configs_path.display()));
+    if args.path && args.continuous {
+        return check_continuously(args, &mut scene, &configs.configs, joints, build_ms, out)
+            .map_err(|e| configs_at(&e));
+    }
     if args.path {
         let resolution = args.resolution.unwrap_or(f64::NAN);
         let start = Instant::now();
@@ -394,6 +437,39 @@ fn named(scene: &RobotScene<Obb>, contacts: &RobotContacts) -> ContactsEntry {
     }
 }
 
+/// `--path --continuous`: the path's segments checked continuously, reported as `--path`
+/// reports, with the first contact's bracket.
+fn check_continuously(
+    args: &Args,
+    scene: &mut RobotScene<Obb>,
+    path: &[Vec<f64>],
+    joints: Vec<String>,
+    build_ms: f64,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let tolerance = args.tolerance.unwrap_or(DEFAULT_TOLERANCE);
+    let start = Instant::now();
+    let found = scene
+        .check_path_continuous(path, tolerance)
+        .map_err(|e| Error::Message(e.to_string()))?;
+    let query_total_ms = start.elapsed().as_secs_f64() * 1e3;
+    let bracket = found.collision.as_ref().map(|c| [c.lo, c.hi]);
+    let collision = found.collision.map(|c| PathCollision {
+        index: c.segment,
+        configuration: c.configuration,
+        contacts: c.contacts,
+    });
+    let mut report = path_report(scene, joints, build_ms, query_total_ms, collision);
+    report.checked = match bracket {
+        Some(_) => report.first_collision.map_or(0, |k| k + 1),
+        None => path.len(),
+    };
+    report.first_collision_t = Some(bracket);
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
+        path_summary(args, &report, out)
+    })
+}
+
 fn path_report(
     scene: &RobotScene<Obb>,
     joints: Vec<String>,
@@ -424,6 +500,7 @@ fn path_report(
         environment,
         first_within_margin: None,
         clearance: None,
+        first_collision_t: None,
     }
 }
 
@@ -565,18 +642,30 @@ fn configs_summary(
 }
 
 fn path_summary(args: &Args, r: &PathReport, out: &mut dyn Write) -> Result<(), Error> {
-    let resolution = args.resolution.unwrap_or_default();
+    let how = match args.continuous {
+        true => format!(
+            "continuous, tolerance {}",
+            args.tolerance.unwrap_or(DEFAULT_TOLERANCE)
+        ),
+        false => format!("resolution {}", args.resolution.unwrap_or_default()),
+    };
     match r.first_collision {
         None => writeln!(
             out,
-            "path clear: {} checked (resolution {resolution}) in {:.2} ms",
+            "path clear: {} checked ({how}) in {:.2} ms",
             counted(r.checked, "configuration", "configurations"),
             r.query_total_ms
         )?,
         Some(index) => {
+            let position = match r.first_collision_t.flatten() {
+                Some([lo, hi]) => format!(
+                    "in the segment from configuration {index} of the path, between s = {lo} and {hi}"
+                ),
+                None => format!("at configuration {index} of the interpolated path"),
+            };
             writeln!(
                 out,
-                "first collision at configuration {index} of the interpolated path (resolution {resolution}), found in {:.2} ms: {}",
+                "first collision {position} ({how}), found in {:.2} ms: {}",
                 r.query_total_ms,
                 describe(
                     r.self_collisions.as_deref().unwrap_or_default(),

@@ -323,6 +323,20 @@ fn table() -> Vec<Row> {
             1,
             "--resolution 0: the resolution must be a positive finite number of radians (or metres)".into(),
         ),
+        row(
+            "robot",
+            "tolerance",
+            &[k, "--geometry", "visual", "--configs", "configs.json", "--path", "--continuous", "--tolerance", "x"],
+            2,
+            clap_value("x", "--tolerance <D>", ": invalid float literal"),
+        ),
+        row(
+            "robot",
+            "tolerance",
+            &[k, "--geometry", "visual", "--configs", "configs.json", "--path", "--continuous", "--tolerance", "-1e-6"],
+            1,
+            "--tolerance -0.000001: the tolerance must be a positive finite number of metres".into(),
+        ),
         row("robot", "out", &[k, "--geometry", "visual", "--configs", "configs.json", "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),
         row(
             "robot",

@@ -944,3 +944,110 @@ fn min_distance_names_the_closest_pair_of_every_frame() {
         String::from_utf8(obbtree(&["scene", &scene_path, "--min-distance"]).stdout).unwrap();
     assert!(text.contains("closest pair: b — f, "), "{text}");
 }
+
+/// `--path --continuous` on the tour's arm path: the `--path` report with the first contact's
+/// bracket in its segment, every key of `--path` kept; the collision sampling at 0.01 rad finds
+/// lies at or after the bracket; free paths give a null bracket; bad uses are refused.
+#[test]
+fn robot_path_continuous_brackets_the_first_contact() {
+    let scene = asset("scenes/cell.json");
+    let configs = asset("scenes/kuka_configs.json");
+    let kuka = kuka();
+    let head = [
+        "robot",
+        &kuka,
+        "--geometry",
+        "visual",
+        "--configs",
+        configs.to_str().unwrap(),
+        "--scene",
+        scene.to_str().unwrap(),
+        "--path",
+    ];
+    let run = |tail: &[&str]| obbtree(&[&head[..], tail].concat());
+    let continuous = json_of(&run(&["--continuous", "--json"]));
+    let sampled = json_of(&run(&["--resolution", "0.01", "--json"]));
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    let mut want = keys(&sampled);
+    want.push("first_collision_t".into());
+    want.sort();
+    let mut got = keys(&continuous);
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(continuous["first_collision"], 0, "{continuous}");
+    assert_eq!(continuous["checked"], 1);
+    assert_eq!(continuous["environment"], sampled["environment"]);
+    let t = &continuous["first_collision_t"];
+    let (lo, hi) = (t[0].as_f64().unwrap(), t[1].as_f64().unwrap());
+    assert!(0.0 < lo && lo <= hi && hi - lo < 1e-4, "{t}");
+    // Segment 0 turns joint 4 by 1.0 rad, sampled in 100 steps: index k is s = k / 100.
+    let index = sampled["first_collision"].as_u64().unwrap();
+    assert!(index as f64 / 100.0 >= lo, "{sampled}");
+    let q = continuous["configuration"].as_array().unwrap();
+    assert!((q[3].as_f64().unwrap() + hi).abs() < 1e-12, "{continuous}");
+    let text = String::from_utf8(run(&["--continuous", "--tolerance", "1e-5"]).stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "first collision in the segment from configuration 0 of the path, between s = "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("(continuous, tolerance 0.00001)"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let clear = write(
+        dir.path(),
+        "clear.json",
+        &json!({"configs": [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.1, 0.0, -0.1, 0.0, 0.1, 0.0]]}),
+    );
+    let free = json_of(&obbtree(&[
+        "robot",
+        &kuka,
+        "--geometry",
+        "visual",
+        "--configs",
+        &clear,
+        "--path",
+        "--continuous",
+        "--json",
+    ]));
+    assert_eq!(free["first_collision"], Value::Null);
+    assert_eq!(free["first_collision_t"], Value::Null);
+    assert_eq!(free["checked"], 2);
+
+    for (tail, message) in [
+        (
+            vec!["--continuous", "--tolerance", "0"],
+            "--tolerance 0: the tolerance must be a positive finite number",
+        ),
+        (
+            vec!["--continuous", "--tolerance", "-1"],
+            "--tolerance -1: the tolerance must be a positive finite number",
+        ),
+        (vec![], "--path needs --resolution R, or --continuous"),
+        (
+            vec!["--continuous", "--resolution", "0.1"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--continuous", "--margin", "0.1"],
+            "cannot be used with",
+        ),
+    ] {
+        let error = error_of(&run(&tail));
+        assert!(error.contains(message), "{tail:?}: {error}");
+    }
+    let without_path = obbtree(&[
+        "robot",
+        &kuka,
+        "--geometry",
+        "visual",
+        "--configs",
+        &clear,
+        "--continuous",
+    ]);
+    assert!(
+        error_of(&without_path).contains("--path"),
+        "{without_path:?}"
+    );
+}
