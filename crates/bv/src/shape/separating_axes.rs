@@ -140,6 +140,9 @@ mod tests {
                 &off,
             ));
         }
-        assert!(apart > 3900, "only {apart} of the sets moved apart were called apart");
+        assert!(
+            apart > 3900,
+            "only {apart} of the sets moved apart were called apart"
+        );
     }
 }
