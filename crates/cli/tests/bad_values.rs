@@ -263,6 +263,22 @@ fn table() -> Vec<Row> {
             1,
             "--size abc: expected WxH, two whole numbers such as 640x480".into(),
         ),
+        // ccd
+        row(
+            "ccd",
+            "vertex_face",
+            &["--vertex-face", "missing.csv"],
+            1,
+            "cannot read missing.csv: No such file or directory (os error 2)".into(),
+        ),
+        row("ccd", "edge_edge", &["--edge-edge", "junk.json"], 1, "junk.json:1: 1 columns, expected 7".into()),
+        row(
+            "ccd",
+            "min_separation",
+            &["--edge-edge", "junk.json", "--min-separation", "x"],
+            2,
+            clap_value("x", "--min-separation <D>", ": invalid float literal"),
+        ),
         // robot
         row("robot", "urdf", &["missing.urdf"], 1, missing("missing.urdf")),
         row(
