@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::rng;
+use common::{float_segment_distance, rng};
 use obbtree_bv::intersect::frustum::Frustum;
 use obbtree_bv::intersect::plane::Plane;
 use obbtree_bv::shape::{PlacedShape, Shape};
@@ -90,18 +90,9 @@ fn shapes_inside_touching_crossing_and_outside_a_box() {
 /// Whether `p` lies in the placed solid (floating point; the samples keep away from the
 /// surface by a relative margin).
 fn contains(shape: &PlacedShape, p: &Point, margin: f64) -> bool {
-    let seg = |a: &Point, b: &Point| {
-        let w = b - a;
-        let s = if w.norm_squared() == 0.0 {
-            0.0
-        } else {
-            ((p - a).dot(&w) / w.norm_squared()).clamp(0.0, 1.0)
-        };
-        (p - (a + w * s)).norm()
-    };
     match shape {
         PlacedShape::Sphere { center, radius } => (p - center).norm() <= radius - margin,
-        PlacedShape::Capsule { a, b, radius } => seg(a, b) <= radius - margin,
+        PlacedShape::Capsule { a, b, radius } => float_segment_distance(p, a, b) <= radius - margin,
         PlacedShape::Cylinder { a, b, radius } => {
             let w = b - a;
             let g = (p - a).dot(&w.normalize());

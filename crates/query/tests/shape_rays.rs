@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{config, rng};
+use common::{config, float_segment_distance, rng};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use obbtree_bv::shape::{PlacedShape, Shape};
@@ -273,21 +273,11 @@ impl Solid {
 
 // ---- Float distance to the surface, for the accuracy of the hit point ----
 
-fn f_segment_distance(p: &Point, a: &Point, b: &Point) -> f64 {
-    let w = b - a;
-    let s = if w.norm_squared() == 0.0 {
-        0.0
-    } else {
-        ((p - a).dot(&w) / w.norm_squared()).clamp(0.0, 1.0)
-    };
-    (p - (a + w * s)).norm()
-}
-
 /// The distance from `p` to the surface of `placed` (a lower bound for a polytope near an edge).
 fn surface_distance(placed: &PlacedShape, p: &Point) -> f64 {
     match placed {
         PlacedShape::Sphere { center, radius } => ((p - center).norm() - radius).abs(),
-        PlacedShape::Capsule { a, b, radius } => (f_segment_distance(p, a, b) - radius).abs(),
+        PlacedShape::Capsule { a, b, radius } => (float_segment_distance(p, a, b) - radius).abs(),
         PlacedShape::Cylinder { a, b, radius } => {
             let w = b - a;
             let (len, axis) = (w.norm(), w.normalize());

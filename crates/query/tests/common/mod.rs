@@ -122,6 +122,18 @@ pub fn cube(n: usize, scale: f64) -> TriMesh {
     TriMesh::new(v, t).expect("valid cube")
 }
 
+/// The distance from `p` to the segment `ab` in floating point (the clamped projection; a
+/// point for `a == b`): the tests' float reference, sharing no code with the engine.
+pub fn float_segment_distance(p: &Point, a: &Point, b: &Point) -> f64 {
+    let w = b - a;
+    let s = if w.norm_squared() == 0.0 {
+        0.0
+    } else {
+        ((p - a).dot(&w) / w.norm_squared()).clamp(0.0, 1.0)
+    };
+    (p - (a + w * s)).norm()
+}
+
 /// A random pose: rotation vector uniform in the ball of radius π, translation uniform in the
 /// cube of half-side `reach`.
 pub fn random_pose(r: &mut impl Rng, reach: f64) -> Pose {
