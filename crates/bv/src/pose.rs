@@ -129,7 +129,7 @@ impl Pose {
     }
 
     /// A pose from parts known to be valid (a product of valid poses, a pose's inverse).
-    fn from_parts_unchecked(translation: Vector, rotation: Matrix3<f64>) -> Self {
+    pub(crate) fn from_parts_unchecked(translation: Vector, rotation: Matrix3<f64>) -> Self {
         Self {
             isometry: IsometryMatrix3::from_parts(
                 Translation3::from(translation),
