@@ -7,6 +7,7 @@
 
 pub(crate) mod best_first;
 pub(crate) mod depth_first;
+pub(crate) mod in_time;
 
 use obbtree_tree::Node;
 
