@@ -107,7 +107,7 @@ pub enum QueryError {
     /// A distance tolerance (`rel_err` or `abs_err`) is negative, NaN or infinite.
     #[error("{name} must be a non-negative finite number, not {value}")]
     InvalidTolerance {
-        /// Which tolerance: `"rel_err"` or `"abs_err"`.
+        /// Which tolerance: `"rel_err"`, `"abs_err"` or `"tolerance"`.
         name: &'static str,
         /// The value given.
         value: f64,
@@ -127,6 +127,21 @@ pub enum QueryError {
         which: Operand,
         /// Why the placement failed.
         source: ShapeError,
+    },
+    /// A continuous query's time tolerance is not a number in `(0, 1]`.
+    #[error("the time tolerance must be a number in (0, 1], not {0}")]
+    InvalidTimeTolerance(f64),
+    /// A continuous query could not decide within its work limit: the motion keeps the models
+    /// within a hair of the tolerance for a long stretch (sliding along each other), or moves
+    /// so fast that the time steps would fall below `2⁻⁵⁶`. A larger tolerance decides it.
+    #[error(
+        "the motion could not be decided within the work limit (the models stay within about \
+         the tolerance {tolerance:e} of each other for a long stretch); a larger tolerance \
+         decides it"
+    )]
+    MotionUndecided {
+        /// The distance tolerance used.
+        tolerance: f64,
     },
     /// A distance hint names a triangle a mesh does not have.
     #[error(
@@ -281,5 +296,14 @@ impl<V> Model<V> {
         query: &'static str,
     ) -> Result<&MeshModel<V>, QueryError> {
         self.as_mesh().ok_or(QueryError::NotAMesh { which, query })
+    }
+}
+
+/// `Ok` for a time tolerance in `(0, 1]`.
+pub(crate) fn check_time_tolerance(value: f64) -> Result<(), QueryError> {
+    if value > 0.0 && value <= 1.0 {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidTimeTolerance(value))
     }
 }

@@ -30,6 +30,7 @@ mod distance;
 pub mod error;
 mod kernel;
 mod model;
+mod motion;
 pub mod pick;
 mod prefetch;
 pub mod separation;
@@ -48,6 +49,7 @@ pub use distance::{
 };
 pub use error::{BatchError, QueryError};
 pub use model::{MeshModel, Model, ModelOptions, RayIndex};
+pub use motion::{collide_motion, MotionRequest, MotionResult, DEFAULT_TIME_TOLERANCE};
 pub use pick::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, pick_pixel, Camera, CameraError,
     RayHit,
