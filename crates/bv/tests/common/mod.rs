@@ -6,6 +6,7 @@ pub mod distance;
 pub mod exact;
 #[path = "../../../../tests/common/knob.rs"]
 pub mod knob;
+pub mod lp;
 pub mod sat;
 
 use nalgebra::{Matrix3, Rotation3, Unit};
