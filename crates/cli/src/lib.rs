@@ -13,10 +13,12 @@
 
 pub mod ccd_queries;
 mod json_shape;
+pub mod motions;
 pub mod poses;
 pub mod rays;
 
 mod ccd;
+mod ccd_motions;
 mod chart;
 mod collide;
 mod compare;
