@@ -1,9 +1,10 @@
 // What every anchor harness shares: OBJ meshes, pose and ray files, the rotation of a rotation
 // vector computed as nalgebra's `Rotation3::new` computes it, the timed query loop, JSON output.
 //
-// The inputs are exactly those of the `obbtree` program (`collide --poses`, `pick --rays`): poses
-// {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}]} map B's point p to R p + t, R the
-// rotation of the rotation vector (axis x angle, radians); rays {"rays":[{"origin","dir"}]}.
+// The inputs are exactly those of the `obbtree` program (`collide --poses`, `pick --rays`,
+// `ccd --motions`): poses {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}]} map B's
+// point p to R p + t, R the rotation of the rotation vector (axis x angle, radians); rays
+// {"rays":[{"origin","dir"}]}; motions {"motions":[{"start":pose,"end":pose}]}.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -151,6 +152,25 @@ inline std::vector<Pose> read_poses(const std::string& path) {
     poses.push_back(pose_from_json(p, path + " pose " + std::to_string(poses.size())));
   }
   return poses;
+}
+
+// A motion of B over t in [0, 1] between two poses: {"start":POSE,"end":POSE}. The file
+// {"motions":[...]} is the input of `obbtree ccd A B --motions`: the translation goes linearly,
+// the rotation at constant angular velocity about a fixed axis (shortest arc), about B's origin.
+struct Motion {
+  Pose start, end;
+};
+
+inline std::vector<Motion> read_motions(const std::string& path) {
+  const Json file = read_json(path);
+  if (!file.contains("motions") || !file["motions"].is_array()) fail(path + ": no \"motions\" list");
+  std::vector<Motion> motions;
+  for (const Json& m : file["motions"]) {
+    const std::string what = path + " motion " + std::to_string(motions.size());
+    if (!m.is_object() || !m.contains("start") || !m.contains("end")) fail(what + ": expected {\"start\":..,\"end\":..}");
+    motions.push_back(Motion{pose_from_json(m["start"], what + " start"), pose_from_json(m["end"], what + " end")});
+  }
+  return motions;
 }
 
 struct Ray {
