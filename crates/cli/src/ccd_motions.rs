@@ -15,8 +15,6 @@ use std::time::Instant;
 /// The JSON report (an interface: other tools compare against it).
 #[derive(Serialize)]
 struct Report {
-    tris_a: usize,
-    tris_b: usize,
     build_ms: f64,
     query_total_ms: f64,
     results: Vec<MotionAnswer>,
@@ -27,6 +25,7 @@ struct MotionAnswer {
     hit: bool,
     toi: Option<[f64; 2]>,
     pair: Option<[u32; 2]>,
+    #[serde(skip)]
     exact: bool,
 }
 
@@ -46,7 +45,7 @@ pub fn run(
     };
     let request = request(tolerance)?;
     let motions = load_motions(motions).map_err(|e| Error::Message(e.to_string()))?;
-    let (inputs, tris) = read_models([a, b])?;
+    let inputs = [Input::read(a)?, Input::read(b)?];
     let building = spinner(json, "building the trees");
     let start = Instant::now();
     let [ma, mb] = inputs.map(|input| input.model(&ModelOptions::default()));
@@ -55,8 +54,6 @@ pub fn run(
     building.finish_and_clear();
     let (results, query_total_ms) = timed(&ma, &mb, &motions, &request)?;
     let report = Report {
-        tris_a: tris[0],
-        tris_b: tris[1],
         build_ms,
         query_total_ms,
         results: results.iter().map(answer).collect(),
@@ -73,13 +70,6 @@ fn request(tolerance: Option<f64>) -> Result<MotionRequest, Error> {
             "--tolerance {d}: expected a non-negative finite distance"
         ))),
     }
-}
-
-/// The two inputs and their triangle counts.
-fn read_models(paths: [&Path; 2]) -> Result<([Input; 2], [usize; 2]), Error> {
-    let [a, b] = [Input::read(paths[0])?, Input::read(paths[1])?];
-    let tris = [a.triangles(), b.triangles()];
-    Ok(([a, b], tris))
 }
 
 /// Every motion's answer, and the time of all (ms) after [`super::WARM_UP_QUERIES`] untimed

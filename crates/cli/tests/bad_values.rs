@@ -41,6 +41,7 @@ fn table() -> Vec<Row> {
     let poses_expected =
         r#"(expected {"poses":[{"translation":[x,y,z],"rotation":[rx,ry,rz]}, ...]})"#;
     let rays_expected = r#"(expected {"rays":[{"origin":[x,y,z],"dir":[dx,dy,dz]}, ...]})"#;
+    let motions_expected = r#"(expected {"motions":[{"start":{"translation":[x,y,z],"rotation":[rx,ry,rz]}, "end":{...}}, ...]})"#;
     let row = |command, arg, line: &[&str], status, message: String| Row {
         command,
         arg,
@@ -279,6 +280,22 @@ fn table() -> Vec<Row> {
             2,
             clap_value("x", "--min-separation <D>", ": invalid float literal"),
         ),
+        row("ccd", "a", &["missing.obj", b, "--motions", "motions.json"], 1, missing("missing.obj")),
+        row("ccd", "b", &[b, "missing.obj", "--motions", "motions.json"], 1, missing("missing.obj")),
+        row(
+            "ccd",
+            "motions",
+            &[b, b, "--motions", "junk.json"],
+            1,
+            format!("malformed motions file junk.json: expected ident at line 1 column 2 {motions_expected}"),
+        ),
+        row(
+            "ccd",
+            "tolerance",
+            &[b, b, "--motions", "motions.json", "--tolerance", "-1"],
+            1,
+            "--tolerance -1: expected a non-negative finite distance".into(),
+        ),
         // robot
         row("robot", "urdf", &["missing.urdf"], 1, missing("missing.urdf")),
         row(
@@ -395,6 +412,9 @@ fn files(dir: &Path) {
     std::fs::write(dir.join("junk.json"), "not json").unwrap();
     std::fs::write(dir.join("configs.json"), r#"{"configs":[[0,0,0,0,0,0,0]]}"#).unwrap();
     std::fs::write(dir.join("scene.json"), r#"{"objects":[]}"#).unwrap();
+    let pose = r#"{"translation":[0,0,0],"rotation":[0,0,0]}"#;
+    let motions = format!(r#"{{"motions":[{{"start":{pose},"end":{pose}}}]}}"#);
+    std::fs::write(dir.join("motions.json"), motions).unwrap();
     std::fs::create_dir(dir.join("only_bunny")).unwrap();
     std::fs::copy(asset("bunny.obj"), dir.join("only_bunny/bunny.obj")).unwrap();
 }

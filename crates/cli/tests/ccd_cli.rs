@@ -140,3 +140,109 @@ fn minimum_separation_and_a_missing_query_file_are_errors() {
     let both = ["ccd", "--vertex-face", "a.csv", "--edge-edge", "b.csv"];
     assert!(error_of(&both).contains("cannot be used with"));
 }
+
+/// One motion: start translation and rotation vector, end translation and rotation vector.
+type MotionRow = ([f64; 3], [f64; 3], [f64; 3], [f64; 3]);
+
+/// A motion file of the motions `motions`.
+fn motions_file(dir: &Path, motions: &[MotionRow]) -> PathBuf {
+    let pose = |t: [f64; 3], r: [f64; 3]| serde_json::json!({"translation": t, "rotation": r});
+    let list: Vec<Value> = motions
+        .iter()
+        .map(|&(t0, r0, t1, r1)| serde_json::json!({"start": pose(t0, r0), "end": pose(t1, r1)}))
+        .collect();
+    let path = dir.join("motions.json");
+    std::fs::write(&path, serde_json::json!({ "motions": list }).to_string()).unwrap();
+    path
+}
+
+#[test]
+fn motions_report_has_the_contract_shape_and_catches_what_sampling_misses() {
+    let dir = tempfile::tempdir().unwrap();
+    // A: the cube [0, 1]³; B: a cube of side 1/8, crossing A in one step, passing beside it,
+    // starting across its face x = 1, and turning through it.
+    let a = common::cube_obj(dir.path(), "a.obj", 1.0);
+    let b = common::cube_obj(dir.path(), "b.obj", 0.125);
+    let still = [0.0; 3];
+    let motions = motions_file(
+        dir.path(),
+        &[
+            ([-2.0, 0.5, 0.5], still, [2.0, 0.5, 0.5], still),
+            ([-2.0, 3.0, 0.5], still, [2.0, 3.0, 0.5], still),
+            ([0.9, 0.5, 0.5], still, [5.0, 0.5, 0.5], still),
+            ([-2.0, 0.5, 0.5], still, [2.0, 0.5, 0.5], [0.0, 0.0, 2.0]),
+        ],
+    );
+    let args = [
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--motions",
+        motions.to_str().unwrap(),
+    ];
+    let text = stdout_of(&[&["ccd"], &args[..], &["--json"]].concat());
+    let report: Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["build_ms", "query_total_ms", "results"]);
+    let results = report["results"].as_array().unwrap();
+    for r in results {
+        assert_eq!(
+            r.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["hit", "pair", "toi"] // serde_json sorts the keys
+        );
+    }
+    let toi = |i: usize| -> Option<[f64; 2]> {
+        serde_json::from_value(results[i]["toi"].clone()).unwrap()
+    };
+    // B's front (x + 1/8) reaches A's face x = 0 at -2 + 4t + 1/8 = 0.
+    let [lo, hi] = toi(0).unwrap();
+    assert!(
+        lo <= 15.0 / 32.0 && 15.0 / 32.0 <= hi && hi - lo <= 1e-12,
+        "{lo} {hi}"
+    );
+    assert_eq!((results[1]["hit"].as_bool(), toi(1)), (Some(false), None));
+    assert_eq!(toi(2), Some([0.0, 0.0]));
+    assert_eq!(results[3]["hit"].as_bool(), Some(true));
+    let pair = results[0]["pair"].as_array().unwrap();
+    assert!(pair[0].as_u64().unwrap() < 12 && pair[1].as_u64().unwrap() < 12);
+    let summary = stdout_of(&[&["ccd"], &args[..]].concat());
+    assert!(
+        summary.contains("motions: 4") && summary.contains("hits: 3"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn motions_errors_name_the_motion() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = common::cube_obj(dir.path(), "a.obj", 1.0);
+    let motions = motions_file(
+        dir.path(),
+        &[([0.0; 3], [0.0; 3], [1e200, 0.0, 0.0], [0.0; 3])],
+    );
+    let err = error_of(&[
+        "ccd",
+        a.to_str().unwrap(),
+        a.to_str().unwrap(),
+        "--motions",
+        motions.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("motion 0, end: pose 0: translation[0] is 1e200"),
+        "{err}"
+    );
+    let err = error_of(&[
+        "ccd",
+        a.to_str().unwrap(),
+        "--motions",
+        motions.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("required arguments were not provided"),
+        "{err}"
+    );
+}

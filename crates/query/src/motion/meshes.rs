@@ -11,8 +11,7 @@ use crate::kernel::posed::PosedOverlap;
 use crate::model::MeshModel;
 use obbtree_bv::ccd::{edge_edge, vertex_face};
 use obbtree_bv::distance::tri_tri;
-use obbtree_bv::intersect::aabb_aabb;
-use obbtree_bv::{Aabb, BoundingVolume, Motion, Point, Pose, Triangle};
+use obbtree_bv::{Motion, Point, Pose, Triangle};
 use std::cell::Cell;
 use std::collections::HashSet;
 
@@ -124,6 +123,12 @@ fn translating_leaves<V: PosedOverlap>(
                 for &ib in b.tree().leaf_triangles(y) {
                     let local = b.mesh().triangle(ib as usize);
                     let moving = [placed(&local, start), placed(&local, end)];
+                    let Some([opens, _]) = contact_window(&fixed, &moving) else {
+                        continue;
+                    };
+                    if opens > best.get().until() {
+                        continue;
+                    }
                     if let Some(toi) = first_contact_of_triangles(&fixed, &moving) {
                         let mut found = best.get();
                         found.add(toi, [ia, ib]);
@@ -155,10 +160,6 @@ pub(crate) fn first_contact_of_triangles(
     fixed: &Triangle,
     moving: &[Triangle; 2],
 ) -> Option<[f64; 2]> {
-    let swept = bounds(&moving[0].vertices()).merge(&bounds(&moving[1].vertices()));
-    if !aabb_aabb::overlaps(&bounds(&fixed.vertices()), &swept) {
-        return None;
-    }
     let f = fixed.vertices();
     let [m0, m1] = moving.map(|t| t.vertices());
     let vertex_of_b =
@@ -178,9 +179,63 @@ pub(crate) fn first_contact_of_triangles(
         .reduce(|x, y| [x[0].min(y[0]), x[1].min(y[1])])
 }
 
-/// The box around three points.
-fn bounds(points: &[Point; 3]) -> Aabb {
-    Aabb::from_points(points.iter())
+/// A window of time `[t₀, t₁]` outside which the static triangle `fixed` and the triangle
+/// moving linearly from `moving[0]` to `moving[1]` (vertex by vertex) certainly do not touch,
+/// or `None` when they never do: a float filter in front of the exact primitives.
+///
+/// Along any axis `n`, the moving triangle's projection at `t` lies within the interpolation of
+/// its projection's extremes at the ends (the least of a sum is at least the sum of the
+/// least), so contact at `t` needs `(1 − t)·min₀ + t·min₁ ≤ max_A` and
+/// `(1 − t)·max₀ + t·max₁ ≥ min_A`: two linear conditions, each a half-line of `t`. The axes
+/// are those that separate a segment from the Minkowski difference of two triangles (the
+/// separating-axis theorem; Ericson, *Real-Time Collision Detection* §5.5.2): the two normals,
+/// the nine products of edges and the six products of the motion with the edges. Each
+/// comparison has a slack far above the rounding of the projections (a dot product of three
+/// terms is off by at most `3u·Σ|nᵢ||pᵢ|`), and the window's ends are widened by `10⁻⁹` for
+/// the rounding of the division.
+fn contact_window(fixed: &Triangle, moving: &[Triangle; 2]) -> Option<[f64; 2]> {
+    let a = fixed.vertices();
+    let [b0, b1] = moving.map(|t| t.vertices());
+    let edges = |t: &[Point; 3]| [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let (ea, eb) = (edges(&a), edges(&b0));
+    let motion = (b1[0] - b0[0]) + (b1[1] - b0[1]) + (b1[2] - b0[2]);
+    let magnitude = a
+        .iter()
+        .chain(&b0)
+        .chain(&b1)
+        .map(|p| p.coords.amax())
+        .fold(0.0, f64::max);
+    let normals = [ea[0].cross(&ea[1]), eb[0].cross(&eb[1])];
+    let products = (0..9).map(|k| ea[k / 3].cross(&eb[k % 3]));
+    let sweeps = ea.iter().chain(&eb).map(|e| motion.cross(e));
+    let mut window = [0.0, 1.0];
+    for n in normals.into_iter().chain(products).chain(sweeps) {
+        let slack = 1e-14 * n.abs().sum() * magnitude;
+        let extent = |t: &[Point; 3]| {
+            let d = t.map(|p| n.dot(&p.coords));
+            (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
+        };
+        let ((lo_a, hi_a), (lo_0, hi_0), (lo_1, hi_1)) = (extent(&a), extent(&b0), extent(&b1));
+        window = at_most_zero(lo_0 - hi_a - slack, lo_1 - lo_0, window)?;
+        window = at_most_zero(lo_a - hi_0 - slack, hi_0 - hi_1, window)?;
+    }
+    Some(window)
+}
+
+/// `window` narrowed to the `t` with `c + t·k ≤ 0` (widened by `10⁻⁹`), or `None` if no `t`
+/// is left.
+fn at_most_zero(c: f64, k: f64, [lo, hi]: [f64; 2]) -> Option<[f64; 2]> {
+    const WIDEN: f64 = 1e-9;
+    let narrowed = if k > 0.0 {
+        [lo, hi.min(-c / k + WIDEN)]
+    } else if k < 0.0 {
+        [lo.max(-c / k - WIDEN), hi]
+    } else if c <= 0.0 {
+        [lo, hi]
+    } else {
+        return None;
+    };
+    (narrowed[0] <= narrowed[1]).then_some(narrowed)
 }
 
 /// A rotation: a pair of leaves over an interval is free when every triangle pair's float
@@ -205,19 +260,29 @@ fn rotating_leaves<V: PosedOverlap>(
         |span, here, x, y| {
             let reach = span.width() * 0.5 * (1.0 + 1e-12);
             let narrow = span.width() <= request.time_tolerance;
+            let moving: Vec<(u32, Triangle, f64)> = b
+                .tree()
+                .leaf_triangles(y)
+                .iter()
+                .map(|&ib| {
+                    let local = b.mesh().triangle(ib as usize);
+                    let moved = motion.speed_bound_of_points(&local.vertices()) * reach + slack;
+                    (ib, placed(&local, &here.pose), moved)
+                })
+                .collect();
             let mut verdict = LeafVerdict::Free;
             for &ia in a.tree().leaf_triangles(x) {
                 let fixed = a.mesh().triangle(ia as usize);
-                for &ib in b.tree().leaf_triangles(y) {
-                    let local = b.mesh().triangle(ib as usize);
-                    let moved = motion.speed_bound_of_points(&local.vertices()) * reach;
-                    let there = placed(&local, &here.pose);
-                    let d = tri_tri::distance(&fixed, &there);
-                    if d.distance - d.error - moved - slack > 0.0 {
+                for (ib, there, moved) in &moving {
+                    if box_gap(&fixed, there) > *moved {
                         continue;
                     }
-                    if narrow && tri_tri::within(&fixed, &there, tolerance) {
-                        found = Some(MotionResult::hit(span.ends(), [ia, ib], false, tolerance));
+                    let d = tri_tri::distance(&fixed, there);
+                    if d.distance - d.error - moved > 0.0 {
+                        continue;
+                    }
+                    if narrow && tri_tri::within(&fixed, there, tolerance) {
+                        found = Some(MotionResult::hit(span.ends(), [ia, *ib], false, tolerance));
                         return LeafVerdict::Hit;
                     }
                     verdict = LeafVerdict::Split;
@@ -227,4 +292,24 @@ fn rotating_leaves<V: PosedOverlap>(
         },
     )?;
     Ok(found.unwrap_or(MotionResult::free(false, tolerance)))
+}
+
+/// A lower bound on the distance between two triangles: the largest gap between their boxes
+/// along an axis (each coordinate compared exactly; the gap's subtraction may round down by
+/// half an ulp, which the caller's slack covers).
+fn box_gap(p: &Triangle, q: &Triangle) -> f64 {
+    let (vp, vq) = (p.vertices(), q.vertices());
+    (0..3)
+        .map(|k| {
+            let (lo_p, hi_p) = (
+                vp.iter().map(|v| v[k]).fold(f64::INFINITY, f64::min),
+                vp.iter().map(|v| v[k]).fold(f64::NEG_INFINITY, f64::max),
+            );
+            let (lo_q, hi_q) = (
+                vq.iter().map(|v| v[k]).fold(f64::INFINITY, f64::min),
+                vq.iter().map(|v| v[k]).fold(f64::NEG_INFINITY, f64::max),
+            );
+            (lo_q - hi_p).max(lo_p - hi_q)
+        })
+        .fold(0.0, f64::max)
 }
