@@ -142,6 +142,31 @@ class DistanceTracker:
     ) -> DistanceResult: ...
     def forget(self) -> None: ...
 
+class MotionResult:
+    """The answer of :func:`collide_motion`; unpacks as
+    ``(hit, toi, pair, exact, tolerance)``. ``toi`` and ``pair`` are ``None`` for a miss.
+
+    >>> hit, toi, pair, exact, tolerance = obbtree.collide_motion(wall, None, cube, start, end)
+    """
+
+    @property
+    def hit(self) -> bool: ...
+    @property
+    def toi(self) -> Optional[Tuple[float, float]]: ...
+    @property
+    def pair(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def tolerance(self) -> float: ...
+    def __len__(self) -> int: ...
+    def __getitem__(
+        self, index: int
+    ) -> Union[bool, float, Optional[Tuple[float, float]], Optional[Tuple[int, int]]]: ...
+    def __iter__(
+        self,
+    ) -> Iterator[Union[bool, float, Optional[Tuple[float, float]], Optional[Tuple[int, int]]]]: ...
+
 class Scene:
     """Named, posed models queried together (collisions and rays)."""
 
@@ -343,6 +368,19 @@ def collide(
 def collide_many(
     a: Model, pose_a: _Pose, b: Model, poses: ArrayLike, mode: _Mode = "all"
 ) -> Tuple[NDArray[np.bool_], NDArray[np.int64]]: ...
+def collide_motion(
+    a: Model, pose_a: _Pose, b: Model, start: _Pose, end: _Pose, *,
+    tolerance: Optional[float] = None, time_tolerance: float = 1e-9,
+) -> MotionResult:
+    """The first time ``b``, moving from pose ``start`` (``t = 0``) to pose ``end``
+    (``t = 1``), touches ``a`` at ``pose_a``: exact for two meshes under a pure translation,
+    within ``tolerance`` otherwise (never a missed contact; no contact before ``toi[0]``).
+
+    >>> result = obbtree.collide_motion(wall, None, cube, start, end)
+    >>> result.hit, result.exact
+    (True, True)
+    """
+
 def self_collide(model: Model, mode: _Mode = "all", pose: _Pose = None) -> Tuple[bool, NDArray[np.int64]]: ...
 def contains_points(model: Model, points: ArrayLike, pose: _Pose = None) -> NDArray[np.bool_]: ...
 @deprecated("the former name of contains_points")

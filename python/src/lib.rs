@@ -1,8 +1,9 @@
 //! The `obbtree` Python extension (`obbtree._obbtree`): meshes, models, scenes, robots and the
-//! exact collision, distance, ray, culling and picking queries of the engine, NumPy arrays in and
-//! out. Batches release the GIL and run on rayon's pool; every object is immutable or locked,
-//! so safe to share between Python threads; every refusal of the engine is a Python exception
-//! with its message, of the `obbtree.Error` hierarchy (`errors.rs`).
+//! exact collision (static and continuous), distance, ray, culling and picking queries of the
+//! engine, NumPy arrays in and out. Batches release the GIL and run on rayon's pool; every
+//! object is immutable or locked, so safe to share between Python threads; every refusal of the
+//! engine is a Python exception with its message, of the `obbtree.Error` hierarchy
+//! (`errors.rs`).
 //!
 //! One file per family of queries; each registers its functions in `_obbtree`.
 
@@ -15,6 +16,7 @@ mod distance;
 mod errors;
 mod mesh;
 mod model;
+mod motion;
 mod rays;
 mod robot;
 mod scene;
@@ -46,6 +48,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<distance::PyDistanceTracker>()?;
     m.add_class::<camera::PyCamera>()?;
     m.add_class::<cull::PyCulled>()?;
+    m.add_class::<motion::PyMotionResult>()?;
     m.add_class::<robot::PyRobot>()?;
     m.add_class::<robot::PyPathCheck>()?;
     m.add_function(wrap_pyfunction!(collide::collide, m)?)?;
@@ -58,6 +61,7 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distance::within_margin, m)?)?;
     m.add_function(wrap_pyfunction!(distance::proximity_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(distance::distance_many, m)?)?;
+    m.add_function(wrap_pyfunction!(motion::collide_motion, m)?)?;
     m.add_function(wrap_pyfunction!(ccd::ccd_vertex_face, m)?)?;
     m.add_function(wrap_pyfunction!(ccd::ccd_edge_edge, m)?)?;
     m.add_function(wrap_pyfunction!(rays::cast_rays, m)?)?;
