@@ -55,7 +55,7 @@ pub use obbtree_query::{
 pub use obbtree_query::{brute, caches, cull, pick, separation, volume};
 pub use obbtree_scene::{
     Candidate, CollisionFilter, ExternalContact, Object, ObjectContact, ObjectDistance, ObjectId,
-    PairFilter, QueryStats, Scene, SceneError, SceneHit,
+    PairFilter, QueryStats, Scene, SceneError, SceneHit, SweepHit,
 };
 pub use obbtree_tree::{volume_kinds, with_volume, BuildError, BuildOptions, VolumeKind};
 

@@ -99,6 +99,7 @@ mod error;
 mod object;
 mod ray;
 mod scene;
+mod sweep;
 
 pub use collide::{ExternalContact, ObjectContact};
 pub use distance::{ExternalDistance, ObjectDistance};
@@ -106,3 +107,4 @@ pub use error::SceneError;
 pub use object::{Candidate, CollisionFilter, Object, ObjectId};
 pub use ray::SceneHit;
 pub use scene::{PairFilter, QueryStats, Scene, SMALL_SCENE};
+pub use sweep::SweepHit;
