@@ -28,17 +28,22 @@ fn error_of(args: &[&str]) -> String {
     err
 }
 
+/// The keys of a JSON object (sorted, as serde_json keeps them).
+fn keys_of(object: &Value) -> Vec<&str> {
+    object
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect()
+}
+
 #[test]
 fn json_report_has_the_contract_shape_and_matches_the_ground_truth() {
     let path = sample("edge-edge");
     let text = stdout_of(&["ccd", "--edge-edge", path.to_str().unwrap(), "--json"]);
     let report: Value = serde_json::from_str(&text).unwrap();
-    let keys: Vec<&str> = report
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
+    let keys = keys_of(&report);
     assert_eq!(keys, ["queries", "query_total_ms", "results"]);
     assert!(report["query_total_ms"].as_f64().unwrap() >= 0.0);
     let results = report["results"].as_array().unwrap();
@@ -50,8 +55,7 @@ fn json_report_has_the_contract_shape_and_matches_the_ground_truth() {
         .map(|l| l.ends_with(",1"))
         .collect();
     for (r, truth) in results.iter().zip(truth) {
-        let entry = r.as_object().unwrap();
-        assert_eq!(entry.keys().collect::<Vec<_>>(), ["hit", "toi"]);
+        assert_eq!(keys_of(r), ["hit", "toi"]);
         assert_eq!(r["hit"].as_bool(), Some(truth));
         match r["toi"].as_array() {
             Some(toi) => {
@@ -181,19 +185,11 @@ fn motions_report_has_the_contract_shape_and_catches_what_sampling_misses() {
     ];
     let text = stdout_of(&[&["ccd"], &args[..], &["--json"]].concat());
     let report: Value = serde_json::from_str(&text).unwrap();
-    let keys: Vec<&str> = report
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
+    let keys = keys_of(&report);
     assert_eq!(keys, ["build_ms", "query_total_ms", "results"]);
     let results = report["results"].as_array().unwrap();
     for r in results {
-        assert_eq!(
-            r.as_object().unwrap().keys().collect::<Vec<_>>(),
-            ["hit", "pair", "toi"] // serde_json sorts the keys
-        );
+        assert_eq!(keys_of(r), ["hit", "pair", "toi"]);
     }
     let toi = |i: usize| -> Option<[f64; 2]> {
         serde_json::from_value(results[i]["toi"].clone()).unwrap()

@@ -15,6 +15,19 @@ use obbtree_bv::{Motion, Point, Pose, Triangle};
 use std::cell::Cell;
 use std::collections::HashSet;
 
+/// Two meshes under a motion, with what the leaf visits need.
+struct MeshMotion<'m, V> {
+    a: &'m MeshModel<V>,
+    b: &'m MeshModel<V>,
+    /// B's motion in A's frame.
+    motion: &'m Motion,
+    request: &'m MotionRequest,
+    /// The distance tolerance `δ` of a rotation.
+    tolerance: f64,
+    /// The rounding the float bounds allow for.
+    slack: f64,
+}
+
 /// The first contact of `b` following `motion` (in A's frame) with `a`.
 pub(super) fn first_contact<V: PosedOverlap>(
     a: &MeshModel<V>,
@@ -38,11 +51,19 @@ pub(super) fn first_contact<V: PosedOverlap>(
             margin,
         }
     };
+    let pair = MeshMotion {
+        a,
+        b,
+        motion,
+        request,
+        tolerance,
+        slack,
+    };
     let undecided = |_: Undecided| QueryError::MotionUndecided { tolerance };
     if motion.is_translation() {
-        translating_leaves(a, b, motion, slice).map_err(undecided)
+        translating_leaves(&pair, slice).map_err(undecided)
     } else {
-        rotating_leaves(a, b, motion, request, tolerance, slack, slice).map_err(undecided)
+        rotating_leaves(&pair, slice).map_err(undecided)
     }
 }
 
@@ -101,11 +122,10 @@ impl Earliest {
 /// ([`first_contact_of_triangles`]); the descent ends at the first interval that starts after
 /// the earliest contact found.
 fn translating_leaves<V: PosedOverlap>(
-    a: &MeshModel<V>,
-    b: &MeshModel<V>,
-    motion: &Motion,
+    pair: &MeshMotion<'_, V>,
     slice: impl Fn(Span) -> TimeSlice<V::Relative>,
 ) -> Result<MotionResult, Undecided> {
+    let (a, b, motion) = (pair.a, pair.b, pair.motion);
     let best = Cell::new(Earliest::default());
     let mut decided: HashSet<(usize, usize)> = HashSet::new();
     let (start, end) = (motion.start(), motion.end());
@@ -243,14 +263,11 @@ fn at_most_zero(c: f64, k: f64, [lo, hi]: [f64; 2]) -> Option<[f64; 2]> {
 /// in half the interval, is positive; a hit when the interval is at most the time tolerance
 /// wide and some pair is exactly within `tolerance` at the middle; otherwise halved.
 fn rotating_leaves<V: PosedOverlap>(
-    a: &MeshModel<V>,
-    b: &MeshModel<V>,
-    motion: &Motion,
-    request: &MotionRequest,
-    tolerance: f64,
-    slack: f64,
+    pair: &MeshMotion<'_, V>,
     slice: impl Fn(Span) -> TimeSlice<V::Relative>,
 ) -> Result<MotionResult, Undecided> {
+    let (a, b, motion) = (pair.a, pair.b, pair.motion);
+    let (request, tolerance, slack) = (pair.request, pair.tolerance, pair.slack);
     let mut found = None;
     earliest(
         a.tree(),
