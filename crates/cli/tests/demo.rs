@@ -32,6 +32,8 @@ fn quick_demo_writes_its_pictures() {
          geometry; its SRDF never checks 35 link pairs",
         "robot: the panda along 2 path configurations among 2 fixtures",
         "first contact at checked configuration 15, panda_hand – post;",
+        "tunnelling: the bunny thrown through a plate 1/200 of its size thick; sampling the \
+         motion at 5 instants finds 0 contacts, the continuous check the first at t in",
         "pictures in",
     ] {
         assert!(text.contains(row), "{row} missing:\n{text}");
@@ -72,6 +74,10 @@ fn quick_demo_writes_its_pictures() {
     // The distance picture marks the closest points in yellow.
     let distance = Picture::read(&dir.path().join("distance.png"));
     assert!(distance.count(YELLOW) > 0, "no closest point marked");
+    // The tunnelling picture highlights the first contact in red.
+    let tunnelling = Picture::read(&dir.path().join("tunnelling.png"));
+    assert_eq!(tunnelling.size, (240, 120));
+    assert!(tunnelling.count(RED) > 0, "no first contact highlighted");
     let svg = std::fs::read_to_string(dir.path().join("times.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("parry3d-f64"), "{svg}");
     let clearance = std::fs::read_to_string(dir.path().join("kuka_clearance.svg")).unwrap();

@@ -7,6 +7,7 @@ mod panda_contact;
 mod robot_path;
 mod scene_frames;
 mod showcase;
+mod tunnelling;
 
 use super::{mesh::Summary, Error};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -64,6 +64,7 @@ pub fn run(assets: &Path, out_dir: &Path, quick: bool, out: &mut impl Write) -> 
         pick_picture(&sweep.a, camera.width, &out_dir.join("pick.png"), out)?,
         super::robot_path::path_picture(assets, quick, out_dir, out)?,
         super::panda_contact::contact_picture(assets, quick, out_dir, out)?,
+        super::tunnelling::tunnelling_picture(&sweep.a, quick, out_dir, out)?,
         super::distance_picture::closest_points_picture(
             &sweep.a,
             &sweep.b,
