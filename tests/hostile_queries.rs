@@ -984,7 +984,7 @@ fn posed_views(c: &Point, s: f64, rng: &mut Pcg64) -> Vec<Pose> {
 /// moved with the mesh: through every volume's tree and the compact index (leaf sizes 1 and
 /// 4), against the independent exact oracle (`ExactHits` of the fuzz bodies: rational
 /// crossings on the ray moved into the mesh frame) as well as the brute force over the
-/// triangle test. About 4,000 rays, each with `max_t` infinite and 1.
+/// triangle test. About 2,200 rays, each with `max_t` infinite and 1.
 #[test]
 fn picking_under_poses_matches_exact_crossings() {
     let meshes = [
@@ -1013,7 +1013,7 @@ fn picking_under_poses_matches_exact_crossings() {
             .iter()
             .enumerate()
         {
-            for local in rays_at(m, 27, 100 * k as u64 + j as u64) {
+            for local in rays_at(m, 15, 100 * k as u64 + j as u64) {
                 let ray = Ray::new(
                     pose.transform_point(&local.origin),
                     pose.transform_vector(&local.dir),
@@ -1032,7 +1032,7 @@ fn picking_under_poses_matches_exact_crossings() {
             }
         }
     }
-    assert!(rays >= 3000, "{rays} rays");
+    assert!(rays >= 2000, "{rays} rays");
 }
 
 /// `contains_point` on a millimetre cube placed a hundred kilometres away (translation about
