@@ -138,14 +138,14 @@ fn compare(a_name: &str, b_name: &str, n: usize) {
     assert!(hits * 4 >= n, "too few poses in contact: {hits} of {n}");
 }
 
-/// Poses per mesh pair: 1,000, capped at 500,000 / triangles (at least 10) so that the file
-/// stays within about a minute of CPU (parry builds a tree of B placed anew for every pose);
+/// Poses per mesh pair: 1,000, capped at 250,000 / triangles (at least 10) so that the file
+/// stays within about half a minute of CPU (parry builds a tree of B placed anew for every pose);
 /// both scale with the one knob `OBBTREE_PROPTEST_CASES` (`common::cases`), so the long run
 /// (`OBBTREE_PROPTEST_CASES=2560`) gives 10,000 poses to the small meshes and ten times the
 /// budget to the large ones.
 fn pose_count(triangles: usize) -> usize {
     let poses = common::cases(1000) as usize;
-    let budget = common::cases(500_000) as usize / triangles;
+    let budget = common::cases(250_000) as usize / triangles;
     poses.min(budget.max(10))
 }
 
