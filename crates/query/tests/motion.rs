@@ -405,6 +405,21 @@ fn starting_in_contact_and_ending_exactly_touching() {
 }
 
 #[test]
+fn a_triangle_piercing_another_at_the_start_is_contact_at_zero() {
+    // B's triangle crosses A's interior at t = 0 with no vertex on A and no edge meeting
+    // A's edges: no vertex–face or edge–edge contact holds there, only the static test sees it.
+    let tri = |p: [[f64; 3]; 3]| {
+        model(TriMesh::new(p.map(Point::from).to_vec(), vec![[0, 1, 2]]).unwrap())
+    };
+    let a = tri([[-1.0, -1.0, 0.0], [2.0, -1.0, 0.0], [-1.0, 2.0, 0.0]]);
+    let b = tri([[0.0, 0.0, -0.5], [0.5, 0.0, -0.5], [0.25, 0.0, 0.5]]);
+    let up = Motion::new(shift([0.0, 0.0, 0.0]), shift([0.0, 0.0, 2.0]));
+    let got = run(&a, &b, &up);
+    assert_eq!(got.toi, Some([0.0, 0.0]), "{got:?}");
+    assert!(got.exact);
+}
+
+#[test]
 fn answers_do_not_change_with_scale() {
     for power in [-60, -20, 0, 20, 60] {
         let s = 2f64.powi(power);
