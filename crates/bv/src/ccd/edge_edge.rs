@@ -1,12 +1,13 @@
 //! Continuous edge–edge collision: the earliest time at which two moving closed segments share
 //! a point (module docs of [`ccd`](super) for the guarantee and the method).
 
-use super::filter;
 use super::roots::{Poly, Time};
+use super::within::{self, line_gap, near_segment, plane_gap, point_gap, Separation};
 use super::{
     coplanarity, cross, dot, first_contact, point_on_segment, point_segment_events, product, sub,
     vanishes, TimeOfImpact, Trajectory,
 };
+use super::{filter, within_filter};
 use crate::Point;
 
 /// The earliest time `t ∈ [0, 1]` at which the closed segments `a0 a1` and `b0 b1` share a
@@ -26,6 +27,73 @@ use crate::Point;
 /// ```
 pub fn edge_edge(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
     super::decide(filter::edge_edge(&start, &end), || exact(&start, &end))
+}
+
+/// The earliest time `t ∈ [0, 1]` at which the closed segments `a0 a1` and `b0 b1` are within
+/// the distance `d` of each other, all four ends moving linearly as in [`edge_edge`] (which
+/// this is when `d = 0`). `None` when the distance stays above `d` (exactly; see
+/// [`ccd`](super)).
+///
+/// ```
+/// use obbtree_bv::ccd::{edge_edge_within, Separation};
+/// use obbtree_bv::Point;
+///
+/// let p = |x, y, z| Point::new(x, y, z);
+/// // Edge a along x passes over the static edge b along y, at least 1/2 above it (at t = 1/2).
+/// let (a0, a1) = (|x| p(x - 1.0, 0.0, 0.5), |x| p(x + 1.0, 0.0, 0.5));
+/// let (b0, b1) = (p(0.0, -1.0, 0.0), p(0.0, 1.0, 0.0));
+/// let (start, end) = ([a0(-2.0), a1(-2.0), b0, b1], [a0(2.0), a1(2.0), b0, b1]);
+/// let half = Separation::new(0.5).unwrap();
+/// let toi = edge_edge_within(start, end, half).unwrap(); // touching counts
+/// assert!(toi.lo <= 0.25 && 0.25 <= toi.hi);
+/// let less = Separation::new(0.4999).unwrap();
+/// assert!(edge_edge_within(start, end, less).is_none());
+/// ```
+pub fn edge_edge_within(start: [Point; 4], end: [Point; 4], d: Separation) -> Option<TimeOfImpact> {
+    if d == Separation::ZERO {
+        return edge_edge(start, end);
+    }
+    if within_filter::edge_edge_apart(&start, &end, d.get()) {
+        return None;
+    }
+    exact_within(&start, &end, d)
+}
+
+/// The exact path of a separation `d > 0` (`within.rs`): the candidate times are the roots of
+/// the distance-`d` polynomials of the end pairs, of each end to the other edge's line and of
+/// the two lines.
+pub(super) fn exact_within(
+    start: &[Point; 4],
+    end: &[Point; 4],
+    d: Separation,
+) -> Option<TimeOfImpact> {
+    let (x, d2) = within::scaled(start, end, d)?;
+    let [a0, a1, b0, b1] = &x;
+    let mut events: Vec<Poly> = [(a0, b0), (a0, b1), (a1, b0), (a1, b1)]
+        .map(|(p, q)| point_gap(p, q, &d2))
+        .into();
+    events.extend(ends_on_edges(&x).map(|(p, s)| line_gap(p, s, &d2)));
+    let m = cross(&sub(a1, a0), &sub(b1, b0));
+    events.push(plane_gap(&m, &sub(b0, a0), &d2));
+    within::earliest(&events, |t| {
+        let ends = ends_on_edges(&x);
+        ends.iter().any(|&(p, s)| near_segment(p, s, &d2, t)) || near_crossing(&x, &d2, t)
+    })
+}
+
+/// Whether the lines of the two edges, not parallel at `t`, come within `d` of each other at
+/// points inside both segments: the parameters of [`segments_meet`] (which are those of the
+/// lines' closest points) in `[0, 1]` and the line distance `|m·D| / |m|` at most `d`.
+fn near_crossing(x: &[Trajectory; 4], d2: &Poly, t: &Time) -> bool {
+    let [a0, a1, b0, b1] = x;
+    let (a, b, d) = (sub(a1, a0), sub(b1, b0), sub(b0, a0));
+    let m = cross(&a, &b);
+    let scale = dot(&m, &m);
+    let in_unit = |x: &Poly| t.sign_of(x) >= 0 && t.sign_of(&(&scale - x)) >= 0;
+    t.sign_of(&scale) > 0
+        && in_unit(&dot(&cross(&d, &b), &m))
+        && in_unit(&dot(&cross(&d, &a), &m))
+        && t.sign_of(&plane_gap(&m, &d, d2)) >= 0
 }
 
 /// The exact path: no filter.

@@ -14,6 +14,11 @@
 //! * **The time of impact** `t*`, the earliest contact time, is returned as a
 //!   [`TimeOfImpact`] `[lo, hi]` with `lo ≤ t* ≤ hi`, `hi − lo ≤ 10⁻¹²`; there is no contact on
 //!   `[0, lo)`; `[0, 0]` when the pair is in contact at `t = 0`.
+//! * **A minimum separation** `d > 0` ([`vertex_face_within`], [`edge_edge_within`]) makes
+//!   contact mean a Euclidean distance of at most `d` between the closed primitives, `d` being
+//!   the `f64` given ([`Separation`]). The yes/no is exact in the same sense, and the time of
+//!   impact has the same guarantee, for the earliest time at which the distance is at most
+//!   `d` (see `within.rs` for the method).
 //!
 //! # How (the exact path)
 //!
@@ -52,9 +57,12 @@ mod edge_edge;
 mod filter;
 mod roots;
 mod vertex_face;
+mod within;
+mod within_filter;
 
-pub use edge_edge::edge_edge;
-pub use vertex_face::vertex_face;
+pub use edge_edge::{edge_edge, edge_edge_within};
+pub use vertex_face::{vertex_face, vertex_face_within};
+pub use within::Separation;
 
 use crate::predicates::exact;
 use crate::Point;
