@@ -1,5 +1,5 @@
 //! `obbtree ccd`: the JSON report's shape on a sample query file (with its ground truth), the
-//! summary, and one-line errors for bad files and an unsupported minimum separation.
+//! summary, a minimum separation, and one-line errors for bad files and separations.
 
 mod common;
 
@@ -122,20 +122,53 @@ fn bad_files_are_one_line_errors_naming_file_and_line() {
     );
 }
 
+/// With a minimum separation every contact of the ground truth is reported no later, and some
+/// near misses become contacts.
 #[test]
-fn minimum_separation_and_a_missing_query_file_are_errors() {
-    let path = sample("vertex-face");
-    let err = error_of(&[
-        "ccd",
-        "--vertex-face",
-        path.to_str().unwrap(),
-        "--min-separation",
-        "1e-3",
-    ]);
+fn a_minimum_separation_reports_every_contact_and_near_misses() {
+    let path = sample("edge-edge");
+    let path = path.to_str().unwrap();
+    let run = |d: &str| -> Vec<Value> {
+        let args = ["ccd", "--edge-edge", path, "--json", "--min-separation", d];
+        let report: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+        report["results"].as_array().unwrap().clone()
+    };
+    let lo = |r: &Value| r["toi"][0].as_f64().unwrap();
+    let (touching, near) = (run("0"), run("0.01"));
+    let mut more = 0;
+    for (t, n) in touching.iter().zip(&near) {
+        match (t["hit"].as_bool().unwrap(), n["hit"].as_bool().unwrap()) {
+            (true, true) => assert!(lo(n) <= lo(t), "{n} after {t}"),
+            (true, false) => panic!("a contact not within 0.01: {t} {n}"),
+            (false, hit) => more += usize::from(hit),
+        }
+    }
+    assert!(more > 0, "no near miss within 0.01");
+    let summary = stdout_of(&["ccd", "--edge-edge", path, "--min-separation", "0.01"]);
     assert!(
-        err.contains("--min-separation") && err.contains("not supported"),
-        "{err}"
+        summary.contains("contacts of the ground truth (column 7) not reported: 0"),
+        "{summary}"
     );
+}
+
+#[test]
+fn bad_separations_and_a_missing_query_file_are_errors() {
+    let path = sample("vertex-face");
+    for bad in ["-1e-3", "inf", "NaN"] {
+        let args = [
+            "ccd",
+            "--vertex-face",
+            path.to_str().unwrap(),
+            "--min-separation",
+            bad,
+        ];
+        let err = error_of(&args);
+        assert!(
+            err.contains(&format!("--min-separation {}", bad.parse::<f64>().unwrap()))
+                && err.contains("expected a finite distance of at least 0"),
+            "{err}"
+        );
+    }
     let none = error_of(&["ccd", "--json"]);
     assert!(
         none.contains("--vertex-face") && none.contains("--edge-edge"),
