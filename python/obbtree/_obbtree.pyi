@@ -394,10 +394,10 @@ def cast_rays_all(
     max_t: float = ...,
 ) -> Tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]: ...
 def ccd_vertex_face(
-    start: ArrayLike, end: ArrayLike
+    start: ArrayLike, end: ArrayLike, *, min_separation: float = 0.0
 ) -> Tuple[NDArray[np.bool_], NDArray[np.float64]]: ...
 def ccd_edge_edge(
-    start: ArrayLike, end: ArrayLike
+    start: ArrayLike, end: ArrayLike, *, min_separation: float = 0.0
 ) -> Tuple[NDArray[np.bool_], NDArray[np.float64]]: ...
 def any_hits(
     model: Model, origins: ArrayLike, directions: ArrayLike, pose: _Pose = None,

@@ -1,7 +1,8 @@
 """Continuous collision of the primitive pairs from Python: the benchmark's queries (Wang et
 al. 2021, crates/bv/tests/data/ccd, exact ground truth in the seventh column) answered as their
 ground truth says, the time-of-impact interval checked against the exact contact time of
-hand-made motions (rational arithmetic), and bad arrays refused by name."""
+hand-made motions (rational arithmetic), a minimum separation met at its exact distance, and
+bad arrays and separations refused by name."""
 
 from fractions import Fraction
 from pathlib import Path
@@ -79,3 +80,34 @@ def test_bad_arrays_are_refused_by_name():
     bad[1, 2, 0] = np.nan
     with pytest.raises(obbtree.QueryError, match="end: entries must be finite"):
         obbtree.ccd_vertex_face(good, bad)
+
+
+def test_a_minimum_separation_meets_at_the_exact_distance():
+    """A vertex falling onto a face is within d = 1/4 at t = 3/8; passing a corner at exactly
+    1/2 touches d = 1/2 but not the float below it; edges crossing over at height 1/2 likewise."""
+    face = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    falling = (np.array([[[0.25, 0.25, 1.0]] + face]), np.array([[[0.25, 0.25, -1.0]] + face]))
+    hit, toi = obbtree.ccd_vertex_face(*falling, min_separation=0.25)
+    assert hit[0] and toi[0, 0] <= 0.375 <= toi[0, 1]
+    hit, toi = obbtree.ccd_vertex_face(*falling)
+    assert hit[0] and toi[0, 0] <= 0.5 <= toi[0, 1]
+    passing = (np.array([[[-1.0, -0.5, 0.0]] + face]), np.array([[[1.0, -0.5, 0.0]] + face]))
+    hit, toi = obbtree.ccd_vertex_face(*passing, min_separation=0.5)
+    assert hit[0] and toi[0, 0] <= 0.5 <= toi[0, 1]
+    hit, _ = obbtree.ccd_vertex_face(*passing, min_separation=np.nextafter(0.5, 0))
+    assert not hit[0]
+    b = [[0.0, -1.0, 0.0], [0.0, 1.0, 0.0]]
+    start = np.array([[[-3.0, 0.0, 0.5], [-1.0, 0.0, 0.5]] + b])
+    end = np.array([[[1.0, 0.0, 0.5], [3.0, 0.0, 0.5]] + b])
+    hit, toi = obbtree.ccd_edge_edge(start, end, min_separation=0.5)
+    assert hit[0] and toi[0, 0] <= 0.25 <= toi[0, 1]
+    assert not obbtree.ccd_edge_edge(start, end, min_separation=0.4375)[0][0]
+
+
+@pytest.mark.parametrize("bad", [-1e-3, float("inf"), float("nan")])
+def test_bad_separations_are_refused_by_name(bad):
+    good = np.zeros((1, 4, 3))
+    with pytest.raises(obbtree.QueryError, match="min_separation"):
+        obbtree.ccd_vertex_face(good, good, min_separation=bad)
+    with pytest.raises(obbtree.QueryError, match="min_separation"):
+        obbtree.ccd_edge_edge(good, good, min_separation=bad)
