@@ -2,7 +2,7 @@
 """Vertex–face and edge–edge continuous collision: `obbtree ccd` beside Tight Inclusion.
 
 usage: bench/ccd/tight_inclusion.py [--cli OBBTREE] [--data DIR] [--random N] [--seed S]
-                                    [--repeat R] [--limit N]
+                                    [--repeat R] [--limit N] [--min-separation D]
 
 The anchor is Tight Inclusion (Wang, Ferguson, Schneider, Jiang, Attene and Panozzo, "A Large
 Scale Benchmark and an Inclusion-Based Algorithm for Continuous Collision Detection", ACM TOG
@@ -18,6 +18,10 @@ other in one run, one thread each:
   of about unit size, the other primitive 1e-3..1e-2 from it, every coordinate of every point
   moved by up to 2e-3 (1–3% of them collide). Their truth is obbtree's exact answer; the
   table counts where Tight Inclusion differs.
+
+With --min-separation D > 0 both engines take contact to mean a distance of at most D (Tight
+Inclusion's `min_distance`); the files' ground truth is for D = 0, so obbtree's exact answer is
+the truth then, and the table counts where Tight Inclusion differs.
 
 Timed: obbtree's `query_total_ms` (`obbtree ccd --vertex-face|--edge-edge FILE --json`);
 Tight Inclusion's calls one by one, perf_counter around each call only, summed. A Python call
@@ -99,12 +103,12 @@ def near_misses(kind, n, rng):
     return queries
 
 
-def obbtree_run(cli, kind, path, repeat):
+def obbtree_run(cli, kind, path, repeat, separation):
     """(least query_total_ms, hits as booleans) of `obbtree ccd` on a CSV."""
     runs = []
     for _ in range(repeat):
         out = subprocess.run(
-            [cli, "ccd", f"--{kind}", str(path), "--json"],
+            [cli, "ccd", f"--{kind}", str(path), "--json", "--min-separation", repr(separation)],
             check=True,
             capture_output=True,
             text=True,
@@ -115,7 +119,7 @@ def obbtree_run(cli, kind, path, repeat):
     return min(r["query_total_ms"] for r in runs), hits
 
 
-def tight_inclusion_run(kind, queries, repeat):
+def tight_inclusion_run(kind, queries, repeat, separation=0.0):
     """(least summed ms, hits as booleans) of Tight Inclusion over the queries."""
     import ipctk
 
@@ -127,7 +131,7 @@ def tight_inclusion_run(kind, queries, repeat):
         total, found = 0.0, []
         for args in columns:
             start = time.perf_counter()
-            hit, _toi = call(*args)
+            hit, _toi = call(*args, separation)
             total += time.perf_counter() - start
             found.append(hit)
         best = total if best is None else min(best, total)
@@ -143,13 +147,13 @@ def call_overhead_ms(kind, n, repeat):
     return tight_inclusion_run(kind, far, repeat)[0]
 
 
-def compare(cli, kind, name, queries, truth, repeat, workdir):
+def compare(cli, kind, name, queries, truth, repeat, workdir, separation):
     """One table row: both engines on the queries, counted against `truth` (None: obbtree's
     answer is the truth)."""
     path = workdir / f"{name}-{kind}.csv"
     write_queries(path, queries, truth if truth is not None else np.zeros(len(queries), bool))
-    obb_ms, obb_hits = obbtree_run(cli, kind, path, repeat)
-    ti_ms, ti_hits = tight_inclusion_run(kind, queries, repeat)
+    obb_ms, obb_hits = obbtree_run(cli, kind, path, repeat, separation)
+    ti_ms, ti_hits = tight_inclusion_run(kind, queries, repeat, separation)
     overhead = call_overhead_ms(kind, len(queries), repeat)
     reference = truth if truth is not None else obb_hits
     n = len(queries)
@@ -195,6 +199,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the least kept")
     parser.add_argument("--limit", type=int, help="at most this many queries per file")
+    parser.add_argument("--min-separation", type=float, default=0.0, metavar="D",
+                        help="contact within this distance (default 0: touching)")
     args = parser.parse_args(argv)
     cli = find_cli(args.cli)
     rng = np.random.default_rng(args.seed)
@@ -214,12 +220,15 @@ def main(argv=None):
                 if args.limit:
                     queries, truth = queries[: args.limit], truth[: args.limit]
                 name = path.parent.name if path.name == f"{kind}.csv" else path.parent.parent.name
-                rows.append(compare(cli, kind, name, queries, truth, args.repeat, workdir))
+                if args.min_separation > 0:
+                    truth = None  # the files' truth is for touching
+                rows.append(compare(cli, kind, name, queries, truth, args.repeat, workdir,
+                                    args.min_separation))
                 print(f"{name} {kind}: done", file=sys.stderr, flush=True)
             if args.random:
                 queries = near_misses(kind, args.random, rng)
                 rows.append(compare(cli, kind, "random near misses", queries, None, args.repeat,
-                                    workdir))
+                                    workdir, args.min_separation))
     print(table(rows))
 
 

@@ -254,8 +254,11 @@ fn scaled(k: i32, start: [Point; 4], end: [Point; 4], d: f64) -> ([Point; 4], [P
     (start.map(|x| x * s), end.map(|x| x * s), d * s)
 }
 
-/// Hand-made vertex–face cases `(start, end, d, expected contact time or None)`.
-fn vertex_face_cases() -> Vec<([Point; 4], [Point; 4], f64, Option<f64>)> {
+/// A hand-made case: `(start, end, d, the exact contact time or None)`.
+type Case = ([Point; 4], [Point; 4], f64, Option<f64>);
+
+/// Hand-made vertex–face cases.
+fn vertex_face_cases() -> Vec<Case> {
     let face = [p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0)];
     let with = |v: Point| [v, face[0], face[1], face[2]];
     let below = f64::from_bits(0.5f64.to_bits() - 1);
@@ -343,7 +346,7 @@ fn vertex_face_cases() -> Vec<([Point; 4], [Point; 4], f64, Option<f64>)> {
 }
 
 /// Hand-made edge–edge cases.
-fn edge_edge_cases() -> Vec<([Point; 4], [Point; 4], f64, Option<f64>)> {
+fn edge_edge_cases() -> Vec<Case> {
     let (b0, b1) = (p(0.0, -1.0, 0.0), p(0.0, 1.0, 0.0));
     let over = |x: f64, z: f64| [p(x - 1.0, 0.0, z), p(x + 1.0, 0.0, z), b0, b1];
     let (c0, c1) = (p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0));

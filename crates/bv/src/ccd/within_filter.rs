@@ -59,7 +59,7 @@ pub(super) fn edge_edge_apart(start: &[Point; 4], end: &[Point; 4], d: f64) -> b
 fn apart(start: &[Point; 4], end: &[Point; 4], split: usize, d: f64, closest: Closest) -> bool {
     let size = largest_coordinate(start, end);
     // Far from overflow (or not finite): the exact path answers.
-    if !(size < LARGEST_FILTERED) {
+    if size.is_nan() || size >= LARGEST_FILTERED {
         return false;
     }
     let query = Query {
@@ -91,7 +91,7 @@ impl Query<'_> {
             return true;
         }
         // Within `d` at the middle (or not decidable in floats): the exact path answers.
-        if depth == MAX_DEPTH || !(n.norm() > self.d) {
+        if depth == MAX_DEPTH || n.norm().is_nan() || n.norm() <= self.d {
             return false;
         }
         self.apart_on(a, middle, depth + 1, closest) && self.apart_on(middle, b, depth + 1, closest)
