@@ -123,6 +123,7 @@ def tight_inclusion_run(kind, queries, repeat, separation=0.0):
     """(least summed ms, hits as booleans) of Tight Inclusion over the queries."""
     import ipctk
 
+    ipctk.set_logger_level(ipctk.LoggerLevel.off)  # no line per query within the separation
     ccd = ipctk.TightInclusionCCD()
     call = ccd.point_triangle_ccd if kind == "vertex-face" else ccd.edge_edge_ccd
     columns = [[np.ascontiguousarray(q[i]) for i in range(8)] for q in queries]
