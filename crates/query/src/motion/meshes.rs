@@ -138,18 +138,25 @@ fn translating_leaves<V: PosedOverlap>(
             if !decided.insert((x, y)) {
                 return LeafVerdict::Free;
             }
+            let moving: Vec<(u32, [Triangle; 2])> = b
+                .tree()
+                .leaf_triangles(y)
+                .iter()
+                .map(|&ib| {
+                    let local = b.mesh().triangle(ib as usize);
+                    (ib, [placed(&local, start), placed(&local, end)])
+                })
+                .collect();
             for &ia in a.tree().leaf_triangles(x) {
                 let fixed = a.mesh().triangle(ia as usize);
-                for &ib in b.tree().leaf_triangles(y) {
-                    let local = b.mesh().triangle(ib as usize);
-                    let moving = [placed(&local, start), placed(&local, end)];
-                    let Some([opens, _]) = contact_window(&fixed, &moving) else {
+                for &(ib, ref moving) in &moving {
+                    let Some([opens, _]) = contact_window(&fixed, moving) else {
                         continue;
                     };
                     if opens > best.get().until() {
                         continue;
                     }
-                    if let Some(toi) = first_contact_of_triangles(&fixed, &moving) {
+                    if let Some(toi) = first_contact_of_triangles(&fixed, moving) {
                         let mut found = best.get();
                         found.add(toi, [ia, ib]);
                         best.set(found);
