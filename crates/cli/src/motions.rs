@@ -50,7 +50,7 @@ pub enum MotionFileError {
         reason: String,
     },
     /// A pose of a motion is refused.
-    #[error("{path}: motion {index}, {end}: {source}")]
+    #[error("{path}: motion {index}, {end}: {}", pose_reason(source, *index))]
     Pose {
         /// The file.
         path: PathBuf,
@@ -61,6 +61,16 @@ pub enum MotionFileError {
         /// Why (the pose rules of [`crate::poses`]).
         source: PoseFileError,
     },
+}
+
+/// What is wrong with a pose of motion `index`: the pose error's text without its own
+/// "pose `index`: " prefix, which the motion's name replaces.
+fn pose_reason(source: &PoseFileError, index: usize) -> String {
+    let text = source.to_string();
+    match text.strip_prefix(&format!("pose {index}: ")) {
+        Some(reason) => reason.to_owned(),
+        None => text,
+    }
 }
 
 /// Reads a motion file (see the module docs).

@@ -261,7 +261,7 @@ fn motions_errors_name_the_motion() {
         motions.to_str().unwrap(),
     ]);
     assert!(
-        err.contains("motion 0, end: pose 0: translation[0] is 1e200"),
+        err.contains("motion 0, end: translation[0] is 1e200"),
         "{err}"
     );
     let err = error_of(&[
