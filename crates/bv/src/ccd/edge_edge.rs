@@ -50,13 +50,8 @@ pub fn edge_edge(start: [Point; 4], end: [Point; 4]) -> Option<TimeOfImpact> {
 /// assert!(edge_edge_within(start, end, less).is_none());
 /// ```
 pub fn edge_edge_within(start: [Point; 4], end: [Point; 4], d: Separation) -> Option<TimeOfImpact> {
-    if d == Separation::ZERO {
-        return edge_edge(start, end);
-    }
-    if within_filter::edge_edge_apart(&start, &end, d.get()) {
-        return None;
-    }
-    exact_within(&start, &end, d)
+    let apart = within_filter::edge_edge_apart;
+    within::decide(start, end, d, (edge_edge, apart, exact_within))
 }
 
 /// The exact path of a separation `d > 0` (`within.rs`): the candidate times are the roots of

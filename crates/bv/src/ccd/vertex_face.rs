@@ -56,13 +56,8 @@ pub fn vertex_face_within(
     end: [Point; 4],
     d: Separation,
 ) -> Option<TimeOfImpact> {
-    if d == Separation::ZERO {
-        return vertex_face(start, end);
-    }
-    if within_filter::vertex_face_apart(&start, &end, d.get()) {
-        return None;
-    }
-    exact_within(&start, &end, d)
+    let apart = within_filter::vertex_face_apart;
+    within::decide(start, end, d, (vertex_face, apart, exact_within))
 }
 
 /// The exact path of a separation `d > 0` (`within.rs`): the candidate times are the roots of

@@ -58,6 +58,31 @@ impl Separation {
     }
 }
 
+/// A pair's three ways of answering: the touching query, the float filter's proof that the
+/// primitives stay more than `d` apart, and the exact path of a separation `d > 0`.
+pub(super) type Paths = (
+    fn([Point; 4], [Point; 4]) -> Option<TimeOfImpact>,
+    fn(&[Point; 4], &[Point; 4], f64) -> bool,
+    fn(&[Point; 4], &[Point; 4], Separation) -> Option<TimeOfImpact>,
+);
+
+/// The answer within `d`: the touching query's when `d = 0`, a miss when the float filter
+/// proves one, else the exact path's.
+pub(super) fn decide(
+    start: [Point; 4],
+    end: [Point; 4],
+    d: Separation,
+    (touching, apart, exact): Paths,
+) -> Option<TimeOfImpact> {
+    if d == Separation::ZERO {
+        touching(start, end)
+    } else if apart(&start, &end, d.get()) {
+        None
+    } else {
+        exact(&start, &end, d)
+    }
+}
+
 /// The trajectories of a query, as in [`super::trajectories`], and `d²` on the same integer
 /// scale; `None` if a coordinate is not finite.
 pub(super) fn scaled(
