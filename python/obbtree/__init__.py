@@ -43,6 +43,7 @@ from ._obbtree import (
     cast_rays_all,
     ccd_edge_edge,
     ccd_vertex_face,
+    closest_points,
     collide,
     cull,
     collide_many,
@@ -54,6 +55,7 @@ from ._obbtree import (
     pick_pixel,
     proximity_pairs,
     self_collide,
+    signed_distance,
     within_margin,
 )
 
@@ -83,6 +85,7 @@ __all__ = [
     "cast_rays_all",
     "ccd_edge_edge",
     "ccd_vertex_face",
+    "closest_points",
     "collide",
     "cull",
     "collide_many",
@@ -94,5 +97,6 @@ __all__ = [
     "pick_pixel",
     "proximity_pairs",
     "self_collide",
+    "signed_distance",
     "within_margin",
 ]

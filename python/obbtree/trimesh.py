@@ -5,6 +5,8 @@
 * :class:`RayMeshIntersector` has the interface of trimesh's ray intersectors
   (``trimesh.ray.ray_triangle`` and ``ray_pyembree``); attach it to a mesh with
   ``mesh.ray = RayMeshIntersector(mesh)``.
+* :class:`ProximityQuery` has the interface of ``trimesh.proximity.ProximityQuery``:
+  ``on_surface``, ``vertex`` and ``signed_distance`` (positive inside, trimesh's convention).
 
 Neither imports trimesh: anything with ``vertices`` and ``faces`` arrays (and, for contact
 normals, ``face_normals``) is a mesh here.
@@ -29,11 +31,19 @@ from ._obbtree import (
     any_hits,
     cast_rays,
     cast_rays_all,
+    closest_points,
     contains_points,
     distance,
+    signed_distance,
 )
 
-__all__ = ["CollisionManager", "ContactData", "DistanceData", "RayMeshIntersector"]
+__all__ = [
+    "CollisionManager",
+    "ContactData",
+    "DistanceData",
+    "ProximityQuery",
+    "RayMeshIntersector",
+]
 
 #: The name trimesh gives the external object of ``in_collision_single`` in contact data.
 EXTERNAL = "__external"
@@ -552,3 +562,59 @@ def _first_of_equal_hits(ray, t):
     same_ray = np.concatenate([[False], ray[1:] == ray[:-1]])
     close = np.concatenate([[False], np.abs(t[1:] - t[:-1]) <= 1e-12 * np.maximum(1.0, np.abs(t[1:]))])
     return ~(same_ray & close)
+
+
+class ProximityQuery:
+    """Closest points and signed distances on a mesh, with the interface of
+    ``trimesh.proximity.ProximityQuery``:
+
+    >>> import trimesh
+    >>> from obbtree.trimesh import ProximityQuery
+    >>> box = trimesh.creation.box()
+    >>> closest, distance, triangle = ProximityQuery(box).on_surface([[0, 0, 2]])
+    >>> closest.tolist(), distance.tolist()
+    ([[0.0, 0.0, 0.5]], [1.5])
+    >>> ProximityQuery(box).signed_distance([[0, 0, 0.25]]).tolist()
+    [0.25]
+
+    Distances are within ``1e-12 (d + L)`` of the exact ones (``L`` the largest coordinate) and
+    exactly 0 on the surface; signs are exact containment, so the mesh must be closed for
+    ``signed_distance`` (``obbtree.QueryError`` otherwise, where trimesh guesses). Following
+    trimesh, ``signed_distance`` is positive inside.
+    """
+
+    def __init__(self, mesh, bv="obb"):
+        self.mesh = mesh
+        self._bv = bv
+        self._models = {}
+        self._vertex_models = {}
+
+    @property
+    def model(self):
+        """The obbtree model of the mesh as it is now (rebuilt only when the mesh changed)."""
+        return _model_of(self.mesh, self._bv, self._models, limit=1)
+
+    def on_surface(self, points):
+        """``(closest, distance, triangle_id)``: each point's closest point on the surface
+        ``(n, 3)``, its distance ``(n,)`` and the triangle it lies on ``(n,)``."""
+        distance_, triangle, closest = closest_points(self.model, points)
+        return closest, distance_, triangle
+
+    def vertex(self, points):
+        """``(distance, vertex_id)``: each point's nearest vertex of the mesh, exactly (the
+        vertices as a mesh of one-point triangles, one per vertex, so the closest triangle is
+        the nearest vertex)."""
+        vertices = np.asarray(self.mesh.vertices, dtype=np.float64)
+        key = (vertices.shape, hashlib.blake2b(vertices.tobytes(), digest_size=16).hexdigest())
+        model = self._vertex_models.get(key)
+        if model is None:
+            corners = np.repeat(np.arange(len(vertices))[:, None], 3, axis=1)
+            model = Model(Mesh(vertices, corners), bv=self._bv)
+            self._vertex_models = {key: model}
+        distance_, vertex_id, _ = closest_points(model, points)
+        return distance_, vertex_id
+
+    def signed_distance(self, points):
+        """Each point's distance to the surface ``(n,)``, positive inside the closed mesh
+        (trimesh's convention; ``obbtree.signed_distance`` is negative inside)."""
+        return -signed_distance(self.model, points)

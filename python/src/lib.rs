@@ -17,6 +17,7 @@ mod errors;
 mod mesh;
 mod model;
 mod motion;
+mod points;
 mod rays;
 mod robot;
 mod scene;
@@ -55,6 +56,8 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collide::collide_many, m)?)?;
     m.add_function(wrap_pyfunction!(collide::self_collide, m)?)?;
     m.add_function(wrap_pyfunction!(collide::contains_points, m)?)?;
+    m.add_function(wrap_pyfunction!(points::closest_points, m)?)?;
+    m.add_function(wrap_pyfunction!(points::signed_distance, m)?)?;
     m.add_function(wrap_pyfunction!(collide::contains, m)?)?;
     m.add_function(wrap_pyfunction!(collide::engine_collide_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(distance::distance, m)?)?;

@@ -29,6 +29,7 @@ mod distance;
 mod info;
 mod mesh;
 mod pick;
+mod points;
 mod render;
 mod report;
 mod robot;
@@ -68,6 +69,7 @@ enum Command {
     Demo(demo::Args),
     Distance(distance::Args),
     Pick(pick::Args),
+    Points(points::Args),
     Scene(scene::Args),
     Robot(robot::Args),
 }
@@ -119,6 +121,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Demo(args) => demo::run(&args, out),
         Command::Distance(args) => distance::run(&args, out),
         Command::Pick(args) => pick::run(&args, out),
+        Command::Points(args) => points::run(&args, out),
         Command::Scene(args) => scene::run(&args, out),
         Command::Robot(args) => robot::run(&args, out),
     }?;

@@ -190,6 +190,23 @@ fn table() -> Vec<Row> {
             1,
             "cannot create only_bunny/bunny.obj/x: Not a directory (os error 20); pass --out DIR".into(),
         ),
+        // points
+        row("points", "mesh", &["missing.obj", "--points", "points.json"], 1, missing("missing.obj")),
+        row(
+            "points",
+            "points",
+            &[b, "--points", "junk.json"],
+            1,
+            r#"malformed points file junk.json: expected ident at line 1 column 2 (expected {"points":[[x,y,z], ...]})"#.into(),
+        ),
+        row(
+            "points",
+            "max_distance",
+            &[b, "--points", "points.json", "--max-distance", "-1"],
+            1,
+            "--max-distance -1: expected a finite distance of at least 0".into(),
+        ),
+        row("points", "out", &[b, "--points", "points.json", "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),
         // pick
         row("pick", "mesh", &["missing.obj", "--pixel", "1", "1"], 1, missing("missing.obj")),
         row(
@@ -407,11 +424,12 @@ fn table() -> Vec<Row> {
 }
 
 /// The files the rows refer to, in `dir`: a file that is not JSON, a good configuration file
-/// for the KUKA (7 joints), an empty scene, and a folder holding only the bunny.
+/// for the KUKA (7 joints), an empty scene, one point, and a folder holding only the bunny.
 fn files(dir: &Path) {
     std::fs::write(dir.join("junk.json"), "not json").unwrap();
     std::fs::write(dir.join("configs.json"), r#"{"configs":[[0,0,0,0,0,0,0]]}"#).unwrap();
     std::fs::write(dir.join("scene.json"), r#"{"objects":[]}"#).unwrap();
+    std::fs::write(dir.join("points.json"), r#"{"points":[[0,0,0]]}"#).unwrap();
     let pose = r#"{"translation":[0,0,0],"rotation":[0,0,0]}"#;
     let motions = format!(r#"{{"motions":[{{"start":{pose},"end":{pose}}}]}}"#);
     std::fs::write(dir.join("motions.json"), motions).unwrap();

@@ -128,6 +128,11 @@ pub enum QueryError {
         /// Why the placement failed.
         source: ShapeError,
     },
+    /// A signed distance was asked of an open mesh, which bounds no solid to be inside of.
+    #[error(
+        "a signed distance needs a closed mesh, and this mesh is open (ask for unsigned distances)"
+    )]
+    SignOfOpenMesh,
     /// A continuous query's time tolerance is not a number in `(0, 1]`.
     #[error("the time tolerance must be a number in (0, 1], not {0}")]
     InvalidTimeTolerance(f64),

@@ -32,6 +32,7 @@ mod kernel;
 mod model;
 mod motion;
 pub mod pick;
+mod points;
 mod prefetch;
 pub mod separation;
 #[cfg(test)]
@@ -54,6 +55,7 @@ pub use pick::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, pick_pixel, Camera, CameraError,
     RayHit,
 };
+pub use points::{closest_points, ClosestPoint, PointRequest};
 pub use volume::{FrustumVolume, PosedOverlap, RayVolume, Volume};
 
 /// Every triangle pair by the exact predicate, with no hierarchy: reference answers for tests

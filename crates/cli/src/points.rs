@@ -1,0 +1,213 @@
+//! `obbtree points MESH --points POINTS.json [--signed] [--max-distance D]`: each point's
+//! closest point on a mesh, its distance and triangle; with `--signed`, negative inside the
+//! mesh's closed solid.
+
+use super::collide::{counted, spinner};
+use super::report::emit;
+use super::Error;
+use crate::shape_spec::Input;
+use indicatif::{ProgressBar, ProgressStyle};
+use obbtree::{closest_points, ClosestPoint, Model, ModelOptions, Point, PointRequest, Pose};
+use serde::{Deserialize, Serialize};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The closest point of a mesh to each point of a file: the distance (within 1e-12·(d + L) of
+/// the exact distance, L the largest coordinate; 0 exactly on the surface), the triangle and
+/// the point on it. With --signed the distance is negative inside the mesh's solid, decided
+/// exactly (the mesh must be closed).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  obbtree points assets/bunny.obj --points points.json\n  obbtree points assets/bunny.obj --points points.json --signed --json\n  obbtree points assets/bunny.obj --points points.json --max-distance 0.01 --out closest.json"
+)]
+pub struct Args {
+    /// The mesh (.obj, .stl, .ply, .off, .dae, each optionally .gz).
+    #[arg(value_name = "MESH")]
+    mesh: PathBuf,
+    /// JSON file {"points":[[x,y,z], ...]}, in the mesh's frame.
+    #[arg(long, value_name = "POINTS.json")]
+    points: PathBuf,
+    /// Negative distances inside the mesh's solid (needs a closed mesh).
+    #[arg(long)]
+    signed: bool,
+    /// Points farther than D get null answers (decided exactly).
+    #[arg(long, value_name = "D", allow_hyphen_values = true)]
+    max_distance: Option<f64>,
+    /// Print one JSON object {"build_ms", "query_total_ms", "results": [{"distance",
+    /// "triangle", "point"}]} instead of a summary.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON object to FILE.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// A points file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PointsFile {
+    points: Vec<[f64; 3]>,
+}
+
+/// The JSON report (an interface: other tools compare against it).
+#[derive(Serialize)]
+struct Report {
+    build_ms: f64,
+    query_total_ms: f64,
+    results: Vec<PointResult>,
+}
+
+/// One point's answer; all null beyond the maximum distance.
+#[derive(Serialize)]
+struct PointResult {
+    distance: Option<f64>,
+    triangle: Option<u32>,
+    point: Option<[f64; 3]>,
+}
+
+impl From<Option<ClosestPoint>> for PointResult {
+    fn from(found: Option<ClosestPoint>) -> Self {
+        Self {
+            distance: found.map(|c| c.distance),
+            triangle: found.map(|c| c.triangle),
+            point: found.map(|c| c.point.coords.into()),
+        }
+    }
+}
+
+/// Points per progress-bar step (each step runs in parallel).
+const CHUNK: usize = 4096;
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
+    if let Some(d) = args.max_distance {
+        if !(d.is_finite() && d >= 0.0) {
+            return Err(Error::Message(format!(
+                "--max-distance {d}: expected a finite distance of at least 0"
+            )));
+        }
+    }
+    let request = PointRequest::default()
+        .with_signed(args.signed)
+        .with_max_distance(args.max_distance);
+    let points = load_points(&args.points)?;
+    let mesh = match Input::read(&args.mesh)? {
+        Input::Mesh(mesh) => mesh,
+        Input::Shape(_) => {
+            return Err(Error::Message(format!(
+                "{}: points needs a mesh, not a primitive shape",
+                args.mesh.display()
+            )))
+        }
+    };
+    if args.signed && !mesh.is_closed() {
+        return Err(Error::Message(format!(
+            "--signed needs a closed mesh, and {} is not closed (some edge is not shared by exactly two triangles)",
+            args.mesh.display()
+        )));
+    }
+    let start = Instant::now();
+    let building = spinner(args.json, "building the tree");
+    let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
+    building.finish_and_clear();
+    let model = model?;
+    model.prepare_distance();
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (found, query_total_ms) = answer(&model, &points, &request, args.json)?;
+    let report = Report {
+        build_ms,
+        query_total_ms,
+        results: found.iter().copied().map(PointResult::from).collect(),
+    };
+    emit(args.out.as_deref(), args.json, &report, out, |out| {
+        summary(out, &found, &report)
+    })
+}
+
+/// Reads a points file: an error names the file, and serde's line and column.
+fn load_points(path: &Path) -> Result<Vec<Point>, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Message(format!("cannot read {}: {e}", path.display())))?;
+    let file: PointsFile = serde_json::from_str(&text).map_err(|e| {
+        Error::Message(format!(
+            "malformed points file {}: {e} (expected {{\"points\":[[x,y,z], ...]}})",
+            path.display()
+        ))
+    })?;
+    Ok(file.points.into_iter().map(Point::from).collect())
+}
+
+/// Every point's answer, chunk by chunk with a progress bar, and the time of all (ms) after
+/// [`super::WARM_UP_QUERIES`] untimed ones. An error names the point.
+fn answer(
+    model: &Model,
+    points: &[Point],
+    request: &PointRequest,
+    quiet: bool,
+) -> Result<(Vec<Option<ClosestPoint>>, f64), Error> {
+    let id = Pose::identity();
+    let refused = |offset: usize| {
+        move |e: obbtree::BatchError| {
+            Error::Message(format!("point {}: {}", offset + e.index, e.source))
+        }
+    };
+    let warm_up = &points[..points.len().min(super::WARM_UP_QUERIES)];
+    closest_points(model, &id, warm_up, request).map_err(refused(0))?;
+    let progress = progress(points.len(), quiet);
+    let start = Instant::now();
+    let mut found = Vec::with_capacity(points.len());
+    for (k, chunk) in points.chunks(CHUNK).enumerate() {
+        found.extend(closest_points(model, &id, chunk, request).map_err(refused(k * CHUNK))?);
+        progress.inc(chunk.len() as u64);
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    progress.finish_and_clear();
+    Ok((found, ms))
+}
+
+/// A bar counting points on standard error (hidden when quiet, not on a terminal, or for few
+/// points).
+fn progress(points: usize, quiet: bool) -> ProgressBar {
+    if quiet || points <= CHUNK || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(points as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} points {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+fn summary(
+    out: &mut impl Write,
+    found: &[Option<ClosestPoint>],
+    report: &Report,
+) -> Result<(), Error> {
+    let answered: Vec<f64> = found.iter().flatten().map(|c| c.distance).collect();
+    let inside = answered.iter().filter(|d| **d < 0.0).count();
+    let range = answered
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
+            (lo.min(*d), hi.max(*d))
+        });
+    writeln!(
+        out,
+        "{}, {} answered",
+        counted(found.len(), "point", "points"),
+        answered.len()
+    )?;
+    if !answered.is_empty() {
+        writeln!(out, "distances from {} to {}", range.0, range.1)?;
+    }
+    if inside > 0 {
+        writeln!(out, "inside the solid: {inside}")?;
+    }
+    let per_point = 1e3 * report.query_total_ms / found.len().max(1) as f64;
+    writeln!(
+        out,
+        "build {:.3} ms, queries {:.3} ms ({per_point:.3} µs per point)",
+        report.build_ms, report.query_total_ms
+    )?;
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! `obbtree points`: the JSON report's contract (keys, nulls beyond the maximum distance), signed
+//! distances on the closed cube [0, 2]³ written as an OBJ file (exact values at hand-picked points), the
+//! summary, and one-line errors for an open mesh with --signed, a shape, and points out of
+//! range.
+
+mod common;
+
+use common::obbtree;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn stdout_of(args: &[&str]) -> String {
+    let o = obbtree(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn error_of(args: &[&str]) -> String {
+    let o = obbtree(args);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    err
+}
+
+fn points_file(dir: &Path, points: &str) -> PathBuf {
+    let path = dir.join("points.json");
+    std::fs::write(&path, format!(r#"{{"points":{points}}}"#)).unwrap();
+    path
+}
+
+#[test]
+fn json_report_has_the_contract_shape_and_exact_signed_distances() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = common::cube_obj(dir.path(), "cube.obj", 2.0);
+    let points = points_file(dir.path(), "[[1,1,1],[1,1,3],[3,3,1],[1,1,2],[1,1,9]]");
+    let (cube, points) = (cube.to_str().unwrap(), points.to_str().unwrap());
+    let args = [
+        "points",
+        cube,
+        "--points",
+        points,
+        "--signed",
+        "--max-distance",
+        "5",
+        "--json",
+    ];
+    let report: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["build_ms", "query_total_ms", "results"]);
+    let results = report["results"].as_array().unwrap();
+    let distances: Vec<Option<f64>> = results.iter().map(|r| r["distance"].as_f64()).collect();
+    assert_eq!(
+        distances,
+        [Some(-1.0), Some(1.0), Some(2f64.sqrt()), Some(0.0), None]
+    );
+    for r in results {
+        let keys: Vec<&str> = r.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        assert_eq!(keys, ["distance", "point", "triangle"]);
+    }
+    assert_eq!(results[1]["point"], serde_json::json!([1.0, 1.0, 2.0]));
+    assert!(results[1]["triangle"].as_u64().unwrap() < 12);
+    assert!(results[4]["point"].is_null() && results[4]["triangle"].is_null());
+    let unsigned = ["points", cube, "--points", points, "--json"];
+    let report: Value = serde_json::from_str(&stdout_of(&unsigned)).unwrap();
+    assert_eq!(report["results"][0]["distance"].as_f64(), Some(1.0));
+    let summary = stdout_of(&["points", cube, "--points", points, "--signed"]);
+    assert!(
+        summary.contains("5 points, 5 answered") && summary.contains("inside the solid: 1"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn bad_meshes_and_points_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let bunny = common::asset("bunny.obj");
+    let bunny = bunny.to_str().unwrap();
+    let good = points_file(dir.path(), "[[0,0,0]]");
+    let good = good.to_str().unwrap();
+    let open = dir.path().join("open.obj");
+    std::fs::write(&open, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let err = error_of(&[
+        "points",
+        open.to_str().unwrap(),
+        "--points",
+        good,
+        "--signed",
+    ]);
+    assert!(
+        err.contains("--signed needs a closed mesh") && err.contains("open.obj"),
+        "{err}"
+    );
+    let err = error_of(&["points", "sphere:1", "--points", good]);
+    assert!(err.contains("sphere:1: points needs a mesh"), "{err}");
+    let far = points_file(dir.path(), "[[0,0,0],[0,0,0],[1e300,0,0]]");
+    let err = error_of(&["points", bunny, "--points", far.to_str().unwrap()]);
+    assert!(
+        err.contains("point 2: the point [1e300, 0.0, 0.0] must be finite"),
+        "{err}"
+    );
+    let shapeless = points_file(dir.path(), "[[0,0]]");
+    let err = error_of(&["points", bunny, "--points", shapeless.to_str().unwrap()]);
+    assert!(
+        err.contains("malformed points file") && err.contains("line 1 column"),
+        "{err}"
+    );
+}
