@@ -57,7 +57,7 @@ fn refused(e: BatchError) -> PyErr {
 /// >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
 /// >>> tet = obbtree.Model(obbtree.Mesh(v, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]))
 /// >>> d, tri, p = obbtree.closest_points(tet, [[0.2, 0.2, -1.0]])
-/// >>> float(d[0]), int(tri[0]), p[0].tolist()
+/// >>> float(d[0]), int(tri[0]), np.round(p[0], 12).tolist()
 /// (1.0, 0, [0.2, 0.2, 0.0])
 #[pyfunction]
 #[pyo3(signature = (model, points, pose = None, *, max_distance = None))]

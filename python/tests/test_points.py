@@ -73,7 +73,8 @@ def test_points_beyond_the_maximum_distance_are_unanswered():
     distance, triangle, closest = obbtree.closest_points(
         model, [[0.2, 0.2, 2.0], [0.2, 0.2, 3.0]], max_distance=2.0
     )
-    assert distance[0] == 2.0 and triangle[0] == 0 and closest[0].tolist() == [0.2, 0.2, 0.0]
+    assert distance[0] == 2.0 and triangle[0] == 0
+    np.testing.assert_allclose(closest[0], [0.2, 0.2, 0.0], atol=1e-15)
     assert np.isnan(distance[1]) and triangle[1] == -1 and np.isnan(closest[1]).all()
 
 

@@ -94,11 +94,17 @@ fn check_answer(
 
 /// Random points around the placed mesh: within its box grown by half its size, a few far.
 fn random_points(r: &mut impl Rng, tris: &[[Point; 3]], count: usize) -> Vec<Point> {
+    points_around(r, tris, count, 0.5)
+}
+
+/// Random points within the placed mesh's box grown by `grow` times its size on each side,
+/// a tenth of them twenty times as spread.
+fn points_around(r: &mut impl Rng, tris: &[[Point; 3]], count: usize, grow: f64) -> Vec<Point> {
     let (lo, hi) = tris.iter().flatten().fold(
         (Point::from([f64::MAX; 3]), Point::from([f64::MIN; 3])),
         |(lo, hi), p| (lo.inf(p), hi.sup(p)),
     );
-    let grow = (hi - lo) * 0.5;
+    let grow = (hi - lo) * grow;
     (0..count)
         .map(|k| {
             let spread = if k % 10 == 0 { 20.0 } else { 1.0 };
@@ -170,7 +176,7 @@ fn signs_are_exact_containment_in_a_box_and_a_convex_polyhedron() {
         let model: Model = Model::new(mesh.clone()).unwrap();
         let pose = Pose::identity();
         let (tris, size) = placed(mesh, &pose);
-        let points = random_points(&mut r, &tris, 300);
+        let points = points_around(&mut r, &tris, 300, 0.1);
         for (p, c) in points.iter().zip(answers(&model, &pose, &points, &request)) {
             let c = c.unwrap();
             let what = format!("{name} {p:?}");
