@@ -1,22 +1,23 @@
-//! Points against a model: each point's closest point on the model, its distance, and with a
+//! Points against a mesh: each point's closest point, its distance and triangle, and with a
 //! sign from exact containment, batched over rayon's pool.
 //!
-//! A point is measured as a model of its own: a mesh of one vertex (one triangle whose three
-//! corners coincide, the core of a sphere of radius 0), placed by a translation. So every
-//! answer is a two-model [`distance`] and carries its guarantee: `|d − d*| ≤ 1e-12·(d* + L)`
-//! (`L` the size of the meshes' coordinates), a certified interval `lower ≤ d* ≤ upper`, and a
-//! triangle whose distance to the point is within the same bound. A maximum distance is
-//! decided first by the exact margin test ([`within_margin`]), whose descent prunes every node
-//! farther than it, so far points are cheap. Within one batch, points are taken in chunks and
-//! each point's search starts from the triangle closest to the one before (the previous
-//! answer as [`DistanceRequest::hint`]), which pays for points that arrive in spatial order.
+//! Each point is moved into the mesh's frame and measured by a best-first walk over the tree
+//! with the point's distance to each node's rectangle swept sphere as the bound, and the
+//! closest triangle certified at the end (`distance/point.rs`). So every answer carries the
+//! two-model distance guarantee: `|d − d*| ≤ 1e-12·(d* + L)` (`L` the largest coordinate of
+//! the mesh and the point), a certified interval `lower ≤ d* ≤ upper`, a triangle whose
+//! distance to the point is within the same bound, and 0 exactly when the point lies on the
+//! surface (in the mesh's frame). A maximum distance caps the walk, so far points are cheap,
+//! and is decided exactly near the limit. Within one batch, points are taken along a Morton
+//! curve in chunks, and each point's walk starts from the triangle closest to the one before.
 
 use crate::collide::{contains_point, PosedOverlap};
-use crate::distance::{distance, within_margin, DistanceRequest};
-use crate::error::{check_each, check_point, check_tolerance, BatchError, Operand, QueryError};
-use crate::model::Model;
-use obbtree_bv::{Point, Pose, TriMesh};
-use obbtree_tree::TreeVolume;
+use crate::distance::point_distance;
+use crate::error::{
+    check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
+};
+use crate::model::{MeshModel, Model};
+use obbtree_bv::{Point, Pose};
 use rayon::prelude::*;
 
 /// Points per chunk: consecutive points of a chunk share the previous answer as a hint.
@@ -75,7 +76,7 @@ pub struct ClosestPoint {
 /// at the first point it concerns.
 ///
 /// ```
-/// use obbtree_bv::{Point, Pose, TriMesh};
+/// use obbtree_bv::{Point, Pose};
 /// use obbtree_query::{closest_points, Model, PointRequest};
 ///
 /// let cube: Model = Model::new(TriMesh::cuboid(Point::new(-1.0, -1.0, -1.0), Point::new(1.0, 1.0, 1.0))?)?;
@@ -87,71 +88,113 @@ pub struct ClosestPoint {
 /// assert_eq!((inside.distance, inside.point), (-0.5, Point::new(0.0, 1.0, 0.0)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn closest_points<V: PosedOverlap + TreeVolume>(
+pub fn closest_points<V: PosedOverlap>(
     model: &Model<V>,
     pose: &Pose,
     points: &[Point],
     request: &PointRequest,
 ) -> Result<Vec<Option<ClosestPoint>>, BatchError> {
     let at_start = |source| BatchError { index: 0, source };
-    check_request(model, request).map_err(at_start)?;
+    let mesh = check_request(model, pose, request).map_err(at_start)?;
     check_each(points, check_point)?;
-    let probe = &probe::<V>();
-    let answers: Vec<Result<Option<ClosestPoint>, QueryError>> = points
+    let size = largest_coordinate(mesh);
+    let order = spatial_order(points);
+    let answered: Vec<(usize, Result<Option<ClosestPoint>, QueryError>)> = order
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
             let mut hint = None;
-            chunk.iter().map(move |p| {
-                let answer = closest_point(model, pose, probe, p, request, hint)?;
-                hint = answer.map(|a| [a.triangle, 0]);
-                Ok(answer)
+            chunk.iter().map(move |&index| {
+                let answer =
+                    closest_point(model, mesh, pose, &points[index], request, (hint, size));
+                hint = answer.as_ref().ok().and_then(|a| a.map(|a| a.triangle));
+                (index, answer)
             })
         })
         .collect();
-    answers
-        .into_iter()
-        .enumerate()
-        .map(|(index, answer)| answer.map_err(|source| BatchError { index, source }))
-        .collect()
+    let mut answers = vec![None; points.len()];
+    for (index, answer) in answered {
+        answers[index] = answer.map_err(|source| BatchError { index, source })?;
+    }
+    Ok(answers)
 }
 
-/// `Ok` when the model is a mesh, the maximum distance a non-negative finite number, and a
-/// signed request's mesh closed.
-fn check_request<V>(model: &Model<V>, request: &PointRequest) -> Result<(), QueryError> {
+/// The largest coordinate magnitude of the mesh's vertices.
+fn largest_coordinate<V>(mesh: &MeshModel<V>) -> f64 {
+    let vertices = mesh.mesh().vertices();
+    vertices.iter().map(|v| v.coords.amax()).fold(0.0, f64::max)
+}
+
+/// The indices of `points` along a Morton (Z-order) curve over their bounding box, so that
+/// consecutive points are near each other and each one's search starts close to its answer.
+fn spatial_order(points: &[Point]) -> Vec<usize> {
+    let Some(first) = points.first() else {
+        return Vec::new();
+    };
+    let (lo, hi) = points
+        .iter()
+        .fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+    let extent = hi - lo;
+    let cell = |p: &Point, k: usize| {
+        let unit = if extent[k] > 0.0 {
+            (p[k] - lo[k]) / extent[k]
+        } else {
+            0.0
+        };
+        (unit * f64::from(MORTON_CELLS - 1)) as u64
+    };
+    let key = |p: &Point| (0..3).fold(0u64, |key, k| key | spread(cell(p, k)) << k);
+    let mut order: Vec<(u64, usize)> = points.par_iter().map(key).zip(0..points.len()).collect();
+    order.par_sort_unstable();
+    order.into_iter().map(|(_, index)| index).collect()
+}
+
+/// Cells per axis of the Morton order (21 bits, three of which fit a `u64`).
+const MORTON_CELLS: u32 = 1 << 21;
+
+/// The 21 low bits of `x` spread to every third bit.
+fn spread(x: u64) -> u64 {
+    let mut x = x & 0x1f_ffff;
+    x = (x | x << 32) & 0x1f_0000_0000_ffff;
+    x = (x | x << 16) & 0x1f_0000_ff00_00ff;
+    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+    (x | x << 2) & 0x1249_2492_4924_9249
+}
+
+/// The model's mesh, when the model is a mesh placed in the exact range by `pose`, the maximum
+/// distance a non-negative finite number, and a signed request's mesh closed.
+fn check_request<'m, V: PosedOverlap>(
+    model: &'m Model<V>,
+    pose: &Pose,
+    request: &PointRequest,
+) -> Result<&'m MeshModel<V>, QueryError> {
     let mesh = model.mesh_for(Operand::Model, "closest_points")?;
+    check_placed(mesh, pose, Operand::Model)?;
     if let Some(max) = request.max_distance {
         check_tolerance("max_distance", max)?;
     }
     if request.signed && !mesh.is_closed() {
         return Err(QueryError::SignOfOpenMesh);
     }
-    Ok(())
+    mesh.distance_index();
+    Ok(mesh)
 }
 
-/// The model of one point at the origin: a mesh of one vertex.
-fn probe<V: TreeVolume>() -> Model<V> {
-    let mesh = TriMesh::new(vec![Point::origin()], vec![[0, 0, 0]]);
-    Model::new(mesh.expect("one vertex is a valid mesh")).expect("one vertex has a tree")
-}
-
-/// One point's answer (see [`closest_points`]), the search seeded with `hint`.
+/// One point's answer (see [`closest_points`]), the search seeded with the triangle `hint`;
+/// `size` is the mesh's largest coordinate magnitude.
 fn closest_point<V: PosedOverlap>(
     model: &Model<V>,
+    mesh: &MeshModel<V>,
     pose: &Pose,
-    probe: &Model<V>,
     p: &Point,
     request: &PointRequest,
-    hint: Option<[u32; 2]>,
+    (hint, size): (Option<u32>, f64),
 ) -> Result<Option<ClosestPoint>, QueryError> {
-    let at =
-        Pose::from_translation(p.coords).map_err(|_| QueryError::InvalidPoint(p.coords.into()))?;
-    if let Some(max) = request.max_distance {
-        if within_margin(model, pose, probe, &at, max)?.is_none() {
-            return Ok(None);
-        }
-    }
-    let request_hinted = DistanceRequest::default().with_hint(hint);
-    let found = distance(model, pose, probe, &at, &request_hinted)?;
+    let q = pose.inverse_transform_point(p);
+    check_point(&q)?;
+    let Some(found) = point_distance(mesh, &q, hint, request.max_distance, size) else {
+        return Ok(None);
+    };
     let inside = request.signed && found.distance > 0.0 && contains_point(model, pose, p)?;
     Ok(Some(ClosestPoint {
         distance: if inside {
@@ -161,7 +204,7 @@ fn closest_point<V: PosedOverlap>(
         },
         lower: found.lower,
         upper: found.upper,
-        triangle: found.pair[0],
-        point: found.point_a,
+        triangle: found.triangle,
+        point: pose.transform_point(&found.point),
     }))
 }

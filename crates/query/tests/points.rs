@@ -385,3 +385,29 @@ fn bad_requests_and_points_are_typed_errors() {
         .unwrap()
         .is_empty());
 }
+
+/// A point exactly on a tilted face (where the float projection rounds), beside a sliver
+/// `2⁻¹⁰⁰` below it: the distance is 0, found by the exact test, whichever triangle the float
+/// walk prefers; and the point moved `2⁻¹⁰⁰` off the face is not at 0.
+#[test]
+fn a_point_on_a_tilted_face_beside_a_sliver_is_at_zero() {
+    let tiny = 2f64.powi(-100);
+    let vertices = vec![
+        p(0.0, 0.0, -1.0),
+        p(4.0, 0.0, 0.0),
+        p(0.0, 4.0, 2.0),
+        p(0.9, 0.9, -tiny),
+        p(1.2, 0.9, -tiny),
+        p(0.9, 1.2, -tiny),
+    ];
+    let mesh = TriMesh::new(vertices, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+    let model: Model = Model::new(mesh.clone()).unwrap();
+    let (tris, size) = placed(&mesh, &Pose::identity());
+    // (1, 1, 0) = (4, 0, 0)/4 + (0, 4, 2)/4 + (0, 0, -1)/2: on the tilted face.
+    let points = [p(1.0, 1.0, 0.0), p(1.0, 1.0, tiny), p(1.0, 1.0, -tiny / 2.0)];
+    let found = answers(&model, &Pose::identity(), &points, &PointRequest::default());
+    for (point, c) in points.iter().zip(&found) {
+        check_answer(point, &c.unwrap(), &tris, size, &format!("{point:?}"));
+    }
+    assert_eq!((found[0].unwrap().distance, found[0].unwrap().triangle), (0.0, 0));
+}

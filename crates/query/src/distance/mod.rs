@@ -82,11 +82,14 @@ mod closest;
 mod cylinder;
 mod halfspace;
 mod margin;
+mod point;
 mod request;
 mod screen;
 mod shape;
 mod slab;
 mod tracker;
+
+pub(crate) use point::point_distance;
 
 pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;
