@@ -4,12 +4,12 @@
 //! pair within D.
 
 use super::collide::{counted, spinner};
-use super::report::emit;
+use super::report::{counting_bar, emit};
 use super::tree::volume_parser;
 use super::Error;
 use crate::poses::{load_poses, PoseEntry};
 use crate::shape_spec::Input;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
     distance_many, proximity_pairs, within_margin, BatchError, DistanceRequest, DistanceResult,
@@ -17,7 +17,7 @@ use obbtree::{
 };
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -219,7 +219,7 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     building.finish_and_clear();
     let (ma, mb) = models?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    let progress = progress(poses.len(), quiet);
+    let progress = counting_bar(poses.len(), "poses", "", CHUNK + 1, quiet);
     let refused = |offset: usize| {
         move |e: BatchError| Error::Message(format!("pose {}: {}", offset + e.index, e.source))
     };
@@ -315,20 +315,6 @@ fn answer<V: PosedOverlap>(
         Question::Within(d) => margin(d, false),
         Question::Pairs(d) => margin(d, true),
     }
-}
-
-/// A bar counting poses on standard error (hidden when quiet, not on a terminal, or for few
-/// poses).
-fn progress(poses: usize, quiet: bool) -> ProgressBar {
-    if quiet || poses <= CHUNK || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(poses as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} poses {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 /// Poses listed one per line when there are at most this many.

@@ -3,13 +3,12 @@
 //! mesh's closed solid.
 
 use super::collide::{counted, spinner};
-use super::report::emit;
+use super::report::{counting_bar, emit};
 use super::Error;
 use crate::shape_spec::Input;
-use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::{closest_points, ClosestPoint, Model, ModelOptions, Point, PointRequest, Pose};
 use serde::{Deserialize, Serialize};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -153,7 +152,7 @@ fn answer(
     };
     let warm_up = &points[..points.len().min(super::WARM_UP_QUERIES)];
     closest_points(model, &id, warm_up, request).map_err(refused(0))?;
-    let progress = progress(points.len(), quiet);
+    let progress = counting_bar(points.len(), "points", "", CHUNK + 1, quiet);
     let start = Instant::now();
     let mut found = Vec::with_capacity(points.len());
     for (k, chunk) in points.chunks(CHUNK).enumerate() {
@@ -163,20 +162,6 @@ fn answer(
     let ms = start.elapsed().as_secs_f64() * 1e3;
     progress.finish_and_clear();
     Ok((found, ms))
-}
-
-/// A bar counting points on standard error (hidden when quiet, not on a terminal, or for few
-/// points).
-fn progress(points: usize, quiet: bool) -> ProgressBar {
-    if quiet || points <= CHUNK || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(points as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} points {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 fn summary(

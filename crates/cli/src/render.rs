@@ -3,12 +3,11 @@
 //! shaded by the angle between the ray and the triangle's normal. No GPU, no window.
 
 use super::Error;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use obbtree::bv::Aabb;
 use obbtree::{cast_ray, Camera, Model, Point, Pose, Ray, RayHit, RayVolume};
 use rayon::prelude::*;
 use std::collections::HashSet;
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// One model of a scene placed at `pose`, painted `color`, its `highlight` triangles in red.
@@ -40,15 +39,7 @@ pub fn world_bounds<V>(shapes: &[Shape<V>]) -> Aabb {
 
 /// A bar counting rendered rows on standard error (hidden when quiet or not on a terminal).
 pub fn progress(rows: u32, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(u64::from(rows));
-    bar.set_style(
-        ProgressStyle::with_template("rendering {bar:30} {pos}/{len} rows {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
+    super::report::counting_bar(rows as usize, "rows", "rendering ", 0, quiet)
 }
 
 /// RGB pixels (row-major, top row first) of `shapes` seen by `camera`; `progress` advances by

@@ -37,3 +37,26 @@ pub(crate) fn write_json(path: &Path, report: &impl Serialize) -> Result<(), Err
     serde_json::to_writer(&mut w, report).map_err(|e| fail(&e))?;
     writeln!(w).and_then(|()| w.flush()).map_err(|e| fail(&e))
 }
+
+/// A bar on standard error counting `count` items named `unit` (`"poses"`, `"points"`, ...),
+/// with `prefix` before it; hidden when `quiet`, off a terminal, or for fewer than `least`
+/// items.
+pub(crate) fn counting_bar(
+    count: usize,
+    unit: &str,
+    prefix: &str,
+    least: usize,
+    quiet: bool,
+) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || count < least || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(count as u64);
+    let template = format!("{prefix}{{bar:30}} {{pos}}/{{len}} {unit} {{eta}}");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}

@@ -45,8 +45,8 @@ use super::report::emit;
 use super::scene::{read_json, SceneSpec};
 use super::Error;
 use crate::collide::counted;
+use crate::report::counting_bar;
 use crate::shape_spec::ShapeSpec;
-use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::urdf::{
     Geometry, Joint, PathClearance, PathCollision, Robot, RobotContacts, RobotScene, Srdf,
@@ -54,7 +54,7 @@ use obbtree::urdf::{
 };
 use obbtree::QueryError;
 use serde::{Deserialize, Serialize};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -335,7 +335,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             path_summary(args, &report, out)
         });
     }
-    let progress = progress_bar(args.json, configs.configs.len());
+    let progress = counting_bar(configs.configs.len(), "configurations", "", 50, args.json);
     let start = Instant::now();
     let mut results = Vec::with_capacity(configs.configs.len());
     for (index, q) in configs.configs.iter().enumerate() {
@@ -709,16 +709,4 @@ fn describe(selfish: &[[String; 2]], environment: &[[String; 2]]) -> String {
         parts.push(format!("environment {}", pairs(environment)));
     }
     parts.join("; ")
-}
-
-fn progress_bar(quiet: bool, n: usize) -> ProgressBar {
-    if quiet || n < 50 || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(n as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} configurations {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }

@@ -21,15 +21,15 @@ use super::report::emit;
 use super::Error;
 use crate::collide::counted;
 use crate::poses::PoseEntry;
+use crate::report::counting_bar;
 use crate::shape_spec::ShapeSpec;
-use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::Obb;
 use obbtree::load::load_mesh;
 use obbtree::scene::{ObjectContact, ObjectDistance, ObjectId, Scene};
 use obbtree::{CollisionRequest, Mode, Model, Pose, QueryError, Shape, TriMesh};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -403,7 +403,13 @@ fn timed_queries(
     frames: Option<&[Moves]>,
     request: &CollisionRequest,
 ) -> Result<Timed, Error> {
-    let progress = progress_bar(args.json, frames.map_or(0, <[Moves]>::len));
+    let progress = counting_bar(
+        frames.map_or(0, <[Moves]>::len),
+        "frames",
+        "",
+        20,
+        args.json,
+    );
     let mut closest_time = Duration::ZERO;
     let start = Instant::now();
     let mut query = |scene: &mut Scene<Obb>, moves: &[(ObjectId, Pose)]| {
@@ -483,20 +489,6 @@ fn warm_up(
 
 fn scene_error(spec: &SceneSpec) -> impl Fn(obbtree::SceneError) -> Error + '_ {
     move |e| Error::Message(format!("{}: {e}", spec.path.display()))
-}
-
-/// A bar over the frames on standard error (hidden for JSON output, off a terminal, or for
-/// fewer than 20 frames).
-fn progress_bar(quiet: bool, frames: usize) -> ProgressBar {
-    if quiet || frames < 20 || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(frames as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} frames {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 /// A pair and its distance, by name.

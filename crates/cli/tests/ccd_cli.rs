@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::obbtree;
+use common::{error_of, stdout_of};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -11,21 +11,6 @@ use std::path::{Path, PathBuf};
 fn sample(kind: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bv/tests/data/ccd/unit-tests");
     root.join(format!("{kind}.csv"))
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let o = obbtree(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// The error line of a run that must fail.
-fn error_of(args: &[&str]) -> String {
-    let o = obbtree(args);
-    assert!(!o.status.success(), "{args:?} succeeded");
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert!(!err.contains("panicked"), "{err}");
-    err
 }
 
 /// The keys of a JSON object (sorted, as serde_json keeps them).

@@ -5,21 +5,13 @@
 
 mod common;
 
-use common::obbtree;
+use common::stdout_of;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn stdout_of(args: &[&str]) -> String {
-    let o = obbtree(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
+/// The error of a run that must fail, checked to be one line.
 fn error_of(args: &[&str]) -> String {
-    let o = obbtree(args);
-    assert!(!o.status.success(), "{args:?} succeeded");
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert!(!err.contains("panicked"), "{err}");
+    let err = common::error_of(args);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     err
 }

@@ -404,10 +404,17 @@ fn a_point_on_a_tilted_face_beside_a_sliver_is_at_zero() {
     let model: Model = Model::new(mesh.clone()).unwrap();
     let (tris, size) = placed(&mesh, &Pose::identity());
     // (1, 1, 0) = (4, 0, 0)/4 + (0, 4, 2)/4 + (0, 0, -1)/2: on the tilted face.
-    let points = [p(1.0, 1.0, 0.0), p(1.0, 1.0, tiny), p(1.0, 1.0, -tiny / 2.0)];
+    let points = [
+        p(1.0, 1.0, 0.0),
+        p(1.0, 1.0, tiny),
+        p(1.0, 1.0, -tiny / 2.0),
+    ];
     let found = answers(&model, &Pose::identity(), &points, &PointRequest::default());
     for (point, c) in points.iter().zip(&found) {
         check_answer(point, &c.unwrap(), &tris, size, &format!("{point:?}"));
     }
-    assert_eq!((found[0].unwrap().distance, found[0].unwrap().triangle), (0.0, 0));
+    assert_eq!(
+        (found[0].unwrap().distance, found[0].unwrap().triangle),
+        (0.0, 0)
+    );
 }

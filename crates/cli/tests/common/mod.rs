@@ -16,6 +16,22 @@ pub fn obbtree(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The standard output of a run of the program that must succeed.
+pub fn stdout_of(args: &[&str]) -> String {
+    let o = obbtree(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The error output of a run that must fail, without a panic.
+pub fn error_of(args: &[&str]) -> String {
+    let o = obbtree(args);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
 /// The closed cube `[0, side]³` (`TriMesh::cuboid`) written as OBJ to `dir/name`.
 pub fn cube_obj(dir: &std::path::Path, name: &str, side: f64) -> std::path::PathBuf {
     let path = dir.join(name);
