@@ -76,7 +76,7 @@ pub struct ClosestPoint {
 /// at the first point it concerns.
 ///
 /// ```
-/// use obbtree_bv::{Point, Pose};
+/// use obbtree_bv::{Point, Pose, TriMesh};
 /// use obbtree_query::{closest_points, Model, PointRequest};
 ///
 /// let cube: Model = Model::new(TriMesh::cuboid(Point::new(-1.0, -1.0, -1.0), Point::new(1.0, 1.0, 1.0))?)?;
