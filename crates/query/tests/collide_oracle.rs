@@ -71,8 +71,10 @@ fn check(a: &TriMesh, pose_a: &Pose, b: &TriMesh, poses: &[Pose]) -> usize {
 }
 
 /// Runs `case` (which returns how many of its poses are in contact, and of how many) on
-/// `ci` seeds in CI (the knob scales them, failing seeds are saved), and checks that between a
-/// quarter and three quarters of all poses touch, so that both answers are tested.
+/// `ci` seeds in CI (the knob scales them, failing seeds are saved), and checks that between an
+/// eighth and seven eighths of all poses touch, so that both answers are tested often. (The
+/// seeds are new each run and the poses of one seed share their meshes, so the share varies
+/// widely: 77% has been seen for the blobs, whose mean is near half.)
 fn contact_cases(ci: u32, case: impl Fn(u64) -> (usize, usize)) {
     let tally = std::cell::Cell::new((0, 0));
     runner(ci, file!())
@@ -85,7 +87,7 @@ fn contact_cases(ci: u32, case: impl Fn(u64) -> (usize, usize)) {
         .unwrap();
     let (contacts, poses) = tally.get();
     assert!(
-        contacts * 4 >= poses && contacts * 4 <= 3 * poses,
+        contacts * 8 >= poses && contacts * 8 <= 7 * poses,
         "{contacts} of {poses} poses in contact"
     );
 }
