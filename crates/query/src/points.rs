@@ -111,17 +111,23 @@ pub fn closest_points<V: PosedOverlap>(
             })
         })
         .collect();
-    let mut answers = vec![None; points.len()];
+    // Back in the order of `points`, so that an error names the first point it concerns.
+    let mut answers: Vec<Result<Option<ClosestPoint>, QueryError>> =
+        (0..points.len()).map(|_| Ok(None)).collect();
     for (index, answer) in answered {
-        answers[index] = answer.map_err(|source| BatchError { index, source })?;
+        answers[index] = answer;
     }
-    Ok(answers)
+    answers
+        .into_iter()
+        .enumerate()
+        .map(|(index, answer)| answer.map_err(|source| BatchError { index, source }))
+        .collect()
 }
 
-/// The largest coordinate magnitude of the mesh's vertices.
+/// The largest coordinate magnitude of the mesh's vertices, from its stored bounds.
 fn largest_coordinate<V>(mesh: &MeshModel<V>) -> f64 {
-    let vertices = mesh.mesh().vertices();
-    vertices.iter().map(|v| v.coords.amax()).fold(0.0, f64::max)
+    let bounds = mesh.bounds();
+    bounds.mins.coords.amax().max(bounds.maxs.coords.amax())
 }
 
 /// The indices of `points` along a Morton (Z-order) curve over their bounding box, so that
