@@ -13,6 +13,8 @@
 //! * [`shape`]: primitive shapes (sphere, capsule, cylinder, box, convex hull, halfspace)
 //!   placed by a pose, and touch tests of each against a triangle and against each other, one
 //!   pair per file: exact, except capsule–cylinder and cylinder–cylinder (conservative).
+//! * [`winding`]: winding numbers of triangles and of far clusters of them, with rigorous
+//!   error bounds.
 //! * [`trimesh`]: the validated triangle mesh everything is built over.
 //! * [`range`]: the coordinates on which the exact predicates are exact, and the check that a
 //!   pose keeps a mesh's placed coordinates among them.
@@ -66,6 +68,7 @@ pub mod sphere;
 pub mod triangle;
 pub mod trimesh;
 pub mod volume;
+pub mod winding;
 
 #[cfg(test)]
 mod test_support;
