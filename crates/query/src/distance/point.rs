@@ -15,7 +15,7 @@
 
 use crate::model::MeshModel;
 use obbtree_bv::distance::{point_triangle, tri_tri};
-use obbtree_bv::{Point, Rss, Triangle};
+use obbtree_bv::{Aabb, Point, Rss, Triangle};
 use obbtree_tree::TreeVolume;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -122,23 +122,56 @@ fn walk<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) ->
         match mesh.tree().node(node).children() {
             Some(children) => {
                 for child in children {
+                    let limit = limit(&best);
+                    let boxed = box_distance_squared(&mesh.node_bounds()[child], q);
+                    if boxed * (1.0 - BOX_ROUNDING) >= limit * limit {
+                        continue; // the box, cheaper than the RSS, already leaves it out
+                    }
                     let bound = lower_bound(&rss[child], q);
-                    if bound < limit(&best) {
+                    if bound < limit {
                         pending.push(Pending { bound, node: child });
                     }
                 }
             }
-            None => {
-                for &t in mesh.tree().leaf_triangles(node) {
-                    let found = measure(mesh, q, t);
-                    if found.distance < best.distance {
-                        best = found;
-                    }
-                }
-            }
+            None => best = scan_leaf(mesh, q, node, best),
         }
     }
     best
+}
+
+/// The best of `best` and the triangles of `leaf`, each measured only when its box may be
+/// nearer than the best so far.
+fn scan_leaf<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, leaf: usize, mut best: Best) -> Best {
+    let range = mesh.tree().node(leaf).triangle_range().unwrap_or(0..0);
+    let boxes = &mesh.boxed()[range];
+    for (&t, boxed) in mesh.tree().leaf_triangles(leaf).iter().zip(boxes) {
+        if box_distance_squared(&boxed.bounds, q) * (1.0 - BOX_ROUNDING)
+            >= best.distance * best.distance
+        {
+            continue;
+        }
+        let found = measure(mesh, q, t);
+        if found.distance < best.distance {
+            best = found;
+        }
+    }
+    best
+}
+
+/// The relative rounding of [`box_distance_squared`] (three squares and two sums, a few ulps),
+/// with room: a triangle is skipped only when its box is certainly no nearer than the best.
+const BOX_ROUNDING: f64 = 16.0 * f64::EPSILON;
+
+/// The squared distance from `q` to the box (0 inside): a lower bound on the squared distance
+/// to the triangle it bounds (Ericson, *Real-Time Collision Detection* (2005) §5.1.3.1), far
+/// cheaper than the triangle's closest point, so that a leaf's far triangles cost little.
+fn box_distance_squared(bounds: &Aabb, q: &Point) -> f64 {
+    (0..3)
+        .map(|k| {
+            let gap = (bounds.mins[k] - q[k]).max(q[k] - bounds.maxs[k]).max(0.0);
+            gap * gap
+        })
+        .sum()
 }
 
 /// The first leaf of the tree (the hint of a walk that has none).
