@@ -43,12 +43,13 @@ pub use obbtree_bv::shape::{Shape, ShapeError};
 pub use obbtree_bv::{MeshError, Motion, Point, Pose, PoseError, Ray, TriMesh, Vector};
 pub use obbtree_query::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, closest_points, collide,
-    collide_into, collide_many, collide_motion, contains_point, distance, distance_many,
-    pick_pixel, proximity_pairs, self_collide, within_margin, BatchError, Camera, CameraError,
-    ClosestPoint, CollisionRequest, CollisionResult, Containment, Culled, DistanceRequest,
-    DistanceResult, DistanceTracker, FrustumVolume, MeshModel, Mode, Model, ModelOptions,
-    MotionRequest, MotionResult, PointRequest, PosedOverlap, QueryError, RayHit, RayIndex,
-    RayVolume, Volume,
+    collide_into, collide_many, collide_motion, contains_point, contains_points, distance,
+    distance_many, pick_pixel, proximity_pairs, sdf_grid, sdf_grid_into, self_collide,
+    winding_numbers, within_margin, BatchError, Camera, CameraError, ClosestPoint,
+    CollisionRequest, CollisionResult, Containment, Culled, DistanceRequest, DistanceResult,
+    DistanceTracker, FrustumVolume, Grid, MeshModel, Mode, Model, ModelOptions, MotionRequest,
+    MotionResult, PointRequest, PosedOverlap, QueryError, RayHit, RayIndex, RayVolume, Side,
+    Volume, Winding, WindingRequest,
 };
 // The query modules beside the queries at the root: `cull` names both the function and its
 // module (reference brute force, caches, error details, ray internals, separating planes,

@@ -128,11 +128,6 @@ pub enum QueryError {
         /// Why the placement failed.
         source: ShapeError,
     },
-    /// A signed distance was asked of an open mesh, which bounds no solid to be inside of.
-    #[error(
-        "a signed distance needs a closed mesh, and this mesh is open (ask for unsigned distances)"
-    )]
-    SignOfOpenMesh,
     /// A continuous query's time tolerance is not a number in `(0, 1]`.
     #[error("the time tolerance must be a number in (0, 1], not {0}")]
     InvalidTimeTolerance(f64),
@@ -148,6 +143,11 @@ pub enum QueryError {
         /// The distance tolerance used.
         tolerance: f64,
     },
+    /// A grid of points is malformed: its corners not finite, beyond
+    /// [`MAX_COORDINATE`] or out of order, a resolution 0, or an output buffer of the wrong
+    /// length (the message says which).
+    #[error("the grid's {0}")]
+    InvalidGrid(&'static str),
     /// A distance hint names a triangle a mesh does not have.
     #[error(
         "the hint {pair:?} names no triangle pair (mesh A has {triangles_a} triangles, mesh B \

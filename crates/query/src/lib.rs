@@ -55,7 +55,10 @@ pub use pick::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, pick_pixel, Camera, CameraError,
     RayHit,
 };
-pub use points::{closest_points, ClosestPoint, PointRequest};
+pub use points::{
+    closest_points, contains_points, sdf_grid, sdf_grid_into, winding_numbers, ClosestPoint, Grid,
+    PointRequest, Side, Winding, WindingRequest,
+};
 pub use volume::{FrustumVolume, PosedOverlap, RayVolume, Volume};
 
 /// Every triangle pair by the exact predicate, with no hierarchy: reference answers for tests

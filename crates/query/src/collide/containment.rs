@@ -181,20 +181,61 @@ fn shape_point(placed: &PlacedShape) -> Option<Point> {
 
 /// [`contains_point`] on checked input.
 fn contains_local<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point) -> bool {
+    match ray_crossings(model, pose, p) {
+        RayCrossings::OnSurface => true,
+        RayCrossings::Through { count, .. } => count % 2 == 1,
+    }
+}
+
+/// The winding number of the closed mesh placed by `pose` about `p` (world frame, checked),
+/// exactly: the signed count of the crossings of a ray from `p` (+1 where the ray leaves
+/// through a triangle's back, −1 where it enters), or `None` when `p` lies on the surface.
+/// Meaningful for a closed mesh only, where every ray gives the same count.
+pub(crate) fn winding_local<V: PosedOverlap>(
+    model: &MeshModel<V>,
+    pose: &Pose,
+    p: &Point,
+) -> Option<i64> {
+    match ray_crossings(model, pose, p) {
+        RayCrossings::OnSurface => None,
+        RayCrossings::Through { winding, .. } => Some(winding),
+    }
+}
+
+/// What a ray from a point meets.
+enum RayCrossings {
+    /// The point lies on a triangle.
+    OnSurface,
+    /// The ray crosses this many triangle interiors, with this signed sum.
+    Through { count: usize, winding: i64 },
+}
+
+/// The crossings of a ray from `p` (world frame) with the mesh placed by `pose`, the ray drawn
+/// again while it grazes an edge or a vertex or runs in a triangle's plane.
+fn ray_crossings<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point) -> RayCrossings {
     let local = pose.inverse_transform_point(p);
-    let bounds = model.bounds();
-    let reach = 2.0 * ((bounds.maxs - bounds.mins).norm() + (local - bounds.center()).norm()) + 1.0;
+    let reach = reach(model, &local);
     let mut rng = rand_pcg::Pcg64::seed_from_u64(0x0bb7_4ee5);
     let mut dir = Vector::new(0.5773, 0.5967, 0.5571);
-    let mut parity = false;
+    let mut last = RayCrossings::Through {
+        count: 0,
+        winding: 0,
+    };
     for _ in 0..MAX_RAYS {
         let far_local = local + dir.normalize() * reach;
         let far = far_point(&place(pose, &far_local));
         let pad = segment_pad(pose, p, &far, &local, &far_local);
-        match crossings(model, pose, p, &far, &local, &far_local, pad) {
-            Crossings::Count(n) => return n % 2 == 1,
-            Crossings::OnSurface => return true,
-            Crossings::Graze(n) => parity = n % 2 == 1,
+        let (mut count, mut winding) = (0, 0);
+        let segment = [*p, far, local, far_local];
+        let outcome = crossings(model, pose, &segment, pad, |_, side| {
+            count += 1;
+            // orient3d is positive behind a triangle (Shewchuk's "below").
+            winding += i64::from(side);
+        });
+        match outcome {
+            Crossings::Clear => return RayCrossings::Through { count, winding },
+            Crossings::OnSurface => return RayCrossings::OnSurface,
+            Crossings::Graze => last = RayCrossings::Through { count, winding },
         }
         dir = loop {
             let d = Vector::from_fn(|_, _| rng.gen_range(-1.0..1.0));
@@ -203,7 +244,59 @@ fn contains_local<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point)
             }
         };
     }
-    parity
+    last
+}
+
+/// A length that takes a segment from `local` (mesh frame) beyond the mesh's box, with room.
+fn reach<V>(model: &MeshModel<V>, local: &Point) -> f64 {
+    let bounds = model.bounds();
+    2.0 * ((bounds.maxs - bounds.mins).norm() + (local - bounds.center()).norm()) + 1.0
+}
+
+/// Whether the closed solid of `model` (in its own frame) holds each point of `row`: points on
+/// one line, in order from `row[0]`. One segment from `row[0]` along the line to beyond the
+/// mesh decides them all: a triangle it crosses lies beyond a point exactly when the point is
+/// on `row[0]`'s side of the triangle's plane (exact orientations), and a point holds the
+/// parity of the crossings beyond it (a point in a crossed triangle's plane is that crossing,
+/// on the surface). When the segment grazes an edge or a vertex, or starts on the surface,
+/// each point is decided alone ([`contains_point`]'s rays).
+pub(crate) fn row_inside<V: PosedOverlap>(model: &MeshModel<V>, row: &[Point]) -> Vec<bool> {
+    let (Some(first), Some(last)) = (row.first(), row.last()) else {
+        return Vec::new();
+    };
+    let identity = Pose::identity();
+    let along = last - first;
+    let direction = if along.norm() > 0.0 {
+        along.normalize()
+    } else {
+        Vector::z()
+    };
+    let far = far_point(&(first + direction * reach(model, first)));
+    let pad = segment_pad(&identity, first, &far, first, &far);
+    let mut crossed = Vec::new();
+    let segment = [*first, far, *first, far];
+    let outcome = crossings(model, &identity, &segment, pad, |t, side| {
+        crossed.push((model.mesh().triangle(t as usize).vertices(), side));
+    });
+    if !matches!(outcome, Crossings::Clear) {
+        return row
+            .iter()
+            .map(|p| contains_local(model, &identity, p))
+            .collect();
+    }
+    row.iter()
+        .map(|p| {
+            let mut beyond = 0;
+            for ([a, b, c], side) in &crossed {
+                match orient3d(a, b, c, p) {
+                    0 => return true,
+                    s if s == *side => beyond += 1,
+                    _ => {}
+                }
+            }
+            beyond % 2 == 1
+        })
+        .collect()
 }
 
 /// `q` with coordinates too small for the exact predicates set to 0: a far point moves by less
@@ -220,28 +313,26 @@ fn far_point(q: &Point) -> Point {
 }
 
 enum Crossings {
-    /// The segment crosses this many triangle interiors and touches no edge.
-    Count(usize),
+    /// The segment crosses triangle interiors only, and touches no edge.
+    Clear,
     /// The start point lies on a triangle.
     OnSurface,
-    /// The segment meets an edge, a vertex or lies in a triangle's plane (with the count so far).
-    Graze(usize),
+    /// The segment meets an edge, a vertex or lies in a triangle's plane.
+    Graze,
 }
 
-/// Crossings of the segment `p q` (query frame) with the model's triangles placed by `pose`;
-/// `lp lq` is the segment in the mesh frame, used for culling only, within `pad` of the
-/// segment `p q` seen from there ([`segment_pad`]).
+/// Crossings of the segment `p q` (query frame) with the model's triangles placed by `pose`,
+/// `segment = [p, q, lp, lq]`: `crossed(t, side)` hears of each triangle whose interior it
+/// crosses, with `p`'s side of it (`orient3d`'s sign). `lp lq` is the segment in the mesh frame,
+/// used for culling only, within `pad` of the segment `p q` seen from there ([`segment_pad`]).
 fn crossings<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
-    p: &Point,
-    q: &Point,
-    lp: &Point,
-    lq: &Point,
+    [p, q, lp, lq]: &[Point; 4],
     pad: f64,
+    mut crossed: impl FnMut(u32, i8),
 ) -> Crossings {
     let tree = model.tree();
-    let mut count = 0;
     for node in tree.descend(|bv| bv.meets_segment(lp, lq, pad)) {
         for &t in tree.leaf_triangles(node) {
             let tri = placed_triangle(model.mesh(), t as usize, pose);
@@ -249,7 +340,7 @@ fn crossings<V: PosedOverlap>(
             let (sp, sq) = (orient3d(&a, &b, &c, p), orient3d(&a, &b, &c, q));
             if sp == 0 && sq == 0 {
                 if in_plane_area(&tri.vertices()) {
-                    return Crossings::Graze(count);
+                    return Crossings::Graze;
                 }
                 continue; // a zero-area triangle: nothing to cross
             }
@@ -267,12 +358,12 @@ fn crossings<V: PosedOverlap>(
                 continue;
             }
             if e.contains(&0) {
-                return Crossings::Graze(count);
+                return Crossings::Graze;
             }
-            count += 1;
+            crossed(t, sp);
         }
     }
-    Crossings::Count(count)
+    Crossings::Clear
 }
 
 /// The 2D orientations of a triangle's three coordinate projections (its normal's components,

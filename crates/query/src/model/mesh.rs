@@ -3,9 +3,11 @@
 
 use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
 use super::index::hull::Hull;
+use super::index::moments::moments_per_node;
 use super::index::DistanceIndex;
 use super::solid::SolidFacts;
 use super::NEXT_ID;
+use obbtree_bv::winding::Moments;
 use obbtree_bv::{Aabb, BoundingVolume, Obb, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh, MeshMismatch, TreeVolume, WideTree};
 use std::path::Path;
@@ -77,6 +79,7 @@ struct Inner<V> {
     node_bounds: Vec<Aabb>,
     pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
+    winding_moments: OnceLock<Vec<Moments>>,
     hull: OnceLock<Hull>,
 }
 
@@ -139,6 +142,7 @@ impl<V: TreeVolume> MeshModel<V> {
             tree,
             pick_tree: OnceLock::new(),
             distance_index: OnceLock::new(),
+            winding_moments: OnceLock::new(),
             hull: OnceLock::new(),
         };
         Self {
@@ -172,6 +176,14 @@ impl<V: TreeVolume> MeshModel<V> {
         self.inner
             .distance_index
             .get_or_init(|| DistanceIndex::new(self))
+    }
+
+    /// The moments of each node's triangles, by node index, built on first use
+    /// ([`index::moments`]).
+    pub(crate) fn winding_moments(&self) -> &[Moments] {
+        self.inner
+            .winding_moments
+            .get_or_init(|| moments_per_node(self.boxed(), self.tree()))
     }
 }
 
@@ -287,7 +299,7 @@ impl<V> MeshModel<V> {
     }
 
     /// Bytes held by the model: mesh, tree, precomputed triangles and boxes, and the picking
-    /// and distance indexes if built.
+    /// and distance indexes and the winding moments if built.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of_val;
         let inner = &self.inner;
@@ -307,6 +319,10 @@ impl<V> MeshModel<V> {
                 .get()
                 .map_or(0, DistanceIndex::memory_bytes)
             + inner.hull.get().map_or(0, Hull::memory_bytes)
+            + inner
+                .winding_moments
+                .get()
+                .map_or(0, |m| std::mem::size_of_val(&m[..]))
     }
 
     /// The triangles with their boxes, in the tree's order.

@@ -1,5 +1,6 @@
-//! Points against a mesh: each point's closest point, its distance and triangle, and with a
-//! sign from exact containment, batched over rayon's pool.
+//! Points against a model, batched over rayon's pool: each point's closest point, its
+//! distance and triangle, with a sign when asked ([`closest_points`]); its winding number
+//! ([`winding_numbers`], `winding.rs`); whether the solid holds it ([`contains_points`]).
 //!
 //! Each point is moved into the mesh's frame and measured by a best-first walk over the tree
 //! with the point's distance to each node's rectangle swept sphere as the bound, and the
@@ -10,6 +11,17 @@
 //! surface (in the mesh's frame). A maximum distance caps the walk, so far points are cheap,
 //! and is decided exactly near the limit. Within one batch, points are taken along a Morton
 //! curve in chunks, and each point's walk starts from the triangle closest to the one before.
+//!
+//! The sign: on a closed mesh, exact containment (a ray's crossings, each decided by exact
+//! orientations). On an open mesh, the generalized winding number against ½, refined until its
+//! rigorous bound decides the side; a point whose bound still straddles ½ once every near
+//! triangle is summed exactly is reported as [`Side::Undecided`], never guessed.
+
+mod grid;
+mod winding;
+
+pub use grid::{sdf_grid, sdf_grid_into, Grid};
+pub use winding::Winding;
 
 use crate::collide::{contains_point, PosedOverlap};
 use crate::distance::point_distance;
@@ -19,6 +31,7 @@ use crate::error::{
 use crate::model::{MeshModel, Model};
 use obbtree_bv::{Point, Pose};
 use rayon::prelude::*;
+use winding::{winding_number, Enough};
 
 /// Points per chunk: consecutive points of a chunk share the previous answer as a hint.
 const CHUNK: usize = 256;
@@ -29,8 +42,9 @@ pub struct PointRequest {
     /// Points farther than this from the model get `None` (decided exactly: a point at exactly
     /// this distance is answered). A non-negative finite number; `None` for no limit.
     pub max_distance: Option<f64>,
-    /// Negative distances inside the model's closed solid (exact containment: a point on the
-    /// surface is at distance 0). Needs a closed mesh.
+    /// Negative distances inside the model's solid: exact on a closed mesh (a point on the
+    /// surface is at distance 0), from the winding number on an open one (see the module
+    /// docs and [`ClosestPoint::side`]).
     pub signed: bool,
 }
 
@@ -63,6 +77,39 @@ pub struct ClosestPoint {
     pub triangle: u32,
     /// The closest point of that triangle, in the world frame.
     pub point: Point,
+    /// Where the point lies, for a signed request (`None` otherwise). The distance is negative
+    /// exactly when this is [`Side::Inside`].
+    pub side: Option<Side>,
+}
+
+/// Where a point lies with respect to a model's solid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Outside the solid (on an open mesh: winding number certainly below ½).
+    Outside,
+    /// On the surface: the distance is 0.
+    Surface,
+    /// Inside the solid (on an open mesh: winding number certainly above ½).
+    Inside,
+    /// On an open mesh, the winding number's bound straddles ½ even with every near triangle
+    /// summed exactly; the distance is reported unsigned.
+    Undecided,
+}
+
+/// What to ask of each point's winding number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindingRequest {
+    /// On an open mesh (or on a closed mesh's surface), the walk refines its estimate until
+    /// the bound is at most this (or every triangle near the point is summed exactly). A
+    /// non-negative finite number.
+    pub tolerance: f64,
+}
+
+impl Default for WindingRequest {
+    /// A tolerance of `1e-4`.
+    fn default() -> Self {
+        Self { tolerance: 1e-4 }
+    }
 }
 
 /// The closest point of `model` placed by `pose` to each of `points` (world frame), in the
@@ -72,7 +119,7 @@ pub struct ClosestPoint {
 /// An error names the first point that is not finite or lies beyond
 /// [`MAX_COORDINATE`](obbtree_bv::MAX_COORDINATE) (its index), or says why the request is
 /// refused (at index 0): a shape (this asks for triangles), a negative or non-finite maximum
-/// distance, a signed request on an open mesh. A placement out of the exact range is refused
+/// distance. A placement out of the exact range is refused
 /// at the first point it concerns.
 ///
 /// ```
@@ -94,33 +141,106 @@ pub fn closest_points<V: PosedOverlap>(
     points: &[Point],
     request: &PointRequest,
 ) -> Result<Vec<Option<ClosestPoint>>, BatchError> {
-    let at_start = |source| BatchError { index: 0, source };
     let mesh = check_request(model, pose, request).map_err(at_start)?;
-    check_each(points, check_point)?;
     let size = largest_coordinate(mesh);
+    each_point(points, |p, hint: &mut Option<u32>| {
+        let answer = closest_point(model, mesh, pose, p, request, (*hint, size))?;
+        *hint = answer.map(|a| a.triangle);
+        Ok(answer)
+    })
+}
+
+/// The winding number of the model's mesh placed by `pose` about each of `points` (world
+/// frame), in the order of `points`: exact, an integer, on a closed mesh off its surface;
+/// otherwise the generalized winding number within the request's tolerance (see
+/// [`Winding`] and the module docs of `winding.rs`). Errors as for [`closest_points`].
+///
+/// ```
+/// use obbtree_bv::{Point, Pose, TriMesh};
+/// use obbtree_query::{winding_numbers, Model, WindingRequest};
+///
+/// let cube: Model = Model::new(TriMesh::cuboid(Point::new(-1.0, -1.0, -1.0), Point::new(1.0, 1.0, 1.0))?)?;
+/// let points = [Point::new(0.5, 0.0, 0.0), Point::new(3.0, 0.0, 0.0)];
+/// let w = winding_numbers(&cube, &Pose::identity(), &points, &WindingRequest::default())?;
+/// assert_eq!((w[0].exact(), w[1].exact()), (Some(1), Some(0)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn winding_numbers<V: PosedOverlap>(
+    model: &Model<V>,
+    pose: &Pose,
+    points: &[Point],
+    request: &WindingRequest,
+) -> Result<Vec<Winding>, BatchError> {
+    let mesh = model
+        .mesh_for(Operand::Model, "winding_numbers")
+        .and_then(|mesh| {
+            check_placed(mesh, pose, Operand::Model)?;
+            check_tolerance("tolerance", request.tolerance)?;
+            Ok(mesh)
+        })
+        .map_err(at_start)?;
+    let enough = Enough::Within(request.tolerance);
+    each_point(points, |p, _: &mut ()| {
+        check_point(&pose.inverse_transform_point(p))?;
+        Ok(winding_number(mesh, pose, p, enough))
+    })
+}
+
+/// Whether the model's solid placed by `pose` holds each of `points` (world frame), in the
+/// order of `points`: [`contains_point`] for each, exact (points on the surface count as
+/// inside). For a mesh that is not closed the answer is one ray's parity, which means little:
+/// ask for [`winding_numbers`] there.
+pub fn contains_points<V: PosedOverlap>(
+    model: &Model<V>,
+    pose: &Pose,
+    points: &[Point],
+) -> Result<Vec<bool>, BatchError> {
+    if let Some(p) = points.first() {
+        contains_point(model, pose, p).map_err(|source| match source {
+            QueryError::InvalidPoint(_) => BatchError { index: 0, source },
+            source => at_start(source),
+        })?;
+    }
+    each_point(points, |p, _: &mut ()| contains_point(model, pose, p))
+}
+
+/// A refusal of the whole request, reported at the first point.
+fn at_start(source: QueryError) -> BatchError {
+    BatchError { index: 0, source }
+}
+
+/// `answer` for each of `points`, in their order: the points are checked, then answered along
+/// a Morton curve in chunks on rayon's pool, each chunk carrying its own `S` from one point to
+/// the next (a hint). An error names the first point it concerns.
+fn each_point<T: Send, S: Default>(
+    points: &[Point],
+    answer: impl Fn(&Point, &mut S) -> Result<T, QueryError> + Sync,
+) -> Result<Vec<T>, BatchError> {
+    check_each(points, check_point)?;
     let order = spatial_order(points);
-    let answered: Vec<(usize, Result<Option<ClosestPoint>, QueryError>)> = order
+    let answered: Vec<(usize, Result<T, QueryError>)> = order
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
-            let mut hint = None;
-            chunk.iter().map(move |&index| {
-                let answer =
-                    closest_point(model, mesh, pose, &points[index], request, (hint, size));
-                hint = answer.as_ref().ok().and_then(|a| a.map(|a| a.triangle));
-                (index, answer)
-            })
+            let mut state = S::default();
+            let answer = &answer;
+            chunk
+                .iter()
+                .map(move |&index| (index, answer(&points[index], &mut state)))
         })
         .collect();
     // Back in the order of `points`, so that an error names the first point it concerns.
-    let mut answers: Vec<Result<Option<ClosestPoint>, QueryError>> =
-        (0..points.len()).map(|_| Ok(None)).collect();
+    let mut answers: Vec<Option<Result<T, QueryError>>> = (0..points.len()).map(|_| None).collect();
     for (index, answer) in answered {
-        answers[index] = answer;
+        answers[index] = Some(answer);
     }
     answers
         .into_iter()
         .enumerate()
-        .map(|(index, answer)| answer.map_err(|source| BatchError { index, source }))
+        .map(|(index, answer)| {
+            answer
+                .expect("every point is answered")
+                .map_err(|source| BatchError { index, source })
+        })
         .collect()
 }
 
@@ -168,7 +288,7 @@ fn spread(x: u64) -> u64 {
 }
 
 /// The model's mesh, when the model is a mesh placed in the exact range by `pose`, the maximum
-/// distance a non-negative finite number, and a signed request's mesh closed.
+/// distance a non-negative finite number.
 fn check_request<'m, V: PosedOverlap>(
     model: &'m Model<V>,
     pose: &Pose,
@@ -178,9 +298,6 @@ fn check_request<'m, V: PosedOverlap>(
     check_placed(mesh, pose, Operand::Model)?;
     if let Some(max) = request.max_distance {
         check_tolerance("max_distance", max)?;
-    }
-    if request.signed && !mesh.is_closed() {
-        return Err(QueryError::SignOfOpenMesh);
     }
     mesh.distance_index();
     Ok(mesh)
@@ -201,9 +318,12 @@ fn closest_point<V: PosedOverlap>(
     let Some(found) = point_distance(mesh, &q, hint, request.max_distance, size) else {
         return Ok(None);
     };
-    let inside = request.signed && found.distance > 0.0 && contains_point(model, pose, p)?;
+    let side = request
+        .signed
+        .then(|| side(model, mesh, pose, p, found.distance))
+        .transpose()?;
     Ok(Some(ClosestPoint {
-        distance: if inside {
+        distance: if side == Some(Side::Inside) {
             -found.distance
         } else {
             found.distance
@@ -212,5 +332,32 @@ fn closest_point<V: PosedOverlap>(
         upper: found.upper,
         triangle: found.triangle,
         point: pose.transform_point(&found.point),
+        side,
     }))
+}
+
+/// Where `p` (world frame, at `distance` from the surface) lies: exact containment on a
+/// closed mesh, the winding number against ½ on an open one.
+fn side<V: PosedOverlap>(
+    model: &Model<V>,
+    mesh: &MeshModel<V>,
+    pose: &Pose,
+    p: &Point,
+    distance: f64,
+) -> Result<Side, QueryError> {
+    if distance == 0.0 {
+        return Ok(Side::Surface);
+    }
+    if mesh.is_closed() {
+        return Ok(if contains_point(model, pose, p)? {
+            Side::Inside
+        } else {
+            Side::Outside
+        });
+    }
+    Ok(match winding_number(mesh, pose, p, Enough::Side).inside() {
+        Some(true) => Side::Inside,
+        Some(false) => Side::Outside,
+        None => Side::Undecided,
+    })
 }

@@ -1,0 +1,195 @@
+//! Winding numbers of points about a mesh: exact on a closed mesh, and an estimate with a
+//! rigorous bound on an open one.
+//!
+//! * Closed: the signed count of a ray's crossings (`collide/containment.rs`, every crossing
+//!   decided by exact orientations), an integer. A point on the surface has no integer winding
+//!   number; it gets the estimate below.
+//! * Open: the generalized winding number (Jacobson, Kavan & Sorkine-Hornung 2013) summed over
+//!   the tree, a subtree far from the point by the Taylor expansion of its moments (Barill et
+//!   al., "Fast winding numbers for soups and clouds", 2018) and a near leaf triangle by
+//!   triangle ([`obbtree_bv::winding`]), each with a rigorous bound. The walk refines the
+//!   subtree whose bound is largest first, and stops when the caller has enough: a bound
+//!   within a tolerance, or a side of ½ decided.
+
+use crate::collide::containment::winding_local;
+use crate::collide::PosedOverlap;
+use crate::model::MeshModel;
+use obbtree_bv::winding::{triangle_winding, Estimate};
+use obbtree_bv::{Point, Pose};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// A winding number: the exact one lies within `value ± bound`. On a closed mesh, off its
+/// surface, the bound is 0 and the value an integer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Winding {
+    /// The winding number, or its estimate.
+    pub value: f64,
+    /// A bound on `|value − exact winding number|`: 0 when exact.
+    pub bound: f64,
+}
+
+impl Winding {
+    /// The integer winding number when it is known exactly.
+    pub fn exact(&self) -> Option<i64> {
+        (self.bound == 0.0 && self.value.fract() == 0.0).then_some(self.value as i64)
+    }
+
+    /// Whether the winding number is above ½ (inside, in the generalized sense), when the
+    /// bound decides it; `None` when `value ± bound` straddles ½.
+    pub fn inside(&self) -> Option<bool> {
+        if self.value - self.bound > 0.5 {
+            Some(true)
+        } else if self.value + self.bound < 0.5 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// The winding number of `mesh` placed by `pose` about `p` (world frame, checked): exact on a
+/// closed mesh off its surface, otherwise estimated until [`enough`](Enough) says so.
+pub(crate) fn winding_number<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    pose: &Pose,
+    p: &Point,
+    enough: Enough,
+) -> Winding {
+    if mesh.is_closed() {
+        if let Some(w) = winding_local(mesh, pose, p) {
+            return Winding {
+                value: w as f64,
+                bound: 0.0,
+            };
+        }
+    }
+    estimate(mesh, &pose.inverse_transform_point(p), enough)
+}
+
+/// When an estimate may stop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Enough {
+    /// Its bound is at most this.
+    Within(f64),
+    /// Its side of ½ is decided ([`Winding::inside`]).
+    Side,
+}
+
+impl Enough {
+    fn holds(self, w: &Winding) -> bool {
+        match self {
+            Self::Within(tolerance) => w.bound <= tolerance,
+            Self::Side => w.inside().is_some(),
+        }
+    }
+}
+
+/// A subtree not yet refined, its share estimated: the largest bound first.
+struct Open {
+    node: usize,
+    share: Estimate,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.share.error.total_cmp(&other.share.error)
+    }
+}
+
+/// The running sum of the walk: leaves summed exactly (with their rounding bound), subtrees
+/// estimated, and the rounding of the running sums themselves.
+#[derive(Default)]
+struct Sum {
+    value: f64,
+    error: f64,
+    rounding: f64,
+    unbounded: usize,
+}
+
+impl Sum {
+    fn add(&mut self, share: Estimate) {
+        if share.error.is_infinite() {
+            self.unbounded += 1;
+            return;
+        }
+        self.rounding += f64::EPSILON * (self.value.abs() + share.value.abs() + self.error);
+        self.value += share.value;
+        self.error += share.error;
+    }
+
+    fn remove(&mut self, share: Estimate) {
+        if share.error.is_infinite() {
+            self.unbounded -= 1;
+            return;
+        }
+        self.rounding += f64::EPSILON * (self.value.abs() + share.value.abs() + self.error);
+        self.value -= share.value;
+        self.error = (self.error - share.error).max(0.0);
+    }
+
+    fn winding(&self) -> Winding {
+        let bound = if self.unbounded > 0 {
+            f64::INFINITY
+        } else {
+            (self.error + 2.0 * self.rounding) * (1.0 + 1e-12)
+        };
+        Winding {
+            value: self.value,
+            bound,
+        }
+    }
+}
+
+/// The generalized winding number about `q` (mesh frame), refining the subtree with the
+/// largest bound until `enough` holds or every leaf near `q` is summed triangle by triangle.
+fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> Winding {
+    let moments = mesh.winding_moments();
+    let tree = mesh.tree();
+    let mut sum = Sum::default();
+    let mut open = BinaryHeap::new();
+    let visit = |node: usize, sum: &mut Sum, open: &mut BinaryHeap<Open>| {
+        let share = moments[node].winding(q).unwrap_or(Estimate {
+            value: 0.0,
+            error: f64::INFINITY,
+        });
+        sum.add(share);
+        open.push(Open { node, share });
+    };
+    visit(0, &mut sum, &mut open);
+    loop {
+        let current = sum.winding();
+        if enough.holds(&current) {
+            return current;
+        }
+        let Some(Open { node, share }) = open.pop() else {
+            return current;
+        };
+        sum.remove(share);
+        match tree.node(node).children() {
+            Some(children) => children
+                .into_iter()
+                .for_each(|child| visit(child, &mut sum, &mut open)),
+            None => {
+                for &t in tree.leaf_triangles(node) {
+                    let triangle = mesh.mesh().triangle(t as usize).vertices();
+                    sum.add(triangle_winding(q, &triangle));
+                }
+            }
+        }
+    }
+}
