@@ -34,6 +34,7 @@ mod render;
 mod report;
 mod robot;
 mod scene;
+mod sdf;
 mod shape_spec;
 mod tessellate;
 mod tree;
@@ -71,6 +72,7 @@ enum Command {
     Pick(pick::Args),
     Points(points::Args),
     Scene(scene::Args),
+    Sdf(sdf::Args),
     Robot(robot::Args),
 }
 
@@ -123,6 +125,7 @@ pub fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Error> {
         Command::Pick(args) => pick::run(&args, out),
         Command::Points(args) => points::run(&args, out),
         Command::Scene(args) => scene::run(&args, out),
+        Command::Sdf(args) => sdf::run(&args, out),
         Command::Robot(args) => robot::run(&args, out),
     }?;
     Ok(out.flush()?)

@@ -1,12 +1,12 @@
 //! `obbtree points MESH --points POINTS.json [--signed] [--max-distance D]`: each point's
 //! closest point on a mesh, its distance and triangle; with `--signed`, negative inside the
-//! mesh's closed solid.
+//! mesh's solid.
 
 use super::collide::{counted, spinner};
 use super::report::{counting_bar, emit};
 use super::Error;
 use crate::shape_spec::Input;
-use obbtree::{closest_points, ClosestPoint, Model, ModelOptions, Point, PointRequest, Pose};
+use obbtree::{closest_points, ClosestPoint, Model, ModelOptions, Point, PointRequest, Pose, Side};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,8 +14,10 @@ use std::time::Instant;
 
 /// The closest point of a mesh to each point of a file: the distance (within 1e-12·(d + L) of
 /// the exact distance, L the largest coordinate; 0 exactly on the surface), the triangle and
-/// the point on it. With --signed the distance is negative inside the mesh's solid, decided
-/// exactly (the mesh must be closed).
+/// the point on it. With --signed the distance is negative inside the mesh's solid: decided
+/// exactly on a closed mesh, by the winding number (above 1/2, with a rigorous bound) on an open
+/// one, where a point the bound cannot decide is marked "undecided" and keeps its unsigned
+/// distance.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  obbtree points assets/bunny.obj --points points.json\n  obbtree points assets/bunny.obj --points points.json --signed --json\n  obbtree points assets/bunny.obj --points points.json --max-distance 0.01 --out closest.json"
@@ -27,14 +29,16 @@ pub struct Args {
     /// JSON file {"points":[[x,y,z], ...]}, in the mesh's frame.
     #[arg(long, value_name = "POINTS.json")]
     points: PathBuf,
-    /// Negative distances inside the mesh's solid (needs a closed mesh).
+    /// Negative distances inside the mesh's solid (exact on a closed mesh; from the winding
+    /// number on an open one).
     #[arg(long)]
     signed: bool,
     /// Points farther than D get null answers (decided exactly).
     #[arg(long, value_name = "D", allow_hyphen_values = true)]
     max_distance: Option<f64>,
     /// Print one JSON object {"build_ms", "query_total_ms", "results": [{"distance",
-    /// "triangle", "point"}]} instead of a summary.
+    /// "triangle", "point"}]} instead of a summary (a result whose sign is undecided also has
+    /// "undecided": true).
     #[arg(long)]
     json: bool,
     /// Also write the JSON object to FILE.
@@ -63,6 +67,9 @@ struct PointResult {
     distance: Option<f64>,
     triangle: Option<u32>,
     point: Option<[f64; 3]>,
+    /// Present (true) only when the sign could not be decided on an open mesh.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    undecided: bool,
 }
 
 impl From<Option<ClosestPoint>> for PointResult {
@@ -71,6 +78,7 @@ impl From<Option<ClosestPoint>> for PointResult {
             distance: found.map(|c| c.distance),
             triangle: found.map(|c| c.triangle),
             point: found.map(|c| c.point.coords.into()),
+            undecided: found.is_some_and(|c| c.side == Some(Side::Undecided)),
         }
     }
 }
@@ -99,12 +107,6 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             )))
         }
     };
-    if args.signed && !mesh.is_closed() {
-        return Err(Error::Message(format!(
-            "--signed needs a closed mesh, and {} is not closed (some edge is not shared by exactly two triangles)",
-            args.mesh.display()
-        )));
-    }
     let start = Instant::now();
     let building = spinner(args.json, "building the tree");
     let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
@@ -187,6 +189,13 @@ fn summary(
     }
     if inside > 0 {
         writeln!(out, "inside the solid: {inside}")?;
+    }
+    let undecided = report.results.iter().filter(|r| r.undecided).count();
+    if undecided > 0 {
+        writeln!(
+            out,
+            "side undecided (winding number within its bound of 1/2): {undecided}"
+        )?;
     }
     let per_point = 1e3 * report.query_total_ms / found.len().max(1) as f64;
     writeln!(

@@ -207,6 +207,23 @@ fn table() -> Vec<Row> {
             "--max-distance -1: expected a finite distance of at least 0".into(),
         ),
         row("points", "out", &[b, "--points", "points.json", "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),
+        // sdf
+        row("sdf", "mesh", &["missing.obj", "--resolution", "4", "--out", "g.npy"], 1, missing("missing.obj")),
+        row(
+            "sdf",
+            "resolution",
+            &[b, "--resolution", "0", "--out", "g.npy"],
+            1,
+            "--resolution 0: expected at least 1 point along each axis".into(),
+        ),
+        row(
+            "sdf",
+            "padding",
+            &[b, "--resolution", "4", "--padding", "-1", "--out", "g.npy"],
+            1,
+            "--padding -1: expected a finite fraction of at least 0".into(),
+        ),
+        row("sdf", "out", &[b, "--resolution", "4", "--out", "no/dir/g.npy"], 1, not_written("no/dir/g.npy")),
         // pick
         row("pick", "mesh", &["missing.obj", "--pixel", "1", "1"], 1, missing("missing.obj")),
         row(

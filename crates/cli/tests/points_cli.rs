@@ -1,7 +1,7 @@
 //! `obbtree points`: the JSON report's contract (keys, nulls beyond the maximum distance), signed
 //! distances on the closed cube [0, 2]³ written as an OBJ file (exact values at hand-picked points), the
-//! summary, and one-line errors for an open mesh with --signed, a shape, and points out of
-//! range.
+//! summary; an open box signed by its winding number, the centre of its missing face undecided;
+//! and one-line errors for a shape and points out of range.
 
 mod common;
 
@@ -69,6 +69,52 @@ fn json_report_has_the_contract_shape_and_exact_signed_distances() {
     );
 }
 
+/// The cube [0, 2]³ without its top face (z = 2): inside it the winding number is near 1, so
+/// points there are negative; at the centre of the missing face it is exactly ½, which no bound
+/// can decide: that point keeps its unsigned distance and is marked undecided.
+#[test]
+fn an_open_mesh_is_signed_by_its_winding_number_and_says_when_undecided() {
+    let dir = tempfile::tempdir().unwrap();
+    let closed = common::cube(2.0);
+    let top = |t: &[u32; 3]| t.iter().all(|&v| closed.vertices()[v as usize].z == 2.0);
+    let kept: Vec<[u32; 3]> = closed
+        .triangles()
+        .iter()
+        .filter(|t| !top(t))
+        .copied()
+        .collect();
+    let open = obbtree::bv::TriMesh::new(closed.vertices().to_vec(), kept).unwrap();
+    let path = dir.path().join("open_box.obj");
+    std::fs::write(&path, common::shapes::obj_text(&open)).unwrap();
+    let points = points_file(dir.path(), "[[1,1,0.5],[1,1,2],[1,1,5]]");
+    let args = [
+        "points",
+        path.to_str().unwrap(),
+        "--points",
+        points.to_str().unwrap(),
+        "--signed",
+        "--json",
+    ];
+    let report: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+    let results = report["results"].as_array().unwrap();
+    let distances: Vec<f64> = results
+        .iter()
+        .map(|r| r["distance"].as_f64().unwrap())
+        .collect();
+    assert_eq!(distances, [-0.5, 1.0, 10f64.sqrt()]);
+    let undecided: Vec<bool> = results
+        .iter()
+        .map(|r| r.get("undecided").is_some())
+        .collect();
+    assert_eq!(undecided, [false, true, false]);
+    assert_eq!(results[1]["undecided"], Value::Bool(true));
+    let summary = stdout_of(&args[..5]);
+    assert!(
+        summary.contains("side undecided") && summary.contains(": 1"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn bad_meshes_and_points_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -76,19 +122,6 @@ fn bad_meshes_and_points_are_one_line_errors() {
     let bunny = bunny.to_str().unwrap();
     let good = points_file(dir.path(), "[[0,0,0]]");
     let good = good.to_str().unwrap();
-    let open = dir.path().join("open.obj");
-    std::fs::write(&open, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-    let err = error_of(&[
-        "points",
-        open.to_str().unwrap(),
-        "--points",
-        good,
-        "--signed",
-    ]);
-    assert!(
-        err.contains("--signed needs a closed mesh") && err.contains("open.obj"),
-        "{err}"
-    );
     let err = error_of(&["points", "sphere:1", "--points", good]);
     assert!(err.contains("sphere:1: points needs a mesh"), "{err}");
     let far = points_file(dir.path(), "[[0,0,0],[0,0,0],[1e300,0,0]]");
