@@ -54,8 +54,10 @@ from ._obbtree import (
     distance_many,
     pick_pixel,
     proximity_pairs,
+    sdf_grid,
     self_collide,
     signed_distance,
+    winding_number,
     within_margin,
 )
 
@@ -96,7 +98,9 @@ __all__ = [
     "distance_many",
     "pick_pixel",
     "proximity_pairs",
+    "sdf_grid",
     "self_collide",
     "signed_distance",
+    "winding_number",
     "within_margin",
 ]

@@ -11,7 +11,6 @@ use obbtree::bv::intersect::tri_tri_segment::Intersection;
 use obbtree::{CollisionRequest, CollisionResult, Point, Pose};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use rayon::prelude::*;
 
 /// `collide_many`'s arguments, for the error of a call in another order.
 const COLLIDE_MANY_ORDER: &str = "(a, pose_a, b, poses, mode=\"all\")";
@@ -244,15 +243,8 @@ pub fn contains_points<'py>(
                      inside and outside are not defined",
                 ));
             }
-            let answers: Vec<_> = queries
-                .par_iter()
-                .map(|p| obbtree::contains_point(x, &placed, p))
-                .collect();
-            answers
-                .into_iter()
-                .enumerate()
-                .map(|(i, a)| a.map_err(|e| query_error(&format!("points[{i}]"), e)))
-                .collect::<PyResult<Vec<bool>>>()
+            obbtree::contains_points(x, &placed, &queries)
+                .map_err(|e| query_error(&format!("points[{}]", e.index), e.source))
         })
     })?;
     Ok(inside.into_pyarray(py))

@@ -58,6 +58,8 @@ fn _obbtree(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collide::contains_points, m)?)?;
     m.add_function(wrap_pyfunction!(points::closest_points, m)?)?;
     m.add_function(wrap_pyfunction!(points::signed_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(points::winding_number, m)?)?;
+    m.add_function(wrap_pyfunction!(points::sdf_grid, m)?)?;
     m.add_function(wrap_pyfunction!(collide::contains, m)?)?;
     m.add_function(wrap_pyfunction!(collide::engine_collide_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(distance::distance, m)?)?;
