@@ -88,7 +88,9 @@ pub fn triangle_winding(q: &Point, t: &[Point; 3]) -> Estimate {
 /// `g = −nₜ·∇(1/|x − q|)`, and the `k`-th derivatives of `1/|y|` are bounded by `k!/|y|ᵏ⁺¹`
 /// (a directional derivative is `k!·Pₖ(cos θ)/|y|ᵏ⁺¹` with the Legendre polynomial
 /// `|Pₖ| ≤ 1`), so the remainder of each point is at most `½·6·|x − c|²/(s − r)⁴` and the
-/// cluster's at most `3·A·r² / (4π (s − r)⁴)` for `s > r`.
+/// cluster's at most `3·M / (4π (s − r)⁴)` for `s > r`, with the second moment
+/// `M = Σₜ ∫ₜ |x − c|² dA = Σₜ aₜ (|mₜ − c|² + Σᵢ |vᵢ − mₜ|² / 12)` (the corners `vᵢ`; a
+/// triangle's inertia about its centroid is `aₜ/12` times its corners', Ericson §3.3).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moments {
     /// The centre `c` (the area-weighted centroid).
@@ -102,6 +104,8 @@ pub struct Moments {
     pub normal: Vector,
     /// The first moment over the radius, `D`.
     pub first: Matrix3<f64>,
+    /// The second moment over the squared radius, `M / r²` (at most `A`).
+    pub second: f64,
     /// How many triangles the cluster holds (which bounds the rounding of its sums).
     pub count: usize,
 }
@@ -133,12 +137,22 @@ impl Moments {
             .iter()
             .map(|(a, n, m)| (n * *a) * ((m - center) / scale).transpose())
             .sum();
+        let inertia = |t: &[Point; 3], (a, _, m): &(f64, Vector, Point)| {
+            let spread: f64 = t.iter().map(|v| ((v - m) / scale).norm_squared()).sum();
+            a * (((m - center) / scale).norm_squared() + spread / 12.0)
+        };
+        let second = triangles
+            .iter()
+            .zip(&parts)
+            .map(|(t, p)| inertia(t, p))
+            .sum::<f64>();
         Self {
             center,
             radius,
             area,
             normal,
             first,
+            second: second * (1.0 + 1e-12),
             count: triangles.len(),
         }
     }
@@ -159,7 +173,7 @@ impl Moments {
         let far = ((dipole / s) / s) * (r / s);
         let value = (near + far) / (4.0 * PI);
         let gap = s - r;
-        let remainder = 3.0 * (self.area / gap / gap) * (r / gap) * (r / gap) / (4.0 * PI);
+        let remainder = 3.0 * (self.second / gap / gap) * (r / gap) * (r / gap) / (4.0 * PI);
         let magnitude = (self.area / s / s) * (1.0 + 4.0 * r / s) / (4.0 * PI);
         let rounding = (self.count as f64 + 64.0) * 4.0 * f64::EPSILON * magnitude;
         Some(Estimate {
