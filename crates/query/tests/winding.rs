@@ -399,7 +399,7 @@ fn a_winding_decides_its_side_only_when_the_bound_allows() {
 /// A signed distance grid equals the signed closest-point query at each of its points (NaN
 /// where the side is undecided), on a closed box whose grid rows run exactly along its faces
 /// and edges (the row's exact segment grazes, and each point is decided alone), a closed blob
-/// and an open box.
+/// (with rows starting outside and inside it) and an open box.
 #[test]
 fn a_grid_is_the_signed_distance_of_each_of_its_points() {
     let closed_box = cube(2, 0.5);
@@ -419,10 +419,17 @@ fn a_grid_is_the_signed_distance_of_each_of_its_points() {
             [7, 7, 7],
         ),
         (
-            blob_mesh,
+            blob_mesh.clone(),
             Point::new(-1.3, -1.2, -1.1),
             Point::new(1.2, 1.3, 1.4),
             [11, 10, 12],
+        ),
+        // Every row starts inside the solid (so its crossings are odd in number).
+        (
+            blob_mesh,
+            Point::new(-0.2, -0.25, -0.3),
+            Point::new(1.2, 1.1, 1.3),
+            [6, 5, 7],
         ),
     ];
     let signed = PointRequest::default().with_signed(true);
