@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The README's speed tables in one run: the `obbtree` program a user builds, parry3d-f64
 (through `crates/cli/examples/parry_bench.rs`), FCL, coal and Embree on the same files, one
-thread each, several rounds interleaved, medians and ratios; and robot self-collision beside
-pinocchio + coal (`bench/robots/coal_speed.py`, when this Python can import pinocchio).
+thread each, several rounds interleaved, medians and ratios; robot self-collision beside
+pinocchio + coal (`bench/robots/coal_speed.py`, when this Python can import pinocchio); and
+points against meshes beside Open3D, libigl and trimesh (`points_anchors.py`, when this Python
+can import them).
 
-usage: bench/anchors/tables.py [--rounds N] [--out DIR] [--only collide|distance|pick|build|robots]
+usage: bench/anchors/tables.py [--rounds N] [--out DIR] [--only collide|distance|pick|build|robots|points]
 
 Needs `cargo build --release -p obbtree-cli --bin obbtree --example parry_bench` (or set
 OBBTREE_BIN_DIR to the folder holding `obbtree` and `examples/parry_bench`) and the harnesses of
@@ -46,7 +48,7 @@ def realtime_prefix():
 def run(command, env_extra=None, full=False):
     """Runs one timed command (one thread) and returns its one-line JSON report (without the
     per-query answers unless `full`)."""
-    env = dict(os.environ, RAYON_NUM_THREADS="1", **(env_extra or {}))
+    env = {**os.environ, "RAYON_NUM_THREADS": "1", **(env_extra or {})}
     out = subprocess.run(realtime_prefix() + command, env=env, check=True, capture_output=True, text=True)
     report = json.loads(out.stdout)
     return report if full else {k: v for k, v in report.items() if k not in ("results", "hits")}
@@ -243,11 +245,104 @@ def robot_table(rounds):
     return [line for line in out.stdout.splitlines() if line.startswith("|")]
 
 
+def points_inputs(out, meshes):
+    """The points row's meshes (the dragons, open, and the bunny, closed) and, for each, 100,000
+    points uniform in its bounding box and 100,000 near its surface (surface points, uniform by
+    area, moved by Gaussian noise of 0.5% of the box's diagonal), as `.npy` and as obbtree's
+    points JSON."""
+    import numpy as np
+    import trimesh
+
+    cases = []
+    for name, path in (("dragon_res2", meshes["dragon_res2"]), ("dragon_res3", meshes["dragon_res3"]),
+                       ("bunny", ROOT / "assets" / "bunny.obj")):
+        mesh = trimesh.load(path, process=False, force="mesh")
+        lo, hi = mesh.bounds
+        rng = np.random.default_rng(7)
+        surface = trimesh.sample.sample_surface(mesh, 100_000, seed=7)[0]
+        sets = {
+            "uniform": rng.uniform(lo, hi, (100_000, 3)),
+            "near": surface + rng.normal(size=surface.shape) * 0.005 * np.linalg.norm(hi - lo),
+        }
+        for kind, points in sets.items():
+            stem = out / f"points_{name}_{kind}"
+            np.save(f"{stem}.npy", points)
+            with open(f"{stem}.json", "w") as f:
+                json.dump({"points": points.tolist()}, f)
+            cases.append((name, path, kind, stem, float(np.linalg.norm(hi - lo))))
+    return cases
+
+
+def points_disagreements(obbtree_file, anchor_file, diagonal, signed):
+    """How many of an anchor's answers disagree with obbtree's certified ones: distances off by
+    more than 1e-6 of the mesh's diagonal (far above float32 rounding), and, for signed queries,
+    signs (points on the surface and points whose side obbtree reports undecided left out)."""
+    import numpy as np
+
+    with open(obbtree_file) as f:
+        results = json.load(f)["results"]
+    ours = np.array([r["distance"] for r in results], float)
+    undecided = np.array([r.get("undecided", False) for r in results])
+    theirs = np.load(anchor_file)
+    if len(theirs) < len(ours):
+        ours, undecided = ours[: len(theirs)], undecided[: len(theirs)]
+    far = int((np.abs(np.abs(theirs) - np.abs(ours)) > 1e-6 * diagonal).sum())
+    if not signed:
+        return far, None
+    decided = ~undecided & (ours != 0)
+    return far, int((np.sign(theirs) != np.sign(ours))[decided].sum())
+
+
+def points_table(out, meshes, rounds, log):
+    """Points against a mesh beside Open3D, libigl and trimesh: µs per point, one thread and all
+    cores, and each anchor's disagreements with obbtree's certified answers; or why it could not
+    run."""
+    probe = subprocess.run([sys.executable, "-c", "import numpy, trimesh, open3d, igl"], capture_output=True)
+    if probe.returncode != 0:
+        return ["(skipped: numpy, trimesh, open3d and libigl are not importable by "
+                f"{sys.executable}; see bench/anchors/points_anchors.py)"]
+    harness = [sys.executable, str(ROOT / "bench" / "anchors" / "points_anchors.py")]
+    cli = programs()["obbtree"]
+    lines = ["| mesh | points | query | obbtree | Open3D | libigl | trimesh | Open3D / obbtree | "
+             "all cores: obbtree / Open3D / libigl | wrong distances: Open3D / libigl / trimesh | wrong signs |",
+             "| --- | --- | --- |" + " ---: |" * 8]
+    for name, path, kind, stem, diagonal in points_inputs(out, meshes):
+        for query in ("unsigned", "signed"):
+            flag = ["--signed"] if query == "signed" else []
+            answers = {e: f"{stem}_{query}_{e}.npy" for e in ("open3d", "libigl", "trimesh", "open3d_all", "libigl_all")}
+            ours = f"{stem}_{query}_obbtree.json"
+            subset = f"{stem}_2k.npy"
+            import numpy as np
+            np.save(subset, np.load(f"{stem}.npy")[:2000])
+            commands = {
+                "obbtree": cli + ["points", str(path), "--points", f"{stem}.json", "--json", "--out", ours] + flag,
+                "open3d": harness + ["open3d", query, str(path), f"{stem}.npy", answers["open3d"]],
+                "libigl": harness + ["libigl", query, str(path), f"{stem}.npy", answers["libigl"]],
+                "trimesh": harness + ["trimesh", query, str(path), subset, answers["trimesh"]],
+                "obbtree all": (cli + ["points", str(path), "--points", f"{stem}.json", "--json"] + flag,
+                                {"RAYON_NUM_THREADS": "0"}),
+                "open3d all": harness + ["open3d", query, str(path), f"{stem}.npy", answers["open3d_all"], "--threads", "0"],
+                "libigl all": harness + ["libigl", query, str(path), f"{stem}.npy", answers["libigl_all"], "--threads", "0"],
+            }
+            reports = rounds_of(commands, rounds, log, f"points {name} {kind} {query}")
+            per_point = {e: 1e3 * median(reports[e]) / (2000 if e == "trimesh" else 100_000) for e in commands}
+            wrong = {e: points_disagreements(ours, answers[e], diagonal, query == "signed")
+                     for e in ("open3d", "libigl", "trimesh")}
+            us = lambda e: f"{per_point[e]:.2f} µs"
+            signs = " / ".join(str(wrong[e][1]) for e in wrong) if query == "signed" else "–"
+            lines.append(
+                f"| {name} | {kind} | {query} | **{us('obbtree')}** | {us('open3d')} | {us('libigl')} | {us('trimesh')} | "
+                f"**{per_point['open3d'] / per_point['obbtree']:.1f}×** | "
+                f"{us('obbtree all')} / {us('open3d all')} / {us('libigl all')} | "
+                + " / ".join(str(wrong[e][0]) for e in wrong) + f" | {signs} |")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "anchors" / "tables")
-    parser.add_argument("--only", choices=["collide", "distance", "pick", "build", "robots"])
+    parser.add_argument("--only", choices=["collide", "distance", "pick", "build", "robots", "points"])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     meshes, rays = inputs(args.out)
@@ -268,6 +363,10 @@ def main():
         if args.only in (None, "robots"):
             print(f"Robot self-collision beside pinocchio + coal, one thread (least of {args.rounds} runs):\n")
             print("\n".join(robot_table(args.rounds)) + "\n")
+        if args.only in (None, "points"):
+            print("Points against a mesh, 100,000 points, µs per point (median of "
+                  f"{args.rounds} interleaved rounds; trimesh on the first 2,000):\n")
+            print("\n".join(points_table(args.out, meshes, args.rounds, log)) + "\n")
 
 
 if __name__ == "__main__":
