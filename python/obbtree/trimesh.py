@@ -578,9 +578,10 @@ class ProximityQuery:
     [0.25]
 
     Distances are within ``1e-12 (d + L)`` of the exact ones (``L`` the largest coordinate) and
-    exactly 0 on the surface; signs are exact containment, so the mesh must be closed for
-    ``signed_distance`` (``obbtree.QueryError`` otherwise, where trimesh guesses). Following
-    trimesh, ``signed_distance`` is positive inside.
+    exactly 0 on the surface. Signs are exact containment on a closed mesh; on an open one they
+    come from the generalized winding number against 1/2 with a rigorous bound, and a point the
+    bound cannot decide gets NaN (where trimesh guesses). Following trimesh,
+    ``signed_distance`` is positive inside.
     """
 
     def __init__(self, mesh, bv="obb"):
@@ -615,6 +616,7 @@ class ProximityQuery:
         return distance_, vertex_id
 
     def signed_distance(self, points):
-        """Each point's distance to the surface ``(n,)``, positive inside the closed mesh
-        (trimesh's convention; ``obbtree.signed_distance`` is negative inside)."""
+        """Each point's distance to the surface ``(n,)``, positive inside (trimesh's convention;
+        ``obbtree.signed_distance`` is negative inside); NaN where an open mesh's side cannot be
+        decided."""
         return -signed_distance(self.model, points)
