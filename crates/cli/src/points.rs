@@ -112,7 +112,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
     building.finish_and_clear();
     let model = model?;
-    model.prepare_distance();
+    model.prepare_points();
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let (found, query_total_ms) = answer(&model, &points, &request, args.json)?;
     let report = Report {

@@ -83,6 +83,7 @@ mod cylinder;
 mod halfspace;
 mod margin;
 mod point;
+mod point_wide;
 mod request;
 mod screen;
 mod shape;

@@ -1,8 +1,7 @@
-//! The distance from one point to a mesh: a best-first walk over the mesh's tree, each node
-//! bounded below by the point's distance to the node's rectangle swept sphere (Larsen,
-//! Gottschalk, Lin & Manocha, "Fast proximity queries with swept sphere volumes", 1999), each
-//! leaf's triangles measured in floating point (Ericson, *Real-Time Collision Detection*
-//! (2005) §5.1.5). The closest triangle found is then measured by the certified triangle
+//! The distance from one point to a mesh: a best-first walk over the mesh's wide tree, each
+//! child bounded below by the point's distance to its box (`point_wide.rs`), each leaf's
+//! triangles measured in floating point (Ericson, *Real-Time Collision Detection* (2005)
+//! §5.1.5) after their own boxes. The closest triangle found is then measured by the certified triangle
 //! distance ([`tri_tri::distance`], which decides contact exactly), so the answer carries the
 //! two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0 exactly when
 //! the point lies on the surface.
@@ -11,8 +10,11 @@
 //! its rounding, is at least the best distance found, so the triangle kept is within that pad
 //! and the rounding of a float point–triangle distance of the nearest one. Contact is decided
 //! apart from the walk: when the certified interval of the best triangle reaches 0, every
-//! triangle the walk could not tell from touching is tested exactly.
+//! triangle the walk could not tell from touching is tested exactly, over the binary tree with
+//! each node's rectangle swept sphere as the bound (Larsen, Gottschalk, Lin & Manocha, "Fast
+//! proximity queries with swept sphere volumes", 1999).
 
+use super::point_wide::walk_wide;
 use crate::model::MeshModel;
 use obbtree_bv::distance::{point_triangle, tri_tri};
 use obbtree_bv::{Aabb, Point, Rss, Triangle};
@@ -67,10 +69,10 @@ impl Ord for Pending {
 
 /// The best triangle so far: its float distance, index and closest point.
 #[derive(Clone, Copy)]
-struct Best {
-    distance: f64,
-    triangle: u32,
-    point: Point,
+pub(crate) struct Best {
+    pub distance: f64,
+    pub triangle: u32,
+    pub point: Point,
 }
 
 /// The distance from `q` (in the mesh's frame) to `mesh`, the walk first measuring the triangle
@@ -87,9 +89,9 @@ pub(crate) fn point_distance<V: TreeVolume>(
     let start = hint.unwrap_or_else(|| mesh.tree().leaf_triangles(first_leaf(mesh))[0]);
     let first = measure(mesh, q, start);
     let best = match max {
-        None => walk(mesh, q, first, f64::INFINITY),
+        None => search(mesh, q, first, f64::INFINITY),
         Some(max) => {
-            let best = walk(mesh, q, first, max + pad);
+            let best = search(mesh, q, first, max + pad);
             if best.distance > max + pad {
                 return None;
             }
@@ -103,6 +105,22 @@ pub(crate) fn point_distance<V: TreeVolume>(
     };
     Some(certified(mesh, q, best, pad))
 }
+
+/// The best triangle from `first` on, by the walk that suits the point: near the surface
+/// (the first triangle within [`NEAR`] of the mesh's extent) the wide tree's, whose boxes are
+/// cheap to test four at a time; farther out the binary tree's, whose rectangle swept spheres
+/// bound far points much more tightly. Both find the same distance; the choice is speed only.
+fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) -> Best {
+    let bounds = mesh.bounds();
+    if first.distance < NEAR * (bounds.maxs - bounds.mins).amax() {
+        walk_wide(mesh.pick_tree(), q, first, cap)
+    } else {
+        walk(mesh, q, first, cap)
+    }
+}
+
+/// Where the wide walk takes over, as a share of the mesh's largest extent.
+const NEAR: f64 = 0.03;
 
 /// The best-first walk from `first`, leaving out nodes whose bound reaches the best float
 /// distance found or `cap`.
@@ -158,9 +176,9 @@ fn scan_leaf<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, leaf: usize, mut bes
     best
 }
 
-/// The relative rounding of [`box_distance_squared`] (three squares and two sums, a few ulps),
-/// with room: a triangle is skipped only when its box is certainly no nearer than the best.
-const BOX_ROUNDING: f64 = 16.0 * f64::EPSILON;
+/// The relative rounding of a squared distance to a box (three squares and two sums, a few
+/// ulps), with room: a box is left out only when it is certainly no nearer than the best.
+pub(crate) const BOX_ROUNDING: f64 = 16.0 * f64::EPSILON;
 
 /// The squared distance from `q` to the box (0 inside): a lower bound on the squared distance
 /// to the triangle it bounds (Ericson, *Real-Time Collision Detection* (2005) §5.1.3.1), far

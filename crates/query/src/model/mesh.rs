@@ -160,6 +160,13 @@ impl<V: TreeVolume> MeshModel<V> {
         self.hull();
     }
 
+    /// Builds what point queries walk (the wide tree and the distance index) now rather than
+    /// on the first one.
+    pub fn prepare_points(&self) {
+        self.pick_tree();
+        self.distance_index();
+    }
+
     /// Builds the convex hull now rather than on first use (by a distance query of meshes far
     /// apart, or a separating plane: scenes build it when a model is inserted).
     pub fn prepare_hull(&self) {

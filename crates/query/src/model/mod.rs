@@ -298,6 +298,14 @@ impl<V: TreeVolume> Model<V> {
         }
     }
 
+    /// Builds what a mesh's point queries walk now rather than on the first one (nothing to do
+    /// for a shape).
+    pub fn prepare_points(&self) {
+        if let Some(m) = self.as_mesh() {
+            m.prepare_points();
+        }
+    }
+
     /// Builds a mesh's convex hull now rather than on first use (nothing to do for a shape).
     pub fn prepare_hull(&self) {
         if let Some(m) = self.as_mesh() {
