@@ -142,7 +142,7 @@ pub fn winding_number<'py>(
     points: &Bound<'py, PyAny>,
     pose: Option<&Bound<'py, PyAny>>,
     tolerance: f64,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<Windings<'py>> {
     let placed = self::pose(pose, "pose")?;
     let queries = self::points(points, "points", Area::Query)?;
     let request = WindingRequest { tolerance };
@@ -231,6 +231,9 @@ pub fn sdf_grid<'py>(
     };
     Ok((sdf.into_pyarray(py), corner(grid.min), corner(grid.max)))
 }
+
+/// `winding_number`'s arrays: the values and their bounds, `(n,)` each.
+type Windings<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
 
 /// `sdf_grid`'s arrays: the grid `(n, n, n)` and its two corners `(3,)`.
 type SdfGrid<'py> = (

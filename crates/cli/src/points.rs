@@ -98,22 +98,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         .with_signed(args.signed)
         .with_max_distance(args.max_distance);
     let points = load_points(&args.points)?;
-    let mesh = match Input::read(&args.mesh)? {
-        Input::Mesh(mesh) => mesh,
-        Input::Shape(_) => {
-            return Err(Error::Message(format!(
-                "{}: points needs a mesh, not a primitive shape",
-                args.mesh.display()
-            )))
-        }
-    };
-    let start = Instant::now();
-    let building = spinner(args.json, "building the tree");
-    let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
-    building.finish_and_clear();
-    let model = model?;
-    model.prepare_points();
-    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mesh = read_mesh(&args.mesh, "points")?;
+    let (model, build_ms) = point_model(mesh, args.json)?;
     let (found, query_total_ms) = answer(&model, &points, &request, args.json)?;
     let report = Report {
         build_ms,
@@ -123,6 +109,30 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     emit(args.out.as_deref(), args.json, &report, out, |out| {
         summary(out, &found, &report)
     })
+}
+
+/// The mesh of the file at `path`, or an error naming it when it is a shape, which `command`
+/// cannot take.
+pub(crate) fn read_mesh(path: &Path, command: &str) -> Result<obbtree::TriMesh, Error> {
+    match Input::read(path)? {
+        Input::Mesh(mesh) => Ok(mesh),
+        Input::Shape(_) => Err(Error::Message(format!(
+            "{}: {command} needs a mesh, not a primitive shape",
+            path.display()
+        ))),
+    }
+}
+
+/// The model of `mesh` with what point queries walk built, and the time that took (ms), with
+/// a spinner unless `quiet`.
+pub(crate) fn point_model(mesh: obbtree::TriMesh, quiet: bool) -> Result<(Model, f64), Error> {
+    let start = Instant::now();
+    let building = spinner(quiet, "building the tree");
+    let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
+    building.finish_and_clear();
+    let model = model?;
+    model.prepare_points();
+    Ok((model, start.elapsed().as_secs_f64() * 1e3))
 }
 
 /// Reads a points file: an error names the file, and serde's line and column.

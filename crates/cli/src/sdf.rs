@@ -1,12 +1,11 @@
 //! `obbtree sdf MESH --resolution N [--padding P] --out FILE.npy [--json]`: the signed distance
 //! from every point of an `N × N × N` grid around a mesh, written as a NumPy array.
 
-use super::collide::spinner;
+use super::points::{point_model, read_mesh};
 use super::report::{counting_bar, emit};
 use super::Error;
-use crate::shape_spec::Input;
 use npyz::WriterBuilder;
-use obbtree::{sdf_grid_into, Grid, ModelOptions};
+use obbtree::{sdf_grid_into, Grid};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -65,27 +64,13 @@ const SLAB: usize = 4;
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     check(args)?;
-    let mesh = match Input::read(&args.mesh)? {
-        Input::Mesh(mesh) => mesh,
-        Input::Shape(_) => {
-            return Err(Error::Message(format!(
-                "{}: sdf needs a mesh, not a primitive shape",
-                args.mesh.display()
-            )))
-        }
-    };
+    let mesh = read_mesh(&args.mesh, "sdf")?;
     let grid = Grid::cube_around(
         &obbtree::bv::Aabb::from_points(mesh.vertices()),
         args.resolution,
         args.padding,
     );
-    let start = Instant::now();
-    let building = spinner(args.json, "building the tree");
-    let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
-    building.finish_and_clear();
-    let model = model?;
-    model.prepare_points();
-    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let (model, build_ms) = point_model(mesh, args.json)?;
     let start = Instant::now();
     let (inside, undecided) = write_grid(&model, &grid, &args.out, args.json)?;
     let n = args.resolution;

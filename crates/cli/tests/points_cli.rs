@@ -75,17 +75,7 @@ fn json_report_has_the_contract_shape_and_exact_signed_distances() {
 #[test]
 fn an_open_mesh_is_signed_by_its_winding_number_and_says_when_undecided() {
     let dir = tempfile::tempdir().unwrap();
-    let closed = common::cube(2.0);
-    let top = |t: &[u32; 3]| t.iter().all(|&v| closed.vertices()[v as usize].z == 2.0);
-    let kept: Vec<[u32; 3]> = closed
-        .triangles()
-        .iter()
-        .filter(|t| !top(t))
-        .copied()
-        .collect();
-    let open = obbtree::bv::TriMesh::new(closed.vertices().to_vec(), kept).unwrap();
-    let path = dir.path().join("open_box.obj");
-    std::fs::write(&path, common::shapes::obj_text(&open)).unwrap();
+    let path = common::open_box_obj(dir.path(), "open_box.obj", 2.0);
     let points = points_file(dir.path(), "[[1,1,0.5],[1,1,2],[1,1,5]]");
     let args = [
         "points",

@@ -44,6 +44,27 @@ fn read_npy(path: &Path) -> (Vec<usize>, Vec<f64>) {
     (shape, values)
 }
 
+/// `obbtree sdf MESH --resolution N --padding P --out OUT --json`.
+fn sdf_args<'a>(
+    mesh: &'a Path,
+    resolution: &'a str,
+    padding: &'a str,
+    out: &'a Path,
+) -> [&'a str; 9] {
+    let path = |p: &'a Path| p.to_str().unwrap();
+    [
+        "sdf",
+        path(mesh),
+        "--resolution",
+        resolution,
+        "--padding",
+        padding,
+        "--out",
+        path(out),
+        "--json",
+    ]
+}
+
 /// Resolution 5 and padding 0.25 around [0, 2]³: the grid runs from -0.5 to 2.5 by 0.75 on
 /// every axis, so its points are exact in binary and their distances known.
 #[test]
@@ -51,17 +72,7 @@ fn the_grid_file_holds_exact_signed_distances_and_the_report_its_grid() {
     let dir = tempfile::tempdir().unwrap();
     let cube = common::cube_obj(dir.path(), "cube.obj", 2.0);
     let out = dir.path().join("grid.npy");
-    let args = [
-        "sdf",
-        cube.to_str().unwrap(),
-        "--resolution",
-        "5",
-        "--padding",
-        "0.25",
-        "--out",
-        out.to_str().unwrap(),
-        "--json",
-    ];
+    let args = sdf_args(&cube, "5", "0.25", &out);
     let report: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
     let keys: Vec<&str> = report
         .as_object()
@@ -111,29 +122,9 @@ fn the_grid_file_holds_exact_signed_distances_and_the_report_its_grid() {
 #[test]
 fn an_open_mesh_leaves_the_undecided_points_nan() {
     let dir = tempfile::tempdir().unwrap();
-    let closed = common::cube(2.0);
-    let top = |t: &[u32; 3]| t.iter().all(|&v| closed.vertices()[v as usize].z == 2.0);
-    let kept: Vec<[u32; 3]> = closed
-        .triangles()
-        .iter()
-        .filter(|t| !top(t))
-        .copied()
-        .collect();
-    let open = obbtree::bv::TriMesh::new(closed.vertices().to_vec(), kept).unwrap();
-    let path = dir.path().join("open_box.obj");
-    std::fs::write(&path, common::shapes::obj_text(&open)).unwrap();
+    let path = common::open_box_obj(dir.path(), "open_box.obj", 2.0);
     let out = dir.path().join("grid.npy");
-    let args = [
-        "sdf",
-        path.to_str().unwrap(),
-        "--resolution",
-        "3",
-        "--padding",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-        "--json",
-    ];
+    let args = sdf_args(&path, "3", "0", &out);
     let report: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
     assert_eq!(report["undecided"].as_u64(), Some(1));
     let (_, values) = read_npy(&out);

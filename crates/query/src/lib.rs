@@ -34,6 +34,7 @@ mod motion;
 pub mod pick;
 mod points;
 mod prefetch;
+mod ranked;
 pub mod separation;
 #[cfg(test)]
 mod test_meshes;

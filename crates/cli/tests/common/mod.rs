@@ -39,6 +39,23 @@ pub fn cube_obj(dir: &std::path::Path, name: &str, side: f64) -> std::path::Path
     path
 }
 
+/// The cube `[0, side]³` without its top face (z = side), an open mesh, written as OBJ to
+/// `dir/name`.
+pub fn open_box_obj(dir: &std::path::Path, name: &str, side: f64) -> std::path::PathBuf {
+    let closed = cube(side);
+    let top = |t: &[u32; 3]| t.iter().all(|&v| closed.vertices()[v as usize].z == side);
+    let kept: Vec<[u32; 3]> = closed
+        .triangles()
+        .iter()
+        .filter(|t| !top(t))
+        .copied()
+        .collect();
+    let open = obbtree::bv::TriMesh::new(closed.vertices().to_vec(), kept).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, shapes::obj_text(&open)).unwrap();
+    path
+}
+
 /// The closed cube `[0, side]³`: vertex `i` at `side · (i & 1, i >> 1 & 1, i >> 2 & 1)`.
 pub fn cube(side: f64) -> obbtree::bv::TriMesh {
     let corner = obbtree::bv::Point::new(side, side, side);

@@ -16,10 +16,11 @@
 
 use super::point_wide::walk_wide;
 use crate::model::MeshModel;
+use crate::ranked::Ranked;
 use obbtree_bv::distance::{point_triangle, tri_tri};
 use obbtree_bv::{Aabb, Point, Rss, Triangle};
 use obbtree_tree::TreeVolume;
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The relative pad of a node's bound (a few hundred ulps of the coordinates involved), which
@@ -39,32 +40,6 @@ pub(crate) struct PointDistance {
     pub lower: f64,
     /// See `lower`.
     pub upper: f64,
-}
-
-/// A node waiting in the walk, the nearest bound first.
-struct Pending {
-    bound: f64,
-    node: usize,
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.bound.total_cmp(&other.bound) == Ordering::Equal
-    }
-}
-
-impl Eq for Pending {}
-
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.bound.total_cmp(&self.bound)
-    }
 }
 
 /// The best triangle so far: its float distance, index and closest point.
@@ -129,11 +104,12 @@ fn walk<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) ->
     let mut best = first;
     let limit = |best: &Best| best.distance.min(cap);
     let mut pending = BinaryHeap::new();
-    pending.push(Pending {
-        bound: 0.0,
-        node: 0,
-    });
-    while let Some(Pending { bound, node }) = pending.pop() {
+    pending.push(Reverse(Ranked { rank: 0.0, item: 0 }));
+    while let Some(Reverse(Ranked {
+        rank: bound,
+        item: node,
+    })) = pending.pop()
+    {
         if bound >= limit(&best) {
             break;
         }
@@ -147,7 +123,10 @@ fn walk<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) ->
                     }
                     let bound = lower_bound(&rss[child], q);
                     if bound < limit {
-                        pending.push(Pending { bound, node: child });
+                        pending.push(Reverse(Ranked {
+                            rank: bound,
+                            item: child,
+                        }));
                     }
                 }
             }

@@ -9,37 +9,12 @@
 //! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]).
 
 use super::point::{Best, BOX_ROUNDING};
+use crate::ranked::Ranked;
 use obbtree_bv::distance::point_triangle;
 use obbtree_bv::Point;
-use obbtree_tree::wide::{Child, LeafTriangle, Leaves, WideTree, WIDTH};
-use std::cmp::Ordering;
+use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// A child waiting in the walk, the nearest box first.
-struct Pending {
-    squared: f64,
-    child: Child,
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Pending {}
-
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.squared.total_cmp(&self.squared)
-    }
-}
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
 /// found, or than `cap`.
@@ -62,11 +37,15 @@ fn walk_over<T: Copy + Into<f64>>(
         d * d
     };
     let mut pending = BinaryHeap::with_capacity(64);
-    pending.push(Pending {
-        squared: 0.0,
-        child: tree.root,
-    });
-    while let Some(Pending { squared, child }) = pending.pop() {
+    pending.push(Reverse(Ranked {
+        rank: 0.0,
+        item: tree.root,
+    }));
+    while let Some(Reverse(Ranked {
+        rank: squared,
+        item: child,
+    })) = pending.pop()
+    {
         if squared * (1.0 - BOX_ROUNDING) >= limit(&best) {
             break;
         }
@@ -96,10 +75,10 @@ fn walk_over<T: Copy + Into<f64>>(
         let limit = limit(&best);
         for (k, &squared) in gaps.iter().enumerate() {
             if squared * (1.0 - BOX_ROUNDING) < limit {
-                pending.push(Pending {
-                    squared,
-                    child: node.children[k],
-                });
+                pending.push(Reverse(Ranked {
+                    rank: squared,
+                    item: node.children[k],
+                }));
             }
         }
     }

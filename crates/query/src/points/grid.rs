@@ -138,7 +138,7 @@ pub fn sdf_grid_into<V: PosedOverlap>(
     let mesh = model.mesh_for(Operand::Model, "sdf_grid")?;
     let [nx, ny, nz] = grid.resolution;
     let slice = ny * nz;
-    if out.len() % slice != 0 || first_slice + out.len() / slice > nx {
+    if !out.len().is_multiple_of(slice) || first_slice + out.len() / slice > nx {
         return Err(QueryError::InvalidGrid(
             "output must hold whole x-slices within the grid",
         ));

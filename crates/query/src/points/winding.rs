@@ -14,9 +14,9 @@
 use crate::collide::containment::winding_local;
 use crate::collide::PosedOverlap;
 use crate::model::MeshModel;
+use crate::ranked::Ranked;
 use obbtree_bv::winding::{triangle_winding, Estimate};
 use obbtree_bv::{Point, Pose};
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// A winding number: the exact one lies within `value ± bound`. On a closed mesh, off its
@@ -85,32 +85,6 @@ impl Enough {
     }
 }
 
-/// A subtree not yet refined, its share estimated: the largest bound first.
-struct Open {
-    node: usize,
-    share: Estimate,
-}
-
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Open {}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.share.error.total_cmp(&other.share.error)
-    }
-}
-
 /// The running sum of the walk: leaves summed exactly (with their rounding bound), subtrees
 /// estimated, and the rounding of the running sums themselves.
 #[derive(Default)]
@@ -162,13 +136,17 @@ fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> 
     let tree = mesh.tree();
     let mut sum = Sum::default();
     let mut open = BinaryHeap::new();
-    let visit = |node: usize, sum: &mut Sum, open: &mut BinaryHeap<Open>| {
+    // Subtrees not yet refined, with their estimated shares: the largest bound first.
+    let visit = |node: usize, sum: &mut Sum, open: &mut BinaryHeap<Ranked<(usize, Estimate)>>| {
         let share = moments[node].winding(q).unwrap_or(Estimate {
             value: 0.0,
             error: f64::INFINITY,
         });
         sum.add(share);
-        open.push(Open { node, share });
+        open.push(Ranked {
+            rank: share.error,
+            item: (node, share),
+        });
     };
     visit(0, &mut sum, &mut open);
     loop {
@@ -176,7 +154,11 @@ fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> 
         if enough.holds(&current) {
             return current;
         }
-        let Some(Open { node, share }) = open.pop() else {
+        let Some(Ranked {
+            item: (node, share),
+            ..
+        }) = open.pop()
+        else {
             return current;
         };
         sum.remove(share);

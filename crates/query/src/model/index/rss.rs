@@ -24,22 +24,31 @@ pub(crate) fn heights<V>(tree: &Bvh<V>) -> Vec<u8> {
 /// area-weighted covariance frame ([`Rss::fit_triangles`], PQP's fit); `boxed` holds the
 /// triangles in the tree's order. Nodes are fitted in parallel.
 pub(crate) fn rss_per_node<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Rss> {
-    let ranges = node_ranges(tree);
-    ranges
+    per_node(boxed, tree, |triangles| Rss::fit_triangles(triangles, ()))
+}
+
+/// `fit` of each node's triangles, by node index; `boxed` holds the triangles in the tree's
+/// order. Nodes are fitted in parallel, each from its own triangles.
+pub(crate) fn per_node<V, T: Send>(
+    boxed: &[Boxed],
+    tree: &Bvh<V>,
+    fit: impl Fn(&[[Point; 3]]) -> T + Sync,
+) -> Vec<T> {
+    node_ranges(tree)
         .par_iter()
         .map(|range| {
             let triangles: Vec<[Point; 3]> = boxed[range.clone()]
                 .iter()
                 .map(|t| *t.tri.vertices())
                 .collect();
-            Rss::fit_triangles(&triangles, ())
+            fit(&triangles)
         })
         .collect()
 }
 
 /// The positions in the tree's triangle order of each node's triangles (a subtree's triangles
 /// are contiguous), children before parents (they come after them in the array).
-pub(crate) fn node_ranges<V>(tree: &Bvh<V>) -> Vec<Range<usize>> {
+fn node_ranges<V>(tree: &Bvh<V>) -> Vec<Range<usize>> {
     let nodes = tree.nodes();
     let mut ranges = vec![0..0; nodes.len()];
     for i in (0..nodes.len()).rev() {
