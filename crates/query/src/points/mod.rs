@@ -196,12 +196,6 @@ pub fn contains_points<V: PosedOverlap>(
     pose: &Pose,
     points: &[Point],
 ) -> Result<Vec<bool>, BatchError> {
-    if let Some(p) = points.first() {
-        contains_point(model, pose, p).map_err(|source| match source {
-            QueryError::InvalidPoint(_) => BatchError { index: 0, source },
-            source => at_start(source),
-        })?;
-    }
     each_point(points, |p, _: &mut ()| contains_point(model, pose, p))
 }
 
