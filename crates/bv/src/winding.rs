@@ -48,7 +48,7 @@ const UNKNOWN: Estimate = Estimate {
 /// `2·atan2(â·(b̂ × ĉ), 1 + â·b̂ + b̂·ĉ + ĉ·â)` (Van Oosterom & Strackee 1983).
 ///
 /// The bound covers the rounding: each of the two arguments of `atan2` is within
-/// [`UNIT_ROUNDING`] of its exact value, so the angle is within `π·δ/h` of the exact one (`h`
+/// `δ = 64 ε` of its exact value, so the angle is within `π·δ/h` of the exact one (`h`
 /// the length of the argument vector). When `q` lies on the triangle or within rounding of
 /// its plane inside it (where the angle jumps by a full turn), or on a corner, the share is
 /// reported as `0 ± ½`, which always holds.
