@@ -204,14 +204,13 @@ pub fn sdf_grid<'py>(
             }
         }
         None => with_model!(&m, |x| {
-            let mesh = x.mesh().ok_or_else(|| {
-                query_error("model", "sdf_grid needs a mesh, not a primitive shape")
-            })?;
-            PyResult::Ok(Grid::cube_around(
-                &obbtree::bv::Aabb::from_points(mesh.vertices()),
-                resolution,
-                padding,
-            ))
+            if x.mesh().is_none() {
+                return Err(query_error(
+                    "model",
+                    "sdf_grid needs a mesh, not a primitive shape",
+                ));
+            }
+            PyResult::Ok(Grid::cube_around(x.bounds(), resolution, padding))
         })?,
     };
     let values = py

@@ -65,12 +65,8 @@ const SLAB: usize = 4;
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     check(args)?;
     let mesh = read_mesh(&args.mesh, "sdf")?;
-    let grid = Grid::cube_around(
-        &obbtree::bv::Aabb::from_points(mesh.vertices()),
-        args.resolution,
-        args.padding,
-    );
     let (model, build_ms) = point_model(mesh, args.json)?;
+    let grid = Grid::cube_around(model.bounds(), args.resolution, args.padding);
     let start = Instant::now();
     let (inside, undecided) = write_grid(&model, &grid, &args.out, args.json)?;
     let n = args.resolution;
@@ -119,8 +115,17 @@ fn write_grid(
 ) -> Result<(usize, usize), Error> {
     let cannot =
         |e: std::io::Error| Error::Message(format!("cannot write {}: {e}", path.display()));
-    let file = File::create(path).map_err(cannot)?;
     let [nx, ny, nz] = grid.resolution;
+    let too_large = || {
+        Error::Message(format!(
+            "--resolution {nx}: {SLAB} slices of {ny}×{nz} values do not fit in memory"
+        ))
+    };
+    let slab_len = (SLAB * ny).checked_mul(nz).ok_or_else(too_large)?;
+    let mut slab = Vec::new();
+    slab.try_reserve_exact(slab_len).map_err(|_| too_large())?;
+    slab.resize(slab_len, 0.0);
+    let file = File::create(path).map_err(cannot)?;
     let shape = [nx, ny, nz].map(|n| n as u64);
     let mut writer = npyz::WriteOptions::new()
         .default_dtype()
@@ -130,7 +135,6 @@ fn write_grid(
         .map_err(cannot)?;
     let progress = counting_bar(nx, "x-slices", "", 2 * SLAB, quiet);
     let (mut inside, mut undecided) = (0, 0);
-    let mut slab = vec![0.0; SLAB * ny * nz];
     for first in (0..nx).step_by(SLAB) {
         let values = &mut slab[..(nx - first).min(SLAB) * ny * nz];
         undecided += sdf_grid_into(model, grid, first, values)

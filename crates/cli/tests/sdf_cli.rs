@@ -134,6 +134,21 @@ fn an_open_mesh_leaves_the_undecided_points_nan() {
     assert_eq!(values.iter().filter(|v| v.is_nan()).count(), 1);
 }
 
+/// A grid too large to hold even a slab of in memory is refused before any file is written.
+#[test]
+fn a_grid_too_large_for_memory_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = common::cube_obj(dir.path(), "cube.obj", 2.0);
+    let out = dir.path().join("huge.npy");
+    let err = common::error_of(&sdf_args(&cube, "10000000000", "0.1", &out)[..8]);
+    assert!(
+        err.contains("--resolution 10000000000") && err.contains("do not fit in memory"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!out.exists());
+}
+
 #[test]
 fn a_shape_is_a_one_line_error() {
     let err = common::error_of(&["sdf", "sphere:1", "--resolution", "4", "--out", "x.npy"]);

@@ -18,7 +18,7 @@ use super::point_wide::walk_wide;
 use crate::model::MeshModel;
 use crate::ranked::Ranked;
 use obbtree_bv::distance::{point_triangle, tri_tri};
-use obbtree_bv::{Aabb, Point, Rss, Triangle};
+use obbtree_bv::{Point, Rss, Triangle};
 use obbtree_tree::TreeVolume;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -117,7 +117,7 @@ fn walk<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) ->
             Some(children) => {
                 for child in children {
                     let limit = limit(&best);
-                    let boxed = box_distance_squared(&mesh.node_bounds()[child], q);
+                    let boxed = mesh.node_bounds()[child].distance_squared(q);
                     if boxed * (1.0 - BOX_ROUNDING) >= limit * limit {
                         continue; // the box, cheaper than the RSS, already leaves it out
                     }
@@ -142,8 +142,7 @@ fn scan_leaf<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, leaf: usize, mut bes
     let range = mesh.tree().node(leaf).triangle_range().unwrap_or(0..0);
     let boxes = &mesh.boxed()[range];
     for (&t, boxed) in mesh.tree().leaf_triangles(leaf).iter().zip(boxes) {
-        if box_distance_squared(&boxed.bounds, q) * (1.0 - BOX_ROUNDING)
-            >= best.distance * best.distance
+        if boxed.bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) >= best.distance * best.distance
         {
             continue;
         }
@@ -158,18 +157,6 @@ fn scan_leaf<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, leaf: usize, mut bes
 /// The relative rounding of a squared distance to a box (three squares and two sums, a few
 /// ulps), with room: a box is left out only when it is certainly no nearer than the best.
 pub(crate) const BOX_ROUNDING: f64 = 16.0 * f64::EPSILON;
-
-/// The squared distance from `q` to the box (0 inside): a lower bound on the squared distance
-/// to the triangle it bounds (Ericson, *Real-Time Collision Detection* (2005) §5.1.3.1), far
-/// cheaper than the triangle's closest point, so that a leaf's far triangles cost little.
-fn box_distance_squared(bounds: &Aabb, q: &Point) -> f64 {
-    (0..3)
-        .map(|k| {
-            let gap = (bounds.mins[k] - q[k]).max(q[k] - bounds.maxs[k]).max(0.0);
-            gap * gap
-        })
-        .sum()
-}
 
 /// The first leaf of the tree (the hint of a walk that has none).
 fn first_leaf<V>(mesh: &MeshModel<V>) -> usize {

@@ -11,7 +11,7 @@
 use super::point::{Best, BOX_ROUNDING};
 use crate::ranked::Ranked;
 use obbtree_bv::distance::point_triangle;
-use obbtree_bv::Point;
+use obbtree_bv::{Aabb, Point};
 use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -53,7 +53,11 @@ fn walk_over<T: Copy + Into<f64>>(
             let leaf = &triangles[child.start as usize..(child.start + child.count) as usize];
             for t in leaf {
                 let triangle = t.triangle();
-                if triangle_box_squared(&triangle, q) * (1.0 - BOX_ROUNDING)
+                let corners = Aabb::new(
+                    triangle.a.inf(&triangle.b).inf(&triangle.c),
+                    triangle.a.sup(&triangle.b).sup(&triangle.c),
+                );
+                if corners.distance_squared(q) * (1.0 - BOX_ROUNDING)
                     >= best.distance * best.distance
                 {
                     continue;
@@ -105,19 +109,4 @@ fn box_distances_squared(
         }
     }
     out
-}
-
-/// The squared distance from `q` to the box of `t`'s corners: a cheap lower bound on the
-/// squared distance to the triangle (Ericson, *Real-Time Collision Detection* (2005)
-/// §5.1.3.1).
-#[inline]
-fn triangle_box_squared(t: &obbtree_bv::Triangle, q: &Point) -> f64 {
-    (0..3)
-        .map(|axis| {
-            let lo = t.a[axis].min(t.b[axis]).min(t.c[axis]);
-            let hi = t.a[axis].max(t.b[axis]).max(t.c[axis]);
-            let gap = (lo - q[axis]).max(q[axis] - hi).max(0.0);
-            gap * gap
-        })
-        .sum()
 }

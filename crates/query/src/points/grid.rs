@@ -14,7 +14,7 @@
 //! `|d − d*| ≤ 1e-12·(d* + L)`, 0 exactly on the surface, negative exactly inside.
 
 use super::winding::{winding_number, Enough};
-use super::{largest_coordinate, Side};
+use super::Side;
 use crate::collide::containment::row_inside;
 use crate::collide::PosedOverlap;
 use crate::distance::point_distance;
@@ -105,8 +105,9 @@ impl Grid {
 /// the grid's C order: negative inside (exact on a closed mesh; from the winding number on an
 /// open one, NaN where its bound straddles ½), 0 on the surface. See the module docs.
 ///
-/// An error when the model is a shape ([`QueryError::NotAMesh`]) or the grid is malformed
-/// ([`QueryError::InvalidGrid`]).
+/// An error when the model is a shape ([`QueryError::NotAMesh`]) or the grid is malformed or
+/// its values do not fit in memory ([`QueryError::InvalidGrid`]; [`sdf_grid_into`] fills a
+/// grid a slab at a time).
 ///
 /// ```
 /// use obbtree_bv::{Point, TriMesh};
@@ -119,7 +120,11 @@ impl Grid {
 /// ```
 pub fn sdf_grid<V: PosedOverlap>(model: &Model<V>, grid: &Grid) -> Result<Vec<f64>, QueryError> {
     grid.check()?;
-    let mut values = vec![0.0; grid.len()];
+    let mut values = Vec::new();
+    values
+        .try_reserve_exact(grid.len())
+        .map_err(|_| QueryError::InvalidGrid("point count does not fit in memory"))?;
+    values.resize(grid.len(), 0.0);
     sdf_grid_into(model, grid, 0, &mut values)?;
     Ok(values)
 }
@@ -144,7 +149,9 @@ pub fn sdf_grid_into<V: PosedOverlap>(
         ));
     }
     mesh.distance_index();
-    let size = largest_coordinate(mesh)
+    let size = mesh
+        .bounds()
+        .largest_coordinate()
         .max(grid.min.coords.amax())
         .max(grid.max.coords.amax());
     let undecided = out

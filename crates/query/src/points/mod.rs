@@ -143,7 +143,7 @@ pub fn closest_points<V: PosedOverlap>(
     request: &PointRequest,
 ) -> Result<Vec<Option<ClosestPoint>>, BatchError> {
     let mesh = check_request(model, pose, request).map_err(at_start)?;
-    let size = largest_coordinate(mesh);
+    let size = mesh.bounds().largest_coordinate();
     each_point(points, |p, hint: &mut Option<u32>| {
         let answer = closest_point(model, mesh, pose, p, request, (*hint, size))?;
         *hint = answer.map(|a| a.triangle);
@@ -237,12 +237,6 @@ fn each_point<T: Send, S: Default>(
                 .map_err(|source| BatchError { index, source })
         })
         .collect()
-}
-
-/// The largest coordinate magnitude of the mesh's vertices, from its stored bounds.
-fn largest_coordinate<V>(mesh: &MeshModel<V>) -> f64 {
-    let bounds = mesh.bounds();
-    bounds.mins.coords.amax().max(bounds.maxs.coords.amax())
 }
 
 /// The indices of `points` along a Morton (Z-order) curve over their bounding box, so that
