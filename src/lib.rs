@@ -45,7 +45,7 @@ pub use obbtree_query::{
     any_hit, cast_ray, cast_ray_all, cast_rays, cast_rays_into, closest_points, collide,
     collide_into, collide_many, collide_motion, contains_point, contains_points, distance,
     distance_many, pick_pixel, proximity_pairs, sdf_grid, sdf_grid_into, self_collide,
-    winding_numbers, within_margin, BatchError, Camera, CameraError, ClosestPoint,
+    spatial_order, winding_numbers, within_margin, BatchError, Camera, CameraError, ClosestPoint,
     CollisionRequest, CollisionResult, Containment, Culled, DistanceRequest, DistanceResult,
     DistanceTracker, FrustumVolume, Grid, MeshModel, Mode, Model, ModelOptions, MotionRequest,
     MotionResult, PointRequest, PosedOverlap, QueryError, RayHit, RayIndex, RayVolume, Side,

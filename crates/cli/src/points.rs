@@ -6,7 +6,10 @@ use super::collide::{counted, spinner};
 use super::report::{counting_bar, emit};
 use super::Error;
 use crate::shape_spec::Input;
-use obbtree::{closest_points, ClosestPoint, Model, ModelOptions, Point, PointRequest, Pose, Side};
+use obbtree::{
+    closest_points, spatial_order, ClosestPoint, Model, ModelOptions, Point, PointRequest, Pose,
+    Side,
+};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -149,7 +152,9 @@ fn load_points(path: &Path) -> Result<Vec<Point>, Error> {
 }
 
 /// Every point's answer, chunk by chunk with a progress bar, and the time of all (ms) after
-/// [`super::WARM_UP_QUERIES`] untimed ones. An error names the point.
+/// [`super::WARM_UP_QUERIES`] untimed ones. The chunks follow the points' spatial order (one
+/// call per chunk, each chunk's points near each other, as in one call over all), and the answers
+/// come back in the file's order. An error names the first point it concerns.
 fn answer(
     model: &Model,
     points: &[Point],
@@ -157,18 +162,28 @@ fn answer(
     quiet: bool,
 ) -> Result<(Vec<Option<ClosestPoint>>, f64), Error> {
     let id = Pose::identity();
-    let refused = |offset: usize| {
-        move |e: obbtree::BatchError| {
-            Error::Message(format!("point {}: {}", offset + e.index, e.source))
-        }
-    };
+    let refused =
+        |e: obbtree::BatchError| Error::Message(format!("point {}: {}", e.index, e.source));
     let warm_up = &points[..points.len().min(super::WARM_UP_QUERIES)];
-    closest_points(model, &id, warm_up, request).map_err(refused(0))?;
+    closest_points(model, &id, warm_up, request).map_err(refused)?;
     let progress = counting_bar(points.len(), "points", "", CHUNK + 1, quiet);
     let start = Instant::now();
-    let mut found = Vec::with_capacity(points.len());
-    for (k, chunk) in points.chunks(CHUNK).enumerate() {
-        found.extend(closest_points(model, &id, chunk, request).map_err(refused(k * CHUNK))?);
+    let order = spatial_order(points);
+    let mut found = vec![None; points.len()];
+    for chunk in order.chunks(CHUNK) {
+        let ordered: Vec<Point> = chunk.iter().map(|&index| points[index]).collect();
+        let answers = closest_points(model, &id, &ordered, request).map_err(|e| {
+            // The points are checked before any is answered, in the file's order over all of
+            // them, so the first bad one is named.
+            let first = closest_points(model, &id, points, request).err();
+            refused(first.unwrap_or(obbtree::BatchError {
+                index: chunk[e.index],
+                ..e
+            }))
+        })?;
+        for (&index, answer) in chunk.iter().zip(answers) {
+            found[index] = answer;
+        }
         progress.inc(chunk.len() as u64);
     }
     let ms = start.elapsed().as_secs_f64() * 1e3;

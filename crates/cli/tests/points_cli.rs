@@ -120,6 +120,13 @@ fn bad_meshes_and_points_are_one_line_errors() {
         err.contains("point 2: the point [1e300, 0.0, 0.0] must be finite"),
         "{err}"
     );
+    // Two bad points among many, the later one first along the spatial order the program
+    // answers in: the first in the file is named.
+    let mut many = vec!["[0,0,0]"; 10_000];
+    (many[6_000], many[9_000]) = ("[1e300,0,0]", "[-1e300,0,0]");
+    let many = points_file(dir.path(), &format!("[{}]", many.join(",")));
+    let err = error_of(&["points", bunny, "--points", many.to_str().unwrap()]);
+    assert!(err.contains("point 6000: the point [1e300, 0.0, 0.0]"), "{err}");
     let shapeless = points_file(dir.path(), "[[0,0]]");
     let err = error_of(&["points", bunny, "--points", shapeless.to_str().unwrap()]);
     assert!(

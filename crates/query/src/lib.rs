@@ -57,8 +57,8 @@ pub use pick::{
     RayHit,
 };
 pub use points::{
-    closest_points, contains_points, sdf_grid, sdf_grid_into, winding_numbers, ClosestPoint, Grid,
-    PointRequest, Side, Winding, WindingRequest,
+    closest_points, contains_points, sdf_grid, sdf_grid_into, spatial_order, winding_numbers,
+    ClosestPoint, Grid, PointRequest, Side, Winding, WindingRequest,
 };
 pub use volume::{FrustumVolume, PosedOverlap, RayVolume, Volume};
 

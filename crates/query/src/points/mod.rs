@@ -239,9 +239,24 @@ fn each_point<T: Send, S: Default>(
         .collect()
 }
 
-/// The indices of `points` along a Morton (Z-order) curve over their bounding box, so that
-/// consecutive points are near each other and each one's search starts close to its answer.
-fn spatial_order(points: &[Point]) -> Vec<usize> {
+/// The indices of `points` along a Morton (Z-order) curve over their bounding box (Morton,
+/// "A computer oriented geodetic data base and a new technique in file sequencing", IBM 1966),
+/// so that consecutive points are near each other: each one's search starts close to its
+/// answer, and the part of the tree it reads is still in cache.
+///
+/// The batch functions ([`closest_points`], [`winding_numbers`], [`contains_points`]) already
+/// answer each batch in this order. A caller that splits one large batch into several calls
+/// (to report progress, say) should split it in this order, so that each call's points stay
+/// near each other; the answers are the same in any order.
+///
+/// ```
+/// use obbtree_bv::Point;
+/// use obbtree_query::spatial_order;
+///
+/// let points = [Point::new(1.0, 1.0, 1.0), Point::new(0.0, 0.0, 0.0), Point::new(0.9, 1.0, 1.0)];
+/// assert_eq!(spatial_order(&points), vec![1, 2, 0]);
+/// ```
+pub fn spatial_order(points: &[Point]) -> Vec<usize> {
     let Some(first) = points.first() else {
         return Vec::new();
     };
