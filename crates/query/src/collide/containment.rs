@@ -187,6 +187,57 @@ fn contains_local<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point)
     }
 }
 
+/// A point off the surface of a closed mesh (world frame), and whether its solid holds it.
+pub(crate) type Known = (Point, bool);
+
+/// [`contains_point`] for the closed mesh placed by `pose` (in the exact range) and a checked
+/// point `p`, given `known`, the last point decided off the surface; `known` becomes `p` when
+/// `p` lies off the surface. A path between two points off a closed surface crosses it an
+/// even number of times exactly when they lie on one side (the mod-2 degree argument behind
+/// ray parity: O'Rourke, *Computational Geometry in C* (1998) §7.4), so the short segment from
+/// the last point decides `p` with few triangles near it; when it grazes an edge or a vertex,
+/// runs in a triangle's plane or ends on the surface, a ray from `p` decides.
+pub(crate) fn contains_after<V: PosedOverlap>(
+    model: &MeshModel<V>,
+    pose: &Pose,
+    p: &Point,
+    known: &mut Option<Known>,
+) -> bool {
+    if let Some(inside) = known.and_then(|known| parity_across(model, pose, known, p)) {
+        *known = Some((*p, inside));
+        return inside;
+    }
+    match ray_crossings(model, pose, p) {
+        RayCrossings::OnSurface => true,
+        RayCrossings::Through { count, .. } => {
+            *known = Some((*p, count % 2 == 1));
+            count % 2 == 1
+        }
+    }
+}
+
+/// Whether the closed solid holds `p`, from the known point's side and the parity of the
+/// crossings of the segment between them; `None` unless every crossing is a clean pass
+/// through a triangle's interior and `p` lies off the surface.
+fn parity_across<V: PosedOverlap>(
+    model: &MeshModel<V>,
+    pose: &Pose,
+    (known, inside): Known,
+    p: &Point,
+) -> Option<bool> {
+    let (local, known_local) = (
+        pose.inverse_transform_point(p),
+        pose.inverse_transform_point(&known),
+    );
+    let pad = segment_pad(pose, p, &known, &local, &known_local);
+    let mut count = 0usize;
+    let segment = [*p, known, local, known_local];
+    match crossings(model, pose, &segment, pad, |_, _| count += 1) {
+        Crossings::Clear => Some(inside ^ (count % 2 == 1)),
+        Crossings::OnSurface | Crossings::Graze => None,
+    }
+}
+
 /// The winding number of the closed mesh placed by `pose` about `p` (world frame, checked),
 /// exactly: the signed count of the crossings of a ray from `p` (+1 where the ray leaves
 /// through a triangle's back, −1 where it enters), or `None` when `p` lies on the surface.

@@ -24,7 +24,7 @@ mod winding;
 pub use grid::{sdf_grid, sdf_grid_into, Grid};
 pub use winding::Winding;
 
-use crate::collide::{contains_point, PosedOverlap};
+use crate::collide::{contains_after, contains_point, Known, PosedOverlap};
 use crate::distance::point_distance;
 use crate::error::{
     check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
@@ -144,11 +144,20 @@ pub fn closest_points<V: PosedOverlap>(
 ) -> Result<Vec<Option<ClosestPoint>>, BatchError> {
     let mesh = check_request(model, pose, request).map_err(at_start)?;
     let size = mesh.bounds().largest_coordinate();
-    each_point(points, |p, hint: &mut Option<u32>| {
-        let answer = closest_point(model, mesh, pose, p, request, (*hint, size))?;
-        *hint = answer.map(|a| a.triangle);
+    each_point(points, |p, last: &mut Last| {
+        let answer = closest_point(mesh, pose, p, request, last, size)?;
+        last.triangle = answer.map(|a| a.triangle);
         Ok(answer)
     })
+}
+
+/// What one point's answer leaves the next in its chunk: the closest triangle (where the next
+/// walk starts) and, on a closed mesh, the last point known to lie off the surface with its
+/// side (from which a short segment decides the next point's side).
+#[derive(Default)]
+struct Last {
+    triangle: Option<u32>,
+    known: Option<Known>,
 }
 
 /// The winding number of the model's mesh placed by `pose` about each of `points` (world
@@ -196,7 +205,14 @@ pub fn contains_points<V: PosedOverlap>(
     pose: &Pose,
     points: &[Point],
 ) -> Result<Vec<bool>, BatchError> {
-    each_point(points, |p, _: &mut ()| contains_point(model, pose, p))
+    let closed = model.as_mesh().filter(|mesh| mesh.is_closed());
+    each_point(points, |p, known: &mut Option<Known>| match closed {
+        Some(mesh) => {
+            check_placed(mesh, pose, Operand::Model)?;
+            Ok(contains_after(mesh, pose, p, known))
+        }
+        None => contains_point(model, pose, p),
+    })
 }
 
 /// A refusal of the whole request, reported at the first point.
@@ -307,25 +323,24 @@ fn check_request<'m, V: PosedOverlap>(
     Ok(mesh)
 }
 
-/// One point's answer (see [`closest_points`]), the search seeded with the triangle `hint`;
-/// `size` is the mesh's largest coordinate magnitude.
+/// One point's answer (see [`closest_points`]), the search seeded with the last point's
+/// triangle; `size` is the mesh's largest coordinate magnitude.
 fn closest_point<V: PosedOverlap>(
-    model: &Model<V>,
     mesh: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
     request: &PointRequest,
-    (hint, size): (Option<u32>, f64),
+    last: &mut Last,
+    size: f64,
 ) -> Result<Option<ClosestPoint>, QueryError> {
     let q = pose.inverse_transform_point(p);
     check_point(&q)?;
-    let Some(found) = point_distance(mesh, &q, hint, request.max_distance, size) else {
+    let Some(found) = point_distance(mesh, &q, last.triangle, request.max_distance, size) else {
         return Ok(None);
     };
     let side = request
         .signed
-        .then(|| side(model, mesh, pose, p, found.distance))
-        .transpose()?;
+        .then(|| side(mesh, pose, p, found.distance, &mut last.known));
     Ok(Some(ClosestPoint {
         distance: if side == Some(Side::Inside) {
             -found.distance
@@ -341,27 +356,28 @@ fn closest_point<V: PosedOverlap>(
 }
 
 /// Where `p` (world frame, at `distance` from the surface) lies: exact containment on a
-/// closed mesh, the winding number against ½ on an open one.
+/// closed mesh (from `known`, the last point decided off the surface, when it can), the
+/// winding number against ½ on an open one.
 fn side<V: PosedOverlap>(
-    model: &Model<V>,
     mesh: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
     distance: f64,
-) -> Result<Side, QueryError> {
+    known: &mut Option<Known>,
+) -> Side {
     if distance == 0.0 {
-        return Ok(Side::Surface);
+        return Side::Surface;
     }
     if mesh.is_closed() {
-        return Ok(if contains_point(model, pose, p)? {
+        return if contains_after(mesh, pose, p, known) {
             Side::Inside
         } else {
             Side::Outside
-        });
+        };
     }
-    Ok(match winding_number(mesh, pose, p, Enough::Side).inside() {
+    match winding_number(mesh, pose, p, Enough::Side).inside() {
         Some(true) => Side::Inside,
         Some(false) => Side::Outside,
         None => Side::Undecided,
-    })
+    }
 }
