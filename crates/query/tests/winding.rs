@@ -362,7 +362,7 @@ fn sides_along_a_batch_match_the_box_through_corners_edges_and_faces() {
             assert_eq!(*inside, farthest <= 1.0, "{p:?} at {shift:?}");
             let want = match farthest {
                 f if f < 1.0 => Side::Inside,
-                f if f == 1.0 => Side::Surface,
+                1.0 => Side::Surface,
                 _ => Side::Outside,
             };
             assert_eq!(found.unwrap().side, Some(want), "{p:?} at {shift:?}");
