@@ -126,7 +126,10 @@ fn bad_meshes_and_points_are_one_line_errors() {
     (many[6_000], many[9_000]) = ("[1e300,0,0]", "[-1e300,0,0]");
     let many = points_file(dir.path(), &format!("[{}]", many.join(",")));
     let err = error_of(&["points", bunny, "--points", many.to_str().unwrap()]);
-    assert!(err.contains("point 6000: the point [1e300, 0.0, 0.0]"), "{err}");
+    assert!(
+        err.contains("point 6000: the point [1e300, 0.0, 0.0]"),
+        "{err}"
+    );
     let shapeless = points_file(dir.path(), "[[0,0]]");
     let err = error_of(&["points", bunny, "--points", shapeless.to_str().unwrap()]);
     assert!(

@@ -166,3 +166,59 @@ impl<V> Scene<V> {
         (self.name(a), self.name(b)).cmp(&(self.name(c), self.name(d)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scene::{ordered, Scene};
+    use crate::{ObjectId, SMALL_SCENE};
+    use obbtree_bv::{Obb, Point, Pose, TriMesh};
+    use obbtree_query::Model;
+    use std::collections::BTreeSet;
+
+    /// The pair set is exactly the pairs of live objects whose fat boxes meet (the tree's own
+    /// all-pairs query, which shares nothing with the frame-by-frame upkeep), after moves
+    /// apart, moves together, removals and insertions: stale pairs do not pile up.
+    #[test]
+    fn the_pair_set_holds_exactly_the_meeting_fat_boxes() {
+        let cube = TriMesh::cuboid(Point::origin(), Point::new(1.0, 1.0, 1.0)).unwrap();
+        let model: Model<Obb> = Model::new(cube).unwrap();
+        let at = |x: f64| Pose::from_translation([x, 0.0, 0.0]).unwrap();
+        let mut scene: Scene<Obb> = Scene::new();
+        let ids: Vec<ObjectId> = (0..SMALL_SCENE + 32)
+            .map(|i| {
+                let x = 0.75 * i as f64;
+                scene
+                    .insert(format!("cube {i}"), model.clone(), at(x))
+                    .unwrap()
+            })
+            .collect();
+        let check = |scene: &mut Scene<Obb>, when: &str| {
+            scene.candidates();
+            let want: BTreeSet<_> = scene
+                .tree
+                .pairs()
+                .into_iter()
+                .map(|(a, b)| ordered(ObjectId(a), ObjectId(b)))
+                .collect();
+            let held: BTreeSet<_> = scene.overlapping.iter().copied().collect();
+            assert_eq!(held, want, "{when}");
+        };
+        check(&mut scene, "inserted");
+        for (k, &id) in ids.iter().enumerate().step_by(3) {
+            scene.set_pose(id, at(1e3 + 10.0 * k as f64)).unwrap();
+        }
+        check(&mut scene, "every third moved far apart");
+        scene.set_pose(ids[0], at(0.75 * 5.0 + 0.5)).unwrap();
+        check(&mut scene, "one moved back among the others");
+        for &id in ids.iter().skip(1).step_by(8) {
+            scene.remove(id).unwrap();
+        }
+        assert!(
+            scene.len() > SMALL_SCENE,
+            "the pair set is kept for large scenes only"
+        );
+        check(&mut scene, "every eighth removed");
+        scene.insert("late", model.clone(), at(2.0)).unwrap();
+        check(&mut scene, "one inserted");
+    }
+}

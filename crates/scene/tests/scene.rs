@@ -622,6 +622,23 @@ fn collide_with_and_collide_scenes_match_every_pair() {
     }
     assert!(expected.len() > 10, "{}", expected.len());
     assert_eq!(got, expected);
+    // An object whose filter admits no object of the other scene drops out of the pairs.
+    let mut scene = scene;
+    let apart = expected[0].0.clone();
+    let id = scene.id(&apart).unwrap();
+    scene.set_filter(id, CollisionFilter::new(2, 2)).unwrap();
+    let got: Vec<_> = scene
+        .collide_scenes(&other, &CollisionRequest::default())
+        .unwrap()
+        .into_iter()
+        .map(|c| (scene.name(c.a).to_string(), other.name(c.b).to_string()))
+        .collect();
+    let expected: Vec<_> = expected
+        .into_iter()
+        .filter(|e| e.0 != apart)
+        .map(|e| (e.0, e.1))
+        .collect();
+    assert_eq!(got, expected);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1127,7 +1144,8 @@ fn distances_to_a_model_and_between_scenes_match_every_pair() {
         (scene.name(got.a), other.name(got.b), got.distance, got.pair),
         (want.0.as_str(), want.1.as_str(), want.2, want.3)
     );
-    for margin in [0.0, 0.3] {
+    // 1.5 reaches beyond the broad phase's fat boxes.
+    for margin in [0.0, 0.3, 1.5] {
         let expected: Vec<(String, String)> = cross
             .iter()
             .filter(|c| {

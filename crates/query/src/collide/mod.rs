@@ -32,8 +32,8 @@ mod self_collide;
 mod shape;
 
 pub use brute::{brute_force, brute_force_self};
-pub use containment::{contains_point, Containment};
 pub(crate) use containment::{contains_after, Known};
+pub use containment::{contains_point, Containment};
 pub use many::collide_many;
 pub use request::{CollisionRequest, CollisionResult, Mode};
 pub use self_collide::self_collide;
