@@ -339,18 +339,38 @@ fn batched_containment_answers_as_each_point_alone() {
     }
 }
 
-/// Consecutive points of a batch decide each other's side on a closed mesh (the segment
-/// between them): on a dyadic grid through a cube's corners, edges and faces, where many of
-/// those segments run along a face or through an edge or a corner, every side is still the
-/// exact box test's, at a pose that places the cube exactly.
+/// Consecutive points of a batch decide each other's side and winding number on a closed
+/// mesh (the segment between them): on a dyadic grid through a cube's corners, edges and
+/// faces, where many of those segments run along a face or through an edge or a corner, every
+/// side is still the exact box test's, at poses that place the cube exactly; turned inside
+/// out, the cube still holds its inside (odd winding number −1).
 #[test]
 fn sides_along_a_batch_match_the_box_through_corners_edges_and_faces() {
     let cube = TriMesh::cuboid(Point::new(-1.0, -1.0, -1.0), Point::new(1.0, 1.0, 1.0)).unwrap();
-    let model: Model = Model::new(cube).unwrap();
     let steps = || (0..17).map(|k| -2.0 + 0.25 * f64::from(k));
     let grid: Vec<Point> = steps()
         .flat_map(|x| steps().flat_map(move |y| steps().map(move |z| Point::new(x, y, z))))
         .collect();
+    let inverted: Model = Model::new(joined(&[(&cube, true)])).unwrap();
+    let inside = contains_points(&inverted, &Pose::identity(), &grid).unwrap();
+    let windings = winding_numbers(
+        &inverted,
+        &Pose::identity(),
+        &grid,
+        &WindingRequest::default(),
+    );
+    for ((p, inside), w) in grid.iter().zip(&inside).zip(windings.unwrap()) {
+        let farthest = p.iter().fold(0.0_f64, |m, c| m.max(c.abs()));
+        assert_eq!(*inside, farthest <= 1.0, "{p:?} inverted");
+        if farthest != 1.0 {
+            assert_eq!(
+                w.exact(),
+                Some(-i64::from(farthest < 1.0)),
+                "{p:?} inverted"
+            );
+        }
+    }
+    let model: Model = Model::new(cube).unwrap();
     for shift in [Vector::zeros(), Vector::new(0.5, -0.25, 3.0)] {
         let pose = Pose::from_translation(shift).unwrap();
         let points: Vec<Point> = grid.iter().map(|p| p + shift).collect();

@@ -187,69 +187,71 @@ fn contains_local<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point)
     }
 }
 
-/// A point off the surface of a closed mesh (world frame), and whether its solid holds it.
-pub(crate) type Known = (Point, bool);
+/// A point off the surface of a closed mesh (world frame), and its winding number.
+pub(crate) type Known = (Point, i64);
 
 /// [`contains_point`] for the closed mesh placed by `pose` (in the exact range) and a checked
-/// point `p`, given `known`, the last point decided off the surface; `known` becomes `p` when
-/// `p` lies off the surface. A path between two points off a closed surface crosses it an
-/// even number of times exactly when they lie on one side (the mod-2 degree argument behind
-/// ray parity: O'Rourke, *Computational Geometry in C* (1998) §7.4), so the short segment from
-/// the last point decides `p` with few triangles near it; when it grazes an edge or a vertex,
-/// runs in a triangle's plane or ends on the surface, a ray from `p` decides.
+/// point `p`, given `known`, the last point decided off the surface (see [`winding_after`]):
+/// an odd winding number, or a point on the surface.
 pub(crate) fn contains_after<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
     known: &mut Option<Known>,
 ) -> bool {
-    if let Some(inside) = known.and_then(|known| parity_across(model, pose, known, p)) {
-        *known = Some((*p, inside));
-        return inside;
-    }
-    match ray_crossings(model, pose, p) {
-        RayCrossings::OnSurface => true,
-        RayCrossings::Through { count, .. } => {
-            *known = Some((*p, count % 2 == 1));
-            count % 2 == 1
-        }
-    }
+    winding_after(model, pose, p, known).is_none_or(|w| w.rem_euclid(2) == 1)
 }
 
-/// Whether the closed solid holds `p`, from the known point's side and the parity of the
-/// crossings of the segment between them; `None` unless every crossing is a clean pass
-/// through a triangle's interior and `p` lies off the surface.
-fn parity_across<V: PosedOverlap>(
+/// The winding number of the closed mesh placed by `pose` (in the exact range) about a checked
+/// point `p`, exactly, or `None` when `p` lies on the surface; `known` is the last point decided
+/// off the surface with its winding number, and becomes `p` when `p` lies off the surface.
+///
+/// A path between two points off a closed surface changes the winding number by one for each
+/// crossing of a triangle's interior, +1 where it passes to the triangle's back (the degree
+/// argument behind ray parity, with signs: O'Rourke, *Computational Geometry in C* (1998)
+/// §7.4), so the short segment from the last point decides `p` from the few triangles near it,
+/// with the same exact orientations as a ray. When the segment grazes an edge or a vertex, runs
+/// in a triangle's plane or ends on the surface, a ray from `p` decides.
+pub(crate) fn winding_after<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
-    (known, inside): Known,
     p: &Point,
-) -> Option<bool> {
+    known: &mut Option<Known>,
+) -> Option<i64> {
+    let across = known.and_then(|known| winding_across(model, pose, known, p));
+    let winding = match across {
+        Some(winding) => winding,
+        None => match ray_crossings(model, pose, p) {
+            RayCrossings::OnSurface => return None,
+            RayCrossings::Through { winding, .. } => winding,
+        },
+    };
+    *known = Some((*p, winding));
+    Some(winding)
+}
+
+/// The winding number about `p` from the known point's and the crossings of the segment
+/// between them (each counted with `p`'s side of the triangle: +1 when `p` lies behind it);
+/// `None` unless every crossing is a clean pass through a triangle's interior and `p` lies off
+/// the surface.
+fn winding_across<V: PosedOverlap>(
+    model: &MeshModel<V>,
+    pose: &Pose,
+    (known, winding): Known,
+    p: &Point,
+) -> Option<i64> {
     let (local, known_local) = (
         pose.inverse_transform_point(p),
         pose.inverse_transform_point(&known),
     );
     let pad = segment_pad(pose, p, &known, &local, &known_local);
-    let mut count = 0usize;
+    let mut change = 0;
     let segment = [*p, known, local, known_local];
-    match crossings(model, pose, &segment, pad, |_, _| count += 1) {
-        Crossings::Clear => Some(inside ^ (count % 2 == 1)),
+    match crossings(model, pose, &segment, pad, |_, side| {
+        change += i64::from(side)
+    }) {
+        Crossings::Clear => Some(winding + change),
         Crossings::OnSurface | Crossings::Graze => None,
-    }
-}
-
-/// The winding number of the closed mesh placed by `pose` about `p` (world frame, checked),
-/// exactly: the signed count of the crossings of a ray from `p` (+1 where the ray leaves
-/// through a triangle's back, −1 where it enters), or `None` when `p` lies on the surface.
-/// Meaningful for a closed mesh only, where every ray gives the same count.
-pub(crate) fn winding_local<V: PosedOverlap>(
-    model: &MeshModel<V>,
-    pose: &Pose,
-    p: &Point,
-) -> Option<i64> {
-    match ray_crossings(model, pose, p) {
-        RayCrossings::OnSurface => None,
-        RayCrossings::Through { winding, .. } => Some(winding),
     }
 }
 

@@ -223,7 +223,7 @@ fn row_sides<V: PosedOverlap>(
             if surface(d) {
                 return Side::Surface;
             }
-            match winding_number(mesh, &identity, p, Enough::Side).inside() {
+            match winding_number(mesh, &identity, p, Enough::Side, &mut None).inside() {
                 Some(true) => Side::Inside,
                 Some(false) => Side::Outside,
                 None => Side::Undecided,

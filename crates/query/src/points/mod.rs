@@ -190,9 +190,9 @@ pub fn winding_numbers<V: PosedOverlap>(
         })
         .map_err(at_start)?;
     let enough = Enough::Within(request.tolerance);
-    each_point(points, |p, _: &mut ()| {
+    each_point(points, |p, known: &mut Option<Known>| {
         check_point(&pose.inverse_transform_point(p))?;
-        Ok(winding_number(mesh, pose, p, enough))
+        Ok(winding_number(mesh, pose, p, enough, known))
     })
 }
 
@@ -375,7 +375,7 @@ fn side<V: PosedOverlap>(
             Side::Outside
         };
     }
-    match winding_number(mesh, pose, p, Enough::Side).inside() {
+    match winding_number(mesh, pose, p, Enough::Side, &mut None).inside() {
         Some(true) => Side::Inside,
         Some(false) => Side::Outside,
         None => Side::Undecided,

@@ -2,8 +2,9 @@
 //! rigorous bound on an open one.
 //!
 //! * Closed: the signed count of a ray's crossings (`collide/containment.rs`, every crossing
-//!   decided by exact orientations), an integer. A point on the surface has no integer winding
-//!   number; it gets the estimate below.
+//!   decided by exact orientations), an integer; in a batch, the last point's number changed
+//!   by the signed crossings of the segment from it. A point on the surface has no integer
+//!   winding number; it gets the estimate below.
 //! * Open: the generalized winding number (Jacobson, Kavan & Sorkine-Hornung 2013) summed over
 //!   the tree, a subtree far from the point by the Taylor expansion of its moments (Barill et
 //!   al., "Fast winding numbers for soups and clouds", 2018) and a near leaf triangle by
@@ -11,7 +12,7 @@
 //!   subtree whose bound is largest first, and stops when the caller has enough: a bound
 //!   within a tolerance, or a side of ½ decided.
 
-use crate::collide::containment::winding_local;
+use crate::collide::containment::{winding_after, Known};
 use crate::collide::PosedOverlap;
 use crate::model::MeshModel;
 use crate::ranked::Ranked;
@@ -49,15 +50,17 @@ impl Winding {
 }
 
 /// The winding number of `mesh` placed by `pose` about `p` (world frame, checked): exact on a
-/// closed mesh off its surface, otherwise estimated until [`enough`](Enough) says so.
+/// closed mesh off its surface (from `known`, the last point decided there, when it can: see
+/// [`winding_after`]), otherwise estimated until [`enough`](Enough) says so.
 pub(crate) fn winding_number<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
     enough: Enough,
+    known: &mut Option<Known>,
 ) -> Winding {
     if mesh.is_closed() {
-        if let Some(w) = winding_local(mesh, pose, p) {
+        if let Some(w) = winding_after(mesh, pose, p, known) {
             return Winding {
                 value: w as f64,
                 bound: 0.0,
