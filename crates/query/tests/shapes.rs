@@ -476,6 +476,10 @@ fn distances_to_a_halfspace_are_the_lowest_points_height() {
             touching += 1;
         } else {
             apart += 1;
+            assert!(
+                holds_least_height(&got, &n, d, mesh.vertices()),
+                "case {case}: {got:?}"
+            );
             assert_eq!(got.pair[0], 0);
             let t = mesh.triangles()[got.pair[1] as usize];
             assert!(t
@@ -506,6 +510,29 @@ fn distances_to_a_halfspace_are_the_lowest_points_height() {
         apart > 0 && touching > 0,
         "{apart} apart, {touching} touching"
     );
+}
+
+/// Whether the certified interval holds the exact distance from the plane `n·x = d` to the
+/// lowest of `points` (above it), decided in rational arithmetic: `lower² |n|² ≤ h² ≤ upper²
+/// |n|²` for the least `h = n·v − d`. The float distance is rarely exact here (`|n|` is a square
+/// root), so an interval without its rounding bound fails.
+fn holds_least_height(
+    got: &obbtree_query::DistanceResult,
+    n: &obbtree_bv::Vector,
+    d: f64,
+    points: &[Point],
+) -> bool {
+    use num_rational::BigRational;
+    use num_traits::{FromPrimitive, Signed, Zero};
+    let q = |x: f64| BigRational::from_f64(x).unwrap();
+    let height = |v: &Point| (0..3).fold(-q(d), |acc, i| acc + q(n[i]) * q(v[i]));
+    let least = points.iter().map(height).min().unwrap();
+    let length_squared = (0..3).fold(BigRational::zero(), |acc, i| acc + q(n[i]) * q(n[i]));
+    let (lower, upper) = (q(got.lower), q(got.upper));
+    let squared = &least * &least;
+    least.is_positive()
+        && &lower * &lower * &length_squared <= squared
+        && squared <= &upper * &upper * &length_squared
 }
 
 /// The height of a placed solid's lowest point above the plane `n·x = d`.
