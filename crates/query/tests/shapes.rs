@@ -512,6 +512,46 @@ fn distances_to_a_halfspace_are_the_lowest_points_height() {
     );
 }
 
+/// Two halfspaces facing away, with normals of other lengths than 1: their distance is the
+/// gap between the planes, and the closest points lie on the planes (each plane's point, and
+/// its foot on the other), in either order.
+#[test]
+fn halfspaces_facing_away_are_the_gap_apart() {
+    let id = Pose::identity();
+    let cases = [
+        // z <= 1 and z >= 3.
+        (([0.0, 0.0, 2.0], 2.0), ([0.0, 0.0, -4.0], -12.0)),
+        // 3x + 4y <= 5 and 3x + 4y >= 15: 1 and 3 from the origin along (0.6, 0.8).
+        (([3.0, 4.0, 0.0], 5.0), ([-6.0, -8.0, 0.0], -30.0)),
+    ];
+    for ((na, da), (nb, db)) in cases {
+        let below: Model = Model::from_shape(Shape::halfspace(na, da).unwrap());
+        let above: Model = Model::from_shape(Shape::halfspace(nb, db).unwrap());
+        let on = |p: &Point, n: [f64; 3], d: f64| {
+            let n = obbtree_bv::Vector::from(n);
+            (n.dot(&p.coords) - d).abs() <= 1e-12 * n.norm()
+        };
+        let got = distance(&below, &id, &above, &id, &DistanceRequest::default()).unwrap();
+        assert!((got.distance - 2.0).abs() <= 1e-12, "{got:?}");
+        assert!(got.lower <= 2.0 && 2.0 <= got.upper, "{got:?}");
+        assert!(!got.intersects);
+        assert!(
+            on(&got.point_a, na, da) && on(&got.point_b, nb, db),
+            "{got:?}"
+        );
+        assert!(
+            ((got.point_a - got.point_b).norm() - 2.0).abs() <= 1e-12,
+            "{got:?}"
+        );
+        let swapped = distance(&above, &id, &below, &id, &DistanceRequest::default()).unwrap();
+        assert_eq!(swapped.distance, got.distance);
+        assert!(
+            on(&swapped.point_a, nb, db) && on(&swapped.point_b, na, da),
+            "{swapped:?}"
+        );
+    }
+}
+
 /// Whether the certified interval holds the exact distance from the plane `n·x = d` to the
 /// lowest of `points` (above it), decided in rational arithmetic: `lower² |n|² ≤ h² ≤ upper²
 /// |n|²` for the least `h = n·v − d`. The float distance is rarely exact here (`|n|` is a square
