@@ -652,6 +652,19 @@ fn halfspace_margins_are_exact_at_the_boundary() {
     assert!(within_margin(&floor, &id, &model, &lifted, below)
         .unwrap()
         .is_none());
+    // A long normal and a wide margin (m·|n| = 10 well above m + |n|): z <= 0 written with
+    // normal (0, 0, 4), the box lifted by 2.5.
+    let long = Model::from_shape(Shape::halfspace([0.0, 0.0, 4.0], 0.0).unwrap());
+    let high = Pose::from_translation([0.0, 0.0, 2.5]).unwrap();
+    assert_eq!(
+        proximity_pairs(&model, &high, &long, &id, 2.5).unwrap(),
+        bottom
+    );
+    assert!(
+        proximity_pairs(&model, &high, &long, &id, 2.5f64.next_down())
+            .unwrap()
+            .is_empty()
+    );
     // A tilted plane 3x + 4y <= 0 (|n| = 5): the vertex (0.5, 0.25, 0) is at height 0.5.
     let tilted = Model::from_shape(Shape::halfspace([3.0, 4.0, 0.0], 0.0).unwrap());
     let corner = Pose::from_translation([0.5, 0.25, 0.0]).unwrap();
