@@ -14,7 +14,8 @@
 //! curve in chunks, and each point's walk starts from the triangle closest to the one before.
 //!
 //! The sign: on a closed mesh, exact containment (a ray's crossings, each decided by exact
-//! orientations). On an open mesh, the generalized winding number against ½, refined until its
+//! orientations; within a batch, the crossings of the segment from the last point decided,
+//! whose side is known). On an open mesh, the generalized winding number against ½, refined until its
 //! rigorous bound decides the side; a point whose bound still straddles ½ once every near
 //! triangle is summed exactly is reported as [`Side::Undecided`], never guessed.
 
@@ -153,7 +154,7 @@ pub fn closest_points<V: PosedOverlap>(
 
 /// What one point's answer leaves the next in its chunk: the closest triangle (where the next
 /// walk starts) and, on a closed mesh, the last point known to lie off the surface with its
-/// side (from which a short segment decides the next point's side).
+/// winding number (from which a short segment decides the next point's side).
 #[derive(Default)]
 struct Last {
     triangle: Option<u32>,
