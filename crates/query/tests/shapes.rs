@@ -512,6 +512,47 @@ fn distances_to_a_halfspace_are_the_lowest_points_height() {
     );
 }
 
+/// The certified interval of a halfspace's distance holds the exact one at the unit scale and
+/// at 10⁴, for planes through the origin (offset 0, so the rounding bound rests on the normal
+/// and the coordinates alone) and for normals of length about 10⁻³.
+#[test]
+fn halfspace_intervals_hold_at_large_scales_and_zero_offsets() {
+    let mut r = rng(34);
+    let mut apart = 0;
+    for scale in [1.0, 1e4] {
+        // In the positive octant, so that planes through the origin with positive normals pass
+        // below it.
+        let round = blob(6, 8, 10, scale, 0.3);
+        let shift = obbtree_bv::Vector::repeat(3.0 * scale);
+        let lifted = round.vertices().iter().map(|v| v + shift).collect();
+        let mesh = TriMesh::new(lifted, round.triangles().to_vec()).unwrap();
+        let model: Model = Model::new(mesh.clone()).unwrap();
+        let id = Pose::identity();
+        for case in 0..common::cases(40) {
+            let (normal, offset) = if case % 2 == 0 {
+                ([0; 3].map(|_| r.gen_range(0.01..1.0)), 0.0)
+            } else {
+                let normal = [0; 3].map(|_| r.gen_range(-1.0..1.0));
+                (normal, r.gen_range(-2.0..2.0) * scale)
+            };
+            // Every third normal short, so that the division by its length matters.
+            let normal = normal.map(|c| if case % 3 == 0 { c * 1e-3 } else { c });
+            let floor = Shape::halfspace(normal, offset).unwrap();
+            let n = obbtree_bv::Vector::from(normal);
+            let plane = Model::from_shape(floor);
+            let got = distance(&plane, &id, &model, &id, &DistanceRequest::default()).unwrap();
+            if !got.intersects {
+                apart += 1;
+                assert!(
+                    holds_least_height(&got, &n, offset, mesh.vertices()),
+                    "scale {scale}, case {case}: {got:?}"
+                );
+            }
+        }
+    }
+    assert!(apart > 20, "{apart}");
+}
+
 /// Two halfspaces facing away, with normals of other lengths than 1: their distance is the
 /// gap between the planes, and the closest points lie on the planes (each plane's point, and
 /// its foot on the other), in either order.
