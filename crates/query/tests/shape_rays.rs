@@ -763,6 +763,31 @@ fn origins_inside_report_the_exit_only() {
     assert!(hits[0].front_face);
 }
 
+/// A ray whose float slope against the plane cancels to 0 (`n·dir = 1 + 10⁻²⁰ − 1`) but is
+/// not 0: the crossing comes from the exact quotient, at `t = 1` in both directions, an entry
+/// coming down and an exit going up.
+#[test]
+fn halfspace_crossing_when_the_float_slope_cancels() {
+    let plane = shape_model(Shape::halfspace([1.0, 1e-20, -1.0], 1e-20).unwrap());
+    let id = Pose::identity();
+    let down = check(
+        &plane,
+        &id,
+        &ray([2.0, 2.0, 2.0], [-1.0, -1.0, -1.0]),
+        f64::INFINITY,
+    );
+    assert_eq!(down.len(), 1);
+    assert_eq!((down[0].t, down[0].front_face), (1.0, true));
+    let up = check(
+        &plane,
+        &id,
+        &ray([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]),
+        f64::INFINITY,
+    );
+    assert_eq!(up.len(), 1);
+    assert_eq!((up[0].t, up[0].front_face), (1.0, false));
+}
+
 #[test]
 fn halfspace_parallel_rays_above_below_and_in_the_plane() {
     let ground = shape_model(Shape::halfspace([0.0, 0.0, 1.0], 0.0).unwrap());
