@@ -484,5 +484,14 @@ mod tests {
         b[1..5].copy_from_slice(&about_z(0.0).map(|c| -c));
         assert_eq!(steps.distance(&a, &b), 2.0);
         assert_eq!(steps.between(&a, &b, 0.5)[1..5], [0.0, 0.0, 0.0, 1.0]);
+        // A value after a quaternion that starts at 3 (a floating joint's `qx`) is a value.
+        let later = Steps {
+            quaternions: vec![3],
+        };
+        let a = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let mut b = a;
+        b[7] = 0.75;
+        assert_eq!(later.distance(&a, &b), 0.75);
+        assert_eq!(later.between(&a, &b, 0.5)[7], 0.375);
     }
 }
