@@ -763,6 +763,21 @@ fn origins_inside_report_the_exit_only() {
     assert!(hits[0].front_face);
 }
 
+/// Rays whose far end (`max_t`) lies exactly on a capsule's side: one that reaches the side
+/// there and runs on inside (towards the far end of the axis: an entry, no exit), and one
+/// tangent to the side there (an entry and an exit at `max_t`). The side's "runs on inside"
+/// test must use the axis point nearest the far end, not the axis's start.
+#[test]
+fn capsule_rays_ending_exactly_on_the_side() {
+    let capsule = shape_model(Shape::capsule(1.0, 2.0).unwrap());
+    let id = Pose::identity();
+    let inward = check(&capsule, &id, &ray([3.0, 0.0, -1.5], [-1.0, 0.0, 1.0]), 2.0);
+    assert_eq!(inward.len(), 1, "{inward:?}");
+    assert!(inward[0].front_face && inward[0].t == 2.0, "{inward:?}");
+    let tangent = check(&capsule, &id, &ray([1.0, -2.0, 0.5], [0.0, 1.0, 0.0]), 2.0);
+    assert_eq!(tangent.len(), 2, "{tangent:?}");
+}
+
 /// A ray whose float slope against the plane cancels to 0 (`n·dir = 1 + 10⁻²⁰ − 1`) but is
 /// not 0: the crossing comes from the exact quotient, at `t = 1` in both directions, an entry
 /// coming down and an exit going up.
