@@ -778,6 +778,24 @@ fn capsule_rays_ending_exactly_on_the_side() {
     assert_eq!(tangent.len(), 2, "{tangent:?}");
 }
 
+/// Rays whose far end lies exactly on a halfspace's plane: up out of it, an exit there; down
+/// into it, an entry there and no exit (the ray runs on inside).
+#[test]
+fn halfspace_rays_ending_exactly_on_the_plane() {
+    let ground = shape_model(Shape::halfspace([0.0, 0.0, 1.0], 0.0).unwrap());
+    let id = Pose::identity();
+    let up = check(&ground, &id, &ray([0.0, 0.0, -1.0], [0.0, 0.0, 1.0]), 1.0);
+    assert_eq!(
+        up.iter().map(|h| (h.t, h.front_face)).collect::<Vec<_>>(),
+        [(1.0, false)]
+    );
+    let down = check(&ground, &id, &ray([0.0, 0.0, 1.0], [0.0, 0.0, -1.0]), 1.0);
+    assert_eq!(
+        down.iter().map(|h| (h.t, h.front_face)).collect::<Vec<_>>(),
+        [(1.0, true)]
+    );
+}
+
 /// A ray whose float slope against the plane cancels to 0 (`n·dir = 1 + 10⁻²⁰ − 1`) but is
 /// not 0: the crossing comes from the exact quotient, at `t = 1` in both directions, an entry
 /// coming down and an exit going up.
