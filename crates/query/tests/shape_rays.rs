@@ -764,8 +764,9 @@ fn origins_inside_report_the_exit_only() {
 }
 
 /// Rays whose far end (`max_t`) lies exactly on a capsule's side: one that reaches the side
-/// there and runs on inside (towards the far end of the axis: an entry, no exit), and one
-/// tangent to the side there (an entry and an exit at `max_t`). The side's "runs on inside"
+/// there and runs on inside (towards the far end of the axis: an entry, no exit), one
+/// tangent to the side there (an entry and an exit at `max_t`), and two along the axis on the
+/// side (no exit at `max_t`). The side's "runs on inside"
 /// test must use the axis point nearest the far end, not the axis's start.
 #[test]
 fn capsule_rays_ending_exactly_on_the_side() {
@@ -776,6 +777,21 @@ fn capsule_rays_ending_exactly_on_the_side() {
     assert!(inward[0].front_face && inward[0].t == 2.0, "{inward:?}");
     let tangent = check(&capsule, &id, &ray([1.0, -2.0, 0.5], [0.0, 1.0, 0.0]), 2.0);
     assert_eq!(tangent.len(), 2, "{tangent:?}");
+    // Along the axis on the side: from the surface, no exit at the far end; from below and
+    // from above, onto an end's equator and on along the side.
+    let along = check(&capsule, &id, &ray([1.0, 0.0, -0.5], [0.0, 0.0, 1.0]), 1.0);
+    assert_eq!(
+        along
+            .iter()
+            .map(|h| (h.t, h.front_face))
+            .collect::<Vec<_>>(),
+        [(0.0, true)]
+    );
+    for (origin, up) in [([1.0, 0.0, -2.0], 1.0), ([1.0, 0.0, 2.0], -1.0)] {
+        let onto = check(&capsule, &id, &ray(origin, [0.0, 0.0, up]), 1.0);
+        assert_eq!(onto.len(), 1, "{onto:?}");
+        assert!(onto[0].front_face, "{onto:?}");
+    }
 }
 
 /// Rays whose far end lies exactly on a halfspace's plane: up out of it, an exit there; down
