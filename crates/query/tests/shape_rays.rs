@@ -813,7 +813,7 @@ fn halfspace_rays_ending_exactly_on_the_plane() {
 }
 
 /// A ray whose float slope against the plane cancels to 0 (`n·dir = 1 + 10⁻²⁰ − 1`) but is
-/// not 0: the crossing comes from the exact quotient, at `t = 1` in both directions, an entry
+/// not 0: the crossing comes from the exact quotient, at `t = 2` in both directions, an entry
 /// coming down and an exit going up.
 #[test]
 fn halfspace_crossing_when_the_float_slope_cancels() {
@@ -822,19 +822,19 @@ fn halfspace_crossing_when_the_float_slope_cancels() {
     let down = check(
         &plane,
         &id,
-        &ray([2.0, 2.0, 2.0], [-1.0, -1.0, -1.0]),
+        &ray([3.0, 3.0, 3.0], [-1.0, -1.0, -1.0]),
         f64::INFINITY,
     );
     assert_eq!(down.len(), 1);
-    assert_eq!((down[0].t, down[0].front_face), (1.0, true));
+    assert_eq!((down[0].t, down[0].front_face), (2.0, true));
     let up = check(
         &plane,
         &id,
-        &ray([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]),
+        &ray([-1.0, -1.0, -1.0], [1.0, 1.0, 1.0]),
         f64::INFINITY,
     );
     assert_eq!(up.len(), 1);
-    assert_eq!((up[0].t, up[0].front_face), (1.0, false));
+    assert_eq!((up[0].t, up[0].front_face), (2.0, false));
 }
 
 #[test]
