@@ -207,12 +207,14 @@ pub fn contains_points<V: PosedOverlap>(
     points: &[Point],
 ) -> Result<Vec<bool>, BatchError> {
     let closed = model.as_mesh().filter(|mesh| mesh.is_closed());
-    each_point(points, |p, known: &mut Option<Known>| match closed {
-        Some(mesh) => {
-            check_placed(mesh, pose, Operand::Model)?;
-            Ok(contains_after(mesh, pose, p, known))
+    // The placement is checked once, and refused at every point as `contains_point` would.
+    let placed = closed.map(|mesh| check_placed(mesh, pose, Operand::Model));
+    each_point(points, |p, known: &mut Option<Known>| {
+        match (closed, &placed) {
+            (Some(mesh), Some(Ok(()))) => Ok(contains_after(mesh, pose, p, known)),
+            (_, Some(Err(refused))) => Err(refused.clone()),
+            _ => contains_point(model, pose, p),
         }
-        None => contains_point(model, pose, p),
     })
 }
 
