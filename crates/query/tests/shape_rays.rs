@@ -794,6 +794,38 @@ fn capsule_rays_ending_exactly_on_the_side() {
     }
 }
 
+/// Rays whose far end lies exactly on a cylinder's side, going down the axis as well as up:
+/// arriving inward or running along the side, the far end is an entry or nothing, never an exit.
+#[test]
+fn cylinder_rays_ending_exactly_on_the_side() {
+    let can = shape_model(Shape::cylinder(1.0, 2.0).unwrap());
+    let id = Pose::identity();
+    for down in [1.0, -1.0] {
+        let inward = check(
+            &can,
+            &id,
+            &ray([3.0, 0.0, 0.5 * down], [-1.0, 0.0, -0.25 * down]),
+            2.0,
+        );
+        assert_eq!(inward.len(), 1, "{inward:?}");
+        assert!(inward[0].front_face && inward[0].t == 2.0, "{inward:?}");
+        let along = check(
+            &can,
+            &id,
+            &ray([1.0, 0.0, 3.0 * down], [0.0, 0.0, -down]),
+            3.0,
+        );
+        assert_eq!(
+            along
+                .iter()
+                .map(|h| (h.t, h.front_face))
+                .collect::<Vec<_>>(),
+            [(2.0, true)],
+            "{along:?}"
+        );
+    }
+}
+
 /// Rays whose far end lies exactly on a halfspace's plane: up out of it, an exit there; down
 /// into it, an entry there and no exit (the ray runs on inside).
 #[test]
