@@ -792,38 +792,44 @@ fn capsule_rays_ending_exactly_on_the_side() {
         assert_eq!(onto.len(), 1, "{onto:?}");
         assert!(onto[0].front_face, "{onto:?}");
     }
+    // Leaving through an end's hemisphere at the far end, from a short chord inside it (radius
+    // 5, the end at z = −1, the far end (3, 0, −5) = that end + (3, 0, −4)): the exit is there,
+    // though the side's formula (the distance to the infinite axis) would call it a way in.
+    let wide = shape_model(Shape::capsule(5.0, 2.0).unwrap());
+    let leaving = check(&wide, &id, &ray([3.5, 0.0, -4.5], [-1.0, 0.0, -1.0]), 0.5);
+    assert_eq!(
+        leaving.iter().map(|h| (h.t, h.front_face)).collect::<Vec<_>>(),
+        [(0.5, false)]
+    );
 }
 
-/// Rays whose far end lies exactly on a cylinder's side, going down the axis as well as up:
-/// arriving inward or running along the side, the far end is an entry or nothing, never an exit.
+/// Rays whose far end lies exactly on a cylinder's surface, where only the exact "runs on
+/// inside" test (`stays`) tells an exit there from none: on the side arriving inward or running
+/// along it, going down the axis as well as up (an entry or nothing); on the side leaving from
+/// inside or touching it tangentially (an exit there); on either cap from outside, into the can
+/// (an entry, no exit).
 #[test]
-fn cylinder_rays_ending_exactly_on_the_side() {
+fn cylinder_rays_ending_exactly_on_the_surface() {
     let can = shape_model(Shape::cylinder(1.0, 2.0).unwrap());
     let id = Pose::identity();
-    for down in [1.0, -1.0] {
-        let inward = check(
-            &can,
-            &id,
-            &ray([3.0, 0.0, 0.5 * down], [-1.0, 0.0, -0.25 * down]),
-            2.0,
-        );
-        assert_eq!(inward.len(), 1, "{inward:?}");
-        assert!(inward[0].front_face && inward[0].t == 2.0, "{inward:?}");
-        let along = check(
-            &can,
-            &id,
-            &ray([1.0, 0.0, 3.0 * down], [0.0, 0.0, -down]),
-            3.0,
-        );
-        assert_eq!(
-            along
-                .iter()
-                .map(|h| (h.t, h.front_face))
-                .collect::<Vec<_>>(),
-            [(2.0, true)],
-            "{along:?}"
-        );
+    let crossings = |o: [f64; 3], d: [f64; 3], max_t: f64| {
+        check(&can, &id, &ray(o, d), max_t)
+            .iter()
+            .map(|h| (h.t, h.front_face))
+            .collect::<Vec<_>>()
+    };
+    for up in [1.0, -1.0] {
+        let inward = crossings([3.0, 0.0, 0.5 * up], [-1.0, 0.0, -0.25 * up], 2.0);
+        assert_eq!(inward, [(2.0, true)]);
+        let along = crossings([1.0, 0.0, -3.0 * up], [0.0, 0.0, up], 3.0);
+        assert_eq!(along, [(2.0, true)]);
+        let leaving = crossings([0.0, 0.0, 0.0], [1.0, 0.0, 0.25 * up], 1.0);
+        assert_eq!(leaving, [(1.0, false)]);
+        let onto_cap = crossings([0.25, 0.0, -2.0 * up], [0.25, 0.0, up], 1.0);
+        assert_eq!(onto_cap, [(1.0, true)]);
     }
+    let tangent = crossings([1.0, -2.0, 0.5], [0.0, 1.0, 0.0], 2.0);
+    assert_eq!(tangent, [(2.0, true), (2.0, false)]);
 }
 
 /// Rays whose far end lies exactly on a halfspace's plane: up out of it, an exit there; down
