@@ -214,24 +214,34 @@ impl crate::BoundingVolume for Obb {
     }
 
     /// The axes of the triangle covariance box (the default fit), whatever `method` fitted the
-    /// stored box: the principal directions of the triangles' area are where a node's triangles
-    /// spread, while a tighter box (e.g. [`ObbFit::MinVolume`]) may lie along any orientation of
-    /// nearly equal volume (a round gear's box turns freely about its axis). Split along the
-    /// tighter boxes' own axes, the gear set's collision query ran slower than with covariance
-    /// boxes; split along the covariance axes, the minimum-volume trees hold the same triangles
-    /// per node as the default trees and their tighter boxes make queries faster (see
-    /// `docs/performance.md`).
+    /// stored box, in the order of the covariance's eigenvalues, largest first: the principal
+    /// directions of the triangles' area are where a node's triangles spread, while a tighter box
+    /// (e.g. [`ObbFit::MinVolume`]) may lie along any orientation of nearly equal volume (a round
+    /// gear's box turns freely about its axis). Split along the tighter boxes' own axes, the gear
+    /// set's collision query ran slower than with covariance boxes; split along the covariance
+    /// axes, the tighter trees hold the same triangles per node as the default trees and their
+    /// tighter boxes make queries faster. Taking the axes by variance rather than by the box's
+    /// length along them (Gottschalk et al.'s longest side) also made queries a little faster
+    /// (see `docs/performance.md`).
     fn split_axes_for(
         &self,
         triangles: &[[Point; 3]],
         moments: &[TriangleMoments],
         method: ObbFit,
     ) -> Option<[Vector; 3]> {
-        match method {
-            ObbFit::TriangleCovariance => self.split_axes(),
-            _ => Self::fit_triangles_with_moments(triangles, moments, ObbFit::TriangleCovariance)
-                .split_axes(),
-        }
+        // The default box's axes are the eigen frame itself when the triangles have area, so
+        // another fit needs only the frame, not the box.
+        let axes = match method {
+            ObbFit::TriangleCovariance => self.axes,
+            _ => match fit::covariance::moments_covariance(moments) {
+                Some(c) => fit::covariance::eigen_frame(&c),
+                None => {
+                    Self::fit_triangles_with_moments(triangles, moments, ObbFit::TriangleCovariance)
+                        .axes
+                }
+            },
+        };
+        Some(std::array::from_fn(|i| axes.column(i).into_owned()))
     }
 }
 
