@@ -105,6 +105,7 @@ fn obb_volumes(mesh: &TriMesh) {
         ObbFit::HullCovariance,
         ObbFit::VertexCovariance,
         ObbFit::MinVolume,
+        ObbFit::Ditetrahedron,
     ] {
         exercise::<Obb>(mesh, method);
     }

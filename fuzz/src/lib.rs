@@ -429,7 +429,8 @@ fn build_from(u: &mut Unstructured) -> Result<()> {
                 ObbFit::HullCovariance,
                 ObbFit::VertexCovariance,
                 ObbFit::MinVolume,
-            ][u.choose_index(4)?];
+                ObbFit::Ditetrahedron,
+            ][u.choose_index(5)?];
             build_checked::<Obb>(&mesh, leaf_size, split, parallel, method, shift)
         }
         2 => {
@@ -500,6 +501,7 @@ pub fn fit(data: &[u8]) {
         ObbFit::HullCovariance,
         ObbFit::VertexCovariance,
         ObbFit::MinVolume,
+        ObbFit::Ditetrahedron,
     ] {
         let o = Obb::fit_points(&points, method);
         if checked {

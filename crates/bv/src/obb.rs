@@ -50,15 +50,27 @@ impl Obb {
         obb
     }
 
-    /// The box along the eigen frame of `covariance` if there is one, else `method`'s fit
-    /// through [`fit::obb`] (for the triangle covariance: its zero-area fallback).
-    fn fit_covariance_or(
-        covariance: Option<Matrix3<f64>>,
+    /// The box along the frame `method` finds in one pass (the eigen frame of the triangles'
+    /// `covariance`, or the ditetrahedron frame) if there is one, else `method`'s fit through
+    /// [`fit::obb`] (its fallback for zero area or collinear extremes, and for coordinates at
+    /// the ends of the range).
+    fn fit_frame_or(
         triangles: &[[Point; 3]],
         method: ObbFit,
+        covariance: impl FnOnce() -> Option<Matrix3<f64>>,
     ) -> Self {
-        match covariance {
-            Some(c) => Obb::from_frame(fit::covariance::eigen_frame(&c), triangles.as_flattened()),
+        let points = triangles.as_flattened();
+        let covariance_frame = || covariance().map(|c| fit::covariance::eigen_frame(&c));
+        let frame = match method {
+            ObbFit::TriangleCovariance => covariance_frame(),
+            ObbFit::Ditetrahedron if triangles.len() >= fit::dito::MIN_TRIANGLES => {
+                fit::dito::dito_frame_sampled(points, 3)
+            }
+            ObbFit::Ditetrahedron => covariance_frame(),
+            _ => None,
+        };
+        match frame {
+            Some(axes) => Obb::from_frame(axes, points),
             None => {
                 let points: Vec<Point> = triangles.iter().flatten().copied().collect();
                 fit::obb(&points, Some(triangles), method)
@@ -126,11 +138,9 @@ impl crate::BoundingVolume for Obb {
     /// The triangle covariance fit reads the triangles in place (no copy of their vertices);
     /// the other methods, and its zero-area fallback, go through [`fit::obb`].
     fn fit_triangles(triangles: &[[Point; 3]], method: ObbFit) -> Self {
-        let covariance = match method {
-            ObbFit::TriangleCovariance => fit::covariance::triangle_covariance(triangles),
-            _ => None,
-        };
-        Obb::fit_covariance_or(covariance, triangles, method)
+        Obb::fit_frame_or(triangles, method, || {
+            fit::covariance::triangle_covariance(triangles)
+        })
     }
 
     /// [`ObbFit::TriangleCovariance`] sums the precomputed moments instead of recomputing each
@@ -140,11 +150,9 @@ impl crate::BoundingVolume for Obb {
         moments: &[TriangleMoments],
         method: ObbFit,
     ) -> Self {
-        let covariance = match method {
-            ObbFit::TriangleCovariance => fit::covariance::moments_covariance(moments),
-            _ => None,
-        };
-        Obb::fit_covariance_or(covariance, triangles, method)
+        Obb::fit_frame_or(triangles, method, || {
+            fit::covariance::moments_covariance(moments)
+        })
     }
 
     /// A box containing both boxes: candidates are the two input frames and the frame halfway

@@ -572,3 +572,81 @@ fn hull_of_grids_and_spheres() {
         .collect();
     check(&slab, Some(125.0e6));
 }
+
+/// A rotated cuboid's corners with a dense cluster of points along one face diagonal: the
+/// cluster turns the covariance frame off the box, while the ditetrahedron frame, which sees
+/// only the extreme points, finds the box itself (Larsson & Källberg 2011), from points and
+/// from triangles (enough of them to take the ditetrahedron path of a hierarchy's node).
+#[test]
+fn ditetrahedron_finds_a_box_that_covariance_misses() {
+    let truth = Obb {
+        center: Point::new(1.0, -2.0, 0.5),
+        axes: rotation([0.9, 0.3, -0.2, 0.4]),
+        half_extents: Vector::new(3.0, 2.0, 1.0),
+    };
+    let corners = truth.corners();
+    let cluster = (0..=60).map(|k| {
+        let t = f64::from(k) / 60.0;
+        corners[0] + (corners[3] - corners[0]) * t
+    });
+    let points: Vec<Point> = corners.iter().copied().chain(cluster).collect();
+    let dito = Obb::fit_points(&points, ObbFit::Ditetrahedron);
+    assert_same_box(&dito, &truth, "ditetrahedron points");
+    let covariance = Obb::fit_points(&points, ObbFit::VertexCovariance);
+    assert!(
+        covariance.surface_area() > 1.05 * truth.surface_area(),
+        "{covariance:?}"
+    );
+
+    let (_, faces) = box_samples(&truth);
+    let sliver = |k: usize| [points[8 + k], points[9 + k], points[8 + k]];
+    let tris: Vec<[Point; 3]> = faces.iter().copied().chain((0..40).map(sliver)).collect();
+    assert!(tris.len() >= obbtree_bv::fit::dito::MIN_TRIANGLES);
+    let dito = Obb::fit_triangles(&tris, ObbFit::Ditetrahedron);
+    assert_same_box(&dito, &truth, "ditetrahedron triangles");
+}
+
+/// The ditetrahedron frame is a rotation wherever it exists, and it does not exist for a
+/// single point or points on one line (the fit then falls back to the vertex covariance).
+#[test]
+fn ditetrahedron_frames_are_rotations_or_absent() {
+    use obbtree_bv::fit::dito::dito_frame;
+    use rand::Rng;
+    let mut rng = rand_pcg::Pcg64::new(7, 0x0a02_bdbf_7bb3_c0a7);
+    for _ in 0..200 {
+        let n = rng.gen_range(3..40);
+        let points: Vec<Point> = (0..n)
+            .map(|_| {
+                Point::new(
+                    rng.gen_range(-1.0..1.0),
+                    rng.gen_range(-1.0..1.0),
+                    rng.gen_range(-1.0..1.0),
+                )
+            })
+            .collect();
+        let axes = dito_frame(&points).expect("points in general position");
+        assert!(
+            (axes.tr_mul(&axes) - Matrix3::identity()).amax() < 1e-12,
+            "{axes}"
+        );
+        assert!((axes.determinant() - 1.0).abs() < 1e-12, "{axes}");
+    }
+    let p = Point::new(1.0, 2.0, 3.0);
+    assert!(dito_frame(&[p]).is_none());
+    assert!(dito_frame(&[p, p, p]).is_none());
+    let line: Vec<Point> = (0..5)
+        .map(|k| p + Vector::new(1.0, -2.0, 0.5) * f64::from(k))
+        .collect();
+    assert!(dito_frame(&line).is_none());
+    let flat = Obb::fit_points(
+        &[
+            p,
+            p + Vector::x(),
+            p + Vector::y(),
+            p + Vector::new(1.0, 1.0, 0.0),
+        ],
+        ObbFit::Ditetrahedron,
+    );
+    assert!(flat.half_extents.min() <= 1e-14, "{flat:?}");
+    assert!(dito_frame(&[]).is_none());
+}

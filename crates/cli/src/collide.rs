@@ -78,6 +78,8 @@ enum FitArg {
     /// Minimum-volume boxes (Eberly's refinement): faster queries, a much slower build; for
     /// meshes whose trees are built once.
     MinVolume,
+    /// Larsson & Källberg's ditetrahedron frame: near minimum-area boxes in linear time.
+    Ditetrahedron,
 }
 
 impl From<FitArg> for ObbFit {
@@ -85,6 +87,7 @@ impl From<FitArg> for ObbFit {
         match fit {
             FitArg::Covariance => ObbFit::TriangleCovariance,
             FitArg::MinVolume => ObbFit::MinVolume,
+            FitArg::Ditetrahedron => ObbFit::Ditetrahedron,
         }
     }
 }

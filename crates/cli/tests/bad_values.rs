@@ -92,7 +92,7 @@ fn table() -> Vec<Row> {
             "fit",
             &[b, b, pose[0], pose[1], "--fit", "foo"],
             2,
-            clap_value("foo", "--fit <FIT>", "; [possible values: covariance, min-volume]"),
+            clap_value("foo", "--fit <FIT>", "; [possible values: covariance, min-volume, ditetrahedron]"),
         ),
         row("collide", "mode", &[b, b, pose[0], pose[1], "--mode", "foo"], 2, clap_value("foo", "--mode <MODE>", modes)),
         row("collide", "out", &[b, b, pose[0], pose[1], "--out", "no/dir/x.json"], 1, not_written("no/dir/x.json")),

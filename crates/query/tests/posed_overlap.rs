@@ -173,9 +173,10 @@ impl Exact for Obb {
         if let Some(axes) = hint {
             return box_in_axes(points, *axes);
         }
-        match rng.gen_range(0..4) {
+        match rng.gen_range(0..5) {
             0 => Obb::fit_points(points, ObbFit::VertexCovariance),
             1 => Obb::fit_points(points, ObbFit::MinVolume),
+            4 => Obb::fit_points(points, ObbFit::Ditetrahedron),
             2 => box_in_axes(points, Matrix3::identity()),
             _ => box_in_axes(points, random_rotation(rng)),
         }

@@ -6,6 +6,7 @@
 //! * [`eigen3`]: the closed-form eigenvectors of a symmetric 3×3 matrix the covariance frames use;
 //! * [`hull`]: QuickHull and the hull-triangle covariance (Gottschalk's OBBTree frame);
 //! * [`eberly`]: iterative minimum-volume refinement ([`min_rect`] is its planar step);
+//! * [`dito`]: the ditetrahedron frame, near the minimum-area box in linear time;
 //! * [`aabb_center`], [`ritter`], [`welzl`]: spheres.
 //!
 //! AABBs and k-DOPs have a single fit, the extremes along each slab normal (*Real-Time
@@ -26,6 +27,7 @@
 
 pub mod aabb_center;
 pub mod covariance;
+pub mod dito;
 pub mod eberly;
 pub mod eigen3;
 pub mod hull;
@@ -64,12 +66,17 @@ pub enum ObbFit {
     /// `docs/performance.md`), at about the cost of the hull covariance (the refinement runs on
     /// the hull's vertices only).
     MinVolume,
+    /// Larsson & Källberg's ditetrahedron frame ([`dito::dito_frame`]): a frame from fourteen
+    /// extreme points, in time linear in the points and without the hull; when they are
+    /// collinear, [`ObbFit::VertexCovariance`].
+    Ditetrahedron,
 }
 
 impl ObbFit {
     /// Every method, cheapest first.
-    pub const ALL: [ObbFit; 4] = [
+    pub const ALL: [ObbFit; 5] = [
         ObbFit::TriangleCovariance,
+        ObbFit::Ditetrahedron,
         ObbFit::HullCovariance,
         ObbFit::VertexCovariance,
         ObbFit::MinVolume,
@@ -164,6 +171,7 @@ fn frame(points: &[Point], triangles: Option<&[[Point; 3]]>, method: ObbFit) -> 
     };
     match method {
         ObbFit::VertexCovariance => vertex_frame(),
+        ObbFit::Ditetrahedron => dito::dito_frame(points).unwrap_or_else(vertex_frame),
         ObbFit::TriangleCovariance => triangle_frame().unwrap_or_else(vertex_frame),
         ObbFit::HullCovariance => hull::convex_hull(points)
             .and_then(|h| hull::hull_frame(points, &h))
