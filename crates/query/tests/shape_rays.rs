@@ -798,7 +798,10 @@ fn capsule_rays_ending_exactly_on_the_side() {
     let wide = shape_model(Shape::capsule(5.0, 2.0).unwrap());
     let leaving = check(&wide, &id, &ray([3.5, 0.0, -4.5], [-1.0, 0.0, -1.0]), 0.5);
     assert_eq!(
-        leaving.iter().map(|h| (h.t, h.front_face)).collect::<Vec<_>>(),
+        leaving
+            .iter()
+            .map(|h| (h.t, h.front_face))
+            .collect::<Vec<_>>(),
         [(0.5, false)]
     );
 }
