@@ -33,7 +33,9 @@ use super::{Robot, Srdf, SrdfError, UrdfError};
 use crate::bv::{Obb, Pose};
 use crate::scene::{CollisionFilter, ObjectContact, ObjectDistance, ObjectId, Scene, SceneError};
 use crate::tree::TreeVolume;
-use crate::{BuildError, CollisionRequest, Mode, Model, PosedOverlap, QueryError};
+use crate::{
+    BuildError, BuildOptions, CollisionRequest, Mode, Model, ModelOptions, PosedOverlap, QueryError,
+};
 use std::collections::BTreeSet;
 
 /// The collision group of a robot's links.
@@ -155,6 +157,15 @@ pub struct RobotScene<V = Obb> {
     limits_checked: bool,
 }
 
+/// The build options of a robot's mesh trees: built once and queried for every configuration,
+/// so they take the volume type's [`TreeVolume::reused_method`].
+fn reused_tree_options<V: TreeVolume>() -> ModelOptions<V> {
+    ModelOptions::from(BuildOptions {
+        method: V::reused_method(),
+        ..BuildOptions::default()
+    })
+}
+
 impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
     /// The robot's geometry elements as scene objects at the neutral configuration
     /// ([`Robot::neutral_configuration`]: all zeros but each floating joint's `qw`) (one
@@ -169,7 +180,8 @@ impl<V: PosedOverlap + TreeVolume> RobotScene<V> {
         let mut parts = Vec::new();
         for (link, l) in robot.links.iter().enumerate() {
             let meshes = l.meshes.iter().map(|mesh| {
-                let model = Model::new(mesh.mesh.clone()).map_err(|source| RobotError::Build {
+                let model = Model::build(mesh.mesh.clone(), &reused_tree_options::<V>());
+                let model = model.map_err(|source| RobotError::Build {
                     link: l.name.clone(),
                     source,
                 })?;
