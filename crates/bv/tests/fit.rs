@@ -615,15 +615,8 @@ fn ditetrahedron_frames_are_rotations_or_absent() {
     let mut rng = rand_pcg::Pcg64::new(7, 0x0a02_bdbf_7bb3_c0a7);
     for _ in 0..200 {
         let n = rng.gen_range(3..40);
-        let points: Vec<Point> = (0..n)
-            .map(|_| {
-                Point::new(
-                    rng.gen_range(-1.0..1.0),
-                    rng.gen_range(-1.0..1.0),
-                    rng.gen_range(-1.0..1.0),
-                )
-            })
-            .collect();
+        let cube = |_| Point::from(std::array::from_fn(|_| rng.gen_range(-1.0..1.0)));
+        let points: Vec<Point> = (0..n).map(cube).collect();
         let axes = dito_frame(&points).expect("points in general position");
         assert!(
             (axes.tr_mul(&axes) - Matrix3::identity()).amax() < 1e-12,

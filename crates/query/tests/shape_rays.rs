@@ -768,6 +768,11 @@ fn origins_inside_report_the_exit_only() {
 /// tangent to the side there (an entry and an exit at `max_t`), and two along the axis on the
 /// side (no exit at `max_t`). The side's "runs on inside"
 /// test must use the axis point nearest the far end, not the axis's start.
+/// Each hit's `t` and whether it enters (`front_face`), in order.
+fn times_and_sides(hits: &[RayHit]) -> Vec<(f64, bool)> {
+    hits.iter().map(|h| (h.t, h.front_face)).collect()
+}
+
 #[test]
 fn capsule_rays_ending_exactly_on_the_side() {
     let capsule = shape_model(Shape::capsule(1.0, 2.0).unwrap());
@@ -780,13 +785,7 @@ fn capsule_rays_ending_exactly_on_the_side() {
     // Along the axis on the side: from the surface, no exit at the far end; from below and
     // from above, onto an end's equator and on along the side.
     let along = check(&capsule, &id, &ray([1.0, 0.0, -0.5], [0.0, 0.0, 1.0]), 1.0);
-    assert_eq!(
-        along
-            .iter()
-            .map(|h| (h.t, h.front_face))
-            .collect::<Vec<_>>(),
-        [(0.0, true)]
-    );
+    assert_eq!(times_and_sides(&along), [(0.0, true)]);
     for (origin, up) in [([1.0, 0.0, -2.0], 1.0), ([1.0, 0.0, 2.0], -1.0)] {
         let onto = check(&capsule, &id, &ray(origin, [0.0, 0.0, up]), 1.0);
         assert_eq!(onto.len(), 1, "{onto:?}");
@@ -797,13 +796,7 @@ fn capsule_rays_ending_exactly_on_the_side() {
     // though the side's formula (the distance to the infinite axis) would call it a way in.
     let wide = shape_model(Shape::capsule(5.0, 2.0).unwrap());
     let leaving = check(&wide, &id, &ray([3.5, 0.0, -4.5], [-1.0, 0.0, -1.0]), 0.5);
-    assert_eq!(
-        leaving
-            .iter()
-            .map(|h| (h.t, h.front_face))
-            .collect::<Vec<_>>(),
-        [(0.5, false)]
-    );
+    assert_eq!(times_and_sides(&leaving), [(0.5, false)]);
 }
 
 /// Rays whose far end lies exactly on a cylinder's surface, where only the exact "runs on
@@ -816,10 +809,7 @@ fn cylinder_rays_ending_exactly_on_the_surface() {
     let can = shape_model(Shape::cylinder(1.0, 2.0).unwrap());
     let id = Pose::identity();
     let crossings = |o: [f64; 3], d: [f64; 3], max_t: f64| {
-        check(&can, &id, &ray(o, d), max_t)
-            .iter()
-            .map(|h| (h.t, h.front_face))
-            .collect::<Vec<_>>()
+        times_and_sides(&check(&can, &id, &ray(o, d), max_t))
     };
     for up in [1.0, -1.0] {
         let inward = crossings([3.0, 0.0, 0.5 * up], [-1.0, 0.0, -0.25 * up], 2.0);
