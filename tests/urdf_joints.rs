@@ -226,6 +226,16 @@ fn floating_and_planar_joints_pose_links_as_documented() {
     let robot = rover(dir.path());
     assert_eq!(robot.value_names(), VALUES);
     assert_eq!(robot.configuration_len(), 23);
+    // Each moving joint's values follow the last one's, named after it, as many as it takes.
+    let mut next = 0;
+    for (joint, values) in robot.value_ranges() {
+        assert_eq!(values.start, next, "{}", joint.name);
+        assert_eq!(values.len(), joint.value_count(), "{}", joint.name);
+        let owner = |v: &&str| v.split('/').next() == Some(joint.name.as_str());
+        assert!(VALUES[values.clone()].iter().all(owner), "{}", joint.name);
+        next = values.end;
+    }
+    assert_eq!(next, VALUES.len());
     let kinds: Vec<(&str, JointKind, usize)> = robot
         .moving_joints()
         .map(|j| (j.name.as_str(), j.kind, j.value_count()))

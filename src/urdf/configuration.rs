@@ -493,5 +493,12 @@ mod tests {
         b[7] = 0.75;
         assert_eq!(later.distance(&a, &b), 0.75);
         assert_eq!(later.between(&a, &b, 0.5)[7], 0.375);
+        // Below 1e-9 rad the blend is linear, and still ends at the second quaternion.
+        let near = Steps {
+            quaternions: vec![0],
+        };
+        let (a, b) = (about_z(0.0), about_z(4e-10));
+        let q = near.between(&a, &b, 1.0);
+        assert!((0..4).all(|k| (q[k] - b[k]).abs() < 1e-17), "{q:?}");
     }
 }
