@@ -68,7 +68,11 @@ pub enum ObbFit {
     MinVolume,
     /// Larsson & Källberg's ditetrahedron frame ([`dito::dito_frame`]): a frame from fourteen
     /// extreme points, in time linear in the points and without the hull; when they are
-    /// collinear, [`ObbFit::VertexCovariance`].
+    /// collinear, [`ObbFit::VertexCovariance`]. Fitted to triangles (a hierarchy's nodes), fewer
+    /// than [`dito::MIN_TRIANGLES`] take the [`ObbFit::TriangleCovariance`] frame, and the
+    /// extremes are sought among one corner per triangle. Nearer the least box than the
+    /// covariance for about 40% more build time (see `docs/performance.md`): the fit of trees
+    /// built once and queried many times, such as a robot's links.
     Ditetrahedron,
 }
 
