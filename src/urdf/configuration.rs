@@ -498,7 +498,9 @@ mod tests {
             quaternions: vec![0],
         };
         let (a, b) = (about_z(0.0), about_z(4e-10));
-        let q = near.between(&a, &b, 1.0);
-        assert!((0..4).all(|k| (q[k] - b[k]).abs() < 1e-17), "{q:?}");
+        for (s, want) in [(1.0, b), (0.5, about_z(2e-10))] {
+            let q = near.between(&a, &b, s);
+            assert!((0..4).all(|k| (q[k] - want[k]).abs() < 1e-17), "{s}: {q:?}");
+        }
     }
 }
