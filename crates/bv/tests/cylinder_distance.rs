@@ -86,3 +86,42 @@ fn nearly_every_search_settles_and_every_interval_holds() {
     );
     assert!(wide.iter().all(|&n| n <= cases / 4000), "{wide:?}");
 }
+
+/// The distance from `p` to the solid cylinder `c`, in plain floats (axial and radial excess),
+/// sharing nothing with the certified search.
+fn point_cylinder_distance(c: &Cylinder, p: &Point) -> f64 {
+    let w = c.b - c.a;
+    let length = w.norm();
+    let axis = w / length;
+    let h = (p - c.a).dot(&axis);
+    let radial = ((p - c.a) - axis * h).norm();
+    let beyond_side = (radial - c.radius).max(0.0);
+    let beyond_caps = (-h).max(h - length).max(0.0);
+    beyond_side.hypot(beyond_caps)
+}
+
+/// Points clearly apart from a cylinder (by the plain distance above) get a positive lower
+/// bound, an interval within the distance queries' promise, and the plain distance inside it
+/// up to the plain formula's rounding: a lower bound of 0 is not an answer for sets apart.
+#[test]
+fn points_apart_get_narrow_intervals_around_the_plain_distance() {
+    let mut draw = Draw(7);
+    let mut apart = 0;
+    for _ in 0..20000 {
+        let c = draw.cylinder();
+        let p = draw.point(3.0);
+        let plain = point_cylinder_distance(&c, &p);
+        if plain < 1e-3 {
+            continue;
+        }
+        apart += 1;
+        let f = cylinder_hull(&c, &[p]);
+        assert!(consistent(&f) && f.lower > 0.0, "{f:?}");
+        assert!(f.upper - f.lower <= 1e-12 * (f.upper + 6.0), "{f:?}");
+        assert!(
+            f.lower - 1e-12 <= plain && plain <= f.upper + 1e-12,
+            "{plain} {f:?}"
+        );
+    }
+    assert!(apart > 10000, "{apart}");
+}
