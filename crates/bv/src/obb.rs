@@ -135,8 +135,8 @@ impl crate::BoundingVolume for Obb {
         fit::obb(points, None, method)
     }
 
-    /// The triangle covariance fit reads the triangles in place (no copy of their vertices);
-    /// the other methods, and its zero-area fallback, go through [`fit::obb`].
+    /// The triangle covariance and ditetrahedron fits read the triangles in place (no copy of
+    /// their vertices); the other methods, and their fallbacks, go through [`fit::obb`].
     fn fit_triangles(triangles: &[[Point; 3]], method: ObbFit) -> Self {
         Obb::fit_frame_or(triangles, method, || {
             fit::covariance::triangle_covariance(triangles)

@@ -108,16 +108,19 @@ fn farthest_from_line(points: &[Point], origin: &Point, edge: &Vector) -> Option
 }
 
 /// Step 3: the lowest and highest points along `normal` that lie off the base plane.
-fn apexes(points: &[Point], origin: &Point, normal: &Vector) -> Vec<Point> {
-    let height = |p: &Point| (p - origin).dot(normal);
+fn apexes<'a>(
+    points: &'a [Point],
+    origin: &'a Point,
+    normal: &'a Vector,
+) -> impl Iterator<Item = Point> + 'a {
+    let height = move |p: &Point| (p - origin).dot(normal);
     let by_height = |a: &&Point, b: &&Point| height(a).total_cmp(&height(b));
     let low = points.iter().min_by(by_height).expect("fourteen points");
     let high = points.iter().max_by(by_height).expect("fourteen points");
     [low, high]
         .into_iter()
-        .filter(|p| height(p) != 0.0)
+        .filter(move |p| height(p) != 0.0)
         .copied()
-        .collect()
 }
 
 /// `v / |v|`, or `None` for a zero (or non-finite) vector.
