@@ -51,7 +51,7 @@ use obbtree_bv::Pose;
 /// between queries so that queries allocate nothing in the steady state. They grow to the
 /// largest mesh B queried on the thread (they are sized by B's triangle and node counts and
 /// never shrink by themselves): about 152 bytes per triangle of B plus, per node of B's tree, a
-/// stamped box (56 bytes) and one placed volume and stamp (136 bytes for an OBB); and the boxes
+/// twice-stamped box (64 bytes) and one placed volume and stamp (136 bytes for an OBB); and the boxes
 /// of both models' nodes in one frame that [`distance`](crate::distance) keeps for meshes apart
 /// (56 bytes per node). The next query on this thread allocates them again. [`collide_many`]
 /// and [`distance_many`](crate::distance_many) run on rayon's threads: release theirs with

@@ -413,7 +413,7 @@ fn search_margin<V: PosedOverlap>(
             false,
             leaves,
             |leaves: &mut LeafTest, i, leaf: &Leaf| {
-                let (_, around_b) = leaves.placed(leaf);
+                let around_b = leaves.placed_bounds(leaf);
                 near(&leaves.a_side().1[i], &around_b)
             },
             |leaves, i, j| margin.leaves(leaves, Leaf::of(tree_a, i), Leaf::of(tree_b, j)),

@@ -2,33 +2,52 @@
 //! each triangle placed and boxed at most once per query.
 
 use super::place;
-use crate::model::index::boxes::Boxed;
+use crate::model::index::boxes::{Boxed, LeafVertices};
 use crate::MeshModel;
 use obbtree_bv::intersect::aabb_aabb;
 use obbtree_bv::intersect::tri_tri_exact;
-use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, TriMesh, Triangle};
+use obbtree_bv::{Aabb, Point, Pose, TriMesh, Triangle};
 use obbtree_tree::Bvh;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 /// The placed, boxed triangles of one mesh, filled a leaf at a time during a query: a leaf of B
 /// meets many leaves of A, and placing its triangles again for each would dominate the leaf
-/// work. A query's placed leaves are packed from the start of one array in the order they are
+/// work. A leaf is placed in two steps, each on first need:
+///
+/// 1. its box: the box around its distinct vertices ([`LeafVertices`]), each placed once,
+///    which the descent compares with A's nodes ([`LeafTest::meets_leaf`]); most leaves of B
+///    that a query reaches go no further (their box misses every leaf of A it meets), so this
+///    step keeps only the box;
+/// 2. its triangles, placed again the same way (so bit for bit the vertices the box was
+///    taken around), each prepared for the exact test and boxed, for the leaf test.
+///
+/// A query's placed triangles are packed from the start of one array in the order they are
 /// first needed (each leaf's triangles contiguous, so the leaf test streams through them), so
 /// the few thousand triangles a query places stay together in cache instead of being spread
-/// over an array the size of B. Each placed leaf also keeps the box around its placed
-/// triangles. A leaf is valid when its stamp equals the query's generation, so starting a query
-/// costs nothing (no clearing), and the memory (about 152 bytes per triangle and 56 per node
-/// of the largest mesh B seen) is kept for the next query until [`release`] frees it.
+/// over an array the size of B. A step is done when its stamp equals the query's generation,
+/// so starting a query costs nothing (no clearing), and the memory (about 152 bytes per
+/// triangle and 64 per node of the largest mesh B seen) is kept for the next query until
+/// [`release`] frees it.
 #[derive(Default)]
 struct PlacedCache {
-    /// Per node of B: the generation in which the leaf was placed, where its triangles start
-    /// in `items`, and their box.
-    leaves: Vec<(u32, u32, Aabb)>,
+    /// Per node of B, what this query placed of it.
+    leaves: Vec<PlacedLeaf>,
     generation: u32,
     items: Vec<Boxed>,
     /// Triangles placed in this query: the used start of `items`.
     used: usize,
+}
+
+/// What a query placed of one leaf of B: the generation in which its box was computed, the
+/// generation in which its triangles were placed and where they start in the cache's items,
+/// and the box.
+#[derive(Clone, Copy)]
+struct PlacedLeaf {
+    boxed_in: u32,
+    placed_in: u32,
+    start: u32,
+    around: Aabb,
 }
 
 impl PlacedCache {
@@ -40,28 +59,49 @@ impl PlacedCache {
             self.items.resize(triangles, empty);
         }
         if self.leaves.len() < nodes {
-            self.leaves.resize(nodes, (0, 0, empty.bounds));
+            let unplaced = PlacedLeaf {
+                boxed_in: 0,
+                placed_in: 0,
+                start: 0,
+                around: empty.bounds,
+            };
+            self.leaves.resize(nodes, unplaced);
         }
         self.used = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.leaves.iter_mut().for_each(|l| l.0 = 0);
+            self.leaves.iter_mut().for_each(|l| {
+                l.boxed_in = 0;
+                l.placed_in = 0;
+            });
             self.generation = 1;
         }
     }
 
-    /// Whether B's leaf `node` is placed in this query.
+    /// Whether the box of B's leaf `node` is known in this query.
     #[inline]
-    fn is_placed(&self, node: usize) -> bool {
-        self.leaves[node].0 == self.generation
+    fn is_boxed(&self, node: usize) -> bool {
+        self.leaves[node].boxed_in == self.generation
     }
 
-    /// The triangles of `leaf` (B's triangles in tree order `b`, placed by `pose`) and the box
-    /// around them, computed on first use in this query.
+    /// The box around the triangles of `leaf` placed by `pose` (`vertices`, B's leaves'
+    /// distinct vertices), computed on first use in this query from the placed vertices alone.
     #[inline]
-    fn leaf(&mut self, b: &[Boxed], pose: &Pose, leaf: &Leaf) -> (&[Boxed], Aabb) {
+    fn around(&mut self, vertices: &LeafVertices, pose: &Pose, leaf: &Leaf) -> Aabb {
+        if !self.is_boxed(leaf.node) {
+            let entry = &mut self.leaves[leaf.node];
+            entry.around = placed_bounds(vertices.of(leaf.node), pose);
+            entry.boxed_in = self.generation;
+        }
+        self.leaves[leaf.node].around
+    }
+
+    /// The triangles of `leaf` placed by `pose` and prepared, placed on first use in this
+    /// query.
+    #[inline]
+    fn triangles(&mut self, b: &[Boxed], pose: &Pose, leaf: &Leaf) -> &[Boxed] {
         let n = leaf.triangles.len();
-        if !self.is_placed(leaf.node) {
+        if self.leaves[leaf.node].placed_in != self.generation {
             let start = self.used;
             let placed = &mut self.items[start..start + n];
             for (item, local) in placed.iter_mut().zip(&b[leaf.start..leaf.start + n]) {
@@ -72,17 +112,27 @@ impl PlacedCache {
                     place(pose, &r),
                 ));
             }
-            let around = placed
-                .iter()
-                .skip(1)
-                .fold(placed[0].bounds, |u, p| u.merge(&p.bounds));
             self.used += n;
-            self.leaves[leaf.node] = (self.generation, start as u32, around);
+            let entry = &mut self.leaves[leaf.node];
+            entry.placed_in = self.generation;
+            entry.start = start as u32;
         }
-        let (_, start, around) = self.leaves[leaf.node];
-        let start = start as usize;
-        (&self.items[start..start + n], around)
+        let start = self.leaves[leaf.node].start as usize;
+        &self.items[start..start + n]
     }
+}
+
+/// The box around `points` placed by `pose`: the componentwise least and greatest placed
+/// point. For a leaf's distinct vertices, the same box as the union of its placed triangles'
+/// boxes (the same coordinates placed the same way; a minimum and a maximum are exact).
+#[inline]
+fn placed_bounds(points: &[Point], pose: &Pose) -> Aabb {
+    let first = place(pose, &points[0]);
+    let (mins, maxs) = points[1..].iter().fold((first, first), |(lo, hi), v| {
+        let p = place(pose, v);
+        (lo.inf(&p), hi.sup(&p))
+    });
+    Aabb::new(mins, maxs)
 }
 
 /// A leaf's triangles: its node index, their mesh indices and the position of the first in the
@@ -125,6 +175,8 @@ pub(crate) struct LeafTest<'a> {
     a_bounds: &'a [Aabb],
     /// B's triangles in its tree's order, in B's frame.
     b: &'a [Boxed],
+    /// The distinct vertices of B's leaves, in B's frame.
+    b_vertices: &'a LeafVertices,
     b_in_a: &'a Pose,
     cache: &'a mut PlacedCache,
 }
@@ -143,6 +195,7 @@ pub(crate) fn with_leaf_test<V, R>(
             a: a.boxed(),
             a_bounds: a.node_bounds(),
             b: b.boxed(),
+            b_vertices: b.leaf_vertices(),
             b_in_a,
             cache,
         })
@@ -161,25 +214,26 @@ impl<'a> LeafTest<'a> {
     /// box around them.
     #[inline]
     pub fn placed(&mut self, b: &Leaf) -> (&[Boxed], Aabb) {
-        self.cache.leaf(self.b, self.b_in_a, b)
+        let around = self.cache.around(self.b_vertices, self.b_in_a, b);
+        (self.cache.triangles(self.b, self.b_in_a, b), around)
     }
 
-    /// Asks for the vertices of B's leaf `b` (what placing it reads) to be brought into the
-    /// cache if the leaf is not yet placed in this query: the traversal calls it when it
-    /// splits B's node into leaves, so that their misses overlap with each other and with the
-    /// work before the leaves are placed, which otherwise waits for them (measurements in
-    /// `docs/performance.md`).
+    /// The box around the triangles of B's leaf `b` placed in A's frame (computed on first
+    /// use in this query; the triangles themselves are placed only when asked for).
+    #[inline]
+    pub fn placed_bounds(&mut self, b: &Leaf) -> Aabb {
+        self.cache.around(self.b_vertices, self.b_in_a, b)
+    }
+
+    /// Asks for the distinct vertices of B's leaf `b` (what its box is taken around) to be
+    /// brought into the cache if the leaf's box is not yet known in this query: the traversal
+    /// calls it when it splits B's node into leaves, so that their misses overlap with each
+    /// other and with the work before the boxes are needed, which otherwise waits for them
+    /// (measurements in `docs/performance.md`).
     #[inline]
     pub fn prefetch_leaf(&self, b: &Leaf) {
-        if !self.cache.is_placed(b.node) {
-            for t in &self.b[b.start..b.start + b.triangles.len()] {
-                // The vertices' 72 bytes start on an 8-byte boundary, so they span at most two
-                // lines: their first and last bytes'. (`prefetch::lines`, which loops over as
-                // many lines as the skew needs, costs 0.6% more instructions in the query.)
-                let [first, _, last] = t.tri.vertices();
-                crate::prefetch::line(&first.x);
-                crate::prefetch::line(&last.z);
-            }
+        if !self.cache.is_boxed(b.node) {
+            crate::prefetch::lines(self.b_vertices.of(b.node));
         }
     }
 
@@ -188,7 +242,7 @@ impl<'a> LeafTest<'a> {
     /// pair below the two nodes disjoint.
     #[inline]
     pub fn meets_leaf(&mut self, a: usize, b: &Leaf) -> bool {
-        let (_, around_b) = self.cache.leaf(self.b, self.b_in_a, b);
+        let around_b = self.cache.around(self.b_vertices, self.b_in_a, b);
         aabb_aabb::overlaps(&self.a_bounds[a], &around_b)
     }
 
@@ -211,7 +265,7 @@ impl<'a> LeafTest<'a> {
     ) -> ControlFlow<()> {
         let pa = &self.a[a.start..a.start + a.triangles.len()];
         let around_a = &self.a_bounds[a.node];
-        let (pb, _) = self.cache.leaf(self.b, self.b_in_a, &b);
+        let pb = self.cache.triangles(self.b, self.b_in_a, &b);
         // Box tests are made for a whole run of triangles and recorded as bits, without a branch
         // (their outcome is hard to predict); the loops then visit the set bits.
         for (run_b, first_b) in pb.chunks(64).zip((0..).step_by(64)) {
@@ -266,4 +320,79 @@ pub(crate) fn placed_triangle(mesh: &TriMesh, t: usize, pose: &Pose) -> Triangle
     let v = mesh.vertices();
     let p = |x: u32| -> Point { place(pose, &v[x as usize]) };
     Triangle::new(p(i), p(j), p(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use obbtree_bv::{BoundingVolume, Vector};
+
+    /// A wavy height field of `n × n` squares, two triangles each: neighbouring triangles
+    /// share vertices, as in the meshes robots are made of.
+    fn height_field(n: u32) -> TriMesh {
+        let height = |i: u32, j: u32| (f64::from(i) * 0.7).sin() + (f64::from(j) * 1.3).cos();
+        let vertices = (0..=n)
+            .flat_map(|i| (0..=n).map(move |j| (i, j)))
+            .map(|(i, j)| Point::new(f64::from(i), f64::from(j), height(i, j)))
+            .collect();
+        let at = |i: u32, j: u32| i * (n + 1) + j;
+        let triangles = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .flat_map(|(i, j)| {
+                [
+                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
+                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
+                ]
+            })
+            .collect();
+        TriMesh::new(vertices, triangles).unwrap()
+    }
+
+    /// Each leaf's box, taken around its distinct vertices placed once, is the box of its
+    /// placed triangles (each vertex placed once per triangle, as the leaf test sees them),
+    /// whether asked for before the triangles or with them; and the leaf's distinct vertices
+    /// are fewer than its triangles' corners.
+    #[test]
+    fn a_leafs_box_from_its_distinct_vertices_is_its_triangles_box() {
+        let b: MeshModel = MeshModel::new(height_field(12)).unwrap();
+        let a = b.clone();
+        let pose = Pose::new(
+            Vector::new(1e3 + 0.1, -7.25, 3.0),
+            Vector::new(0.3, -1.1, 0.7),
+        )
+        .unwrap();
+        let leaves: Vec<usize> = (0..b.tree().nodes().len())
+            .filter(|&k| b.tree().node(k).is_leaf())
+            .collect();
+        assert!(leaves.len() > 10);
+        let mut shared = 0;
+        for box_first in [true, false] {
+            with_leaf_test(&a, &b, &pose, |test| {
+                for &node in &leaves {
+                    let leaf = Leaf::of(b.tree(), node);
+                    let expected = leaf
+                        .triangles
+                        .iter()
+                        .map(|&t| {
+                            Aabb::from_points(
+                                &placed_triangle(b.mesh(), t as usize, &pose).vertices(),
+                            )
+                        })
+                        .reduce(|u, v| u.merge(&v))
+                        .unwrap();
+                    let first = box_first.then(|| test.placed_bounds(&leaf));
+                    let (triangles, around) = test.placed(&leaf);
+                    assert_eq!(around, expected);
+                    assert_eq!(first.unwrap_or(around), expected);
+                    for (placed, &t) in triangles.iter().zip(leaf.triangles) {
+                        let triangle = placed_triangle(b.mesh(), t as usize, &pose);
+                        assert_eq!(*placed.tri.vertices(), triangle.vertices());
+                    }
+                    let corners = 3 * leaf.triangles.len();
+                    shared += corners - b.leaf_vertices().of(node).len();
+                }
+            });
+        }
+        assert!(shared > 0);
+    }
 }

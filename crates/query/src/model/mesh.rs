@@ -1,7 +1,7 @@
 //! A model's mesh form: a validated mesh, its hierarchy, and what the queries precompute from
 //! them, owned and cheap to share.
 
-use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed};
+use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed, LeafVertices};
 use super::index::hull::Hull;
 use super::index::moments::moments_per_node;
 use super::index::DistanceIndex;
@@ -77,6 +77,7 @@ struct Inner<V> {
     smallest_nonzero_coordinate: Option<f64>,
     boxed: Vec<Boxed>,
     node_bounds: Vec<Aabb>,
+    leaf_vertices: LeafVertices,
     pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
     winding_moments: OnceLock<Vec<Moments>>,
@@ -137,6 +138,7 @@ impl<V: TreeVolume> MeshModel<V> {
             bounds: Aabb::from_points(mesh.vertices()),
             smallest_nonzero_coordinate: mesh.smallest_nonzero_coordinate(),
             node_bounds: node_bounds(&boxed, &tree),
+            leaf_vertices: LeafVertices::new(&mesh, &tree),
             boxed,
             mesh,
             tree,
@@ -316,6 +318,7 @@ impl<V> MeshModel<V> {
             + size_of_val(inner.tree.triangle_order())
             + size_of_val(&inner.boxed[..])
             + size_of_val(&inner.node_bounds[..])
+            + inner.leaf_vertices.memory_bytes()
             + inner
                 .solid
                 .get()
@@ -342,5 +345,11 @@ impl<V> MeshModel<V> {
     #[inline]
     pub(crate) fn node_bounds(&self) -> &[Aabb] {
         &self.inner.node_bounds
+    }
+
+    /// The distinct vertices of each leaf's triangles.
+    #[inline]
+    pub(crate) fn leaf_vertices(&self) -> &LeafVertices {
+        &self.inner.leaf_vertices
     }
 }

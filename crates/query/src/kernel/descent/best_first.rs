@@ -120,7 +120,7 @@ pub(crate) fn walk<V: TreeVolume, W: Visitor, S: PairScreen>(
                 return slab;
             }
             let volumes = if nb[j].is_leaf() {
-                let (_, around) = leaves.placed(&Leaf::of(trees.b, j));
+                let around = leaves.placed_bounds(&Leaf::of(trees.b, j));
                 box_gap(&a_bounds[i], &around)
             } else {
                 let b = placed.get(j as u32, || place(j));
