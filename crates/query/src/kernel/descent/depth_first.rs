@@ -25,10 +25,13 @@ pub(crate) type Stack = SmallVec<[(u32, u32); 2 * (MAX_DEPTH + 1)]>;
 /// themselves and with each other, and a leaf paired with itself is visited (`i == j`).
 ///
 /// A pair whose node of B is internal is tested by [`PosedOverlap::overlaps`]; a pair with a
-/// leaf of B by `meets_leaf(leaves, node of a, leaf of b)`, for collision the boxes around the
-/// triangles ([`LeafTest::meets_leaf`]): exact, much cheaper than a box–box test, and about as
-/// selective at leaf size (the pass rates of both are in `docs/performance.md`), and B's leaf
-/// triangles are placed in A's frame for the leaf test anyway.
+/// leaf of B first by `meets_leaf(leaves, node of a, leaf of b)`, for collision the boxes
+/// around the triangles ([`LeafTest::meets_leaf`]: exact, and much cheaper than a box–box
+/// test), then, if that passes, by [`PosedOverlap::overlaps`] as well. Each test rejects pairs
+/// the other passes: the axis-aligned boxes are exact but loose around a patch that is tilted
+/// in A's frame, the volumes are fitted to each patch (an OBB's thin axis) but padded; two
+/// patches facing each other across a narrow gap, the common case of links that nearly touch,
+/// pass the boxes and fail the volumes (counts in `docs/performance.md`).
 ///
 /// At each overlapping pair of internal nodes the larger volume ([`PosedOverlap::size`]) is
 /// split ([`split`]).
@@ -62,6 +65,7 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
             }
             let overlap = if y.is_leaf() {
                 meets_leaf(leaves, i as usize, &Leaf::of(b, j as usize))
+                    && V::overlaps(x.bv(), placed.get(j, || place(j)), rel)
             } else {
                 V::overlaps(x.bv(), placed.get(j, || place(j)), rel)
             };
