@@ -394,5 +394,11 @@ mod tests {
             });
         }
         assert!(shared > 0);
+        // The index's bytes: its points, counted leaf by leaf, and a range per node.
+        let points: usize = leaves.iter().map(|&k| b.leaf_vertices().of(k).len()).sum();
+        assert_eq!(
+            b.leaf_vertices().memory_bytes(),
+            points * std::mem::size_of::<Point>() + b.tree().nodes().len() * 8
+        );
     }
 }
