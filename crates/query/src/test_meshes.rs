@@ -40,3 +40,24 @@ pub(crate) fn closed_box(size: [f64; 3]) -> TriMesh {
         .collect();
     TriMesh::new(corners, triangles).unwrap()
 }
+
+/// A height field over `n × n` grid squares, two triangles each, the vertex of grid point
+/// `(i, j)` (`0 ≤ i, j ≤ n`) being `vertex(i, j)`, asked for row by row: neighbouring
+/// triangles share vertices.
+pub(crate) fn grid(n: u32, mut vertex: impl FnMut(u32, u32) -> Point) -> TriMesh {
+    let vertices = (0..=n)
+        .flat_map(|i| (0..=n).map(move |j| (i, j)))
+        .map(|(i, j)| vertex(i, j))
+        .collect();
+    let at = |i: u32, j: u32| i * (n + 1) + j;
+    let triangles = (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .flat_map(|(i, j)| {
+            [
+                [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
+                [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
+            ]
+        })
+        .collect();
+    TriMesh::new(vertices, triangles).expect("a grid's triangles are valid")
+}

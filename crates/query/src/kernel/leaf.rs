@@ -325,27 +325,16 @@ pub(crate) fn placed_triangle(mesh: &TriMesh, t: usize, pose: &Pose) -> Triangle
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_meshes::grid;
     use obbtree_bv::{BoundingVolume, Vector};
 
     /// A wavy height field of `n × n` squares, two triangles each: neighbouring triangles
     /// share vertices, as in the meshes robots are made of.
     fn height_field(n: u32) -> TriMesh {
         let height = |i: u32, j: u32| (f64::from(i) * 0.7).sin() + (f64::from(j) * 1.3).cos();
-        let vertices = (0..=n)
-            .flat_map(|i| (0..=n).map(move |j| (i, j)))
-            .map(|(i, j)| Point::new(f64::from(i), f64::from(j), height(i, j)))
-            .collect();
-        let at = |i: u32, j: u32| i * (n + 1) + j;
-        let triangles = (0..n)
-            .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .flat_map(|(i, j)| {
-                [
-                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
-                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
-                ]
-            })
-            .collect();
-        TriMesh::new(vertices, triangles).unwrap()
+        grid(n, |i, j| {
+            Point::new(f64::from(i), f64::from(j), height(i, j))
+        })
     }
 
     /// Each leaf's box, taken around its distinct vertices placed once, is the box of its

@@ -247,6 +247,7 @@ mod tests {
     //! test on each, no tree): the second check holds on any CPU, and a CPU without AVX2, where
     //! the dispatched walk is the portable one, says so on stderr.
     use super::*;
+    use crate::test_meshes::grid;
     use obbtree_bv::intersect::ray_triangle::TriangleHit;
     use obbtree_bv::{Point, Ray, Triangle};
     use rand::{Rng, SeedableRng};
@@ -278,28 +279,14 @@ mod tests {
     fn terrain(n: u32, single: bool) -> TriMesh {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
         let round = |x: f64| if single { f64::from(x as f32) } else { x };
-        let vertices = (0..=n)
-            .flat_map(|i| (0..=n).map(move |j| (i, j)))
-            .map(|(i, j)| {
-                let h = rng.gen_range(-0.3..0.3);
-                Point::new(
-                    round(f64::from(i) * 0.37),
-                    round(f64::from(j) * 0.37),
-                    round(h),
-                )
-            })
-            .collect();
-        let at = |i: u32, j: u32| i * (n + 1) + j;
-        let triangles = (0..n)
-            .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .flat_map(|(i, j)| {
-                [
-                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
-                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
-                ]
-            })
-            .collect();
-        TriMesh::new(vertices, triangles).expect("a valid terrain")
+        grid(n, |i, j| {
+            let h = rng.gen_range(-0.3..0.3);
+            Point::new(
+                round(f64::from(i) * 0.37),
+                round(f64::from(j) * 0.37),
+                round(h),
+            )
+        })
     }
 
     #[test]
