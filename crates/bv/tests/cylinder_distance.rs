@@ -9,6 +9,9 @@ use obbtree_bv::distance::cylinder_hull::cylinder_hull;
 use obbtree_bv::distance::support::Cylinder;
 use obbtree_bv::Point;
 
+#[path = "common/cylinder.rs"]
+mod cylinder_oracle;
+
 /// SplitMix64 (Steele, Lea & Flood 2014), uniform in `[lo, hi)`.
 struct Draw(u64);
 
@@ -90,14 +93,7 @@ fn nearly_every_search_settles_and_every_interval_holds() {
 /// The distance from `p` to the solid cylinder `c`, in plain floats (axial and radial excess),
 /// sharing nothing with the certified search.
 fn point_cylinder_distance(c: &Cylinder, p: &Point) -> f64 {
-    let w = c.b - c.a;
-    let length = w.norm();
-    let axis = w / length;
-    let h = (p - c.a).dot(&axis);
-    let radial = ((p - c.a) - axis * h).norm();
-    let beyond_side = (radial - c.radius).max(0.0);
-    let beyond_caps = (-h).max(h - length).max(0.0);
-    beyond_side.hypot(beyond_caps)
+    cylinder_oracle::point_solid_cylinder(&c.a, &c.b, c.radius, p)
 }
 
 /// Points clearly apart from a cylinder (by the plain distance above) get a positive lower

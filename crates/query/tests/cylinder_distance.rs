@@ -39,14 +39,7 @@ impl Cyl {
     /// The distance from `p` to the solid: `√(radial² + axial²)` of the excesses beyond the
     /// radius and beyond the caps.
     fn distance_to(&self, p: &Point) -> f64 {
-        let axis = self.b - self.a;
-        let length = axis.norm();
-        let u = axis / length;
-        let t = (p - self.a).dot(&u);
-        let radial = ((p - self.a) - u * t).norm();
-        let dr = (radial - self.r).max(0.0);
-        let dz = (-t).max(t - length).max(0.0);
-        (dr * dr + dz * dz).sqrt()
+        common::cylinder::point_solid_cylinder(&self.a, &self.b, self.r, p)
     }
 
     fn scale(&self) -> f64 {

@@ -763,16 +763,16 @@ fn origins_inside_report_the_exit_only() {
     assert!(hits[0].front_face);
 }
 
-/// Rays whose far end (`max_t`) lies exactly on a capsule's side: one that reaches the side
-/// there and runs on inside (towards the far end of the axis: an entry, no exit), one
-/// tangent to the side there (an entry and an exit at `max_t`), and two along the axis on the
-/// side (no exit at `max_t`). The side's "runs on inside"
-/// test must use the axis point nearest the far end, not the axis's start.
 /// Each hit's `t` and whether it enters (`front_face`), in order.
 fn times_and_sides(hits: &[RayHit]) -> Vec<(f64, bool)> {
     hits.iter().map(|h| (h.t, h.front_face)).collect()
 }
 
+/// Rays whose far end (`max_t`) lies exactly on a capsule's side: one that reaches the side
+/// there and runs on inside (towards the far end of the axis: an entry, no exit), one
+/// tangent to the side there (an entry and an exit at `max_t`), and two along the axis on the
+/// side (no exit at `max_t`). The side's "runs on inside"
+/// test must use the axis point nearest the far end, not the axis's start.
 #[test]
 fn capsule_rays_ending_exactly_on_the_side() {
     let capsule = shape_model(Shape::capsule(1.0, 2.0).unwrap());
