@@ -6,7 +6,7 @@ use super::report::emit;
 use super::tree::volume_parser;
 use super::{Error, ModeArg};
 use crate::poses::{load_poses, PoseEntry};
-use crate::shape_spec::Input;
+use crate::shape_spec::{both, Input};
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::{Obb, ObbFit};
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
@@ -257,10 +257,10 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     let building = spinner(quiet, "building the trees");
     let options = ModelOptions::from(*options);
     let build = |input: Input| input.model::<V>(&options);
-    let models = build(a).and_then(|ma| match query {
-        Query::Poses(b, poses) => Ok((ma, Some((build(b)?, poses)))),
-        Query::SelfCollision => Ok((ma, None)),
-    });
+    let models = match query {
+        Query::Poses(b, poses) => both(a, b, build).map(|(ma, mb)| (ma, Some((mb, poses)))),
+        Query::SelfCollision => build(a).map(|ma| (ma, None)),
+    };
     building.finish_and_clear();
     let (ma, rest) = models?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -8,7 +8,7 @@ use super::report::{counting_bar, emit};
 use super::tree::volume_parser;
 use super::Error;
 use crate::poses::{load_poses, PoseEntry};
-use crate::shape_spec::Input;
+use crate::shape_spec::{both, Input};
 use indicatif::ProgressBar;
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
@@ -215,7 +215,7 @@ fn run_query<V: PosedOverlap + TreeVolume>(
         }
         Ok::<_, Error>(model)
     };
-    let models = build(a).and_then(|ma| Ok((ma, build(b)?)));
+    let models = both(a, b, build);
     building.finish_and_clear();
     let (ma, mb) = models?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -5,6 +5,7 @@
 use obbtree_bv::intersect::tri_tri_exact::Prepared;
 use obbtree_bv::{Aabb, BoundingVolume, Point, TriMesh, Triangle};
 use obbtree_tree::{Bvh, NodeKind};
+use rayon::prelude::*;
 
 /// A triangle (in A's frame) with its plane, prepared for the exact test, and its bounding box.
 #[derive(Clone, Copy, Debug)]
@@ -25,14 +26,23 @@ impl Boxed {
 }
 
 /// The triangles of `mesh` with their boxes, in the order of `tree` (each leaf's triangles
-/// contiguous): A's side of the leaf test, computed once per [`Model`](crate::Model).
+/// contiguous): A's side of the leaf test, computed once per [`Model`](crate::Model), on
+/// rayon's pool in runs of [`BOXED_RUN`] triangles. The array is allocated on the calling
+/// thread, whose allocator may hand back memory an earlier build freed there (the pool's
+/// threads allocate from arenas of their own).
 pub(crate) fn boxed_in_tree_order<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Vec<Boxed> {
     let order = tree.triangle_order();
+    let mut boxed = Vec::with_capacity(order.len());
     order
-        .iter()
+        .par_iter()
+        .with_min_len(BOXED_RUN)
         .map(|&t| Boxed::new(mesh.triangle(t as usize)))
-        .collect()
+        .collect_into_vec(&mut boxed);
+    boxed
 }
+
+/// The fewest triangles a thread prepares at a time: small meshes (robot links) stay on one.
+const BOXED_RUN: usize = 4096;
 
 /// The box around each node's triangles (in the mesh's frame), by node index: a leaf's box is
 /// what the leaf test compares the other leaf's triangles with. Computed once per
