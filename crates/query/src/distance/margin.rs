@@ -60,7 +60,7 @@ impl Margin {
         let (a_tris, a_bounds) = test.a_side();
         let pa = &a_tris[a.start..a.start + a.triangles.len()];
         let around_a = &a_bounds[a.node];
-        let (pb, _) = test.placed(&b);
+        let pb = test.placed_triangles(&b);
         for (q, &tb) in pb.iter().zip(b.triangles) {
             if self.beyond(box_gap_squared(around_a, &q.bounds)) {
                 continue;

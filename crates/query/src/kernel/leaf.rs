@@ -218,6 +218,13 @@ impl<'a> LeafTest<'a> {
         (self.cache.triangles(self.b, self.b_in_a, b), around)
     }
 
+    /// The triangles of B's leaf `b` placed in A's frame (on first use in this query), for a
+    /// test that needs no box around them.
+    #[inline]
+    pub fn placed_triangles(&mut self, b: &Leaf) -> &[Boxed] {
+        self.cache.triangles(self.b, self.b_in_a, b)
+    }
+
     /// The box around the triangles of B's leaf `b` placed in A's frame (computed on first
     /// use in this query; the triangles themselves are placed only when asked for).
     #[inline]
