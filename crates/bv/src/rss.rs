@@ -55,6 +55,16 @@ impl Rss {
         ]
     }
 
+    /// [`BoundingVolume::fit_triangles_with_moments`] from the triangles' `moments` and any
+    /// list of points holding each of their vertices (repeats allowed, e.g. each vertex once
+    /// instead of once per triangle naming it): the same frame, and the RSS around the same
+    /// point set. `None` when the triangles have no area in floating point (or their sums
+    /// overflow), where the fit needs the triangles themselves.
+    pub fn fit_moments_around(moments: &[TriangleMoments], points: &[Point]) -> Option<Self> {
+        let covariance = covariance::moments_covariance(moments)?;
+        Some(Self::from_axes(covariance::eigen_frame(&covariance), points))
+    }
+
     /// An RSS along `axes` (orthonormal columns, the normal last) containing `points`
     /// (non-empty): [`Rss::around_balls`] with radius 0.
     pub fn from_axes(axes: Matrix3<f64>, points: &[Point]) -> Self {

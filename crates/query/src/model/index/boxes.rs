@@ -6,6 +6,7 @@ use obbtree_bv::intersect::tri_tri_exact::Prepared;
 use obbtree_bv::{Aabb, BoundingVolume, Point, TriMesh, Triangle};
 use obbtree_tree::{Bvh, NodeKind};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// A triangle (in A's frame) with its plane, prepared for the exact test, and its bounding box.
 #[derive(Clone, Copy, Debug)]
@@ -107,6 +108,35 @@ impl LeafVertices {
     pub(crate) fn of(&self, node: usize) -> &[Point] {
         let [start, end] = self.ranges[node];
         &self.points[start as usize..end as usize]
+    }
+
+    /// Per node, by node index, the run of points (see [`Self::run`]) holding the distinct
+    /// vertices of every leaf below it: a vertex shared by two of those leaves appears once
+    /// for each. A node's descendants are one stretch of the node array (its two children,
+    /// then their descendants, [`Bvh`]'s layout), and the leaves' vertices were stored in
+    /// node order, so a subtree's are contiguous.
+    pub(crate) fn runs_below<V>(&self, tree: &Bvh<V>) -> Vec<Range<usize>> {
+        let nodes = tree.nodes();
+        let mut runs = vec![0..0; nodes.len()];
+        for i in (0..nodes.len()).rev() {
+            runs[i] = match nodes[i].kind() {
+                NodeKind::Internal { left, right } => {
+                    let (l, r) = (&runs[left], &runs[right]);
+                    l.start.min(r.start)..l.end.max(r.end)
+                }
+                NodeKind::Leaf(_) => {
+                    let [start, end] = self.ranges[i];
+                    start as usize..end as usize
+                }
+            };
+        }
+        runs
+    }
+
+    /// The points of a run of [`Self::runs_below`].
+    #[inline]
+    pub(crate) fn run(&self, run: Range<usize>) -> &[Point] {
+        &self.points[run]
     }
 
     /// Bytes held.

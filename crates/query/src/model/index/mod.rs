@@ -27,7 +27,7 @@ impl DistanceIndex {
     /// The index of `model`.
     pub fn new<V: Send + Sync>(model: &MeshModel<V>) -> Self {
         Self {
-            rss: rss::rss_per_node(model.boxed(), model.tree()),
+            rss: rss::rss_per_node(model.boxed(), model.leaf_vertices(), model.tree()),
             heights: rss::heights(model.tree()),
         }
     }
