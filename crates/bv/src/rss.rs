@@ -62,7 +62,10 @@ impl Rss {
     /// overflow), where the fit needs the triangles themselves.
     pub fn fit_moments_around(moments: &[TriangleMoments], points: &[Point]) -> Option<Self> {
         let covariance = covariance::moments_covariance(moments)?;
-        Some(Self::from_axes(covariance::eigen_frame(&covariance), points))
+        Some(Self::from_axes(
+            covariance::eigen_frame(&covariance),
+            points,
+        ))
     }
 
     /// An RSS along `axes` (orthonormal columns, the normal last) containing `points`
@@ -98,15 +101,19 @@ impl Rss {
             });
         let radius = 0.5 * (high - low);
         let height = 0.5 * (high + low);
-        let reach = |(l, r): &(Vector, f64)| {
-            let (room, h) = (radius - r, l.z - height);
-            (room * room - h * h).max(0.0).sqrt()
-        };
+        // Each ball's reach in the plane, once for the three passes below.
+        let reaches: Vec<f64> = local
+            .iter()
+            .map(|(l, r)| {
+                let (room, h) = (radius - r, l.z - height);
+                (room * room - h * h).max(0.0).sqrt()
+            })
+            .collect();
         let side = |k: usize| {
             let (lo, hi) = local
                 .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), b| {
-                    let rho = reach(b);
+                .zip(&reaches)
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (b, &rho)| {
                     (lo.min(b.0[k] + rho), hi.max(b.0[k] - rho))
                 });
             if lo <= hi {
@@ -117,8 +124,8 @@ impl Rss {
             }
         };
         let ((mut x0, mut x1), (y0, y1)) = (side(0), side(1));
-        for b in &local {
-            let (l, rho) = (&b.0, reach(b));
+        for (b, &rho) in local.iter().zip(&reaches) {
+            let l = &b.0;
             let dy = (y0 - l.y).max(l.y - y1).max(0.0);
             let room = (rho * rho - dy * dy).max(0.0).sqrt();
             x0 = x0.min(l.x + room);
