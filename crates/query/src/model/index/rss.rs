@@ -108,7 +108,10 @@ mod tests {
             let fitted = Rss::fit_triangles(&corners, ());
             assert_eq!(rss[node].axes, fitted.axes, "node {node}");
             assert!((rss[node].radius - fitted.radius).abs() <= 1e-9 * (1.0 + fitted.radius));
-            assert!(corners.iter().flatten().all(|p| rss[node].contains_point(p, 0.0)));
+            assert!(corners
+                .iter()
+                .flatten()
+                .all(|p| rss[node].contains_point(p, 0.0)));
         }
     }
 
