@@ -464,4 +464,41 @@ mod tests {
         let (lo, hi) = (lo.round_down(), hi.round_up());
         assert!(lo <= 0.5f64.sqrt() && 0.5f64.sqrt() <= hi && hi - lo <= 1e-12);
     }
+
+    /// Directed rounding of dyadic numbers with more bits than an `f64` holds: `1 ± 2⁻⁶⁰`
+    /// round to 1 one way and to its neighbour the other.
+    #[test]
+    fn dyadics_round_outwards_to_floats() {
+        let one_and = |delta: i64| Dyadic {
+            num: (BigInt::one() << 60usize) + delta,
+            exp: 60,
+        };
+        assert_eq!(one_and(1).round_down(), 1.0);
+        assert_eq!(one_and(1).round_up(), 1.0f64.next_up());
+        assert_eq!(one_and(-1).round_down(), 1.0f64.next_down());
+        assert_eq!(one_and(-1).round_up(), 1.0);
+        assert_eq!(one_and(0).round_down(), 1.0);
+        assert_eq!(one_and(0).round_up(), 1.0);
+    }
+
+    /// A root at a dyadic point that isolation did not land on (3/8, inside `[0, 1]` as
+    /// isolated) is found exactly when the enclosure narrows onto it; a root closer to 0 than
+    /// the enclosure's precision (`2⁻⁵⁰ / 3`) gets an interval starting at 0 that holds it.
+    #[test]
+    fn enclosures_are_exact_at_dyadic_roots_and_hold_roots_near_zero() {
+        let (eighths, far) = (poly(&[-3, 8]), poly(&[-2, 1])); // 8t − 3, t − 2
+        let three_eighths = roots_in_unit_interval(&(&eighths * &far)).remove(0);
+        assert!(matches!(three_eighths, Time::Root { .. }));
+        let [lo, hi] = three_eighths.enclosure(40);
+        assert_eq!((lo.round_down(), hi.round_up()), (0.375, 0.375));
+        let slope = BigInt::from(3) << 50usize;
+        let near_zero = Poly(vec![BigInt::from(-1), slope.clone()]); // 3·2⁵⁰ t − 1
+        let root = BigRational::new(BigInt::one(), slope);
+        let [lo, hi] = roots_in_unit_interval(&near_zero).remove(0).enclosure(40);
+        assert!(lo.rational() <= root && root <= hi.rational());
+        assert!(
+            hi.rational() - lo.rational()
+                <= BigRational::new(BigInt::one(), BigInt::one() << 40usize)
+        );
+    }
 }
