@@ -8,11 +8,11 @@ use obbtree_query::{Model, ModelOptions, PosedOverlap};
 use obbtree_tree::{with_volume, BuildOptions, VolumeKind};
 use rand::{Rng, SeedableRng};
 
-/// The bv tests' exact distance oracle (a convex quadratic programme over every support pair,
-/// solved by Cramer's rule over the integers; shares no code with the engine).
 /// The closed-form distance from a point to a solid cylinder (radial and axial excess).
 #[path = "../../../bv/tests/common/cylinder.rs"]
 pub mod cylinder;
+/// The bv tests' exact distance oracle (a convex quadratic programme over every support pair,
+/// solved by Cramer's rule over the integers; shares no code with the engine).
 #[path = "../../../bv/tests/common/distance.rs"]
 pub mod distance;
 #[path = "../../../bv/tests/common/exact.rs"]
