@@ -3,7 +3,8 @@
 //! Every public geometric type uses nalgebra with `f64`.
 //!
 //! * [`volume`]: the [`BoundingVolume`] trait the hierarchies are generic over.
-//! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes.
+//! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes; [`disk`], the thick disk
+//!   around one triangle that bounds its distance to a point.
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
 //! * [`ccd`]: exact continuous collision of the moving primitive pairs, vertex–face and
@@ -52,6 +53,7 @@
 
 pub mod aabb;
 pub mod ccd;
+pub mod disk;
 pub mod distance;
 pub mod fit;
 pub mod intersect;
@@ -74,6 +76,7 @@ pub mod winding;
 mod test_support;
 
 pub use aabb::Aabb;
+pub use disk::Disk;
 pub use fit::{ObbFit, SphereFit};
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
 pub use motion::Motion;

@@ -1,7 +1,9 @@
 //! The distance from one point to a mesh: a best-first walk over the mesh's wide tree, each
-//! child bounded below by the point's distance to its box (`point_wide.rs`), each leaf's
-//! triangles measured in floating point (Ericson, *Real-Time Collision Detection* (2005)
-//! §5.1.5) after their own boxes. The closest triangle found is then measured by the certified triangle
+//! child bounded below by the point's distance to its box (`point_wide.rs`), or far from the
+//! surface over the binary tree with each node's rectangle swept sphere as the bound; each
+//! leaf's triangles measured in floating point (Ericson, *Real-Time Collision Detection*
+//! (2005) §5.1.5) after their own boxes and the thick disks around them ([`Disk`]), which
+//! leave out most of the tilted triangles a box cannot. The closest triangle found is then measured by the certified triangle
 //! distance ([`tri_tri::distance`], which decides contact exactly), so the answer carries the
 //! two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0 exactly when
 //! the point lies on the surface.
@@ -18,7 +20,7 @@ use super::point_wide::walk_wide;
 use crate::model::MeshModel;
 use crate::ranked::Ranked;
 use obbtree_bv::distance::{point_triangle, tri_tri};
-use obbtree_bv::{Point, Rss, Triangle};
+use obbtree_bv::{Aabb, Disk, Point, Rss, Triangle};
 use obbtree_tree::TreeVolume;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -88,7 +90,13 @@ pub(crate) fn point_distance<V: TreeVolume>(
 fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) -> Best {
     let bounds = mesh.bounds();
     if first.distance < NEAR * (bounds.maxs - bounds.mins).amax() {
-        walk_wide(mesh.pick_tree(), q, first, cap)
+        walk_wide(
+            mesh.pick_tree(),
+            &mesh.triangle_disks().in_wide_order,
+            q,
+            first,
+            cap,
+        )
     } else {
         walk(mesh, q, first, cap)
     }
@@ -136,22 +144,62 @@ fn walk<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) ->
     best
 }
 
-/// The best of `best` and the triangles of `leaf`, each measured only when its box may be
-/// nearer than the best so far.
+/// The best of `best` and the triangles of `leaf`, each measured only when its box and its
+/// disk may be nearer than the best so far.
 fn scan_leaf<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, leaf: usize, mut best: Best) -> Best {
     let range = mesh.tree().node(leaf).triangle_range().unwrap_or(0..0);
-    let boxes = &mesh.boxed()[range];
-    for (&t, boxed) in mesh.tree().leaf_triangles(leaf).iter().zip(boxes) {
-        if boxed.bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) >= best.distance * best.distance
-        {
-            continue;
-        }
-        let found = measure(mesh, q, t);
-        if found.distance < best.distance {
-            best = found;
-        }
+    let boxes = &mesh.boxed()[range.clone()];
+    let disks = &mesh.triangle_disks().in_tree_order[range];
+    let leaf = mesh.tree().leaf_triangles(leaf).iter();
+    for ((&t, boxed), disk) in leaf.zip(boxes).zip(disks) {
+        let [a, b, c] = *boxed.tri.vertices();
+        best = nearer(q, best, t, &Triangle::new(a, b, c), &boxed.bounds, disk);
     }
     best
+}
+
+/// `best`, or triangle `t` (`triangle`, inside `bounds` and `disk`) when it is nearer to `q`.
+/// The triangle is measured only when it is not the best already and neither its box nor its
+/// disk leaves it out, so a walk measures each triangle at most once after its first.
+#[inline]
+pub(crate) fn nearer(
+    q: &Point,
+    best: Best,
+    t: u32,
+    triangle: &Triangle,
+    bounds: &Aabb,
+    disk: &Disk,
+) -> Best {
+    let farther = t == best.triangle
+        || bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) >= best.distance * best.distance
+        || beyond(disk, q, best.distance);
+    if farther {
+        return best;
+    }
+    let point = point_triangle::closest_point(q, triangle);
+    let distance = (point - q).norm();
+    if distance < best.distance {
+        Best {
+            distance,
+            triangle: t,
+            point,
+        }
+    } else {
+        best
+    }
+}
+
+/// Whether the triangle inside `disk` is certainly no nearer to `q` than `distance`: the
+/// disk's distance, less a pad far above its rounding and the disk's own (see [`Disk`]), is at
+/// least `distance`.
+#[inline]
+fn beyond(disk: &Disk, q: &Point, distance: f64) -> bool {
+    let size = (q - disk.center).abs().sum()
+        + disk.center.coords.abs().sum()
+        + disk.radius
+        + disk.half_thickness;
+    let reach = distance + BOUND_PAD * size;
+    disk.distance_squared(q) >= reach * reach
 }
 
 /// The relative rounding of a squared distance to a box (three squares and two sums, a few

@@ -6,28 +6,29 @@
 //!
 //! A box that contains its triangles gives a lower bound on their distance; the stored boxes
 //! contain the exact ones, so the walk leaves out only what its best float distance already
-//! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]).
+//! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]). A leaf's
+//! triangles are measured after their own boxes and disks ([`nearer`]).
 
-use super::point::{Best, BOX_ROUNDING};
+use super::point::{nearer, Best, BOX_ROUNDING};
 use crate::ranked::Ranked;
-use obbtree_bv::distance::point_triangle;
-use obbtree_bv::{Aabb, Point};
+use obbtree_bv::{Aabb, Disk, Point};
 use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
-/// found, or than `cap`.
-pub(crate) fn walk_wide(tree: &WideTree, q: &Point, first: Best, cap: f64) -> Best {
+/// found, or than `cap`; `disks` holds the disk around each of its leaf triangles, in order.
+pub(crate) fn walk_wide(tree: &WideTree, disks: &[Disk], q: &Point, first: Best, cap: f64) -> Best {
     match &tree.triangles {
-        Leaves::Single(triangles) => walk_over(tree, triangles, q, first, cap),
-        Leaves::Double(triangles) => walk_over(tree, triangles, q, first, cap),
+        Leaves::Single(triangles) => walk_over(tree, triangles, disks, q, first, cap),
+        Leaves::Double(triangles) => walk_over(tree, triangles, disks, q, first, cap),
     }
 }
 
 fn walk_over<T: Copy + Into<f64>>(
     tree: &WideTree,
     triangles: &[LeafTriangle<T>],
+    disks: &[Disk],
     q: &Point,
     mut best: Best,
     cap: f64,
@@ -50,27 +51,15 @@ fn walk_over<T: Copy + Into<f64>>(
             break;
         }
         if child.count > 0 {
-            let leaf = &triangles[child.start as usize..(child.start + child.count) as usize];
-            for t in leaf {
+            let range = child.start as usize..(child.start + child.count) as usize;
+            let leaf = &triangles[range.clone()];
+            for (t, disk) in leaf.iter().zip(&disks[range]) {
                 let triangle = t.triangle();
                 let corners = Aabb::new(
                     triangle.a.inf(&triangle.b).inf(&triangle.c),
                     triangle.a.sup(&triangle.b).sup(&triangle.c),
                 );
-                if corners.distance_squared(q) * (1.0 - BOX_ROUNDING)
-                    >= best.distance * best.distance
-                {
-                    continue;
-                }
-                let point = point_triangle::closest_point(q, &triangle);
-                let distance = (point - q).norm();
-                if distance < best.distance {
-                    best = Best {
-                        distance,
-                        triangle: t.index,
-                        point,
-                    };
-                }
+                best = nearer(q, best, t.index, &triangle, &corners, disk);
             }
             continue;
         }

@@ -2,6 +2,7 @@
 //! them, owned and cheap to share.
 
 use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed, LeafVertices};
+use super::index::disks::TriangleDisks;
 use super::index::hull::Hull;
 use super::index::moments::moments_per_node;
 use super::index::DistanceIndex;
@@ -80,6 +81,7 @@ struct Inner<V> {
     leaf_vertices: LeafVertices,
     pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
+    triangle_disks: OnceLock<TriangleDisks>,
     winding_moments: OnceLock<Vec<Moments>>,
     hull: OnceLock<Hull>,
 }
@@ -144,6 +146,7 @@ impl<V: TreeVolume> MeshModel<V> {
             tree,
             pick_tree: OnceLock::new(),
             distance_index: OnceLock::new(),
+            triangle_disks: OnceLock::new(),
             winding_moments: OnceLock::new(),
             hull: OnceLock::new(),
         };
@@ -162,11 +165,19 @@ impl<V: TreeVolume> MeshModel<V> {
         self.hull();
     }
 
-    /// Builds what point queries walk (the wide tree and the distance index) now rather than
-    /// on the first one.
+    /// Builds what point queries walk (the wide tree, the distance index and the disks around
+    /// the triangles) now rather than on the first one.
     pub fn prepare_points(&self) {
-        self.pick_tree();
+        self.triangle_disks();
         self.distance_index();
+    }
+
+    /// The disk around each triangle in both leaf orders, built on first use (with the wide
+    /// tree it needs; [`index::disks`]).
+    pub(crate) fn triangle_disks(&self) -> &TriangleDisks {
+        self.inner
+            .triangle_disks
+            .get_or_init(|| TriangleDisks::new(self.boxed(), self.pick_tree()))
     }
 
     /// Builds the convex hull now rather than on first use (by a distance query of meshes far
@@ -328,6 +339,10 @@ impl<V> MeshModel<V> {
                 .distance_index
                 .get()
                 .map_or(0, DistanceIndex::memory_bytes)
+            + inner
+                .triangle_disks
+                .get()
+                .map_or(0, TriangleDisks::memory_bytes)
             + inner.hull.get().map_or(0, Hull::memory_bytes)
             + inner
                 .winding_moments

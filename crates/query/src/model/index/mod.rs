@@ -4,9 +4,11 @@
 //! each node's triangles and each node's height ([`rss`]); on first use the convex [`hull`]
 //! (its vertices and a sample of them), which both the distance screen and the scenes'
 //! separating planes use; the extreme-vertex and nearest-triangle searches over the boxes
-//! ([`support`]); on the first winding-number query each node's [`moments`].
+//! ([`support`]); on the first winding-number query each node's [`moments`]; on the first
+//! point query the thick disk around each triangle ([`disks`]).
 
 pub(crate) mod boxes;
+pub(crate) mod disks;
 pub(crate) mod hull;
 pub(crate) mod moments;
 mod rss;
