@@ -83,6 +83,7 @@ mod cylinder;
 mod halfspace;
 mod margin;
 mod point;
+mod point_packet;
 mod point_wide;
 mod request;
 mod screen;
@@ -91,6 +92,7 @@ mod slab;
 mod tracker;
 
 pub(crate) use point::point_distance;
+pub(crate) use point_packet::{packet_distances, LANES};
 
 pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;

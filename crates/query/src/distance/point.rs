@@ -16,18 +16,17 @@
 //! each node's rectangle swept sphere as the bound (Larsen, Gottschalk, Lin & Manocha, "Fast
 //! proximity queries with swept sphere volumes", 1999).
 
+use super::point_packet::walk_packet;
 use super::point_wide::walk_wide;
 use crate::model::MeshModel;
-use crate::ranked::Ranked;
-use obbtree_bv::distance::{point_triangle, tri_tri};
+use obbtree_bv::distance::point_triangle::{self, PreparedTriangle};
+use obbtree_bv::distance::tri_tri;
 use obbtree_bv::{Aabb, Disk, Point, Rss, Triangle};
 use obbtree_tree::TreeVolume;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// The relative pad of a node's bound (a few hundred ulps of the coordinates involved), which
 /// covers the rounding of the point's move into the rectangle's frame and of the distance.
-const BOUND_PAD: f64 = 1e-13;
+pub(super) const BOUND_PAD: f64 = 1e-13;
 
 /// A point's distance to a mesh, in the mesh's frame.
 #[derive(Clone, Copy, Debug)]
@@ -63,7 +62,7 @@ pub(crate) fn point_distance<V: TreeVolume>(
     size: f64,
 ) -> Option<PointDistance> {
     let pad = BOUND_PAD * (q.coords.abs().sum() + size + max.unwrap_or(0.0));
-    let start = hint.unwrap_or_else(|| mesh.tree().leaf_triangles(first_leaf(mesh))[0]);
+    let start = hint.unwrap_or_else(|| start_triangle(mesh));
     let first = measure(mesh, q, start);
     let best = match max {
         None => search(mesh, q, first, f64::INFINITY),
@@ -87,9 +86,8 @@ pub(crate) fn point_distance<V: TreeVolume>(
 /// (the first triangle within [`NEAR`] of the mesh's extent) the wide tree's, whose boxes are
 /// cheap to test four at a time; farther out the binary tree's, whose rectangle swept spheres
 /// bound far points much more tightly. Both find the same distance; the choice is speed only.
-fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) -> Best {
-    let bounds = mesh.bounds();
-    if first.distance < NEAR * (bounds.maxs - bounds.mins).amax() {
+pub(super) fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) -> Best {
+    if is_near(mesh, &first) {
         walk_wide(
             mesh.pick_tree(),
             &mesh.triangle_disks().in_wide_order,
@@ -98,70 +96,52 @@ fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) 
             cap,
         )
     } else {
-        walk(mesh, q, first, cap)
+        walk_packet(mesh, &[*q], [first], cap)[0]
     }
 }
 
 /// Where the wide walk takes over, as a share of the mesh's largest extent.
 const NEAR: f64 = 0.03;
 
-/// The best-first walk from `first`, leaving out nodes whose bound reaches the best float
-/// distance found or `cap`.
-fn walk<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) -> Best {
-    let rss = &mesh.distance_index().rss;
-    let mut best = first;
-    let limit = |best: &Best| best.distance.min(cap);
-    let mut pending = BinaryHeap::new();
-    pending.push(Reverse(Ranked { rank: 0.0, item: 0 }));
-    while let Some(Reverse(Ranked {
-        rank: bound,
-        item: node,
-    })) = pending.pop()
-    {
-        if bound >= limit(&best) {
-            break;
-        }
-        match mesh.tree().node(node).children() {
-            Some(children) => {
-                for child in children {
-                    let limit = limit(&best);
-                    let boxed = mesh.node_bounds()[child].distance_squared(q);
-                    if boxed * (1.0 - BOX_ROUNDING) >= limit * limit {
-                        continue; // the box, cheaper than the RSS, already leaves it out
-                    }
-                    let bound = lower_bound(&rss[child], q);
-                    if bound < limit {
-                        pending.push(Reverse(Ranked {
-                            rank: bound,
-                            item: child,
-                        }));
-                    }
-                }
-            }
-            None => best = scan_leaf(mesh, q, node, best),
-        }
-    }
-    best
+/// Whether a point whose first triangle is `first` lies near the surface (within [`NEAR`] of
+/// the mesh's largest extent), where the wide walk serves it best.
+pub(super) fn is_near<V>(mesh: &MeshModel<V>, first: &Best) -> bool {
+    let bounds = mesh.bounds();
+    first.distance < NEAR * (bounds.maxs - bounds.mins).amax()
 }
 
-/// The best of `best` and the triangles of `leaf`, each measured only when its box and its
-/// disk may be nearer than the best so far.
-fn scan_leaf<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, leaf: usize, mut best: Best) -> Best {
+/// The best of `best[k]` and the triangles of `leaf` for each point `packet[k]` that `needs`
+/// the leaf, each triangle measured for a point only when its box and its disk may be nearer
+/// than that point's best so far, and prepared once for all of them.
+pub(super) fn scan_leaf<V: TreeVolume, const N: usize>(
+    mesh: &MeshModel<V>,
+    packet: &[Point; N],
+    leaf: usize,
+    best: &mut [Best; N],
+    needs: [bool; N],
+) {
     let range = mesh.tree().node(leaf).triangle_range().unwrap_or(0..0);
     let boxes = &mesh.boxed()[range.clone()];
     let disks = &mesh.triangle_disks().in_tree_order[range];
     let leaf = mesh.tree().leaf_triangles(leaf).iter();
     for ((&t, boxed), disk) in leaf.zip(boxes).zip(disks) {
+        let open: [bool; N] = std::array::from_fn(|k| {
+            needs[k] && may_be_nearer(&packet[k], &best[k], t, &boxed.bounds, disk)
+        });
+        if !open.contains(&true) {
+            continue;
+        }
         let [a, b, c] = *boxed.tri.vertices();
-        best = nearer(q, best, t, &Triangle::new(a, b, c), &boxed.bounds, disk);
+        let triangle = PreparedTriangle::new(&Triangle::new(a, b, c));
+        for k in (0..N).filter(|&k| open[k]) {
+            best[k] = nearest(best[k], &triangle, &packet[k], t);
+        }
     }
-    best
 }
 
-/// `best`, or triangle `t` (`triangle`, inside `bounds` and `disk`) when it is nearer to `q`.
-/// The triangle is measured only when it is not the best already and neither its box nor its
-/// disk leaves it out, so a walk measures each triangle at most once after its first.
-#[inline]
+/// `best`, or triangle `t` (`triangle`, inside `bounds` and `disk`) when it is nearer to `q`,
+/// measured only when it [may be](may_be_nearer).
+#[inline(always)]
 pub(crate) fn nearer(
     q: &Point,
     best: Best,
@@ -170,13 +150,28 @@ pub(crate) fn nearer(
     bounds: &Aabb,
     disk: &Disk,
 ) -> Best {
-    let farther = t == best.triangle
-        || bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) >= best.distance * best.distance
-        || beyond(disk, q, best.distance);
-    if farther {
-        return best;
+    if may_be_nearer(q, &best, t, bounds, disk) {
+        nearest(best, &PreparedTriangle::new(triangle), q, t)
+    } else {
+        best
     }
-    let point = point_triangle::closest_point(q, triangle);
+}
+
+/// Whether triangle `t` (inside `bounds` and `disk`) may be nearer to `q` than `best`: it is
+/// not the best already, and neither its box nor its disk leaves it out (so a walk measures a
+/// triangle at most once after its first).
+#[inline(always)]
+fn may_be_nearer(q: &Point, best: &Best, t: u32, bounds: &Aabb, disk: &Disk) -> bool {
+    t != best.triangle
+        && bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) < best.distance * best.distance
+        && !beyond(disk, q, best.distance)
+}
+
+/// The nearer of `best` and triangle `t` (`triangle`) to `q`, by float distance (`best` on a
+/// tie).
+#[inline]
+fn nearest(best: Best, triangle: &PreparedTriangle, q: &Point, t: u32) -> Best {
+    let point = triangle.closest_point(q);
     let distance = (point - q).norm();
     if distance < best.distance {
         Best {
@@ -206,17 +201,17 @@ fn beyond(disk: &Disk, q: &Point, distance: f64) -> bool {
 /// ulps), with room: a box is left out only when it is certainly no nearer than the best.
 pub(crate) const BOX_ROUNDING: f64 = 16.0 * f64::EPSILON;
 
-/// The first leaf of the tree (the hint of a walk that has none).
-fn first_leaf<V>(mesh: &MeshModel<V>) -> usize {
+/// The first triangle of the tree's first leaf (the hint of a walk that has none).
+pub(super) fn start_triangle<V>(mesh: &MeshModel<V>) -> u32 {
     let mut node = 0;
     while let Some([left, _]) = mesh.tree().node(node).children() {
         node = left;
     }
-    node
+    mesh.tree().leaf_triangles(node)[0]
 }
 
 /// The float distance from `q` to triangle `t` and its closest point.
-fn measure<V>(mesh: &MeshModel<V>, q: &Point, t: u32) -> Best {
+pub(super) fn measure<V>(mesh: &MeshModel<V>, q: &Point, t: u32) -> Best {
     let point = point_triangle::closest_point(q, &mesh.mesh().triangle(t as usize));
     Best {
         distance: (point - q).norm(),
@@ -227,7 +222,7 @@ fn measure<V>(mesh: &MeshModel<V>, q: &Point, t: u32) -> Best {
 
 /// A lower bound on the distance from `q` to anything inside `rss`: the distance to its
 /// rectangle less its radius and the pad.
-fn lower_bound(rss: &Rss, q: &Point) -> f64 {
+pub(super) fn lower_bound(rss: &Rss, q: &Point) -> f64 {
     let local = rss.local(q);
     let x = local.x - local.x.clamp(0.0, rss.lengths[0]);
     let y = local.y - local.y.clamp(0.0, rss.lengths[1]);
@@ -237,7 +232,12 @@ fn lower_bound(rss: &Rss, q: &Point) -> f64 {
 
 /// The answer for the best triangle: its certified distance, or exactly 0 when some triangle
 /// the walk could not tell from touching contains `q`.
-fn certified<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, best: Best, pad: f64) -> PointDistance {
+pub(super) fn certified<V: TreeVolume>(
+    mesh: &MeshModel<V>,
+    q: &Point,
+    best: Best,
+    pad: f64,
+) -> PointDistance {
     let measured = tri_tri::distance(&mesh.mesh().triangle(best.triangle as usize), &at(q));
     let touches = measured.distance == 0.0 && measured.error == 0.0;
     let lower = (measured.distance - measured.error - pad).max(0.0);

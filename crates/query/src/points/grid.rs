@@ -17,7 +17,7 @@ use super::winding::{winding_number, Enough};
 use super::Side;
 use crate::collide::containment::row_inside;
 use crate::collide::PosedOverlap;
-use crate::distance::point_distance;
+use crate::distance::{packet_distances, point_distance, LANES};
 use crate::error::{Operand, QueryError};
 use crate::model::{MeshModel, Model};
 use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, MAX_COORDINATE};
@@ -175,10 +175,20 @@ fn fill_row<V: PosedOverlap>(
 ) -> usize {
     let points: Vec<Point> = (0..values.len()).map(|k| grid.point([i, j, k])).collect();
     let mut hint = None;
-    for (value, p) in values.iter_mut().zip(&points) {
-        let found = point_distance(mesh, p, hint, None, size).expect("no maximum distance");
-        hint = Some(found.triangle);
-        *value = found.distance;
+    for (values, points) in values.chunks_mut(LANES).zip(points.chunks(LANES)) {
+        if let Ok(packet) = <&[Point; LANES]>::try_from(points) {
+            let found = packet_distances(mesh, packet, hint, size);
+            hint = Some(found[LANES - 1].triangle);
+            for (value, found) in values.iter_mut().zip(found) {
+                *value = found.distance;
+            }
+            continue;
+        }
+        for (value, p) in values.iter_mut().zip(points) {
+            let found = point_distance(mesh, p, hint, None, size).expect("no maximum distance");
+            hint = Some(found.triangle);
+            *value = found.distance;
+        }
     }
     let sides = row_sides(mesh, &points, values);
     let mut undecided = 0;

@@ -1,0 +1,126 @@
+//! The point walk over the binary tree, each node bounded by its box and then its rectangle
+//! swept sphere, for a packet of nearby points at once (four neighbours on a grid's row; a
+//! single point is a packet of one): each node is bounded for each point still in need of
+//! it, so the nodes the points share are fetched, queued and opened once instead of once per
+//! point (the packets of Wald, Slusallek, Benthin & Wagner, "Interactive rendering with
+//! coherent ray tracing", 2001, applied to closest points).
+//!
+//! Each point keeps its own best triangle and its own bounds: a node is left out for a point
+//! exactly when a walk for that point alone would leave it out at the same best distance, and a
+//! leaf's triangles are measured for each point that still needs the leaf. A node's bound, less
+//! a pad far above its rounding, is at least the best float distance, so nothing left out is
+//! nearer: each point ends with the least float distance over the mesh, whichever points share
+//! its packet, and its answer is certified as a single point's (`point.rs`). Points near the
+//! surface take the wide tree's walk one by one, as they would alone.
+
+use super::point::{
+    certified, is_near, lower_bound, measure, scan_leaf, search, start_triangle, Best,
+    PointDistance, BOUND_PAD, BOX_ROUNDING,
+};
+use crate::model::MeshModel;
+use crate::ranked::Ranked;
+use obbtree_bv::{Point, Rss};
+use obbtree_tree::TreeVolume;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Points per packet.
+pub(crate) const LANES: usize = 4;
+
+/// The distance from each of `packet` (in the mesh's frame) to `mesh`, each walk first
+/// measuring the triangle `hint` if any; the answers of
+/// [`point_distance`](super::point_distance) without a maximum distance. `size` is the largest
+/// coordinate magnitude of the mesh.
+pub(crate) fn packet_distances<V: TreeVolume>(
+    mesh: &MeshModel<V>,
+    packet: &[Point; LANES],
+    hint: Option<u32>,
+    size: f64,
+) -> [PointDistance; LANES] {
+    let start = hint.unwrap_or_else(|| start_triangle(mesh));
+    let firsts = packet.map(|q| measure(mesh, &q, start));
+    let bests = if firsts.iter().any(|first| is_near(mesh, first)) {
+        std::array::from_fn(|k| search(mesh, &packet[k], firsts[k], f64::INFINITY))
+    } else {
+        walk_packet(mesh, packet, firsts, f64::INFINITY)
+    };
+    std::array::from_fn(|k| {
+        let pad = BOUND_PAD * (packet[k].coords.abs().sum() + size);
+        certified(mesh, &packet[k], bests[k], pad)
+    })
+}
+
+/// The best-first walk from `best` for every point of `packet`, leaving out for each point the
+/// nodes whose bound reaches its best float distance found or `cap`; ranked by the least of a
+/// node's bounds over the points, a node's bound for a point infinite once that point no longer
+/// needs it.
+pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
+    mesh: &MeshModel<V>,
+    packet: &[Point; N],
+    mut best: [Best; N],
+    cap: f64,
+) -> [Best; N] {
+    let rss = &mesh.distance_index().rss;
+    let mut pending = BinaryHeap::new();
+    pending.push(Reverse(Ranked {
+        rank: 0.0,
+        item: (0, [0.0; N]),
+    }));
+    while let Some(Reverse(Ranked {
+        rank,
+        item: (node, bounds),
+    })) = pending.pop()
+    {
+        let limits = best.map(|b| b.distance.min(cap));
+        if limits.iter().all(|&limit| rank >= limit) {
+            break;
+        }
+        let needs: [bool; N] = std::array::from_fn(|k| bounds[k] < limits[k]);
+        match mesh.tree().node(node).children() {
+            Some(children) => {
+                for child in children {
+                    let limits = best.map(|b| b.distance.min(cap));
+                    let bounds = child_bounds(mesh, &rss[child], child, packet, limits, needs);
+                    let rank = bounds.iter().copied().fold(f64::INFINITY, f64::min);
+                    if rank.is_finite() {
+                        pending.push(Reverse(Ranked {
+                            rank,
+                            item: (child, bounds),
+                        }));
+                    }
+                }
+            }
+            None => {
+                scan_leaf(mesh, packet, node, &mut best, needs);
+            }
+        }
+    }
+    best
+}
+
+/// The bound of node `child` (inside `rss`) for each point of `packet` that `needs` it and
+/// whose limit it is below, infinite for the others: the node's box first (cheaper, and often
+/// enough to leave the node out), then its RSS.
+fn child_bounds<V: TreeVolume, const N: usize>(
+    mesh: &MeshModel<V>,
+    rss: &Rss,
+    child: usize,
+    packet: &[Point; N],
+    limits: [f64; N],
+    needs: [bool; N],
+) -> [f64; N] {
+    let boxed = &mesh.node_bounds()[child];
+    std::array::from_fn(|k| {
+        let limit = limits[k];
+        let q = &packet[k];
+        if !needs[k] || boxed.distance_squared(q) * (1.0 - BOX_ROUNDING) >= limit * limit {
+            return f64::INFINITY;
+        }
+        let bound = lower_bound(rss, q);
+        if bound < limit {
+            bound
+        } else {
+            f64::INFINITY
+        }
+    })
+}
