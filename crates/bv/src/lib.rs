@@ -3,8 +3,8 @@
 //! Every public geometric type uses nalgebra with `f64`.
 //!
 //! * [`volume`]: the [`BoundingVolume`] trait the hierarchies are generic over.
-//! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes; [`disk`], the thick disk
-//!   around one triangle that bounds its distance to a point.
+//! * [`aabb`], [`obb`], [`sphere`], [`kdop`], [`rss`]: the volumes; [`prism`], the prism around
+//!   one triangle that bounds its distance to a point.
 //! * [`fit`]: the fitting methods (covariance, convex hull, Eberly, Ritter, Welzl, ...).
 //! * [`intersect`]: the primitive tests, one pair per file (`obb_obb.rs`, `ray_triangle.rs`, ...).
 //! * [`ccd`]: exact continuous collision of the moving primitive pairs, vertex–face and
@@ -53,7 +53,6 @@
 
 pub mod aabb;
 pub mod ccd;
-pub mod disk;
 pub mod distance;
 pub mod fit;
 pub mod intersect;
@@ -62,6 +61,7 @@ pub mod motion;
 pub mod obb;
 pub mod pose;
 pub mod predicates;
+pub mod prism;
 pub mod range;
 pub mod ray;
 pub mod rss;
@@ -76,12 +76,12 @@ pub mod winding;
 mod test_support;
 
 pub use aabb::Aabb;
-pub use disk::Disk;
 pub use fit::{ObbFit, SphereFit};
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26, Kdop6};
 pub use motion::Motion;
 pub use obb::Obb;
 pub use pose::{Pose, PoseError};
+pub use prism::Prism;
 pub use ray::Ray;
 pub use rss::Rss;
 pub use sphere::Sphere;

@@ -2,8 +2,8 @@
 //! child bounded below by the point's distance to its box (`point_wide.rs`), or far from the
 //! surface over the binary tree with each node's rectangle swept sphere as the bound; each
 //! leaf's triangles measured in floating point (Ericson, *Real-Time Collision Detection*
-//! (2005) §5.1.5) after their own boxes and the thick disks around them ([`Disk`]), which
-//! leave out most of the tilted triangles a box cannot. The closest triangle found is then measured by the certified triangle
+//! (2005) §5.1.5) after their own boxes and the prisms around them ([`Prism`]), which leave
+//! out most of the tilted triangles a box cannot. The closest triangle found is then measured by the certified triangle
 //! distance ([`tri_tri::distance`], which decides contact exactly), so the answer carries the
 //! two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0 exactly when
 //! the point lies on the surface.
@@ -21,7 +21,7 @@ use super::point_wide::walk_wide;
 use crate::model::MeshModel;
 use obbtree_bv::distance::point_triangle::{self, PreparedTriangle};
 use obbtree_bv::distance::tri_tri;
-use obbtree_bv::{Aabb, Disk, Point, Rss, Triangle};
+use obbtree_bv::{Aabb, Point, Prism, Rss, Triangle};
 use obbtree_tree::TreeVolume;
 
 /// The relative pad of a node's bound (a few hundred ulps of the coordinates involved), which
@@ -90,7 +90,7 @@ pub(super) fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best,
     if is_near(mesh, &first) {
         walk_wide(
             mesh.pick_tree(),
-            &mesh.triangle_disks().in_wide_order,
+            &mesh.triangle_prisms().in_wide_order,
             q,
             first,
             cap,
@@ -111,7 +111,7 @@ pub(super) fn is_near<V>(mesh: &MeshModel<V>, first: &Best) -> bool {
 }
 
 /// The best of `best[k]` and the triangles of `leaf` for each point `packet[k]` that `needs`
-/// the leaf, each triangle measured for a point only when its box and its disk may be nearer
+/// the leaf, each triangle measured for a point only when its box and its prism may be nearer
 /// than that point's best so far, and prepared once for all of them.
 pub(super) fn scan_leaf<V: TreeVolume, const N: usize>(
     mesh: &MeshModel<V>,
@@ -122,11 +122,11 @@ pub(super) fn scan_leaf<V: TreeVolume, const N: usize>(
 ) {
     let range = mesh.tree().node(leaf).triangle_range().unwrap_or(0..0);
     let boxes = &mesh.boxed()[range.clone()];
-    let disks = &mesh.triangle_disks().in_tree_order[range];
+    let prisms = &mesh.triangle_prisms().in_tree_order[range];
     let leaf = mesh.tree().leaf_triangles(leaf).iter();
-    for ((&t, boxed), disk) in leaf.zip(boxes).zip(disks) {
+    for ((&t, boxed), prism) in leaf.zip(boxes).zip(prisms) {
         let open: [bool; N] = std::array::from_fn(|k| {
-            needs[k] && may_be_nearer(&packet[k], &best[k], t, &boxed.bounds, disk)
+            needs[k] && may_be_nearer(&packet[k], &best[k], t, &boxed.bounds, prism)
         });
         if !open.contains(&true) {
             continue;
@@ -139,7 +139,7 @@ pub(super) fn scan_leaf<V: TreeVolume, const N: usize>(
     }
 }
 
-/// `best`, or triangle `t` (`triangle`, inside `bounds` and `disk`) when it is nearer to `q`,
+/// `best`, or triangle `t` (`triangle`, inside `bounds` and `prism`) when it is nearer to `q`,
 /// measured only when it [may be](may_be_nearer).
 #[inline(always)]
 pub(crate) fn nearer(
@@ -148,23 +148,23 @@ pub(crate) fn nearer(
     t: u32,
     triangle: &Triangle,
     bounds: &Aabb,
-    disk: &Disk,
+    prism: &Prism,
 ) -> Best {
-    if may_be_nearer(q, &best, t, bounds, disk) {
+    if may_be_nearer(q, &best, t, bounds, prism) {
         nearest(best, &PreparedTriangle::new(triangle), q, t)
     } else {
         best
     }
 }
 
-/// Whether triangle `t` (inside `bounds` and `disk`) may be nearer to `q` than `best`: it is
-/// not the best already, and neither its box nor its disk leaves it out (so a walk measures a
+/// Whether triangle `t` (inside `bounds` and `prism`) may be nearer to `q` than `best`: it is
+/// not the best already, and neither its box nor its prism leaves it out (so a walk measures a
 /// triangle at most once after its first).
 #[inline(always)]
-fn may_be_nearer(q: &Point, best: &Best, t: u32, bounds: &Aabb, disk: &Disk) -> bool {
+fn may_be_nearer(q: &Point, best: &Best, t: u32, bounds: &Aabb, prism: &Prism) -> bool {
     t != best.triangle
         && bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) < best.distance * best.distance
-        && !beyond(disk, q, best.distance)
+        && !beyond(prism, q, best.distance)
 }
 
 /// The nearer of `best` and triangle `t` (`triangle`) to `q`, by float distance (`best` on a
@@ -184,17 +184,13 @@ fn nearest(best: Best, triangle: &PreparedTriangle, q: &Point, t: u32) -> Best {
     }
 }
 
-/// Whether the triangle inside `disk` is certainly no nearer to `q` than `distance`: the
-/// disk's distance, less a pad far above its rounding and the disk's own (see [`Disk`]), is at
-/// least `distance`.
+/// Whether the triangle inside `prism` is certainly no nearer to `q` than `distance`: the
+/// prism's distance bound, less a pad far above its rounding (see [`Prism`]), is at least
+/// `distance`.
 #[inline]
-fn beyond(disk: &Disk, q: &Point, distance: f64) -> bool {
-    let size = (q - disk.center).abs().sum()
-        + disk.center.coords.abs().sum()
-        + disk.radius
-        + disk.half_thickness;
-    let reach = distance + BOUND_PAD * size;
-    disk.distance_squared(q) >= reach * reach
+fn beyond(prism: &Prism, q: &Point, distance: f64) -> bool {
+    let reach = distance + BOUND_PAD * (q.coords.abs().sum() + prism.scale);
+    prism.distance_squared(q) >= reach * reach
 }
 
 /// The relative rounding of a squared distance to a box (three squares and two sums, a few

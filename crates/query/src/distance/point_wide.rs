@@ -7,28 +7,34 @@
 //! A box that contains its triangles gives a lower bound on their distance; the stored boxes
 //! contain the exact ones, so the walk leaves out only what its best float distance already
 //! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]). A leaf's
-//! triangles are measured after their own boxes and disks ([`nearer`]).
+//! triangles are measured after their own boxes and prisms ([`nearer`]).
 
 use super::point::{nearer, Best, BOX_ROUNDING};
 use crate::ranked::Ranked;
-use obbtree_bv::{Aabb, Disk, Point};
+use obbtree_bv::{Aabb, Point, Prism};
 use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
-/// found, or than `cap`; `disks` holds the disk around each of its leaf triangles, in order.
-pub(crate) fn walk_wide(tree: &WideTree, disks: &[Disk], q: &Point, first: Best, cap: f64) -> Best {
+/// found, or than `cap`; `prisms` holds the prism around each of its leaf triangles, in order.
+pub(crate) fn walk_wide(
+    tree: &WideTree,
+    prisms: &[Prism],
+    q: &Point,
+    first: Best,
+    cap: f64,
+) -> Best {
     match &tree.triangles {
-        Leaves::Single(triangles) => walk_over(tree, triangles, disks, q, first, cap),
-        Leaves::Double(triangles) => walk_over(tree, triangles, disks, q, first, cap),
+        Leaves::Single(triangles) => walk_over(tree, triangles, prisms, q, first, cap),
+        Leaves::Double(triangles) => walk_over(tree, triangles, prisms, q, first, cap),
     }
 }
 
 fn walk_over<T: Copy + Into<f64>>(
     tree: &WideTree,
     triangles: &[LeafTriangle<T>],
-    disks: &[Disk],
+    prisms: &[Prism],
     q: &Point,
     mut best: Best,
     cap: f64,
@@ -53,13 +59,13 @@ fn walk_over<T: Copy + Into<f64>>(
         if child.count > 0 {
             let range = child.start as usize..(child.start + child.count) as usize;
             let leaf = &triangles[range.clone()];
-            for (t, disk) in leaf.iter().zip(&disks[range]) {
+            for (t, prism) in leaf.iter().zip(&prisms[range]) {
                 let triangle = t.triangle();
                 let corners = Aabb::new(
                     triangle.a.inf(&triangle.b).inf(&triangle.c),
                     triangle.a.sup(&triangle.b).sup(&triangle.c),
                 );
-                best = nearer(q, best, t.index, &triangle, &corners, disk);
+                best = nearer(q, best, t.index, &triangle, &corners, prism);
             }
             continue;
         }

@@ -2,9 +2,9 @@
 //! them, owned and cheap to share.
 
 use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed, LeafVertices};
-use super::index::disks::TriangleDisks;
 use super::index::hull::Hull;
 use super::index::moments::moments_per_node;
+use super::index::prisms::TrianglePrisms;
 use super::index::DistanceIndex;
 use super::solid::SolidFacts;
 use super::NEXT_ID;
@@ -81,7 +81,7 @@ struct Inner<V> {
     leaf_vertices: LeafVertices,
     pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
-    triangle_disks: OnceLock<TriangleDisks>,
+    triangle_prisms: OnceLock<TrianglePrisms>,
     winding_moments: OnceLock<Vec<Moments>>,
     hull: OnceLock<Hull>,
 }
@@ -146,7 +146,7 @@ impl<V: TreeVolume> MeshModel<V> {
             tree,
             pick_tree: OnceLock::new(),
             distance_index: OnceLock::new(),
-            triangle_disks: OnceLock::new(),
+            triangle_prisms: OnceLock::new(),
             winding_moments: OnceLock::new(),
             hull: OnceLock::new(),
         };
@@ -165,19 +165,19 @@ impl<V: TreeVolume> MeshModel<V> {
         self.hull();
     }
 
-    /// Builds what point queries walk (the wide tree, the distance index and the disks around
+    /// Builds what point queries walk (the wide tree, the distance index and the prisms around
     /// the triangles) now rather than on the first one.
     pub fn prepare_points(&self) {
-        self.triangle_disks();
+        self.triangle_prisms();
         self.distance_index();
     }
 
-    /// The disk around each triangle in both leaf orders, built on first use (with the wide
-    /// tree it needs; [`index::disks`]).
-    pub(crate) fn triangle_disks(&self) -> &TriangleDisks {
+    /// The prism around each triangle in both leaf orders, built on first use (with the wide
+    /// tree it needs; [`index::prisms`]).
+    pub(crate) fn triangle_prisms(&self) -> &TrianglePrisms {
         self.inner
-            .triangle_disks
-            .get_or_init(|| TriangleDisks::new(self.boxed(), self.pick_tree()))
+            .triangle_prisms
+            .get_or_init(|| TrianglePrisms::new(self.boxed(), self.pick_tree()))
     }
 
     /// Builds the convex hull now rather than on first use (by a distance query of meshes far
@@ -340,9 +340,9 @@ impl<V> MeshModel<V> {
                 .get()
                 .map_or(0, DistanceIndex::memory_bytes)
             + inner
-                .triangle_disks
+                .triangle_prisms
                 .get()
-                .map_or(0, TriangleDisks::memory_bytes)
+                .map_or(0, TrianglePrisms::memory_bytes)
             + inner.hull.get().map_or(0, Hull::memory_bytes)
             + inner
                 .winding_moments

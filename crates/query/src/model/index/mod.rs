@@ -5,12 +5,12 @@
 //! (its vertices and a sample of them), which both the distance screen and the scenes'
 //! separating planes use; the extreme-vertex and nearest-triangle searches over the boxes
 //! ([`support`]); on the first winding-number query each node's [`moments`]; on the first
-//! point query the thick disk around each triangle ([`disks`]).
+//! point query the prism around each triangle ([`prisms`]).
 
 pub(crate) mod boxes;
-pub(crate) mod disks;
 pub(crate) mod hull;
 pub(crate) mod moments;
+pub(crate) mod prisms;
 mod rss;
 pub(crate) mod support;
 
