@@ -219,11 +219,26 @@ pub(super) fn measure<V>(mesh: &MeshModel<V>, q: &Point, t: u32) -> Best {
 /// A lower bound on the distance from `q` to anything inside `rss`: the distance to its
 /// rectangle less its radius and the pad.
 pub(super) fn lower_bound(rss: &Rss, q: &Point) -> f64 {
-    let local = rss.local(q);
-    let x = local.x - local.x.clamp(0.0, rss.lengths[0]);
-    let y = local.y - local.y.clamp(0.0, rss.lengths[1]);
-    let size = (q - rss.corner).abs().sum() + rss.lengths[0] + rss.lengths[1] + rss.radius;
-    (x * x + y * y + local.z * local.z).sqrt() - rss.radius - BOUND_PAD * size
+    lower_bounds(rss, &[*q])[0]
+}
+
+/// [`lower_bound`] for each of `points`, lane by lane over the coordinates (so that the
+/// compiler computes the lanes together).
+#[inline]
+pub(super) fn lower_bounds<const N: usize>(rss: &Rss, points: &[Point; N]) -> [f64; N] {
+    let (a, c) = (&rss.axes, &rss.corner);
+    let [length_x, length_y] = rss.lengths;
+    let mut bounds = [0.0; N];
+    for (bound, q) in bounds.iter_mut().zip(points) {
+        let d = [q.x - c.x, q.y - c.y, q.z - c.z];
+        let along = |i: usize| a[(0, i)] * d[0] + a[(1, i)] * d[1] + a[(2, i)] * d[2];
+        let (x, y, z) = (along(0), along(1), along(2));
+        let x = x - x.max(0.0).min(length_x);
+        let y = y - y.max(0.0).min(length_y);
+        let size = d[0].abs() + d[1].abs() + d[2].abs() + length_x + length_y + rss.radius;
+        *bound = (x * x + y * y + z * z).sqrt() - rss.radius - BOUND_PAD * size;
+    }
+    bounds
 }
 
 /// The answer for the best triangle: its certified distance, or exactly 0 when some triangle

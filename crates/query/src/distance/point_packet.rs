@@ -14,8 +14,8 @@
 //! surface take the wide tree's walk one by one, as they would alone.
 
 use super::point::{
-    certified, is_near, lower_bound, measure, scan_leaf, search, start_triangle, Best,
-    PointDistance, BOUND_PAD, BOX_ROUNDING,
+    certified, is_near, lower_bounds, measure, scan_leaf, search, start_triangle, Best, BOUND_PAD,
+    BOX_ROUNDING,
 };
 use crate::model::MeshModel;
 use crate::ranked::Ranked;
@@ -27,16 +27,21 @@ use std::collections::BinaryHeap;
 /// Points per packet.
 pub(crate) const LANES: usize = 4;
 
-/// The distance from each of `packet` (in the mesh's frame) to `mesh`, each walk first
-/// measuring the triangle `hint` if any; the answers of
-/// [`point_distance`](super::point_distance) without a maximum distance. `size` is the largest
-/// coordinate magnitude of the mesh.
+/// The distance from each of `packet` (in the mesh's frame) to `mesh` and the closest
+/// triangle, each walk first measuring the triangle `hint` if any: the distance and triangle
+/// of [`point_distance`](super::point_distance) without a maximum distance. `size` is the
+/// largest coordinate magnitude of the mesh.
+///
+/// The certified interval is not asked for, so a point whose best float distance is far above
+/// its rounding ([`CLEARLY_OFF`] pads) skips the certified triangle distance: nothing nearer was
+/// left out, and the float distance underestimates its triangle's by rounding at most, so the
+/// point is off the surface and its distance is the float one, as certifying would report it.
 pub(crate) fn packet_distances<V: TreeVolume>(
     mesh: &MeshModel<V>,
     packet: &[Point; LANES],
     hint: Option<u32>,
     size: f64,
-) -> [PointDistance; LANES] {
+) -> [(f64, u32); LANES] {
     let start = hint.unwrap_or_else(|| start_triangle(mesh));
     let firsts = packet.map(|q| measure(mesh, &q, start));
     let bests = if firsts.iter().any(|first| is_near(mesh, first)) {
@@ -45,10 +50,19 @@ pub(crate) fn packet_distances<V: TreeVolume>(
         walk_packet(mesh, packet, firsts, f64::INFINITY)
     };
     std::array::from_fn(|k| {
-        let pad = BOUND_PAD * (packet[k].coords.abs().sum() + size);
-        certified(mesh, &packet[k], bests[k], pad)
+        let (q, best) = (&packet[k], bests[k]);
+        let pad = BOUND_PAD * (q.coords.abs().sum() + size);
+        if best.distance > CLEARLY_OFF * pad {
+            return (best.distance, best.triangle);
+        }
+        let found = certified(mesh, q, best, pad);
+        (found.distance, found.triangle)
     })
 }
+
+/// How many pads (each a few hundred ulps of the coordinates) a best float distance must
+/// exceed for its point to be taken as off the surface without certifying it.
+const CLEARLY_OFF: f64 = 1e3;
 
 /// The best-first walk from `best` for every point of `packet`, leaving out for each point the
 /// nodes whose bound reaches its best float distance found or `cap`; ranked by the least of a
@@ -110,15 +124,17 @@ fn child_bounds<V: TreeVolume, const N: usize>(
     needs: [bool; N],
 ) -> [f64; N] {
     let boxed = &mesh.node_bounds()[child];
+    let open: [bool; N] = std::array::from_fn(|k| {
+        needs[k]
+            && boxed.distance_squared(&packet[k]) * (1.0 - BOX_ROUNDING) < limits[k] * limits[k]
+    });
+    if !open.contains(&true) {
+        return [f64::INFINITY; N];
+    }
+    let bounds = lower_bounds(rss, packet);
     std::array::from_fn(|k| {
-        let limit = limits[k];
-        let q = &packet[k];
-        if !needs[k] || boxed.distance_squared(q) * (1.0 - BOX_ROUNDING) >= limit * limit {
-            return f64::INFINITY;
-        }
-        let bound = lower_bound(rss, q);
-        if bound < limit {
-            bound
+        if open[k] && bounds[k] < limits[k] {
+            bounds[k]
         } else {
             f64::INFINITY
         }

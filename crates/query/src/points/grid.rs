@@ -178,9 +178,9 @@ fn fill_row<V: PosedOverlap>(
     for (values, points) in values.chunks_mut(LANES).zip(points.chunks(LANES)) {
         if let Ok(packet) = <&[Point; LANES]>::try_from(points) {
             let found = packet_distances(mesh, packet, hint, size);
-            hint = Some(found[LANES - 1].triangle);
-            for (value, found) in values.iter_mut().zip(found) {
-                *value = found.distance;
+            hint = Some(found[LANES - 1].1);
+            for (value, (distance, _)) in values.iter_mut().zip(found) {
+                *value = distance;
             }
             continue;
         }
