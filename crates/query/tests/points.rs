@@ -17,7 +17,8 @@ use num_traits::{Signed, Zero};
 use obbtree_bv::shape::Shape;
 use obbtree_bv::{Point, Pose, TriMesh};
 use obbtree_query::{
-    closest_points, BatchError, ClosestPoint, Model, PointRequest, PosedOverlap, QueryError,
+    closest_points, sdf_grid, BatchError, ClosestPoint, Grid, Model, PointRequest, PosedOverlap,
+    QueryError,
 };
 use obbtree_tree::{with_volume, VolumeKind};
 use rand::Rng;
@@ -146,6 +147,61 @@ fn random_points_meet_the_guarantee_for_every_volume() {
                         let what = format!("{name} {} {p:?}", kind.name());
                         check_answer(p, c.as_ref().expect("no limit"), &tris, size, &what);
                     }
+                }
+            });
+        }
+    }
+}
+
+/// A distance grid's values have the exact distances of its points (the rational brute
+/// force), for every volume: rows of eleven points, walked in packets and a tail, around a
+/// bumpy closed blob and an open terrain, and over a cube whose faces hold whole rows and
+/// grid points (distance 0, the certified path), far points and near ones.
+#[test]
+fn grid_values_are_the_exact_distances_for_every_volume() {
+    let meshes = [
+        ("blob", blob(3, 6, 9, 1.0, 0.2)),
+        ("terrain", terrain(4, 5, 0.7)),
+        ("cube", cube(3, 0.5)),
+    ];
+    for (name, mesh) in &meshes {
+        let (tris, size) = placed(mesh, &Pose::identity());
+        let (lo, hi) = tris.iter().flatten().fold(
+            (Point::from([f64::MAX; 3]), Point::from([f64::MIN; 3])),
+            |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+        );
+        let grow = (hi - lo) * 0.5;
+        let grid = Grid {
+            min: lo - grow,
+            max: hi + grow,
+            resolution: [4, 5, 11],
+        };
+        let [nx, ny, nz] = grid.resolution;
+        for kind in VolumeKind::ALL {
+            with_volume!(kind, |V| {
+                let model = common::model::<V>(mesh);
+                let values = sdf_grid(&model, &grid).expect("a valid grid");
+                let mut zeros = 0;
+                for (n, value) in values.iter().enumerate() {
+                    let p = grid.point([n / (ny * nz), n / nz % ny, n % nz]);
+                    let exact = exact_distance_squared(&p, &tris);
+                    let d_star = approx(&exact).sqrt();
+                    let tau = PROMISE * (d_star + size.max(p.coords.amax()));
+                    let what = format!("{name} {} {p:?}", kind.name());
+                    if value.is_nan() {
+                        assert_eq!(*name, "terrain", "{what}: NaN on a closed mesh");
+                        continue;
+                    }
+                    assert!(
+                        (value.abs() - d_star).abs() <= tau,
+                        "{what}: {value}, d* = {d_star}"
+                    );
+                    assert_eq!(*value == 0.0, exact.is_zero(), "{what}: zero iff d* = 0");
+                    zeros += usize::from(exact.is_zero());
+                }
+                assert_eq!(values.len(), nx * ny * nz);
+                if *name == "cube" {
+                    assert!(zeros > 0, "{name}: no grid point on the surface");
                 }
             });
         }
@@ -380,7 +436,8 @@ fn bad_requests_and_points_are_typed_errors() {
 
 /// A point exactly on a tilted face (where the float projection rounds), beside a sliver
 /// `2⁻¹⁰⁰` below it: the distance is 0, found by the exact test, whichever triangle the float
-/// walk prefers; and the point moved `2⁻¹⁰⁰` off the face is not at 0.
+/// walk prefers, alone and on a grid's row; and the point moved `2⁻¹⁰⁰` off the face is not
+/// at 0.
 #[test]
 fn a_point_on_a_tilted_face_beside_a_sliver_is_at_zero() {
     let tiny = 2f64.powi(-100);
@@ -409,4 +466,16 @@ fn a_point_on_a_tilted_face_beside_a_sliver_is_at_zero() {
         (found[0].unwrap().distance, found[0].unwrap().triangle),
         (0.0, 0)
     );
+    // A grid row through the point (its fourth, in a packet with three far points): 0 there
+    // too, and its other points off the surface.
+    let row = Grid {
+        min: p(1.0, 1.0, -3.0),
+        max: p(1.0, 1.0, 3.0),
+        resolution: [1, 1, 7],
+    };
+    let values = sdf_grid(&model, &row).unwrap();
+    assert_eq!(row.point([0, 0, 3]), points[0]);
+    for (k, value) in values.iter().enumerate() {
+        assert_eq!(*value == 0.0, k == 3, "{k}: {value}");
+    }
 }
