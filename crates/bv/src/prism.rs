@@ -160,6 +160,23 @@ mod tests {
     }
 
     #[test]
+    fn a_thick_prism_reaches_its_half_thickness_off_the_plane() {
+        let flat = Prism::around_triangle(&Triangle::new(
+            Point::new(-1.0, -1.0, 0.0),
+            Point::new(2.0, -1.0, 0.0),
+            Point::new(-1.0, 2.0, 0.0),
+        ));
+        let thick = Prism {
+            half_thickness: 1.0,
+            ..flat
+        };
+        assert_eq!(thick.distance_squared(&Point::new(0.0, 0.0, 3.0)), 4.0);
+        assert_eq!(thick.distance_squared(&Point::new(0.0, 0.0, -3.0)), 4.0);
+        assert_eq!(thick.distance_squared(&Point::new(0.0, 0.0, 0.5)), 0.0);
+        assert_eq!(thick.distance_squared(&Point::new(0.0, -3.0, 1.5)), 4.25);
+    }
+
+    #[test]
     fn bounds_a_tilted_triangle_tighter_than_its_box() {
         // A triangle in the plane x + y + z = 0, seen from far along its normal.
         let t = Triangle::new(
