@@ -16,7 +16,7 @@
 //! each node's rectangle swept sphere as the bound (Larsen, Gottschalk, Lin & Manocha, "Fast
 //! proximity queries with swept sphere volumes", 1999).
 
-use super::point_packet::walk_packet;
+use super::point_packet::{point_distances, walk_packet};
 use super::point_wide::walk_wide;
 use crate::model::MeshModel;
 use obbtree_bv::distance::point_triangle::{self, PreparedTriangle};
@@ -61,25 +61,36 @@ pub(crate) fn point_distance<V: TreeVolume>(
     max: Option<f64>,
     size: f64,
 ) -> Option<PointDistance> {
-    let pad = BOUND_PAD * (q.coords.abs().sum() + size + max.unwrap_or(0.0));
-    let start = hint.unwrap_or_else(|| start_triangle(mesh));
-    let first = measure(mesh, q, start);
-    let best = match max {
-        None => search(mesh, q, first, f64::INFINITY),
-        Some(max) => {
-            let best = search(mesh, q, first, max + pad);
-            if best.distance > max + pad {
-                return None;
-            }
-            // Near the limit the float distances cannot tell: the exact test decides.
-            let triangle = mesh.mesh().triangle(best.triangle as usize);
-            let within = best.distance + pad < max
-                || tri_tri::within(&triangle, &at(q), max)
-                || exactly_within(mesh, q, max, max + pad).is_some();
-            within.then_some(best)?
-        }
+    let [found] = point_distances(mesh, &[*q], hint, max, size);
+    found
+}
+
+/// The pad of `q`'s bounds and answer: [`BOUND_PAD`] of the coordinates involved.
+pub(super) fn pad(q: &Point, size: f64, max: Option<f64>) -> f64 {
+    BOUND_PAD * (q.coords.abs().sum() + size + max.unwrap_or(0.0))
+}
+
+/// `best`, unless `max` is `Some(m)` and the distance exceeds `m`: decided by the float
+/// distance away from the limit, exactly near it (`pad` is `q`'s).
+pub(super) fn within_limit<V: TreeVolume>(
+    mesh: &MeshModel<V>,
+    q: &Point,
+    best: Best,
+    max: Option<f64>,
+    pad: f64,
+) -> Option<Best> {
+    let Some(max) = max else {
+        return Some(best);
     };
-    Some(certified(mesh, q, best, pad))
+    if best.distance > max + pad {
+        return None;
+    }
+    // Near the limit the float distances cannot tell: the exact test decides.
+    let triangle = mesh.mesh().triangle(best.triangle as usize);
+    let within = best.distance + pad < max
+        || tri_tri::within(&triangle, &at(q), max)
+        || exactly_within(mesh, q, max, max + pad).is_some();
+    within.then_some(best)
 }
 
 /// The best triangle from `first` on, by the walk that suits the point: near the surface
@@ -96,7 +107,7 @@ pub(super) fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best,
             cap,
         )
     } else {
-        walk_packet(mesh, &[*q], [first], cap)[0]
+        walk_packet(mesh, &[*q], [first], [cap])[0]
     }
 }
 

@@ -14,8 +14,8 @@
 //! surface take the wide tree's walk one by one, as they would alone.
 
 use super::point::{
-    certified, is_near, lower_bounds, measure, scan_leaf, search, start_triangle, Best, BOUND_PAD,
-    BOX_ROUNDING,
+    certified, is_near, lower_bounds, measure, pad, scan_leaf, search, start_triangle,
+    within_limit, Best, PointDistance, BOX_ROUNDING,
 };
 use crate::model::MeshModel;
 use crate::ranked::Ranked;
@@ -26,6 +26,27 @@ use std::collections::BinaryHeap;
 
 /// Points per packet.
 pub(crate) const LANES: usize = 4;
+
+/// The distance from each point of `packet` (in the mesh's frame) to `mesh`, each walk first
+/// measuring the triangle `hint` if any; with `max = Some(m)`, `None` exactly for the points
+/// farther than `m`. Each answer is a single point's: see
+/// [`point_distance`](super::point_distance). `size` is the largest coordinate magnitude of
+/// the mesh.
+pub(crate) fn point_distances<V: TreeVolume, const N: usize>(
+    mesh: &MeshModel<V>,
+    packet: &[Point; N],
+    hint: Option<u32>,
+    max: Option<f64>,
+    size: f64,
+) -> [Option<PointDistance>; N] {
+    let pads = packet.map(|q| pad(&q, size, max));
+    let caps = pads.map(|pad| max.map_or(f64::INFINITY, |max| max + pad));
+    let bests = bests(mesh, packet, hint, caps);
+    std::array::from_fn(|k| {
+        let (q, pad) = (&packet[k], pads[k]);
+        within_limit(mesh, q, bests[k], max, pad).map(|best| certified(mesh, q, best, pad))
+    })
+}
 
 /// The distance from each of `packet` (in the mesh's frame) to `mesh` and the closest
 /// triangle, each walk first measuring the triangle `hint` if any: the distance and triangle
@@ -42,16 +63,10 @@ pub(crate) fn packet_distances<V: TreeVolume>(
     hint: Option<u32>,
     size: f64,
 ) -> [(f64, u32); LANES] {
-    let start = hint.unwrap_or_else(|| start_triangle(mesh));
-    let firsts = packet.map(|q| measure(mesh, &q, start));
-    let bests = if firsts.iter().any(|first| is_near(mesh, first)) {
-        std::array::from_fn(|k| search(mesh, &packet[k], firsts[k], f64::INFINITY))
-    } else {
-        walk_packet(mesh, packet, firsts, f64::INFINITY)
-    };
+    let bests = bests(mesh, packet, hint, [f64::INFINITY; LANES]);
     std::array::from_fn(|k| {
         let (q, best) = (&packet[k], bests[k]);
-        let pad = BOUND_PAD * (q.coords.abs().sum() + size);
+        let pad = pad(q, size, None);
         if best.distance > CLEARLY_OFF * pad {
             return (best.distance, best.triangle);
         }
@@ -60,19 +75,57 @@ pub(crate) fn packet_distances<V: TreeVolume>(
     })
 }
 
+/// Each point's best triangle (its least float distance, or one beyond its cap), from the
+/// triangle `hint` on: one walk over the binary tree for the packet when every point is far
+/// from the surface, else each point's own walk (`point.rs`, `search`) in turn, each from the
+/// best triangle of the point before when the first point is near the surface already.
+fn bests<V: TreeVolume, const N: usize>(
+    mesh: &MeshModel<V>,
+    packet: &[Point; N],
+    hint: Option<u32>,
+    caps: [f64; N],
+) -> [Best; N] {
+    let start = hint.unwrap_or_else(|| start_triangle(mesh));
+    let first = measure(mesh, &packet[0], start);
+    if N == 1 || is_near(mesh, &first) {
+        let mut bests = [first; N];
+        for k in 0..N {
+            let first = if k == 0 {
+                first
+            } else {
+                measure(mesh, &packet[k], bests[k - 1].triangle)
+            };
+            bests[k] = search(mesh, &packet[k], first, caps[k]);
+        }
+        return bests;
+    }
+    let firsts: [Best; N] = std::array::from_fn(|k| {
+        if k == 0 {
+            first
+        } else {
+            measure(mesh, &packet[k], start)
+        }
+    });
+    if firsts.iter().any(|first| is_near(mesh, first)) {
+        std::array::from_fn(|k| search(mesh, &packet[k], firsts[k], caps[k]))
+    } else {
+        walk_packet(mesh, packet, firsts, caps)
+    }
+}
+
 /// How many pads (each a few hundred ulps of the coordinates) a best float distance must
 /// exceed for its point to be taken as off the surface without certifying it.
 const CLEARLY_OFF: f64 = 1e3;
 
 /// The best-first walk from `best` for every point of `packet`, leaving out for each point the
-/// nodes whose bound reaches its best float distance found or `cap`; ranked by the least of a
+/// nodes whose bound reaches its best float distance found or its cap; ranked by the least of a
 /// node's bounds over the points, a node's bound for a point infinite once that point no longer
 /// needs it.
 pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
     mesh: &MeshModel<V>,
     packet: &[Point; N],
     mut best: [Best; N],
-    cap: f64,
+    caps: [f64; N],
 ) -> [Best; N] {
     let rss = &mesh.distance_index().rss;
     let mut pending = BinaryHeap::new();
@@ -85,7 +138,7 @@ pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
         item: (node, bounds),
     })) = pending.pop()
     {
-        let limits = best.map(|b| b.distance.min(cap));
+        let limits: [f64; N] = std::array::from_fn(|k| best[k].distance.min(caps[k]));
         if limits.iter().all(|&limit| rank >= limit) {
             break;
         }
@@ -93,7 +146,7 @@ pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
         match mesh.tree().node(node).children() {
             Some(children) => {
                 for child in children {
-                    let limits = best.map(|b| b.distance.min(cap));
+                    let limits: [f64; N] = std::array::from_fn(|k| best[k].distance.min(caps[k]));
                     let bounds = child_bounds(mesh, &rss[child], child, packet, limits, needs);
                     let rank = bounds.iter().copied().fold(f64::INFINITY, f64::min);
                     if rank.is_finite() {

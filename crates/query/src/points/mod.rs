@@ -5,13 +5,15 @@
 //! Each point is moved into the mesh's frame and measured by a best-first walk (near the
 //! surface over the wide tree with its boxes as the bounds, farther out over the binary tree
 //! with its rectangle swept spheres), and the closest triangle certified at the end
-//! (`distance/point.rs`, `distance/point_wide.rs`). So every answer carries the
+//! (`distance/point.rs`, `distance/point_wide.rs`, `distance/point_packet.rs`). So every answer carries the
 //! two-model distance guarantee: `|d − d*| ≤ 1e-12·(d* + L)` (`L` the largest coordinate of
 //! the mesh and the point), a certified interval `lower ≤ d* ≤ upper`, a triangle whose
 //! distance to the point is within the same bound, and 0 exactly when the point lies on the
 //! surface (in the mesh's frame). A maximum distance caps the walk, so far points are cheap,
 //! and is decided exactly near the limit. Within one batch, points are taken along a Morton
-//! curve in chunks, and each point's walk starts from the triangle closest to the one before.
+//! curve in chunks, each walk starting from the triangle closest to the point before, and far
+//! from the surface four consecutive points share one walk over the binary tree
+//! (`distance/point_packet.rs`), each with its own best and bounds, so its answer is its own.
 //!
 //! The sign: on a closed mesh, exact containment (a ray's crossings, each decided by exact
 //! orientations; within a batch, the crossings of the segment from the last point decided,
@@ -26,7 +28,7 @@ pub use grid::{sdf_grid, sdf_grid_into, Grid};
 pub use winding::Winding;
 
 use crate::collide::{contains_after, contains_point, Known, PosedOverlap};
-use crate::distance::point_distance;
+use crate::distance::{point_distance, point_distances, PointDistance, LANES};
 use crate::error::{
     check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
 };
@@ -145,10 +147,25 @@ pub fn closest_points<V: PosedOverlap>(
 ) -> Result<Vec<Option<ClosestPoint>>, BatchError> {
     let mesh = check_request(model, pose, request).map_err(at_start)?;
     let size = mesh.bounds().largest_coordinate();
-    each_point(points, |p, last: &mut Last| {
-        let answer = closest_point(mesh, pose, p, request, last, size)?;
-        last.triangle = answer.map(|a| a.triangle);
-        Ok(answer)
+    each_group(points, LANES, |group, last: &mut Last, answers| {
+        if let Ok(group) = <&[Point; LANES]>::try_from(group) {
+            let placed = group.map(|p| pose.inverse_transform_point(&p));
+            if placed.iter().all(|q| check_point(q).is_ok()) {
+                let max = request.max_distance;
+                let found = point_distances(mesh, &placed, last.triangle, max, size);
+                for (p, found) in group.iter().zip(found) {
+                    let answer = answer(mesh, pose, p, found, request, last);
+                    last.triangle = answer.map(|a| a.triangle);
+                    answers.push(Ok(answer));
+                }
+                return;
+            }
+        }
+        for p in group {
+            let answer = closest_point(mesh, pose, p, request, last, size);
+            last.triangle = answer.as_ref().ok().and_then(|a| a.map(|a| a.triangle));
+            answers.push(answer);
+        }
     })
 }
 
@@ -230,16 +247,32 @@ fn each_point<T: Send, S: Default>(
     points: &[Point],
     answer: impl Fn(&Point, &mut S) -> Result<T, QueryError> + Sync,
 ) -> Result<Vec<T>, BatchError> {
+    each_group(points, 1, |group, state, answers| {
+        answers.extend(group.iter().map(|p| answer(p, state)));
+    })
+}
+
+/// [`each_point`] for groups of up to `size` consecutive points along the curve (the last of
+/// a chunk may be smaller): `answer` pushes one answer for each point of its group, in order.
+fn each_group<T: Send, S: Default>(
+    points: &[Point],
+    size: usize,
+    answer: impl Fn(&[Point], &mut S, &mut Vec<Result<T, QueryError>>) + Sync,
+) -> Result<Vec<T>, BatchError> {
     check_each(points, check_point)?;
     let order = spatial_order(points);
     let answered: Vec<(usize, Result<T, QueryError>)> = order
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
             let mut state = S::default();
-            let answer = &answer;
-            chunk
-                .iter()
-                .map(move |&index| (index, answer(&points[index], &mut state)))
+            let mut answers = Vec::with_capacity(chunk.len());
+            let mut group = Vec::with_capacity(size);
+            for indices in chunk.chunks(size) {
+                group.clear();
+                group.extend(indices.iter().map(|&index| points[index]));
+                answer(&group, &mut state, &mut answers);
+            }
+            chunk.iter().copied().zip(answers)
         })
         .collect();
     // Back in the order of `points`, so that an error names the first point it concerns.
@@ -338,13 +371,25 @@ fn closest_point<V: PosedOverlap>(
 ) -> Result<Option<ClosestPoint>, QueryError> {
     let q = pose.inverse_transform_point(p);
     check_point(&q)?;
-    let Some(found) = point_distance(mesh, &q, last.triangle, request.max_distance, size) else {
-        return Ok(None);
-    };
+    let found = point_distance(mesh, &q, last.triangle, request.max_distance, size);
+    Ok(answer(mesh, pose, p, found, request, last))
+}
+
+/// The answer for `p` from its distance to the mesh `found` (`None` beyond the maximum
+/// distance), with its side when the request is signed.
+fn answer<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    pose: &Pose,
+    p: &Point,
+    found: Option<PointDistance>,
+    request: &PointRequest,
+    last: &mut Last,
+) -> Option<ClosestPoint> {
+    let found = found?;
     let side = request
         .signed
         .then(|| side(mesh, pose, p, found.distance, &mut last.known));
-    Ok(Some(ClosestPoint {
+    Some(ClosestPoint {
         distance: if side == Some(Side::Inside) {
             -found.distance
         } else {
@@ -355,7 +400,7 @@ fn closest_point<V: PosedOverlap>(
         triangle: found.triangle,
         point: pose.transform_point(&found.point),
         side,
-    }))
+    })
 }
 
 /// Where `p` (world frame, at `distance` from the surface) lies: exact containment on a
