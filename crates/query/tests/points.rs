@@ -93,6 +93,23 @@ fn check_answer(
     exact
 }
 
+/// The meshes of the random tests: a closed bumpy blob, an open terrain, a subdivided cube.
+fn blob_terrain_cube() -> [(&'static str, TriMesh); 3] {
+    [
+        ("blob", blob(3, 6, 9, 1.0, 0.2)),
+        ("terrain", terrain(4, 5, 0.7)),
+        ("cube", cube(3, 0.5)),
+    ]
+}
+
+/// The least and greatest corners of the triangles' box.
+fn corners(tris: &[[Point; 3]]) -> (Point, Point) {
+    tris.iter().flatten().fold(
+        (Point::from([f64::MAX; 3]), Point::from([f64::MIN; 3])),
+        |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+    )
+}
+
 /// Random points around the placed mesh: within its box grown by half its size, a few far.
 fn random_points(r: &mut impl Rng, tris: &[[Point; 3]], count: usize) -> Vec<Point> {
     points_around(r, tris, count, 0.5)
@@ -101,10 +118,7 @@ fn random_points(r: &mut impl Rng, tris: &[[Point; 3]], count: usize) -> Vec<Poi
 /// Random points within the placed mesh's box grown by `grow` times its size on each side,
 /// a tenth of them twenty times as spread.
 fn points_around(r: &mut impl Rng, tris: &[[Point; 3]], count: usize, grow: f64) -> Vec<Point> {
-    let (lo, hi) = tris.iter().flatten().fold(
-        (Point::from([f64::MAX; 3]), Point::from([f64::MIN; 3])),
-        |(lo, hi), p| (lo.inf(p), hi.sup(p)),
-    );
+    let (lo, hi) = corners(tris);
     let grow = (hi - lo) * grow;
     (0..count)
         .map(|k| {
@@ -128,11 +142,7 @@ fn answers<V: PosedOverlap>(
 
 #[test]
 fn random_points_meet_the_guarantee_for_every_volume() {
-    let meshes = [
-        ("blob", blob(3, 6, 9, 1.0, 0.2)),
-        ("terrain", terrain(4, 5, 0.7)),
-        ("cube", cube(3, 0.5)),
-    ];
+    let meshes = blob_terrain_cube();
     let mut r = rng(39);
     for (name, mesh) in &meshes {
         for kind in VolumeKind::ALL {
@@ -159,17 +169,10 @@ fn random_points_meet_the_guarantee_for_every_volume() {
 /// grid points (distance 0, the certified path), far points and near ones.
 #[test]
 fn grid_values_are_the_exact_distances_for_every_volume() {
-    let meshes = [
-        ("blob", blob(3, 6, 9, 1.0, 0.2)),
-        ("terrain", terrain(4, 5, 0.7)),
-        ("cube", cube(3, 0.5)),
-    ];
+    let meshes = blob_terrain_cube();
     for (name, mesh) in &meshes {
         let (tris, size) = placed(mesh, &Pose::identity());
-        let (lo, hi) = tris.iter().flatten().fold(
-            (Point::from([f64::MAX; 3]), Point::from([f64::MIN; 3])),
-            |(lo, hi), p| (lo.inf(p), hi.sup(p)),
-        );
+        let (lo, hi) = corners(&tris);
         let grow = (hi - lo) * 0.5;
         let grid = Grid {
             min: lo - grow,

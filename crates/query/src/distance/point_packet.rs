@@ -1,9 +1,9 @@
 //! The point walk over the binary tree, each node bounded by its box and then its rectangle
-//! swept sphere, for a packet of nearby points at once (four neighbours on a grid's row; a
-//! single point is a packet of one): each node is bounded for each point still in need of
-//! it, so the nodes the points share are fetched, queued and opened once instead of once per
-//! point (the packets of Wald, Slusallek, Benthin & Wagner, "Interactive rendering with
-//! coherent ray tracing", 2001, applied to closest points).
+//! swept sphere, for a packet of nearby points at once (four neighbours on a grid's row or
+//! along a batch's Morton curve; a single point is a packet of one): each node is bounded for
+//! each point still in need of it, so the nodes the points share are fetched, queued and
+//! opened once instead of once per point (the packets of Wald, Slusallek, Benthin & Wagner,
+//! "Interactive rendering with coherent ray tracing", 2001, applied to closest points).
 //!
 //! Each point keeps its own best triangle and its own bounds: a node is left out for a point
 //! exactly when a walk for that point alone would leave it out at the same best distance, and a
@@ -146,7 +146,6 @@ pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
         match mesh.tree().node(node).children() {
             Some(children) => {
                 for child in children {
-                    let limits: [f64; N] = std::array::from_fn(|k| best[k].distance.min(caps[k]));
                     let bounds = child_bounds(mesh, &rss[child], child, packet, limits, needs);
                     let rank = bounds.iter().copied().fold(f64::INFINITY, f64::min);
                     if rank.is_finite() {

@@ -5,8 +5,8 @@
 //! Each point is moved into the mesh's frame and measured by a best-first walk (near the
 //! surface over the wide tree with its boxes as the bounds, farther out over the binary tree
 //! with its rectangle swept spheres), and the closest triangle certified at the end
-//! (`distance/point.rs`, `distance/point_wide.rs`, `distance/point_packet.rs`). So every answer carries the
-//! two-model distance guarantee: `|d − d*| ≤ 1e-12·(d* + L)` (`L` the largest coordinate of
+//! (`distance/point.rs`, `distance/point_wide.rs`, `distance/point_packet.rs`). So every
+//! answer carries the two-model distance guarantee: `|d − d*| ≤ 1e-12·(d* + L)` (`L` the largest coordinate of
 //! the mesh and the point), a certified interval `lower ≤ d* ≤ upper`, a triangle whose
 //! distance to the point is within the same bound, and 0 exactly when the point lies on the
 //! surface (in the mesh's frame). A maximum distance caps the walk, so far points are cheap,
