@@ -3,10 +3,10 @@
 //! surface over the binary tree with each node's rectangle swept sphere as the bound; each
 //! leaf's triangles measured in floating point (Ericson, *Real-Time Collision Detection*
 //! (2005) §5.1.5) after their own boxes and the prisms around them ([`Prism`]), which leave
-//! out most of the tilted triangles a box cannot. The closest triangle found is then measured by the certified triangle
-//! distance ([`tri_tri::distance`], which decides contact exactly), so the answer carries the
-//! two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0 exactly when
-//! the point lies on the surface.
+//! out most of the tilted triangles a box cannot. The closest triangle found is then measured
+//! by the certified triangle distance ([`tri_tri::distance`], which decides contact exactly),
+//! so the answer carries the two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified
+//! interval, and 0 exactly when the point lies on the surface.
 //!
 //! Why the walk is exact enough: a node is left out only when its bound, less a pad far above
 //! its rounding, is at least the best distance found, so the triangle kept is within that pad
@@ -169,8 +169,8 @@ pub(crate) fn nearer(
 }
 
 /// Whether triangle `t` (inside `bounds` and `prism`) may be nearer to `q` than `best`: it is
-/// not the best already, and neither its box nor its prism leaves it out (so a walk measures a
-/// triangle at most once after its first).
+/// not the best already (so the hint, measured first, is not measured again while it is the
+/// best), and neither its box nor its prism leaves it out.
 #[inline(always)]
 fn may_be_nearer(q: &Point, best: &Best, t: u32, bounds: &Aabb, prism: &Prism) -> bool {
     t != best.triangle
