@@ -19,7 +19,7 @@
 use super::point_packet::{point_distances, walk_packet};
 use super::point_wide::walk_wide;
 use crate::model::MeshModel;
-use obbtree_bv::distance::point_triangle::{self, PreparedTriangle};
+use obbtree_bv::distance::point_triangle::PreparedTriangle;
 use obbtree_bv::distance::tri_tri;
 use obbtree_bv::{Aabb, Point, Prism, Rss, Triangle};
 use obbtree_tree::TreeVolume;
@@ -182,16 +182,22 @@ fn may_be_nearer(q: &Point, best: &Best, t: u32, bounds: &Aabb, prism: &Prism) -
 /// tie).
 #[inline]
 fn nearest(best: Best, triangle: &PreparedTriangle, q: &Point, t: u32) -> Best {
-    let point = triangle.closest_point(q);
-    let distance = (point - q).norm();
-    if distance < best.distance {
-        Best {
-            distance,
-            triangle: t,
-            point,
-        }
+    let found = measured(triangle, q, t);
+    if found.distance < best.distance {
+        found
     } else {
         best
+    }
+}
+
+/// The float distance from `q` to triangle `t` (`triangle`) and its closest point.
+#[inline]
+fn measured(triangle: &PreparedTriangle, q: &Point, t: u32) -> Best {
+    let point = triangle.closest_point(q);
+    Best {
+        distance: (point - q).norm(),
+        triangle: t,
+        point,
     }
 }
 
@@ -219,12 +225,11 @@ pub(super) fn start_triangle<V>(mesh: &MeshModel<V>) -> u32 {
 
 /// The float distance from `q` to triangle `t` and its closest point.
 pub(super) fn measure<V>(mesh: &MeshModel<V>, q: &Point, t: u32) -> Best {
-    let point = point_triangle::closest_point(q, &mesh.mesh().triangle(t as usize));
-    Best {
-        distance: (point - q).norm(),
-        triangle: t,
-        point,
-    }
+    measured(
+        &PreparedTriangle::new(&mesh.mesh().triangle(t as usize)),
+        q,
+        t,
+    )
 }
 
 /// A lower bound on the distance from `q` to anything inside `rss`: the distance to its
