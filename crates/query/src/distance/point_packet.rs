@@ -18,11 +18,8 @@ use super::point::{
     within_limit, Best, PointDistance, BOX_ROUNDING,
 };
 use crate::model::MeshModel;
-use crate::ranked::Ranked;
 use obbtree_bv::{Point, Rss};
 use obbtree_tree::TreeVolume;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Points per packet.
 pub(crate) const LANES: usize = 4;
@@ -117,10 +114,11 @@ fn bests<V: TreeVolume, const N: usize>(
 /// exceed for its point to be taken as off the surface without certifying it.
 const CLEARLY_OFF: f64 = 1e3;
 
-/// The best-first walk from `best` for every point of `packet`, leaving out for each point the
-/// nodes whose bound reaches its best float distance found or its cap; ranked by the least of a
-/// node's bounds over the points, a node's bound for a point infinite once that point no longer
-/// needs it.
+/// The depth-first walk from `best` for every point of `packet`, leaving out for each point
+/// the nodes whose bound reaches its best float distance found or its cap: a node's children
+/// are bounded for each point when it is opened, and stacked so that the nearer (by the least
+/// of its bounds over the points) is opened first; a node's bound for a point is infinite once
+/// that point no longer needs it.
 pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
     mesh: &MeshModel<V>,
     packet: &[Point; N],
@@ -128,40 +126,48 @@ pub(super) fn walk_packet<V: TreeVolume, const N: usize>(
     caps: [f64; N],
 ) -> [Best; N] {
     let rss = &mesh.distance_index().rss;
-    let mut pending = BinaryHeap::new();
-    pending.push(Reverse(Ranked {
-        rank: 0.0,
-        item: (0, [0.0; N]),
-    }));
-    while let Some(Reverse(Ranked {
-        rank,
-        item: (node, bounds),
-    })) = pending.pop()
-    {
+    let mut pending: Vec<(usize, [f64; N])> = Vec::with_capacity(64);
+    pending.push((0, [0.0; N]));
+    while let Some((node, bounds)) = pending.pop() {
         let limits: [f64; N] = std::array::from_fn(|k| best[k].distance.min(caps[k]));
-        if limits.iter().all(|&limit| rank >= limit) {
-            break;
-        }
         let needs: [bool; N] = std::array::from_fn(|k| bounds[k] < limits[k]);
+        if !needs.contains(&true) {
+            continue;
+        }
         match mesh.tree().node(node).children() {
             Some(children) => {
-                for child in children {
-                    let bounds = child_bounds(mesh, &rss[child], child, packet, limits, needs);
-                    let rank = bounds.iter().copied().fold(f64::INFINITY, f64::min);
-                    if rank.is_finite() {
-                        pending.push(Reverse(Ranked {
-                            rank,
-                            item: (child, bounds),
-                        }));
-                    }
-                }
+                let bounded = children.map(|child| {
+                    (
+                        child,
+                        child_bounds(mesh, &rss[child], child, packet, limits, needs),
+                    )
+                });
+                stack_nearer_on_top(&mut pending, bounded);
             }
-            None => {
-                scan_leaf(mesh, packet, node, &mut best, needs);
-            }
+            None => scan_leaf(mesh, packet, node, &mut best, needs),
         }
     }
     best
+}
+
+/// Pushes the two `children` (each with its bounds) that some point still needs, the one with
+/// the lesser least bound last, so that it is opened first.
+fn stack_nearer_on_top<const N: usize>(
+    pending: &mut Vec<(usize, [f64; N])>,
+    children: [(usize, [f64; N]); 2],
+) {
+    let least =
+        |(_, bounds): &(usize, [f64; N])| bounds.iter().copied().fold(f64::INFINITY, f64::min);
+    let [near, far] = if least(&children[0]) <= least(&children[1]) {
+        children
+    } else {
+        [children[1], children[0]]
+    };
+    for child in [far, near] {
+        if least(&child).is_finite() {
+            pending.push(child);
+        }
+    }
 }
 
 /// The bound of node `child` (inside `rss`) for each point of `packet` that `needs` it and

@@ -10,14 +10,12 @@
 //! triangles are measured after their own boxes and prisms ([`nearer`]).
 
 use super::point::{nearer, Best, BOX_ROUNDING};
-use crate::ranked::Ranked;
 use obbtree_bv::{Aabb, Point, Prism};
 use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
-/// found, or than `cap`; `prisms` holds the prism around each of its leaf triangles, in order.
+/// found, or than `cap`, by a depth-first walk, nearest children first; `prisms` holds the
+/// prism around each of its leaf triangles, in order.
 pub(crate) fn walk_wide(
     tree: &WideTree,
     prisms: &[Prism],
@@ -43,18 +41,11 @@ fn walk_over<T: Copy + Into<f64>>(
         let d = best.distance.min(cap);
         d * d
     };
-    let mut pending = BinaryHeap::with_capacity(64);
-    pending.push(Reverse(Ranked {
-        rank: 0.0,
-        item: tree.root,
-    }));
-    while let Some(Reverse(Ranked {
-        rank: squared,
-        item: child,
-    })) = pending.pop()
-    {
+    let mut pending = Vec::with_capacity(64);
+    pending.push((0.0, tree.root));
+    while let Some((squared, child)) = pending.pop() {
         if squared * (1.0 - BOX_ROUNDING) >= limit(&best) {
-            break;
+            continue;
         }
         if child.count > 0 {
             let range = child.start as usize..(child.start + child.count) as usize;
@@ -71,17 +62,26 @@ fn walk_over<T: Copy + Into<f64>>(
         }
         let node = &tree.nodes[child.start as usize];
         let gaps = box_distances_squared(&node.lo, &node.hi, q);
-        let limit = limit(&best);
-        for (k, &squared) in gaps.iter().enumerate() {
-            if squared * (1.0 - BOX_ROUNDING) < limit {
-                pending.push(Reverse(Ranked {
-                    rank: squared,
-                    item: node.children[k],
-                }));
-            }
-        }
+        stack_nearest_on_top(&mut pending, &node.children, gaps, limit(&best));
     }
     best
+}
+
+/// Pushes the `children` whose squared box distance (`gaps`) may be below `limit`, farthest
+/// first, so that the nearest is opened first.
+fn stack_nearest_on_top<C: Copy>(
+    pending: &mut Vec<(f64, C)>,
+    children: &[C; WIDTH],
+    gaps: [f64; WIDTH],
+    limit: f64,
+) {
+    let mut order: [usize; WIDTH] = std::array::from_fn(|k| k);
+    order.sort_unstable_by(|&a, &b| gaps[b].total_cmp(&gaps[a]));
+    for k in order {
+        if gaps[k] * (1.0 - BOX_ROUNDING) < limit {
+            pending.push((gaps[k], children[k]));
+        }
+    }
 }
 
 /// The squared distances from `q` to the four boxes: infinite for an empty slot, whose box

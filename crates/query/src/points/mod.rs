@@ -2,7 +2,7 @@
 //! distance and triangle, with a sign when asked ([`closest_points`]); its winding number
 //! ([`winding_numbers`], `winding.rs`); whether the solid holds it ([`contains_points`]).
 //!
-//! Each point is moved into the mesh's frame and measured by a best-first walk (near the
+//! Each point is moved into the mesh's frame and measured by a depth-first, nearer-child-first walk (near the
 //! surface over the wide tree with its boxes as the bounds, farther out over the binary tree
 //! with its rectangle swept spheres), and the closest triangle certified at the end
 //! (`distance/point.rs`, `distance/point_wide.rs`, `distance/point_packet.rs`). So every
