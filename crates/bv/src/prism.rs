@@ -3,13 +3,16 @@
 //! triangle), built so that it holds the triangle whatever the rounding of its normal.
 //!
 //! Because the edge planes stand normal to the slab, a point's squared distance to the prism
-//! is at least the sum of its squared excess beyond the slab and its greatest excess beyond an
-//! edge plane: the point–triangle distance itself, up to the slab's thinness, whenever the
-//! triangle's closest point lies inside the triangle or on an edge (Ericson, *Real-Time
-//! Collision Detection* (2005) §5.1.5, the face and edge regions), and never more than it. So
-//! a walk can leave out a triangle that is no nearer than its best without measuring it, even
-//! when the two are all but tied, which boxes (short by the triangle's extent along the line
-//! of sight) cannot do.
+//! is the sum of its squared excess beyond the slab and its squared distance, across the
+//! normal, to the triangle's region of the plane. That distance is measured from the excesses
+//! beyond the edge planes (Ericson, *Real-Time Collision Detection* (2005) §5.1.5, the
+//! triangle's face, edge and vertex regions): the greatest excess beside an edge, and beyond a
+//! corner the distance to the line where its two edge planes meet. So the bound is the
+//! point–triangle distance itself, up to the slab's thinness, wherever the closest point lies,
+//! but at the corners too thin or too flat to divide by (sine below about 0.32, where the
+//! greatest excess stays a lower bound), and never more than it. A walk can then leave out a
+//! triangle that is no nearer than its best without measuring it, even when the two are all
+//! but tied, which boxes (short by the triangle's extent along the line of sight) cannot do.
 
 use crate::{Point, Triangle, Vector};
 
@@ -67,12 +70,56 @@ impl Prism {
     pub fn distance_squared(&self, p: &Point) -> f64 {
         let off_plane =
             ((self.normal.dot(&p.coords) - self.offset).abs() - self.half_thickness).max(0.0);
-        let beside = (0..3)
-            .map(|i| self.sides[i].dot(&p.coords) - self.side_offsets[i])
-            .fold(0.0f64, f64::max);
-        off_plane * off_plane + beside * beside
+        let excess = [0, 1, 2].map(|i| self.sides[i].dot(&p.coords) - self.side_offsets[i]);
+        off_plane * off_plane + self.beside_squared(excess)
+    }
+
+    /// A lower bound on the squared distance, across the normal, from a point whose excesses
+    /// beyond the three edge planes are `excess` to the prism: the greatest excess, or within
+    /// a corner's normal cone the distance to the corner's edge (see
+    /// [`Prism::corner_squared`]; the corners' cones do not overlap but on their boundaries,
+    /// where either measure is a lower bound).
+    #[inline]
+    fn beside_squared(&self, excess: [f64; 3]) -> f64 {
+        let beside = excess.iter().copied().fold(0.0f64, f64::max);
+        if beside == 0.0 {
+            return 0.0;
+        }
+        // Most often the corner between the two greatest excesses: tried first.
+        let least = (0..3).fold(0, |m, k| if excess[k] < excess[m] { k } else { m });
+        let corner = (0..3).find_map(|step| {
+            let (i, j) = ((least + step + 1) % 3, (least + step + 2) % 3);
+            self.corner_squared([i, j], [excess[i], excess[j]])
+        });
+        (beside * beside).max(corner.unwrap_or(0.0))
+    }
+
+    /// The squared distance, across the normal, from a point in the normal cone of the corner
+    /// where edge planes `i` and `j` meet (the point is `λ·sides[i] + μ·sides[j]` from the
+    /// line where the planes cross, with `λ, μ ≥ 0`) to that line, else `None`. With
+    /// `c = sides[i] · sides[j]`, the excesses are `e_i = λ + μc` and `e_j = λc + μ`, so
+    /// `λ = (e_i − c·e_j)/(1 − c²)` and the distance squared is `e_j² + (e_i − c·e_j)²/(1 − c²)`:
+    /// a sum of squares, without cancellation. A corner whose sine is below the root of
+    /// [`MIN_CORNER_SINE_SQUARED`] is not measured (`None`), as dividing by `1 − c²` would
+    /// magnify the rounding.
+    #[inline]
+    fn corner_squared(&self, [i, j]: [usize; 2], [e_i, e_j]: [f64; 2]) -> Option<f64> {
+        let c = self.sides[i].dot(&self.sides[j]);
+        // λ and μ, each times 1 − c² (positive).
+        let (lambda, mu) = (e_i - c * e_j, e_j - c * e_i);
+        if lambda < 0.0 || mu < 0.0 {
+            return None;
+        }
+        let sine_squared = 1.0 - c * c;
+        (sine_squared >= MIN_CORNER_SINE_SQUARED)
+            .then(|| e_j * e_j + lambda * lambda / sine_squared)
     }
 }
+
+/// The least squared sine of a corner (between its two edge planes) whose distance
+/// [`Prism::corner_squared`] measures: the rounding of the excesses is magnified by at most
+/// `1/sine`, about 3.2 here.
+const MIN_CORNER_SINE_SQUARED: f64 = 0.1;
 
 /// `v` scaled to unit length, or zero when its length is zero or not finite.
 fn unit_or_zero(v: Vector) -> Vector {
@@ -126,16 +173,21 @@ mod tests {
             prop_assert!(prism.distance_squared(&p).sqrt() <= sampled_distance(&p, &t) + pad);
         }
 
-        /// Where the closest point lies inside the triangle or on an edge, the bound is the
-        /// distance (the face and edge regions).
+        /// Wherever the closest point lies, the bound is the distance (the face, edge and
+        /// vertex regions), but beyond a corner too thin or too flat to measure.
         #[test]
-        fn is_the_distance_in_the_face_and_edge_regions(
+        fn is_the_distance_but_beyond_thin_and_flat_corners(
             a in point(10.0), b in point(10.0), c in point(10.0), p in point(30.0)
         ) {
             let t = Triangle::new(a, b, c);
             let closest = closest_point(&p, &t);
-            let at_corner = t.vertices().iter().any(|v| (v - closest).norm() < 1e-9);
-            prop_assume!(!at_corner);
+            let corners = t.vertices();
+            let at_thin_corner = (0..3).any(|k| {
+                let (v, u, w) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+                let cosine = (u - v).normalize().dot(&(w - v).normalize());
+                (v - closest).norm() < 1e-9 && 1.0 - cosine * cosine < 0.11
+            });
+            prop_assume!(!at_thin_corner);
             let prism = Prism::around_triangle(&t);
             let exact = (closest - p).norm();
             let bound = prism.distance_squared(&p).sqrt();
@@ -155,8 +207,26 @@ mod tests {
         assert_eq!(prism.distance_squared(&Point::new(0.0, 0.0, 3.0)), 9.0);
         // Below the edge y = -1 by 2, and 3 above the plane.
         assert_eq!(prism.distance_squared(&Point::new(0.0, -3.0, 3.0)), 13.0);
-        // Beyond the corner (-1, -1): the greater of the two edges' excesses, 2 of (2, 1).
-        assert_eq!(prism.distance_squared(&Point::new(-2.0, -3.0, 0.0)), 4.0);
+        // Beyond the right-angled corner (-1, -1), by 1 and 2: the corner's distance.
+        assert_eq!(prism.distance_squared(&Point::new(-2.0, -3.0, 0.0)), 5.0);
+        // Beyond the corner (2, -1), of 45°, and 4 above: its distance, 1 + 1 + 16.
+        assert_eq!(prism.distance_squared(&Point::new(3.0, -2.0, 4.0)), 18.0);
+    }
+
+    #[test]
+    fn keeps_the_greatest_excess_beyond_a_thin_corner() {
+        // The corner at the origin is about 5.7° (its sine about 0.1).
+        let t = Triangle::new(
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(10.0, 0.0, 0.0),
+            Point::new(10.0, 1.0, 0.0),
+        );
+        let prism = Prism::around_triangle(&t);
+        // 3 behind the corner: the excess beyond the long bottom edge's plane is 0 and
+        // beyond the slanted one's 3·sin(5.7°); the distance, 3, is not measured.
+        let p = Point::new(-3.0, 0.0, 0.0);
+        let slanted = 3.0 * (1.0f64 / 101.0).sqrt();
+        assert!((prism.distance_squared(&p) - slanted * slanted).abs() < 1e-12);
     }
 
     #[test]
