@@ -509,7 +509,16 @@ fn a_grid_is_the_signed_distance_of_each_of_its_points() {
             if c.side == Some(Side::Undecided) {
                 assert!(value.is_nan(), "{p:?}");
             } else {
-                assert_eq!(*value, c.distance, "{p:?}");
+                // The same sign, 0 exactly together, and the same distance up to how far apart
+                // two walks may settle near-tied triangles (far within the guarantee).
+                let near = 1e-13 * (p.coords.abs().sum() + 2.0);
+                assert_eq!(value.signum(), c.distance.signum(), "{p:?}");
+                assert_eq!(*value == 0.0, c.distance == 0.0, "{p:?}");
+                assert!(
+                    (value - c.distance).abs() <= near,
+                    "{p:?}: {value} against {}",
+                    c.distance
+                );
             }
         }
     }

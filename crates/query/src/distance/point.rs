@@ -10,12 +10,13 @@
 //! exactly when the point lies on the surface.
 //!
 //! Why the walk is exact enough: a node is left out only when its bound, less a pad far above
-//! its rounding, is at least the best distance found, so the triangle kept is within that pad
-//! and the rounding of a float point–triangle distance of the nearest one. Contact is decided
-//! apart from the walk: when the certified interval of the best triangle reaches 0, every
-//! triangle the walk could not tell from touching is tested exactly, over the binary tree with
-//! each node's rectangle swept sphere as the bound (Larsen, Gottschalk, Lin & Manocha, "Fast
-//! proximity queries with swept sphere volumes", 1999).
+//! its rounding, is at least the best distance found, and a leaf triangle only when its prism's
+//! bound is at least the best distance less a tie far below that pad ([`TIE`]), so the triangle
+//! kept is within that pad and the rounding of a float point–triangle distance of the nearest
+//! one. Contact is decided apart from the walk: when the certified interval of the best
+//! triangle reaches 0, every triangle the walk could not tell from touching is tested exactly,
+//! over the binary tree with each node's rectangle swept sphere as the bound (Larsen,
+//! Gottschalk, Lin & Manocha, "Fast proximity queries with swept sphere volumes", 1999).
 
 use super::point_packet::{point_distances, walk_packet};
 use super::point_wide::walk_wide;
@@ -202,14 +203,22 @@ fn measured(triangle: &PreparedTriangle, q: &Point, t: u32) -> Best {
     }
 }
 
-/// Whether the triangle inside `prism` is certainly no nearer to `q` than `distance`: the
-/// prism's distance bound, less a pad far above its rounding (see [`Prism`]), is at least
-/// `distance`.
+/// Whether the triangle inside `prism` is certainly no nearer to `q` than `distance`, up to a
+/// tie: the prism's distance bound is at least `distance` less [`TIE`] of the coordinates
+/// involved. A triangle left out at a tie is nearer, if at all, by no more than that and the
+/// bound's rounding (a few ulps of the same coordinates), far within the pad the certified
+/// interval allows for; while every triangle around a shared corner, all at the corner's
+/// distance, would otherwise be measured to find none nearer.
 #[inline]
 fn beyond(prism: &Prism, q: &Point, distance: f64) -> bool {
-    let reach = distance + BOUND_PAD * (q.coords.abs().sum() + prism.scale);
-    prism.distance_squared(q) >= reach * reach
+    let reach = distance - TIE * (q.coords.abs().sum() + prism.scale);
+    reach > 0.0 && prism.distance_squared(q) >= reach * reach
 }
+
+/// How near, relative to the coordinates, a triangle's bound may come below the best distance
+/// and still count as tied: the rounding of two float point–triangle distances, with room,
+/// and a seventh of [`BOUND_PAD`].
+const TIE: f64 = 64.0 * f64::EPSILON;
 
 /// The relative rounding of a squared distance to a box (three squares and two sums, a few
 /// ulps), with room: a box is left out only when it is certainly no nearer than the best.

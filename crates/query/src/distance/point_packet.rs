@@ -9,9 +9,9 @@
 //! exactly when a walk for that point alone would leave it out at the same best distance, and a
 //! leaf's triangles are measured for each point that still needs the leaf. A node's bound, less
 //! a pad far above its rounding, is at least the best float distance, so nothing left out is
-//! nearer: each point ends with the least float distance over the mesh, whichever points share
-//! its packet, and its answer is certified as a single point's (`point.rs`). Points near the
-//! surface take the wide tree's walk one by one, as they would alone.
+//! nearer but by a tie (`point.rs`): each point ends with the least float distance over the
+//! mesh up to a tie, whichever points share its packet, and its answer is certified as a single
+//! point's. Points near the surface take the wide tree's walk one by one, as they would alone.
 
 use super::point::{
     certified, is_near, lower_bounds, measure, pad, scan_leaf, search, start_triangle,
@@ -72,10 +72,11 @@ pub(crate) fn packet_distances<V: TreeVolume>(
     })
 }
 
-/// Each point's best triangle (its least float distance, or one beyond its cap), from the
-/// triangle `hint` on: one walk over the binary tree for the packet when every point is far
-/// from the surface, else each point's own walk (`point.rs`, `search`) in turn, each from the
-/// best triangle of the point before when the first point is near the surface already.
+/// Each point's best triangle (its least float distance up to a tie, or one beyond its cap),
+/// from the triangle `hint` on: one walk over the binary tree for the packet when every point
+/// is far from the surface, else each point's own walk (`point.rs`, `search`) in turn, each
+/// from the best triangle of the point before when the first point is near the surface
+/// already.
 fn bests<V: TreeVolume, const N: usize>(
     mesh: &MeshModel<V>,
     packet: &[Point; N],
