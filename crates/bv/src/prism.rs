@@ -214,6 +214,23 @@ mod tests {
     }
 
     #[test]
+    fn measures_a_corner_whose_edge_has_the_least_excess() {
+        // The corner at the origin is 30°; edge 0 runs from it to (cos 30°, sin 30°), edge 2
+        // from (1, 0) back to it. The point 10 along edge 2's outward normal and 3 along edge
+        // 0's lies in the corner's normal cone, yet edge 0's excess is the least of the three.
+        let half_root_three = 0.75f64.sqrt();
+        let t = Triangle::new(
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(half_root_three, 0.5, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+        );
+        let prism = Prism::around_triangle(&t);
+        let p = Point::new(-1.5, -10.0 + 3.0 * half_root_three, 0.0);
+        let distance_squared = p.coords.norm_squared();
+        assert!((prism.distance_squared(&p) - distance_squared).abs() < 1e-9);
+    }
+
+    #[test]
     fn keeps_the_greatest_excess_beyond_a_thin_corner() {
         // The corner at the origin is about 5.7° (its sine about 0.1).
         let t = Triangle::new(
