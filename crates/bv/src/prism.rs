@@ -68,21 +68,38 @@ impl Prism {
     /// point: it differs from the exact bound by a few ulps of `|p|₁ + scale`.
     #[inline]
     pub fn distance_squared(&self, p: &Point) -> f64 {
+        let (off_plane_squared, excess) = self.excesses(p);
+        let beside = greatest_excess(excess);
+        off_plane_squared + (beside * beside).max(self.corner_distance_squared(excess))
+    }
+
+    /// Whether [`Prism::distance_squared`] of `p` is at least `bound_squared`, the distance to
+    /// a corner's edge computed only when the greatest excess falls short.
+    #[inline]
+    pub fn is_at_least(&self, p: &Point, bound_squared: f64) -> bool {
+        let (off_plane_squared, excess) = self.excesses(p);
+        let beside = greatest_excess(excess);
+        off_plane_squared + beside * beside >= bound_squared
+            || off_plane_squared + self.corner_distance_squared(excess) >= bound_squared
+    }
+
+    /// The squared excess of `p` beyond the slab, and its excess beyond each edge plane.
+    #[inline]
+    fn excesses(&self, p: &Point) -> (f64, [f64; 3]) {
         let off_plane =
             ((self.normal.dot(&p.coords) - self.offset).abs() - self.half_thickness).max(0.0);
         let excess = [0, 1, 2].map(|i| self.sides[i].dot(&p.coords) - self.side_offsets[i]);
-        off_plane * off_plane + self.beside_squared(excess)
+        (off_plane * off_plane, excess)
     }
 
-    /// A lower bound on the squared distance, across the normal, from a point whose excesses
-    /// beyond the three edge planes are `excess` to the prism: the greatest excess, or within
-    /// a corner's normal cone the distance to the corner's edge (see
+    /// For a point whose excesses beyond the three edge planes are `excess`, its squared
+    /// distance across the normal to the edge of the corner whose normal cone holds it (see
     /// [`Prism::corner_squared`]; the corners' cones do not overlap but on their boundaries,
-    /// where either measure is a lower bound).
+    /// where either measure is a lower bound), or 0 when none measured does (the point is
+    /// within the edge planes, beside an edge, or beyond a thin corner).
     #[inline]
-    fn beside_squared(&self, excess: [f64; 3]) -> f64 {
-        let beside = excess.iter().copied().fold(0.0f64, f64::max);
-        if beside == 0.0 {
+    fn corner_distance_squared(&self, excess: [f64; 3]) -> f64 {
+        if greatest_excess(excess) == 0.0 {
             return 0.0;
         }
         // Most often the corner between the two greatest excesses: tried first.
@@ -91,7 +108,7 @@ impl Prism {
             let (i, j) = ((least + step + 1) % 3, (least + step + 2) % 3);
             self.corner_squared([i, j], [excess[i], excess[j]])
         });
-        (beside * beside).max(corner.unwrap_or(0.0))
+        corner.unwrap_or(0.0)
     }
 
     /// The squared distance, across the normal, from a point in the normal cone of the corner
@@ -120,6 +137,13 @@ impl Prism {
 /// [`Prism::corner_squared`] measures: the rounding of the excesses is magnified by at most
 /// `1/sine`, about 3.2 here.
 const MIN_CORNER_SINE_SQUARED: f64 = 0.1;
+
+/// The greatest of `excess` and 0: a lower bound on the distance across the normal from a
+/// point with those excesses beyond the edge planes to the prism.
+#[inline]
+fn greatest_excess(excess: [f64; 3]) -> f64 {
+    excess.iter().copied().fold(0.0f64, f64::max)
+}
 
 /// `v` scaled to unit length, or zero when its length is zero or not finite.
 fn unit_or_zero(v: Vector) -> Vector {
@@ -171,6 +195,19 @@ mod tests {
                 prop_assert!(prism.distance_squared(&corner).sqrt() <= pad);
             }
             prop_assert!(prism.distance_squared(&p).sqrt() <= sampled_distance(&p, &t) + pad);
+        }
+
+        /// `is_at_least` answers as comparing `distance_squared` does, at and around it.
+        #[test]
+        fn is_at_least_compares_the_bound(
+            a in point(10.0), b in point(10.0), c in point(10.0), p in point(30.0),
+            scale in 0.0..2.0f64
+        ) {
+            let prism = Prism::around_triangle(&Triangle::new(a, b, c));
+            let bound = prism.distance_squared(&p);
+            for threshold in [bound, bound * scale, bound * (1.0 + 1e-12), scale] {
+                prop_assert_eq!(prism.is_at_least(&p, threshold), bound >= threshold);
+            }
         }
 
         /// Wherever the closest point lies, the bound is the distance (the face, edge and

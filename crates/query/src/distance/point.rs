@@ -212,7 +212,7 @@ fn measured(triangle: &PreparedTriangle, q: &Point, t: u32) -> Best {
 #[inline]
 fn beyond(prism: &Prism, q: &Point, distance: f64) -> bool {
     let reach = distance - TIE * (q.coords.abs().sum() + prism.scale);
-    reach > 0.0 && prism.distance_squared(q) >= reach * reach
+    reach > 0.0 && prism.is_at_least(q, reach * reach)
 }
 
 /// How near, relative to the coordinates, a triangle's bound may come below the best distance
