@@ -139,7 +139,9 @@ pub(super) fn scan_leaf<V: TreeVolume, const N: usize>(
     let leaf = mesh.tree().leaf_triangles(leaf).iter();
     for ((&t, boxed), prism) in leaf.zip(boxes).zip(prisms) {
         let open: [bool; N] = std::array::from_fn(|k| {
-            needs[k] && may_be_nearer(&packet[k], &best[k], t, &boxed.bounds, prism)
+            needs[k]
+                && box_may_be_nearer(&packet[k], &best[k], &boxed.bounds)
+                && may_be_nearer(&packet[k], &best[k], t, prism)
         });
         if !open.contains(&true) {
             continue;
@@ -152,32 +154,31 @@ pub(super) fn scan_leaf<V: TreeVolume, const N: usize>(
     }
 }
 
-/// `best`, or triangle `t` (`triangle`, inside `bounds` and `prism`) when it is nearer to `q`,
-/// measured only when it [may be](may_be_nearer).
+/// `best`, or triangle `t` (`triangle`, inside `prism`) when it is nearer to `q`, measured
+/// only when it [may be](may_be_nearer).
 #[inline(always)]
-pub(crate) fn nearer(
-    q: &Point,
-    best: Best,
-    t: u32,
-    triangle: &Triangle,
-    bounds: &Aabb,
-    prism: &Prism,
-) -> Best {
-    if may_be_nearer(q, &best, t, bounds, prism) {
+pub(crate) fn nearer(q: &Point, best: Best, t: u32, triangle: &Triangle, prism: &Prism) -> Best {
+    if may_be_nearer(q, &best, t, prism) {
         nearest(best, &PreparedTriangle::new(triangle), q, t)
     } else {
         best
     }
 }
 
-/// Whether triangle `t` (inside `bounds` and `prism`) may be nearer to `q` than `best`: it is
-/// not the best already (so the hint, measured first, is not measured again while it is the
-/// best), and neither its box nor its prism leaves it out.
+/// Whether triangle `t` (inside `prism`) may be nearer to `q` than `best`: it is not the best
+/// already (so the hint, measured first, is not measured again while it is the best), and its
+/// prism does not leave it out.
 #[inline(always)]
-fn may_be_nearer(q: &Point, best: &Best, t: u32, bounds: &Aabb, prism: &Prism) -> bool {
-    t != best.triangle
-        && bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) < best.distance * best.distance
-        && !beyond(prism, q, best.distance)
+fn may_be_nearer(q: &Point, best: &Best, t: u32, prism: &Prism) -> bool {
+    t != best.triangle && !beyond(prism, q, best.distance)
+}
+
+/// Whether a triangle inside `bounds` may be nearer to `q` than `best`: a test cheaper than the
+/// prism's, which the binary walk's leaves make first with the boxes they store (the wide
+/// walk's leaves store none, and computing one costs about what it saves).
+#[inline(always)]
+fn box_may_be_nearer(q: &Point, best: &Best, bounds: &Aabb) -> bool {
+    bounds.distance_squared(q) * (1.0 - BOX_ROUNDING) < best.distance * best.distance
 }
 
 /// The nearer of `best` and triangle `t` (`triangle`) to `q`, by float distance (`best` on a

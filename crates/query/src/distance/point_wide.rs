@@ -7,10 +7,10 @@
 //! A box that contains its triangles gives a lower bound on their distance; the stored boxes
 //! contain the exact ones, so the walk leaves out only what its best float distance already
 //! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]). A leaf's
-//! triangles are measured after their own boxes and prisms ([`nearer`]).
+//! triangles are measured after their prisms ([`nearer`]).
 
 use super::point::{nearer, Best, BOX_ROUNDING};
-use obbtree_bv::{Aabb, Point, Prism};
+use obbtree_bv::{Point, Prism};
 use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
@@ -52,11 +52,7 @@ fn walk_over<T: Copy + Into<f64>>(
             let leaf = &triangles[range.clone()];
             for (t, prism) in leaf.iter().zip(&prisms[range]) {
                 let triangle = t.triangle();
-                let corners = Aabb::new(
-                    triangle.a.inf(&triangle.b).inf(&triangle.c),
-                    triangle.a.sup(&triangle.b).sup(&triangle.c),
-                );
-                best = nearer(q, best, t.index, &triangle, &corners, prism);
+                best = nearer(q, best, t.index, &triangle, prism);
             }
             continue;
         }
