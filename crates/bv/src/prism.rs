@@ -9,7 +9,7 @@
 //! triangle's face, edge and vertex regions): the greatest excess beside an edge, and beyond a
 //! corner the distance to the line where its two edge planes meet. So the bound is the
 //! point–triangle distance itself, up to the slab's thinness, wherever the closest point lies,
-//! but at the corners too thin or too flat to divide by (sine below about 0.32, where the
+//! but at the corners too thin or too flat to divide by (sine below 0.1, where the
 //! greatest excess stays a lower bound), and never more than it. A walk can then leave out a
 //! triangle that is no nearer than its best without measuring it, even when the two are all
 //! but tied, which boxes (short by the triangle's extent along the line of sight) cannot do.
@@ -135,8 +135,8 @@ impl Prism {
 
 /// The least squared sine of a corner (between its two edge planes) whose distance
 /// [`Prism::corner_squared`] measures: the rounding of the excesses is magnified by at most
-/// `1/sine`, about 3.2 here.
-const MIN_CORNER_SINE_SQUARED: f64 = 0.1;
+/// `1/sine`, 10 here.
+const MIN_CORNER_SINE_SQUARED: f64 = 0.01;
 
 /// The greatest of `excess` and 0: a lower bound on the distance across the normal from a
 /// point with those excesses beyond the edge planes to the prism.
@@ -222,7 +222,7 @@ mod tests {
             let at_thin_corner = (0..3).any(|k| {
                 let (v, u, w) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
                 let cosine = (u - v).normalize().dot(&(w - v).normalize());
-                (v - closest).norm() < 1e-9 && 1.0 - cosine * cosine < 0.11
+                (v - closest).norm() < 1e-9 && 1.0 - cosine * cosine < 0.011
             });
             prop_assume!(!at_thin_corner);
             let prism = Prism::around_triangle(&t);
@@ -269,17 +269,17 @@ mod tests {
 
     #[test]
     fn keeps_the_greatest_excess_beyond_a_thin_corner() {
-        // The corner at the origin is about 5.7° (its sine about 0.1).
+        // The corner at the origin is about 2.9° (its sine about 0.05).
         let t = Triangle::new(
             Point::new(0.0, 0.0, 0.0),
             Point::new(10.0, 0.0, 0.0),
-            Point::new(10.0, 1.0, 0.0),
+            Point::new(10.0, 0.5, 0.0),
         );
         let prism = Prism::around_triangle(&t);
         // 3 behind the corner: the excess beyond the long bottom edge's plane is 0 and
-        // beyond the slanted one's 3·sin(5.7°); the distance, 3, is not measured.
+        // beyond the slanted one's 3·sin(2.9°); the distance, 3, is not measured.
         let p = Point::new(-3.0, 0.0, 0.0);
-        let slanted = 3.0 * (1.0f64 / 101.0).sqrt();
+        let slanted = 3.0 * 0.5 / 100.25f64.sqrt();
         assert!((prism.distance_squared(&p) - slanted * slanted).abs() < 1e-12);
     }
 
