@@ -3,11 +3,12 @@
 //! below by the point's distance to its box (`point_wide.rs`), or far from the surface over the
 //! binary tree with each node's rectangle swept sphere as the bound; each leaf's triangles
 //! measured in floating point (Ericson, *Real-Time Collision Detection* (2005) §5.1.5) after
-//! their own boxes and the prisms around them ([`Prism`]), which leave out most of the tilted
-//! triangles a box cannot. The closest triangle found is then measured by the certified
-//! triangle distance ([`tri_tri::distance`], which decides contact exactly), so the answer
-//! carries the two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0
-//! exactly when the point lies on the surface.
+//! the prisms around them ([`Prism`]; in the binary walk after their stored boxes), which
+//! leave out nearly every triangle no nearer than the best, ties included. The closest
+//! triangle found is then measured by the certified triangle distance ([`tri_tri::distance`],
+//! which decides contact exactly), so the answer carries the two-model guarantee:
+//! `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0 exactly when the point lies on the
+//! surface.
 //!
 //! Why the walk is exact enough: a node is left out only when its bound, less a pad far above
 //! its rounding, is at least the best distance found, and a leaf triangle only when its prism's

@@ -1,7 +1,7 @@
 //! The point walk over the binary tree, each node bounded by its box and then its rectangle
 //! swept sphere, for a packet of nearby points at once (four neighbours on a grid's row or
 //! along a batch's Morton curve; a single point is a packet of one): each node is bounded for
-//! each point still in need of it, so the nodes the points share are fetched, queued and
+//! each point still in need of it, so the nodes the points share are fetched, stacked and
 //! opened once instead of once per point (the packets of Wald, Slusallek, Benthin & Wagner,
 //! "Interactive rendering with coherent ray tracing", 2001, applied to closest points).
 //!
