@@ -70,7 +70,12 @@ impl Prism {
     pub fn distance_squared(&self, p: &Point) -> f64 {
         let (off_plane_squared, excess) = self.excesses(p);
         let beside = greatest_excess(excess);
-        off_plane_squared + (beside * beside).max(self.corner_distance_squared(excess))
+        let corner = if beside > 0.0 {
+            self.corner_distance_squared(excess)
+        } else {
+            0.0
+        };
+        off_plane_squared + (beside * beside).max(corner)
     }
 
     /// Whether [`Prism::distance_squared`] of `p` is at least `bound_squared`, the distance to
@@ -80,7 +85,8 @@ impl Prism {
         let (off_plane_squared, excess) = self.excesses(p);
         let beside = greatest_excess(excess);
         off_plane_squared + beside * beside >= bound_squared
-            || off_plane_squared + self.corner_distance_squared(excess) >= bound_squared
+            || (beside > 0.0
+                && off_plane_squared + self.corner_distance_squared(excess) >= bound_squared)
     }
 
     /// The squared excess of `p` beyond the slab, and its excess beyond each edge plane.
@@ -92,16 +98,13 @@ impl Prism {
         (off_plane * off_plane, excess)
     }
 
-    /// For a point whose excesses beyond the three edge planes are `excess`, its squared
-    /// distance across the normal to the edge of the corner whose normal cone holds it (see
-    /// [`Prism::corner_squared`]; the corners' cones do not overlap but on their boundaries,
-    /// where either measure is a lower bound), or 0 when none measured does (the point is
-    /// within the edge planes, beside an edge, or beyond a thin corner).
+    /// For a point outside some edge plane whose excesses beyond the three are `excess`, its
+    /// squared distance across the normal to the edge of the corner whose normal cone holds it
+    /// (see [`Prism::corner_squared`]; the corners' cones do not overlap but on their
+    /// boundaries, where either measure is a lower bound), or 0 when none measured does (the
+    /// point is beside an edge, or beyond a thin corner).
     #[inline]
     fn corner_distance_squared(&self, excess: [f64; 3]) -> f64 {
-        if greatest_excess(excess) == 0.0 {
-            return 0.0;
-        }
         // Most often the corner between the two greatest excesses: tried first.
         let least = (0..3).fold(0, |m, k| if excess[k] < excess[m] { k } else { m });
         let corner = (0..3).find_map(|step| {
@@ -115,8 +118,8 @@ impl Prism {
     /// where edge planes `i` and `j` meet (the point is `λ·sides[i] + μ·sides[j]` from the
     /// line where the planes cross, with `λ, μ ≥ 0`) to that line, else `None`. With
     /// `c = sides[i] · sides[j]`, the excesses are `e_i = λ + μc` and `e_j = λc + μ`, so
-    /// `λ = (e_i − c·e_j)/(1 − c²)` and the distance squared is `e_j² + (e_i − c·e_j)²/(1 − c²)`:
-    /// a sum of squares, without cancellation. A corner whose sine is below the root of
+    /// `λ = (e_i − c·e_j)/(1 − c²)` and the distance squared is
+    /// `e_j² + (e_i − c·e_j)²/(1 − c²)`: a sum of squares, without cancellation. A corner whose sine is below the root of
     /// [`MIN_CORNER_SINE_SQUARED`] is not measured (`None`), as dividing by `1 − c²` would
     /// magnify the rounding.
     #[inline]

@@ -1,6 +1,6 @@
-//! An entry of a binary heap ranked by an `f64` in IEEE total order: the best-first walks keep
-//! their pending nodes in `BinaryHeap<Ranked<_>>` (greatest rank first) or, nearest first,
-//! `BinaryHeap<Reverse<Ranked<_>>>`.
+//! An entry of a binary heap ranked by an `f64` in IEEE total order: the winding number's
+//! refinement keeps its open nodes in `BinaryHeap<Ranked<_>>`, the largest error bound first
+//! (the point walks go depth first and keep a plain stack).
 
 use std::cmp::Ordering;
 

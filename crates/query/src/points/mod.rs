@@ -2,24 +2,24 @@
 //! distance and triangle, with a sign when asked ([`closest_points`]); its winding number
 //! ([`winding_numbers`], `winding.rs`); whether the solid holds it ([`contains_points`]).
 //!
-//! Each point is moved into the mesh's frame and measured by a depth-first, nearer-child-first walk (near the
-//! surface over the wide tree with its boxes as the bounds, farther out over the binary tree
-//! with its rectangle swept spheres), and the closest triangle certified at the end
-//! (`distance/point.rs`, `distance/point_wide.rs`, `distance/point_packet.rs`). So every
-//! answer carries the two-model distance guarantee: `|d − d*| ≤ 1e-12·(d* + L)` (`L` the largest coordinate of
-//! the mesh and the point), a certified interval `lower ≤ d* ≤ upper`, a triangle whose
-//! distance to the point is within the same bound, and 0 exactly when the point lies on the
-//! surface (in the mesh's frame). A maximum distance caps the walk, so far points are cheap,
-//! and is decided exactly near the limit. Within one batch, points are taken along a Morton
-//! curve in chunks, each walk starting from the triangle closest to the point before, and far
-//! from the surface four consecutive points share one walk over the binary tree
+//! Each point is moved into the mesh's frame and measured by a depth-first, nearer-child-first walk
+//! (near the surface over the wide tree with its boxes as the bounds, farther out over the binary
+//! tree with its rectangle swept spheres), and the closest triangle certified at the end
+//! (`distance/point.rs`, `distance/point_wide.rs`, `distance/point_packet.rs`). So every answer
+//! carries the two-model distance guarantee: `|d − d*| ≤ 1e-12·(d* + L)` (`L` the largest
+//! coordinate of the mesh and the point), a certified interval `lower ≤ d* ≤ upper`, a triangle
+//! whose distance to the point is within the same bound, and 0 exactly when the point lies on the
+//! surface (in the mesh's frame). A maximum distance caps the walk, so far points are cheap, and is
+//! decided exactly near the limit. Within one batch, points are taken along a Morton curve in
+//! chunks, each walk starting from the triangle closest to the point before, and far from the
+//! surface four consecutive points share one walk over the binary tree
 //! (`distance/point_packet.rs`), each with its own best and bounds, so its answer is its own.
 //!
 //! The sign: on a closed mesh, exact containment (a ray's crossings, each decided by exact
-//! orientations; within a batch, the crossings of the segment from the last point decided,
-//! whose side is known). On an open mesh, the generalized winding number against ½, refined until its
-//! rigorous bound decides the side; a point whose bound still straddles ½ once every near
-//! triangle is summed exactly is reported as [`Side::Undecided`], never guessed.
+//! orientations; within a batch, the crossings of the segment from the last point decided, whose
+//! side is known). On an open mesh, the generalized winding number against ½, refined until its
+//! rigorous bound decides the side; a point whose bound still straddles ½ once every near triangle
+//! is summed exactly is reported as [`Side::Undecided`], never guessed.
 
 mod grid;
 mod winding;
