@@ -74,11 +74,48 @@ impl<'a> Work<'a> {
     }
 
     /// Moves the triangles whose key (`keys[k]` for triangle `k`, permuted with them) satisfies
-    /// `left` to the front, keeping the arrays in step, and returns how many there are. Hoare's
-    /// scheme: only misplaced pairs are swapped.
+    /// `left` to the front, keeping the arrays in step, and returns how many there are.
+    ///
+    /// Hoare's scheme (only misplaced pairs are swapped) in blocks, after Edelkamp & Weiß,
+    /// "BlockQuicksort: Avoiding Branch Mispredictions in Quicksort" (ESA 2016): the misplaced
+    /// keys of a block at each end are found first, without branches on the keys, then swapped
+    /// pairwise. What is left between the blocks goes through the plain scheme.
     fn partition<T>(&mut self, keys: &mut [T], left: impl Fn(&T) -> bool) -> usize {
         debug_assert_eq!(keys.len(), self.len());
-        let (mut i, mut j) = (0, self.len());
+        let (mut lo, mut hi) = (0, self.len()); // [0, lo) is left, [hi, n) right
+        let mut left_block = MisplacedInBlock::default();
+        let mut right_block = MisplacedInBlock::default();
+        while hi - lo >= 2 * PARTITION_BLOCK {
+            if left_block.is_done() {
+                left_block.find(|i| !left(&keys[lo + i]));
+            }
+            if right_block.is_done() {
+                right_block.find(|i| left(&keys[hi - 1 - i]));
+            }
+            for _ in 0..left_block.remaining().min(right_block.remaining()) {
+                let (i, j) = (lo + left_block.next(), hi - 1 - right_block.next());
+                self.swap(keys, i, j);
+            }
+            if left_block.is_done() {
+                lo += PARTITION_BLOCK;
+            }
+            if right_block.is_done() {
+                hi -= PARTITION_BLOCK;
+            }
+        }
+        lo + self.partition_plain(keys, lo, hi, left)
+    }
+
+    /// [`Self::partition`] of the triangles in `[lo, hi)` one pair at a time; returns how many
+    /// of them satisfy `left`.
+    fn partition_plain<T>(
+        &mut self,
+        keys: &mut [T],
+        lo: usize,
+        hi: usize,
+        left: impl Fn(&T) -> bool,
+    ) -> usize {
+        let (mut i, mut j) = (lo, hi);
         loop {
             while i < j && left(&keys[i]) {
                 i += 1;
@@ -87,15 +124,70 @@ impl<'a> Work<'a> {
                 j -= 1;
             }
             if i == j {
-                return i;
+                return i - lo;
             }
-            keys.swap(i, j - 1);
-            self.tris.swap(i, j - 1);
-            self.moments.swap(i, j - 1);
-            self.order.swap(i, j - 1);
+            self.swap(keys, i, j - 1);
             i += 1;
             j -= 1;
         }
+    }
+
+    /// Swaps triangles `i` and `j` in every array.
+    #[inline]
+    fn swap<T>(&mut self, keys: &mut [T], i: usize, j: usize) {
+        keys.swap(i, j);
+        self.tris.swap(i, j);
+        self.moments.swap(i, j);
+        self.order.swap(i, j);
+    }
+}
+
+/// Keys examined at a time at each end of [`Work::partition`].
+const PARTITION_BLOCK: usize = 64;
+
+/// The offsets, within one block of [`PARTITION_BLOCK`] keys, of the keys on the wrong side,
+/// and how many of them have been swapped.
+struct MisplacedInBlock {
+    offsets: [u8; PARTITION_BLOCK],
+    count: usize,
+    taken: usize,
+}
+
+impl Default for MisplacedInBlock {
+    fn default() -> Self {
+        Self {
+            offsets: [0; PARTITION_BLOCK],
+            count: 0,
+            taken: 0,
+        }
+    }
+}
+
+impl MisplacedInBlock {
+    /// Records the offsets `i` of the block for which `misplaced(i)`, without branching on it.
+    #[inline]
+    fn find(&mut self, misplaced: impl Fn(usize) -> bool) {
+        self.count = 0;
+        self.taken = 0;
+        for i in 0..PARTITION_BLOCK {
+            self.offsets[self.count] = i as u8;
+            self.count += usize::from(misplaced(i));
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.taken == self.count
+    }
+
+    fn remaining(&self) -> usize {
+        self.count - self.taken
+    }
+
+    /// The next misplaced offset.
+    fn next(&mut self) -> usize {
+        let offset = self.offsets[self.taken];
+        self.taken += 1;
+        usize::from(offset)
     }
 }
 
@@ -327,5 +419,56 @@ impl Binning {
         // `as` saturates (NaN → 0), so every value lands in a bin; `u32` converts in fewer
         // instructions than `usize`.
         (((p - self.min) * self.scale) as u32).min(SAH_BINS as u32 - 1) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A node of `sides.len()` triangles, triangle `k` marked by its coordinates, its moments'
+    /// area and its index, all `k`.
+    fn marked(n: usize) -> (Vec<[Point; 3]>, Vec<TriangleMoments>, Vec<u32>) {
+        let tris = (0..n)
+            .map(|k| [Point::new(k as f64, 0.0, 0.0); 3])
+            .collect();
+        let moments = (0..n)
+            .map(|k| TriangleMoments {
+                area: k as f64,
+                centroid: Point::origin(),
+                spread: [0.0; 6],
+            })
+            .collect();
+        (tris, moments, (0..n as u32).collect())
+    }
+
+    proptest! {
+        /// The partition puts exactly the keys that go left first, and moves every array with
+        /// its key: lengths around and across the two blocks the block scheme needs, and
+        /// shares of left keys from none to all (blocks with nothing to swap).
+        #[test]
+        fn partition_moves_the_left_keys_first_in_step(
+            sides in (0.0..=1.0).prop_flat_map(|p| {
+                prop::collection::vec(prop::bool::weighted(p), 0..700)
+            }),
+            first in 0u32..5,
+        ) {
+            let n = sides.len();
+            let (mut tris, mut moments, mut order) = marked(n);
+            let mut keys: Vec<(bool, u32)> = sides.iter().copied().zip(0..).collect();
+            let mut work = Work { tris: &mut tris, moments: &mut moments, order: &mut order, first };
+            let mid = work.partition(&mut keys, |&(left, _)| left);
+            prop_assert_eq!(mid, sides.iter().filter(|&&left| left).count());
+            for (k, &(left, id)) in keys.iter().enumerate() {
+                prop_assert_eq!(left, k < mid);
+                prop_assert_eq!(order[k], id);
+                prop_assert_eq!(tris[k][0].x, f64::from(id));
+                prop_assert_eq!(moments[k].area, f64::from(id));
+            }
+            let mut ids: Vec<u32> = order.clone();
+            ids.sort_unstable();
+            prop_assert!(ids.iter().copied().eq(0..n as u32));
+        }
     }
 }
