@@ -22,7 +22,8 @@ pub struct BuildOptions<V: BoundingVolume> {
     pub split: SplitRule,
     /// How each node's volume is fitted to its triangles.
     pub method: V::Method,
-    /// Build independent subtrees on rayon's thread pool. The tree is identical either way.
+    /// Build independent subtrees on rayon's thread pool (when it has more than one thread).
+    /// The tree is identical either way.
     pub parallel: bool,
 }
 
@@ -114,7 +115,9 @@ impl<V: BoundingVolume> Bvh<V> {
             first: 0,
         };
         let builder = Builder { options };
-        let mut nodes = Vec::with_capacity(2 * n.div_ceil(options.leaf_size));
+        // At most 2n − 1 nodes: reserving that many never moves the array while it grows (the
+        // pages beyond the nodes built are never touched), and the unused end is given back.
+        let mut nodes = Vec::with_capacity(max_nodes(n));
         // The fingerprint (a hash of the whole mesh) does not depend on the tree: in parallel
         // builds it is computed beside the root's fit (serial, like the root's split).
         let fit_root = || V::fit_triangles_with_moments(work.tris, work.moments, options.method);
@@ -166,7 +169,9 @@ impl<V: BoundingVolume> Builder<'_, V> {
         }
         let axes = bv.split_axes_for(work.tris, work.moments, self.options.method);
         let mid = split(self.options.split, axes, &mut work, depth);
-        let parallel = self.options.parallel && work.len() >= PARALLEL_MIN_TRIANGLES;
+        let parallel = self.options.parallel
+            && work.len() >= PARALLEL_MIN_TRIANGLES
+            && rayon::current_num_threads() > 1;
         let (left, right) = work.split_at(mid);
         let pair = out.len();
         out.push(Node::internal(bv.clone(), 0));
@@ -175,7 +180,7 @@ impl<V: BoundingVolume> Builder<'_, V> {
             let ((l, dl), (mut r, dr, right_nodes)) = rayon::join(
                 || self.subtree(left, depth + 1, out),
                 || {
-                    let mut right_nodes = Vec::new();
+                    let mut right_nodes = Vec::with_capacity(max_nodes(right.len()));
                     let (r, dr) = self.subtree(right, depth + 1, &mut right_nodes);
                     (r, dr, right_nodes)
                 },
@@ -193,6 +198,12 @@ impl<V: BoundingVolume> Builder<'_, V> {
         out[pair + 1] = r;
         (Node::internal(bv, pair as u32), d)
     }
+}
+
+/// The most nodes a tree over `n ≥ 1` triangles can have: `2n − 1` (every leaf holds at least
+/// one triangle, every internal node two children).
+fn max_nodes(n: usize) -> usize {
+    (2 * n).saturating_sub(1)
 }
 
 impl<V> Node<V> {
