@@ -34,9 +34,9 @@ struct PlacedCache {
     /// Per node of B, what this query placed of it.
     leaves: Vec<PlacedLeaf>,
     generation: u32,
+    /// The triangles placed in this query, leaf after leaf (emptied, not freed, by
+    /// [`Self::begin`]: it grows to what a query places, not to all of B's triangles).
     items: Vec<Boxed>,
-    /// Triangles placed in this query: the used start of `items`.
-    used: usize,
 }
 
 /// What a query placed of one leaf of B: the generation in which its box was computed, the
@@ -51,13 +51,11 @@ struct PlacedLeaf {
 }
 
 impl PlacedCache {
-    /// Invalidates every entry and makes room for `triangles` triangles and `nodes` nodes.
-    fn begin(&mut self, triangles: usize, nodes: usize) {
+    /// Invalidates every entry and makes room for `nodes` nodes.
+    fn begin(&mut self, nodes: usize) {
         let origin = Point::origin();
         let empty = Boxed::new(Triangle::new(origin, origin, origin));
-        if self.items.len() < triangles {
-            self.items.resize(triangles, empty);
-        }
+        self.items.clear();
         if self.leaves.len() < nodes {
             let unplaced = PlacedLeaf {
                 boxed_in: 0,
@@ -67,7 +65,6 @@ impl PlacedCache {
             };
             self.leaves.resize(nodes, unplaced);
         }
-        self.used = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.leaves.iter_mut().for_each(|l| {
@@ -102,17 +99,16 @@ impl PlacedCache {
     fn triangles(&mut self, b: &[Boxed], pose: &Pose, leaf: &Leaf) -> &[Boxed] {
         let n = leaf.triangles.len();
         if self.leaves[leaf.node].placed_in != self.generation {
-            let start = self.used;
-            let placed = &mut self.items[start..start + n];
-            for (item, local) in placed.iter_mut().zip(&b[leaf.start..leaf.start + n]) {
-                let [p, q, r] = *local.tri.vertices();
-                *item = Boxed::new(Triangle::new(
-                    place(pose, &p),
-                    place(pose, &q),
-                    place(pose, &r),
-                ));
-            }
-            self.used += n;
+            let start = self.items.len();
+            self.items
+                .extend(b[leaf.start..leaf.start + n].iter().map(|local| {
+                    let [p, q, r] = *local.tri.vertices();
+                    Boxed::new(Triangle::new(
+                        place(pose, &p),
+                        place(pose, &q),
+                        place(pose, &r),
+                    ))
+                }));
             let entry = &mut self.leaves[leaf.node];
             entry.placed_in = self.generation;
             entry.start = start as u32;
@@ -190,7 +186,7 @@ pub(crate) fn with_leaf_test<V, R>(
 ) -> R {
     CACHE.with(|cache| {
         let cache = &mut *cache.borrow_mut();
-        cache.begin(b.boxed().len(), b.tree().nodes().len());
+        cache.begin(b.tree().nodes().len());
         query(&mut LeafTest {
             a: a.boxed(),
             a_bounds: a.node_bounds(),
