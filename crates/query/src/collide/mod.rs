@@ -48,9 +48,9 @@ use obbtree_bv::Pose;
 
 /// Frees the calling thread's query caches: the placed triangles and placed volumes of B that
 /// the two-model queries ([`collide`], [`self_collide`], the distance and margin queries) keep
-/// between queries so that queries allocate nothing in the steady state. They grow to the
-/// largest mesh B queried on the thread (they are sized by B's triangle and node counts and
-/// never shrink by themselves): about 152 bytes per triangle of B plus, per node of B's tree, a
+/// between queries so that queries allocate nothing in the steady state. They grow with what
+/// the thread's queries use and never shrink by themselves: 152 bytes per triangle that one
+/// query placed (at most B's triangle count) plus, per node of the largest tree B queried, a
 /// twice-stamped box (64 bytes) and one placed volume and stamp (136 bytes for an OBB); and the boxes
 /// of both models' nodes in one frame that [`distance`](crate::distance) keeps for meshes apart
 /// (56 bytes per node). The next query on this thread allocates them again. [`collide_many`]
