@@ -115,9 +115,7 @@ impl<V: BoundingVolume> Bvh<V> {
             first: 0,
         };
         let builder = Builder { options };
-        // At most 2n − 1 nodes: reserving that many never moves the array while it grows (the
-        // pages beyond the nodes built are never touched), and the unused end is given back.
-        let mut nodes = Vec::with_capacity(max_nodes(n));
+        let mut nodes = Vec::with_capacity(expected_nodes(n, options.leaf_size));
         // The fingerprint (a hash of the whole mesh) does not depend on the tree: in parallel
         // builds it is computed beside the root's fit (serial, like the root's split).
         let fit_root = || V::fit_triangles_with_moments(work.tris, work.moments, options.method);
@@ -180,7 +178,8 @@ impl<V: BoundingVolume> Builder<'_, V> {
             let ((l, dl), (mut r, dr, right_nodes)) = rayon::join(
                 || self.subtree(left, depth + 1, out),
                 || {
-                    let mut right_nodes = Vec::with_capacity(max_nodes(right.len()));
+                    let capacity = expected_nodes(right.len(), self.options.leaf_size);
+                    let mut right_nodes = Vec::with_capacity(capacity);
                     let (r, dr) = self.subtree(right, depth + 1, &mut right_nodes);
                     (r, dr, right_nodes)
                 },
@@ -200,10 +199,14 @@ impl<V: BoundingVolume> Builder<'_, V> {
     }
 }
 
-/// The most nodes a tree over `n ≥ 1` triangles can have: `2n − 1` (every leaf holds at least
-/// one triangle, every internal node two children).
-fn max_nodes(n: usize) -> usize {
-    (2 * n).saturating_sub(1)
+/// The room reserved for the nodes of a tree over `n` triangles: as many as leaves filled to
+/// half of `leaf_size` on average make, and never more than the `2n − 1` a tree can have. A
+/// node array that outgrows it moves once (doubling); one reserved far beyond it would only
+/// be address space, as its untouched pages are never mapped, but `2n − 1` nodes of a large
+/// mesh can exceed what the system lets a process reserve.
+fn expected_nodes(n: usize, leaf_size: usize) -> usize {
+    let leaves = n.div_ceil(leaf_size.div_ceil(2));
+    (2 * leaves).min(2 * n).saturating_sub(1)
 }
 
 impl<V> Node<V> {
