@@ -201,9 +201,9 @@ impl<V: BoundingVolume> Builder<'_, V> {
 
 /// The room reserved for the nodes of a tree over `n` triangles: as many as leaves filled to
 /// half of `leaf_size` on average make, and never more than the `2n − 1` a tree can have. A
-/// node array that outgrows it moves once (doubling); one reserved far beyond it would only
-/// be address space, as its untouched pages are never mapped, but `2n − 1` nodes of a large
-/// mesh can exceed what the system lets a process reserve.
+/// node array that outgrows it grows by doubling (moving its nodes); one reserved far beyond
+/// it would only be address space, as its untouched pages are never mapped, but `2n − 1`
+/// nodes of a large mesh can exceed what the system lets a process reserve.
 fn expected_nodes(n: usize, leaf_size: usize) -> usize {
     let leaves = n.div_ceil(leaf_size.div_ceil(2));
     (2 * leaves).min(2 * n).saturating_sub(1)

@@ -427,8 +427,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A node of `sides.len()` triangles, triangle `k` marked by its coordinates, its moments'
-    /// area and its index, all `k`.
+    /// A node of `n` triangles, triangle `k` marked by its coordinates, its moments' area and
+    /// its index, all `k`.
     fn marked(n: usize) -> (Vec<[Point; 3]>, Vec<TriangleMoments>, Vec<u32>) {
         let tris = (0..n)
             .map(|k| [Point::new(k as f64, 0.0, 0.0); 3])
