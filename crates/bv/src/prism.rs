@@ -119,9 +119,9 @@ impl Prism {
     /// line where the planes cross, with `λ, μ ≥ 0`) to that line, else `None`. With
     /// `c = sides[i] · sides[j]`, the excesses are `e_i = λ + μc` and `e_j = λc + μ`, so
     /// `λ = (e_i − c·e_j)/(1 − c²)` and the distance squared is
-    /// `e_j² + (e_i − c·e_j)²/(1 − c²)`: a sum of squares, without cancellation. A corner whose sine is below the root of
-    /// [`MIN_CORNER_SINE_SQUARED`] is not measured (`None`), as dividing by `1 − c²` would
-    /// magnify the rounding.
+    /// `e_j² + (e_i − c·e_j)²/(1 − c²)`: a sum of squares, without cancellation. A corner
+    /// whose sine is below the root of [`MIN_CORNER_SINE_SQUARED`] is not measured (`None`), as
+    /// dividing by `1 − c²` would magnify the rounding.
     #[inline]
     fn corner_squared(&self, [i, j]: [usize; 2], [e_i, e_j]: [f64; 2]) -> Option<f64> {
         let c = self.sides[i].dot(&self.sides[j]);

@@ -457,7 +457,12 @@ mod tests {
             let n = sides.len();
             let (mut tris, mut moments, mut order) = marked(n);
             let mut keys: Vec<(bool, u32)> = sides.iter().copied().zip(0..).collect();
-            let mut work = Work { tris: &mut tris, moments: &mut moments, order: &mut order, first };
+            let mut work = Work {
+                tris: &mut tris,
+                moments: &mut moments,
+                order: &mut order,
+                first,
+            };
             let mid = work.partition(&mut keys, |&(left, _)| left);
             prop_assert_eq!(mid, sides.iter().filter(|&&left| left).count());
             for (k, &(left, id)) in keys.iter().enumerate() {

@@ -53,15 +53,14 @@ struct PlacedLeaf {
 impl PlacedCache {
     /// Invalidates every entry and makes room for `nodes` nodes.
     fn begin(&mut self, nodes: usize) {
-        let origin = Point::origin();
-        let empty = Boxed::new(Triangle::new(origin, origin, origin));
         self.items.clear();
         if self.leaves.len() < nodes {
+            let origin = Point::origin();
             let unplaced = PlacedLeaf {
                 boxed_in: 0,
                 placed_in: 0,
                 start: 0,
-                around: empty.bounds,
+                around: Aabb::new(origin, origin),
             };
             self.leaves.resize(nodes, unplaced);
         }
