@@ -17,7 +17,7 @@ use crate::collide::PosedOverlap;
 use crate::model::MeshModel;
 use crate::ranked::Ranked;
 use obbtree_bv::winding::{triangle_winding, Estimate};
-use obbtree_bv::{Point, Pose};
+use obbtree_bv::{Aabb, Point, Pose};
 use std::collections::BinaryHeap;
 
 /// A winding number: the exact one lies within `value ± bound`. On a closed mesh, off its
@@ -132,16 +132,24 @@ impl Sum {
     }
 }
 
+/// A lower bound on the distance from `q` to the box `bounds`: the float distance less its
+/// rounding (a few ulps of the squared sum, half an ulp of the root).
+fn reach(bounds: &Aabb, q: &Point) -> f64 {
+    bounds.distance_squared(q).sqrt() * (1.0 - 16.0 * f64::EPSILON)
+}
+
 /// The generalized winding number about `q` (mesh frame), refining the subtree with the
 /// largest bound until `enough` holds or every leaf near `q` is summed triangle by triangle.
 fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> Winding {
     let moments = mesh.winding_moments();
+    let bounds = mesh.node_bounds();
     let tree = mesh.tree();
     let mut sum = Sum::default();
     let mut open = BinaryHeap::new();
     // Subtrees not yet refined, with their estimated shares: the largest bound first.
     let visit = |node: usize, sum: &mut Sum, open: &mut BinaryHeap<Ranked<(usize, Estimate)>>| {
-        let share = moments[node].winding(q).unwrap_or(Estimate {
+        let share = moments[node].winding_beyond(q, reach(&bounds[node], q));
+        let share = share.unwrap_or(Estimate {
             value: 0.0,
             error: f64::INFINITY,
         });
