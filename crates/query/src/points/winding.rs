@@ -15,10 +15,10 @@
 use crate::collide::containment::{winding_after, Known};
 use crate::collide::PosedOverlap;
 use crate::model::MeshModel;
-use crate::ranked::Ranked;
+use crate::ranked::RankedQueue;
 use obbtree_bv::winding::{triangle_winding, Estimate};
 use obbtree_bv::{Aabb, Point, Pose};
-use std::collections::BinaryHeap;
+use std::cell::RefCell;
 
 /// A winding number: the exact one lies within `value ± bound`. On a closed mesh, off its
 /// surface, the bound is 0 and the value an integer.
@@ -141,42 +141,52 @@ fn reach(bounds: &Aabb, q: &Point) -> f64 {
 /// The generalized winding number about `q` (mesh frame), refining the subtree with the
 /// largest bound until `enough` holds or every leaf near `q` is summed triangle by triangle.
 fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> Winding {
+    OPEN.with_borrow_mut(|open| {
+        open.clear();
+        estimate_with(mesh, q, enough, open)
+    })
+}
+
+thread_local! {
+    /// The walk's open subtrees, kept per thread so that the buckets' memory is reused.
+    static OPEN: RefCell<RankedQueue<(usize, Estimate)>> = RefCell::default();
+}
+
+/// [`estimate`] with `open` for the subtrees not yet refined (empty).
+fn estimate_with<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    q: &Point,
+    enough: Enough,
+    open: &mut RankedQueue<(usize, Estimate)>,
+) -> Winding {
     let moments = mesh.winding_moments();
     let bounds = mesh.node_bounds();
     let tree = mesh.tree();
     let mut sum = Sum::default();
-    let mut open = BinaryHeap::new();
     // Subtrees not yet refined, with their estimated shares: the largest bound first.
-    let visit = |node: usize, sum: &mut Sum, open: &mut BinaryHeap<Ranked<(usize, Estimate)>>| {
+    let visit = |node: usize, sum: &mut Sum, open: &mut RankedQueue<(usize, Estimate)>| {
         let share = moments[node].winding_beyond(q, reach(&bounds[node], q));
         let share = share.unwrap_or(Estimate {
             value: 0.0,
             error: f64::INFINITY,
         });
         sum.add(share);
-        open.push(Ranked {
-            rank: share.error,
-            item: (node, share),
-        });
+        open.push(share.error, (node, share));
     };
-    visit(0, &mut sum, &mut open);
+    visit(0, &mut sum, open);
     loop {
         let current = sum.winding();
         if enough.holds(&current) {
             return current;
         }
-        let Some(Ranked {
-            item: (node, share),
-            ..
-        }) = open.pop()
-        else {
+        let Some((node, share)) = open.pop() else {
             return current;
         };
         sum.remove(share);
         match tree.node(node).children() {
             Some(children) => children
                 .into_iter()
-                .for_each(|child| visit(child, &mut sum, &mut open)),
+                .for_each(|child| visit(child, &mut sum, open)),
             None => {
                 for &t in tree.leaf_triangles(node) {
                     let triangle = mesh.mesh().triangle(t as usize).vertices();
