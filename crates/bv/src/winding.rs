@@ -406,8 +406,8 @@ mod tests {
 
     #[test]
     fn a_box_beside_a_flat_cluster_lets_it_be_expanded_nearer_than_its_ball() {
-        // A flat strip along x: its ball reaches 2 along x, but a point 1.5 above its middle
-        // is 1.5 from its box, which is beyond its radius... only when the box says so.
+        // A flat strip along x, of radius about 2: a point 2.5 above it lies within twice
+        // the radius of the centre, but 2.5 from the strip's box, beyond the radius.
         let strip: Vec<[Point; 3]> = (0..8)
             .flat_map(|i| {
                 let x = i as f64 * 0.5 - 2.0;
