@@ -18,6 +18,7 @@ use crate::model::MeshModel;
 use crate::ranked::RankedQueue;
 use obbtree_bv::winding::{triangle_winding, Estimate};
 use obbtree_bv::{Aabb, Point, Pose};
+use obbtree_tree::NodeKind;
 use std::cell::RefCell;
 
 /// A winding number: the exact one lies within `value ± bound`. On a closed mesh, off its
@@ -183,14 +184,14 @@ fn estimate_with<V: PosedOverlap>(
             return current;
         };
         sum.remove(share);
-        match tree.node(node).children() {
-            Some(children) => children
-                .into_iter()
-                .for_each(|child| visit(child, &mut sum, open)),
-            None => {
-                for &t in tree.leaf_triangles(node) {
-                    let triangle = mesh.mesh().triangle(t as usize).vertices();
-                    sum.add(triangle_winding(q, &triangle));
+        match tree.node(node).kind() {
+            NodeKind::Internal { left, right } => {
+                visit(left, &mut sum, open);
+                visit(right, &mut sum, open);
+            }
+            NodeKind::Leaf(range) => {
+                for boxed in &mesh.boxed()[range] {
+                    sum.add(triangle_winding(q, boxed.tri.vertices()));
                 }
             }
         }
