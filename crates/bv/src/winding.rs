@@ -435,6 +435,110 @@ mod tests {
         assert_eq!(moments.winding_beyond(&q, 1.0), None);
     }
 
+    /// `∫ₜ |x − c|² dA` by the edge-midpoint rule (exact for quadratics), and the farthest
+    /// corner from `c`.
+    fn inertia_and_reach(t: &[Point; 3], c: &Point) -> (f64, f64) {
+        let area = (t[1] - t[0]).cross(&(t[2] - t[0])).norm() / 2.0;
+        let mid =
+            |i: usize, j: usize| ((t[i].coords + t[j].coords) / 2.0 - c.coords).norm_squared();
+        let reach = t.iter().map(|v| (v - c).norm()).fold(0.0, f64::max);
+        (area / 3.0 * (mid(0, 1) + mid(1, 2) + mid(2, 0)), reach)
+    }
+
+    #[test]
+    fn the_reported_bound_is_the_smaller_remainder_from_the_larger_gap() {
+        // A curved patch, where the second-order remainder is the smaller, and two small
+        // triangles far apart, whose mass at the rim makes the first-order one the smaller
+        // just beyond twice the radius.
+        let small = |x: f64| {
+            [
+                Point::new(x, 0.0, 0.0),
+                Point::new(x + 0.01, 0.0, 0.0),
+                Point::new(x, 0.01, 0.01),
+            ]
+        };
+        let mut chosen = [0, 0];
+        for (cluster, start, step) in [
+            (curved_patch(4), 2.5, 1.0),
+            (vec![small(-1.0), small(1.0)], 2.02, 0.02),
+        ] {
+            chosen = add(chosen, check_reported_bound(&cluster, start, step));
+        }
+        assert!(chosen[0] > 0 && chosen[1] > 0, "{chosen:?}");
+    }
+
+    fn add(a: [usize; 2], b: [usize; 2]) -> [usize; 2] {
+        [a[0] + b[0], a[1] + b[1]]
+    }
+
+    /// Checks the bound from points `start`, `start + step`, … radii from the centre, and
+    /// counts the points where each remainder was the smaller.
+    fn check_reported_bound(patch: &[[Point; 3]], start: f64, step: f64) -> [usize; 2] {
+        let mut chosen = [0, 0];
+        let moments = Moments::of(patch);
+        let (c, r) = (moments.center, moments.radius);
+        let parts: Vec<(f64, f64)> = patch.iter().map(|t| inertia_and_reach(t, &c)).collect();
+        let second: f64 = parts.iter().map(|(m, _)| m).sum();
+        let third: f64 = parts.iter().map(|(m, rho)| m * rho).sum();
+        let area: f64 = patch
+            .iter()
+            .map(|t| (t[1] - t[0]).cross(&(t[2] - t[0])).norm() / 2.0)
+            .sum();
+        let weighted: Vector = patch
+            .iter()
+            .map(|t| {
+                let a = (t[1] - t[0]).cross(&(t[2] - t[0])).norm() / 2.0;
+                (t[0].coords + t[1].coords + t[2].coords) * (a / 3.0)
+            })
+            .sum();
+        assert!(
+            (c.coords - weighted / area).norm() < 1e-14,
+            "the area-weighted centroid"
+        );
+        for (k, u) in directions(12).iter().enumerate() {
+            let s = r * (start + k as f64 * step);
+            let q = c + u * s;
+            // The gap from the ball, then from a box farther out than the ball's surface.
+            for reach in [0.0, (s - r) * 1.3] {
+                let gap = (s - r).max(reach);
+                let first = 3.0 * second / gap.powi(4);
+                let second_order = 4.0 * third / gap.powi(5);
+                chosen[usize::from(second_order < first)] += 1;
+                let expected = first.min(second_order) / (4.0 * PI);
+                let error = moments.winding_beyond(&q, reach).unwrap().error;
+                assert!(
+                    error >= expected * (1.0 - 1e-13) && error <= expected * (1.0 + 1e-6),
+                    "{q:?} {reach}: {error} against {expected}"
+                );
+            }
+        }
+        chosen
+    }
+
+    #[test]
+    fn a_triangle_reports_the_rounding_of_its_angle_and_a_flat_cluster_nothing() {
+        let t = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(0.0, 1.0, 0.0),
+        ];
+        let q = Point::new(0.3, 0.2, 0.5);
+        let unit = |v: &Point| (v - q).normalize();
+        let (a, b, c) = (unit(&t[0]), unit(&t[1]), unit(&t[2]));
+        let det = a.dot(&b.cross(&c));
+        let den = 1.0 + a.dot(&b) + b.dot(&c) + c.dot(&a);
+        let expected = UNIT_ROUNDING / det.hypot(den) + 4.0 * f64::EPSILON;
+        let error = triangle_winding(&q, &t).error;
+        assert!(
+            (error - expected).abs() <= 1e-12 * expected,
+            "{error} against {expected}"
+        );
+        // Triangles of no area wind nothing, and are still estimated far away.
+        let flat = [[t[0], t[1], Point::new(2.0, 0.0, 0.0)]; 3];
+        let estimate = Moments::of(&flat).winding(&Point::new(0.0, 0.0, 50.0));
+        assert_eq!(estimate.map(|e| e.value), Some(0.0));
+    }
+
     #[test]
     fn the_expansion_of_a_far_cluster_is_within_its_bound_and_refused_near_it() {
         let tet = tetrahedron();
