@@ -1,12 +1,15 @@
 //! A queue that hands out its entries roughly largest rank first: entries are kept in buckets
 //! by the binary exponent of their rank (a bucket queue, Dial, "Shortest-path forest with
 //! topological ordering", CACM 1969, keyed on `⌊log₂ rank⌋`), so a push and a pop take constant
-//! time and the entry popped is within a factor of two of the largest. The winding number's
-//! refinement keeps its open nodes in one, the largest error bound first; any order gives the
-//! same guarantee, the rough one only a little more work than the exact one.
+//! time, and between `2⁻⁶¹` and 2 the entry popped is within a factor of two of the largest.
+//! The winding number's refinement keeps its open nodes in one, the largest error bound
+//! first; any order gives the same guarantee, the rough one only a little more work than the
+//! exact one.
 
-/// Buckets: ranks from `2^-(BUCKETS − 2)` up share a bucket per binary exponent; smaller ones
-/// share the lowest, infinite ones (and NaN) the highest.
+/// Buckets: ranks in `[2⁻⁶¹, 2)` get one per binary exponent; smaller ones share the lowest,
+/// finite ones from 2 up the next to highest (a winding share's bound that large is refined
+/// before any side can be decided, so their order does not matter), infinite ones and NaN
+/// the highest.
 const BUCKETS: usize = 64;
 
 /// Entries with a non-negative `f64` rank, popped roughly largest first.
@@ -41,8 +44,8 @@ impl<T> RankedQueue<T> {
         }
     }
 
-    /// Removes an entry of the highest non-empty bucket: its rank is more than half of every
-    /// other entry's. `None` when empty.
+    /// Removes an entry of the highest non-empty bucket: within `[2⁻⁶¹, 2)`, its rank is more
+    /// than half of every other entry's. `None` when empty.
     pub fn pop(&mut self) -> Option<T> {
         let k = self.filled.checked_ilog2()? as usize;
         let item = self.buckets[k].pop();
@@ -53,7 +56,8 @@ impl<T> RankedQueue<T> {
     }
 }
 
-/// The bucket of `rank`: its binary exponent, offset so that 1 falls in bucket `BUCKETS − 3`.
+/// The bucket of `rank`: its binary exponent offset so that `[1, 2)` falls in bucket
+/// `BUCKETS − 3`, clamped to the buckets of finite ranks.
 fn bucket(rank: f64) -> usize {
     if rank.is_nan() || rank == f64::INFINITY {
         return BUCKETS - 1;
