@@ -117,9 +117,9 @@ pub struct Moments {
     pub first: Matrix3<f64>,
     /// The second moment over the squared radius, `M / r²` (at most `A`).
     pub second: f64,
-    /// The second moments `Cᵢ` by normal component `i`, each a symmetric matrix stored as
-    /// `[xx, yy, zz, xy, xz, yz]`.
-    pub second_by_normal: [[f64; 6]; 3],
+    /// The cubic form `u ↦ Σᵢ uᵢ uᵀCᵢu` of the second moments `Cᵢ` by normal component
+    /// `i`, as its ten coefficients ([`cubic_coefficients`]).
+    pub second_by_normal: [f64; 10],
     /// `w` of the second-order term (see the type's docs).
     pub trace_terms: Vector,
     /// The bound `Q / r³` on the third absolute moment over the cubed radius (at most
@@ -188,7 +188,7 @@ impl Moments {
             normal,
             first,
             second: second * pad,
-            second_by_normal: by_normal.map(|m| symmetric_entries(&m)),
+            second_by_normal: cubic_coefficients(&by_normal),
             trace_terms,
             third: third * pad,
             count: triangles.len(),
@@ -226,9 +226,7 @@ impl Moments {
         let near = self.normal.dot(&unit) * inv_s * inv_s;
         let dipole = self.first.trace() - 3.0 * unit.dot(&(self.first * unit));
         let first_order = near + dipole * inv_s * inv_s * r_s;
-        let cubic: f64 = (0..3)
-            .map(|i| unit[i] * quadratic_form(&self.second_by_normal[i], &unit))
-            .sum();
+        let cubic = cubic_form(&self.second_by_normal, &unit);
         let quadrupole = 3.0 * self.trace_terms.dot(&unit) - 15.0 * cubic;
         let second_order = first_order - 0.5 * quadrupole * inv_s * inv_s * r_s * r_s;
         let first_remainder = 3.0 * self.second * inv_gap * inv_gap * r_gap * r_gap;
@@ -256,24 +254,30 @@ fn second_moment(area: f64, corners: &[Vector; 3]) -> Matrix3<f64> {
     (outer + sum * sum.transpose()) * (area / 12.0)
 }
 
-/// A symmetric matrix's entries `[xx, yy, zz, xy, xz, yz]`.
-fn symmetric_entries(m: &Matrix3<f64>) -> [f64; 6] {
+/// The coefficients of `u ↦ Σᵢⱼₖ (Cᵢ)ⱼₖ uᵢuⱼuₖ` (each `Cᵢ` symmetric) on the monomials
+/// `[x³, y³, z³, x²y, x²z, xy², y²z, xz², yz², xyz]`: each sums the entries whose indices are
+/// a permutation of the monomial's.
+fn cubic_coefficients(c: &[Matrix3<f64>; 3]) -> [f64; 10] {
     [
-        m[(0, 0)],
-        m[(1, 1)],
-        m[(2, 2)],
-        m[(0, 1)],
-        m[(0, 2)],
-        m[(1, 2)],
+        c[0][(0, 0)],
+        c[1][(1, 1)],
+        c[2][(2, 2)],
+        2.0 * c[0][(0, 1)] + c[1][(0, 0)],
+        2.0 * c[0][(0, 2)] + c[2][(0, 0)],
+        c[0][(1, 1)] + 2.0 * c[1][(0, 1)],
+        2.0 * c[1][(1, 2)] + c[2][(1, 1)],
+        c[0][(2, 2)] + 2.0 * c[2][(0, 2)],
+        c[1][(2, 2)] + 2.0 * c[2][(1, 2)],
+        2.0 * (c[0][(1, 2)] + c[1][(0, 2)] + c[2][(0, 1)]),
     ]
 }
 
-/// `uᵀ S u` for the symmetric matrix with entries `s` ([`symmetric_entries`]).
-fn quadratic_form(s: &[f64; 6], u: &Vector) -> f64 {
-    s[0] * u.x * u.x
-        + s[1] * u.y * u.y
-        + s[2] * u.z * u.z
-        + 2.0 * (s[3] * u.x * u.y + s[4] * u.x * u.z + s[5] * u.y * u.z)
+/// The cubic form with coefficients `k` ([`cubic_coefficients`]) at `u`.
+fn cubic_form(k: &[f64; 10], u: &Vector) -> f64 {
+    let (x, y, z) = (u.x, u.y, u.z);
+    x * (k[0] * x * x + k[3] * x * y + k[4] * x * z + k[5] * y * y + k[7] * z * z + k[9] * y * z)
+        + y * (k[1] * y * y + k[6] * y * z + k[8] * z * z)
+        + k[2] * z * z * z
 }
 
 /// A triangle's area, unit normal (zero for a zero-area triangle) and centroid.
