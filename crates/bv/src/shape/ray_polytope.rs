@@ -3,7 +3,9 @@
 use super::field::{cross3, dot3, point3, sub3, Field, V3};
 use super::ray::{crossings, max, RaySolid, ShapeCrossings, Span};
 use super::Polytope;
-use crate::{Ray, Vector};
+use crate::{Point, Ray, Vector};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 
 /// The crossings of `ray` with the surface of the polytope `p`, for `0 <= t <= max_t`
@@ -93,7 +95,7 @@ impl RaySolid for Hull<'_> {
         };
         for t in self.0.triangles() {
             let [a, b, c] = t.map(|i| vertices[i as usize]);
-            let Some(n) = (b - a).cross(&(c - a)).try_normalize(0.0) else {
+            let Some(n) = face_normal(&a, &b, &c) else {
                 continue;
             };
             let (num, den) = (n.dot(&(a - ray.origin)), n.dot(&ray.dir));
@@ -104,5 +106,71 @@ impl RaySolid for Hull<'_> {
             }
         }
         span
+    }
+}
+
+/// The outward unit normal of the hull triangle `abc`, its direction accurate to a few ulps:
+/// the float cross product when it stands well above its rounding (`ε·|b − a|·|c − a|` and the
+/// differences' own), otherwise the exact cross product of the exact differences, rounded. A
+/// sliver (a corner within rounding of the opposite edge's line, which the exact hull keeps as
+/// a face) has a float normal of no accuracy, and a plane along it would cut the span short.
+/// `None` for a triangle of exactly no area.
+fn face_normal(a: &Point, b: &Point, c: &Point) -> Option<Vector> {
+    let n = (b - a).cross(&(c - a));
+    let reach = a.coords.amax().max(b.coords.amax()).max(c.coords.amax());
+    let rounding = ((b - a).norm() + reach * 1e-15) * ((c - a).norm() + reach * 1e-15);
+    if n.norm() > 1e-6 * rounding {
+        return n.try_normalize(0.0);
+    }
+    exact_cross(a, b, c).try_normalize(0.0)
+}
+
+/// `(b − a) × (c − a)` in rationals, each component rounded to the nearest `f64`.
+#[cold]
+fn exact_cross(a: &Point, b: &Point, c: &Point) -> Vector {
+    let [a, b, c] = [a, b, c].map(point3::<BigRational>);
+    let n = cross3(&sub3(&b, &a), &sub3(&c, &a));
+    Vector::from_fn(|i, _| n[i].to_f64().unwrap_or(0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sliver_face_of_the_hull_does_not_cut_the_entry_short() {
+        // Vertex 4 lies within rounding of the line through vertices 0 and 2, so the exact
+        // hull keeps a sliver triangle along that edge; its float normal pointed nowhere near
+        // its exact one and put the entry 0.05 deep inside the solid.
+        let vertices = [
+            [1.3099454248273767, 0.3152602864042177, 2.3294667668988787],
+            [1.091150396154615, 0.8505835173859756, 1.179767774205862],
+            [
+                -0.10307896497772129,
+                -0.16973271782222943,
+                0.08934537294110112,
+            ],
+            [1.6190652826261354, 0.2644958808030389, 1.8664679670749111],
+            [
+                0.2501771324735532,
+                -0.048484466765617684,
+                0.6493757214305454,
+            ],
+            [1.7558641899771066, 0.5221354223953445, 1.3895948963782245],
+        ]
+        .map(|[x, y, z]| Point::new(x, y, z));
+        let polytope = Polytope::hull(vertices.to_vec()).expect("a solid hull");
+        let ray = Ray::new(
+            Point::new(-1.25, -1.625, 1.875),
+            Vector::new(2.0, 1.875, -1.0),
+        );
+        let hits = ray_polytope(&polytope, &ray, f64::INFINITY);
+        // The entry and exit by the planes of the hull's large faces (computed apart).
+        let (enter, exit) = (0.8825521060759465, 1.0495456195005168);
+        assert_eq!(hits.len(), 2, "{hits:?}");
+        assert!((hits[0].t - enter).abs() < 1e-12, "{hits:?}");
+        assert!((hits[1].t - exit).abs() < 1e-12, "{hits:?}");
+        let face = Vector::new(0.0809, -0.9835, 0.1619);
+        assert!((hits[0].normal - face).norm() < 1e-3, "{hits:?}");
     }
 }
