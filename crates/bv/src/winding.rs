@@ -118,7 +118,8 @@ pub struct Moments {
     /// The second moment over the squared radius, `M / r²` (at most `A`).
     pub second: f64,
     /// The cubic form `u ↦ Σᵢ uᵢ uᵀCᵢu` of the second moments `Cᵢ` by normal component
-    /// `i`, as its ten coefficients ([`cubic_coefficients`]).
+    /// `i`, as its ten coefficients on the monomials
+    /// `[x³, y³, z³, x²y, x²z, xy², y²z, xz², yz², xyz]`.
     pub second_by_normal: [f64; 10],
     /// `w` of the second-order term (see the type's docs).
     pub trace_terms: Vector,
