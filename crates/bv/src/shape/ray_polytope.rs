@@ -109,9 +109,10 @@ impl RaySolid for Hull<'_> {
     }
 }
 
-/// The outward unit normal of the hull triangle `abc`, its direction accurate to a few ulps:
-/// the float cross product when it stands well above its rounding (`ε·|b − a|·|c − a|` and the
-/// differences' own), otherwise the exact cross product of the exact differences, rounded. A
+/// The outward unit normal of the hull triangle `abc`: the float cross product when its length
+/// is above 10⁻⁶ of `|b − a|·|c − a|` (each length padded by about 5 ulps of the largest
+/// coordinate for the differences' own rounding), so its direction is within about 10⁻⁹;
+/// otherwise the exact cross product of the exact differences, rounded (a few ulps). A
 /// sliver (a corner within rounding of the opposite edge's line, which the exact hull keeps as
 /// a face) has a float normal of no accuracy, and a plane along it would cut the span short.
 /// `None` for a triangle of exactly no area.
