@@ -56,6 +56,44 @@ pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
     }
 }
 
+/// The exact signs of [`orient3d`]`(a, b, c, p)` and `orient3d(a, b, c, q)`: on which side of
+/// one triangle's plane each end of a segment lies. The float stage shares the triangle's
+/// part: with `a` as the pivot the determinant is `(a − d)·((b − a)×(c − a))` (the same
+/// determinant after subtracting its first row from the others), whose cross product serves
+/// both points. It is the determinant of the transposed matrix of rounded differences
+/// expanded along another column, so Shewchuk's bound holds as stated for his (J. R.
+/// Shewchuk, "Adaptive precision floating-point arithmetic and fast robust geometric
+/// predicates", 1997, §4.3: it counts one rounding for each difference, product and sum, in
+/// the same pattern), with the permanent and the underflow term taken on the same factors.
+/// Where it cannot decide, [`orient3d`]'s exact stages do.
+#[inline]
+pub fn orient3d_pair(a: &Point, b: &Point, c: &Point, p: &Point, q: &Point) -> [i8; 2] {
+    let (u, v) = (b - a, c - a);
+    let (uyvz, uzvy) = (u.y * v.z, u.z * v.y);
+    let (uzvx, uxvz) = (u.z * v.x, u.x * v.z);
+    let (uxvy, uyvx) = (u.x * v.y, u.y * v.x);
+    let normal = Vector::new(uyvz - uzvy, uzvx - uxvz, uxvy - uyvx);
+    let magnitude = Vector::new(
+        uyvz.abs() + uzvy.abs(),
+        uzvx.abs() + uxvz.abs(),
+        uxvy.abs() + uyvx.abs(),
+    );
+    [p, q].map(|d| {
+        let w = a - d;
+        let det = w.x * normal.x + w.y * normal.y + w.z * normal.z;
+        let (wx, wy, wz) = (w.x.abs(), w.y.abs(), w.z.abs());
+        let permanent = wx * magnitude.x + wy * magnitude.y + wz * magnitude.z;
+        let bound = TRIPLE_ERROR * permanent + UNDERFLOW_ERROR * (wx + wy + wz + 1.0);
+        if det > bound {
+            1
+        } else if det < -bound {
+            -1
+        } else {
+            orient3d_adaptive(a, b, c, d)
+        }
+    })
+}
+
 /// [`orient3d`] where its float stage cannot decide: by the adaptive predicate on coordinates
 /// in the exact range, where it is exact, else in integers.
 #[cold]

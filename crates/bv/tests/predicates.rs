@@ -1,5 +1,6 @@
 //! `predicates::orient3d` (an inlined float stage in front of Shewchuk's adaptive predicate)
-//! against the exact rational sign: on random points, on points rounded onto the plane of the
+//! and `orient3d_pair` (two points against one triangle, the float stage sharing the
+//! triangle's cross product) against the exact rational sign: on random points, on points rounded onto the plane of the
 //! other three (where the float stage cannot decide and a wrong shortcut would show), exactly
 //! coplanar grid points, coordinates from 1e-40 to 1e40, and coordinates of any magnitude from
 //! the smallest subnormal to `2¹⁰⁰⁰` (far outside the exact range, where products underflow).
@@ -9,7 +10,7 @@ mod common;
 use common::config;
 use common::exact::{cross, dot, q3, sub};
 use num_traits::Signed;
-use obbtree_bv::predicates::orient3d;
+use obbtree_bv::predicates::{orient3d, orient3d_pair};
 use obbtree_bv::Point;
 use proptest::prelude::*;
 
@@ -52,6 +53,8 @@ proptest! {
     fn matches_exact_sign_on_random_points(a in point(), b in point(), c in point(), d in point(), s in scale()) {
         let [a, b, c, d] = [a, b, c, d].map(|p| p * s);
         prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+        let pair = [exact_sign(&a, &b, &c, &d), exact_sign(&a, &b, &c, &a)];
+        prop_assert_eq!(orient3d_pair(&a, &b, &c, &d, &a), pair);
     }
 
     /// `d` is a combination of `a, b, c` rounded to `f64` (and nudged by a few ulps): within
@@ -66,6 +69,9 @@ proptest! {
         d[axis] = f64::from_bits((d[axis].to_bits() as i64 + ulps) as u64);
         let got = orient3d(&a, &b, &c, &d);
         prop_assert_eq!(got, exact_sign(&a, &b, &c, &d));
+        let e = a + (c - a) * u - (b - a) * v;
+        let pair = [exact_sign(&a, &b, &c, &d), exact_sign(&a, &b, &c, &e)];
+        prop_assert_eq!(orient3d_pair(&a, &b, &c, &d, &e), pair);
         // Permuting the points flips the sign with the permutation's parity.
         prop_assert_eq!(orient3d(&b, &a, &c, &d), -got);
         prop_assert_eq!(orient3d(&b, &c, &a, &d), got);
@@ -73,9 +79,11 @@ proptest! {
 
     /// Integer points, many exactly coplanar.
     #[test]
-    fn matches_exact_sign_on_the_grid(p in [grid(), grid(), grid(), grid()], s in scale()) {
-        let [a, b, c, d] = p.map(|[x, y, z]| Point::new(x.into(), y.into(), z.into()) * s);
+    fn matches_exact_sign_on_the_grid(p in [grid(), grid(), grid(), grid(), grid()], s in scale()) {
+        let [a, b, c, d, e] = p.map(|[x, y, z]| Point::new(x.into(), y.into(), z.into()) * s);
         prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+        let pair = [exact_sign(&a, &b, &c, &d), exact_sign(&a, &b, &c, &e)];
+        prop_assert_eq!(orient3d_pair(&a, &b, &c, &d, &e), pair);
     }
 }
 
@@ -161,10 +169,16 @@ proptest! {
     ) {
         let [a, b, c, d] = p.map(Point::from);
         prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+        let half = Point::from(d.coords * 0.5);
+        let pair = [exact_sign(&a, &b, &c, &d), exact_sign(&a, &b, &c, &half)];
+        prop_assert_eq!(orient3d_pair(&a, &b, &c, &d, &half), pair);
         let (a, b, c, u, v, e) = near;
         let s = |p: Point| p * 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
         let (a, b, c) = (s(a), s(b), s(c));
         let d = a + (b - a) * u + (c - a) * v;
         prop_assert_eq!(orient3d(&a, &b, &c, &d), exact_sign(&a, &b, &c, &d));
+        let e = a + (c - a) * u + (b - a) * v;
+        let pair = [exact_sign(&a, &b, &c, &d), exact_sign(&a, &b, &c, &e)];
+        prop_assert_eq!(orient3d_pair(&a, &b, &c, &d, &e), pair);
     }
 }
