@@ -390,6 +390,60 @@ fn sides_along_a_batch_match_the_box_through_corners_edges_and_faces() {
     }
 }
 
+/// A point's side on a closed mesh may come from a recent point of its batch without a look at
+/// the tree, when the two balls about them that the surface does not enter cover the segment
+/// between them, and otherwise from the crossings of the part between the balls. Here walls
+/// 0.02 thick (a hollow box: a cube with an inverted cube inside) and nested shells (winding
+/// number 2 in the inner one, outside by parity) at random poses, with dense points within
+/// 0.06 of the walls, so that the balls are small and many segments between neighbours cross
+/// a wall: every side is the direct sum's parity.
+#[test]
+fn sides_from_recent_points_match_the_direct_sum_across_thin_walls() {
+    let outer = cube(4, 0.5);
+    let inner = TriMesh::new(
+        cube(4, 0.49)
+            .vertices()
+            .iter()
+            .map(|p| p + Vector::repeat(0.02))
+            .collect(),
+        cube(4, 0.49).triangles().to_vec(),
+    )
+    .unwrap();
+    let mut r = rng(41);
+    let request = PointRequest::default().with_signed(true);
+    for inverted in [true, false] {
+        let mesh = joined(&[(&outer, false), (&inner, inverted)]);
+        let model: Model = Model::new(mesh.clone()).unwrap();
+        for pose in [Pose::identity(), random_pose(&mut r, 3.0)] {
+            let near_walls: Vec<Point> = (0..1500)
+                .map(|_| {
+                    let mut q = Point::from(Vector::from_fn(|_, _| r.gen_range(-0.1..2.1)));
+                    let wall = [0.0, 2.0][r.gen_range(0..2)];
+                    q[r.gen_range(0..3)] = wall + r.gen_range(-0.06..0.06);
+                    pose.transform_point(&q)
+                })
+                .collect();
+            let tris = placed(&mesh, &pose);
+            let points: Vec<Point> = near_walls
+                .into_iter()
+                .filter(|q| clear_of_triangles(q, &tris))
+                .collect();
+            let found = closest_points(&model, &pose, &points, &request).unwrap();
+            let contained = contains_points(&model, &pose, &points).unwrap();
+            let mut sides = [0; 2];
+            for ((q, found), contained) in points.iter().zip(&found).zip(&contained) {
+                let inside = (oracle(q, &tris).round() as i64).rem_euclid(2) == 1;
+                let want = if inside { Side::Inside } else { Side::Outside };
+                let what = format!("{q:?} inverted {inverted} at {pose:?}");
+                assert_eq!(found.unwrap().side, Some(want), "{what}");
+                assert_eq!(*contained, inside, "{what}");
+                sides[usize::from(inside)] += 1;
+            }
+            assert!(sides.iter().all(|&n| n > 150), "{sides:?}");
+        }
+    }
+}
+
 #[test]
 fn bad_requests_and_points_are_typed_errors() {
     let closed: Model = Model::new(cube(1, 1.0)).unwrap();

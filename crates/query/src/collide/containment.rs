@@ -14,7 +14,7 @@ use crate::model::Form;
 use crate::MeshModel;
 use crate::Model;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
-use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d};
+use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d, orient3d_pair};
 use obbtree_bv::shape::{touches, PlacedShape};
 use obbtree_bv::{BoundingVolume, Point, Pose, Vector};
 use rand::{Rng, SeedableRng};
@@ -187,38 +187,118 @@ fn contains_local<V: PosedOverlap>(model: &MeshModel<V>, pose: &Pose, p: &Point)
     }
 }
 
-/// A point off the surface of a closed mesh (world frame), and its winding number.
-pub(crate) type Known = (Point, i64);
+/// A point off the surface of a closed mesh (world frame), its winding number, and the radius
+/// of an open ball about it that no point of the placed surface enters (0 when not known).
+#[derive(Clone, Copy, Debug)]
+struct Decided {
+    point: Point,
+    winding: i64,
+    clear: f64,
+}
+
+/// How many points lately decided off the surface [`Known`] keeps.
+const RECENT: usize = 4;
+
+/// The points lately decided off the surface of a closed mesh, from which a batch decides the
+/// next point's winding number (see [`winding_after`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Known {
+    /// The latest first.
+    recent: [Option<Decided>; RECENT],
+}
+
+impl Known {
+    /// The point decided last.
+    fn push(&mut self, decided: Decided) {
+        self.recent.rotate_right(1);
+        self.recent[0] = Some(decided);
+    }
+
+    /// The kept points, the latest first.
+    fn points(&self) -> impl Iterator<Item = &Decided> {
+        self.recent.iter().map_while(Option::as_ref)
+    }
+
+    /// A kept point whose segment to `p` lies in the two clear balls ([`in_clear_balls`]), or
+    /// else the one whose segment leaves least of its length outside them.
+    fn nearest(&self, p: &Point, clear: f64) -> Option<&Decided> {
+        let gap = |d: &Decided| (p - d.point).norm() - d.clear - clear;
+        self.points()
+            .find(|d| in_clear_balls(d, p, clear))
+            .or_else(|| self.points().min_by(|x, y| gap(x).total_cmp(&gap(y))))
+    }
+}
+
+/// The radius of an open ball about `p` (world frame) that no point of the closed mesh placed
+/// by `pose` enters, given `lower`, a certified lower bound on the distance from `local` (`p`
+/// moved into the mesh's frame) to the mesh; 0 when none is known. `lower` shrinks by what
+/// separates the mesh frame from the world frame the crossings are decided in: the rounding of
+/// moving `p` and of placing the triangles (a few ulps of the coordinates, the translation and
+/// the mesh's largest coordinate: 64 of them), and a rotation orthonormal only to
+/// [`ORTHONORMAL_TOLERANCE`], which stretches distances by up to that relative amount and
+/// returns `local` to within it of `|local|` from `p`.
+pub(crate) fn clear_radius<V>(
+    model: &MeshModel<V>,
+    pose: &Pose,
+    p: &Point,
+    local: &Point,
+    lower: f64,
+) -> f64 {
+    let size = 3.0 * model.bounds().largest_coordinate();
+    let magnitudes = p.coords.abs().sum() + local.coords.abs().sum() + pose.translation().abs().sum();
+    let pad = 64.0 * f64::EPSILON * (magnitudes + size)
+        + 4.0 * ORTHONORMAL_TOLERANCE * (local.coords.abs().sum() + lower);
+    (lower - pad).max(0.0)
+}
 
 /// [`contains_point`] for the closed mesh placed by `pose` (in the exact range) and a checked
-/// point `p`, given `known`, the last point decided off the surface (see [`winding_after`]):
-/// an odd winding number, or a point on the surface.
+/// point `p`, given `known`, the points lately decided off the surface, and `clear`, the radius of
+/// a ball about `p` that the surface does not enter (see [`winding_after`]): an odd winding
+/// number, or a point on the surface.
 pub(crate) fn contains_after<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
-    known: &mut Option<Known>,
+    clear: f64,
+    known: &mut Known,
 ) -> bool {
-    winding_after(model, pose, p, known).is_none_or(|w| w.rem_euclid(2) == 1)
+    winding_after(model, pose, p, clear, known).is_none_or(|w| w.rem_euclid(2) == 1)
 }
 
 /// The winding number of the closed mesh placed by `pose` (in the exact range) about a checked
-/// point `p`, exactly, or `None` when `p` lies on the surface; `known` is the last point decided
-/// off the surface with its winding number, and becomes `p` when `p` lies off the surface.
+/// point `p`, exactly, or `None` when `p` lies on the surface; `known` holds the points lately
+/// decided off the surface with their winding numbers, and takes `p` when `p` lies off the
+/// surface.
 ///
 /// A path between two points off a closed surface changes the winding number by one for each
 /// crossing of a triangle's interior, +1 where it passes to the triangle's back (the degree
 /// argument behind ray parity, with signs: O'Rourke, *Computational Geometry in C* (1998)
-/// §7.4), so the short segment from the last point decides `p` from the few triangles near it,
+/// §7.4), so the short segment from a recent point decides `p` from the few triangles near it,
 /// with the same exact orientations as a ray. When the segment grazes an edge or a vertex, runs
 /// in a triangle's plane or ends on the surface, a ray from `p` decides.
+///
+/// `clear` is the radius of an open ball about `p` that the surface does not enter (0 when not
+/// known; see [`clear_radius`]). When a segment is shorter than the two points' radii
+/// together, each of its points lies in one of the two balls, so it crosses nothing and `p`
+/// takes the known point's winding number without a look at the tree. Otherwise only the part
+/// of the segment between the balls is crossed (from the recent point that leaves the least
+/// of it), since every point of a clear ball has its centre's winding number.
 pub(crate) fn winding_after<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
-    known: &mut Option<Known>,
+    clear: f64,
+    known: &mut Known,
 ) -> Option<i64> {
-    let across = known.and_then(|known| winding_across(model, pose, known, p));
+    let across = known.nearest(p, clear).and_then(|known| {
+        if in_clear_balls(known, p, clear) {
+            Some(known.winding)
+        } else {
+            let from = into_clear_ball(p, &known.point, clear);
+            let to = into_clear_ball(&known.point, p, known.clear);
+            winding_across(model, pose, known.winding, &from, &to)
+        }
+    });
     let winding = match across {
         Some(winding) => winding,
         None => match ray_crossings(model, pose, p) {
@@ -226,27 +306,53 @@ pub(crate) fn winding_after<V: PosedOverlap>(
             RayCrossings::Through { winding, .. } => winding,
         },
     };
-    *known = Some((*p, winding));
+    known.push(Decided {
+        point: *p,
+        winding,
+        clear,
+    });
     Some(winding)
 }
 
-/// The winding number about `p` from the known point's and the crossings of the segment
-/// between them (each counted with `p`'s side of the triangle: +1 when `p` lies behind it);
-/// `None` unless every crossing is a clean pass through a triangle's interior and `p` lies off
-/// the surface.
+/// Whether the segment from the known point to `p` lies in the union of the open balls of
+/// radii `known.clear` and `clear` about its ends: its length, rounded up, is below the sum of
+/// the radii, rounded down.
+fn in_clear_balls(known: &Decided, p: &Point, clear: f64) -> bool {
+    let length = (p - known.point).norm() * (1.0 + 4.0 * f64::EPSILON);
+    length < (known.clear + clear) * (1.0 - 2.0 * f64::EPSILON)
+}
+
+/// A point of the open ball of radius `clear` about `from`, on the segment towards `to` (at
+/// 0.99 of the radius, further than `to` is not: the caller's segment is longer than the
+/// radius), or `from` itself when the ball is too small for the rounding of that step (16 ulps
+/// of the two points' coordinates, against the 1% of the radius left to spare).
+fn into_clear_ball(from: &Point, to: &Point, clear: f64) -> Point {
+    let rounding = 16.0 * f64::EPSILON * (from.coords.abs().sum() + to.coords.abs().sum());
+    if rounding >= 0.01 * clear {
+        return *from;
+    }
+    let along = to - from;
+    from + along * (0.99 * clear / along.norm())
+}
+
+/// The winding number about `p` from `winding`, the known point's, and the crossings of the
+/// segment between them (each counted with `p`'s side of the triangle: +1 when `p` lies
+/// behind it); `None` unless every crossing is a clean pass through a triangle's interior and
+/// `p` lies off the surface.
 fn winding_across<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
-    (known, winding): Known,
+    winding: i64,
     p: &Point,
+    known: &Point,
 ) -> Option<i64> {
     let (local, known_local) = (
         pose.inverse_transform_point(p),
-        pose.inverse_transform_point(&known),
+        pose.inverse_transform_point(known),
     );
-    let pad = segment_pad(pose, p, &known, &local, &known_local);
+    let pad = segment_pad(pose, p, known, &local, &known_local);
     let mut change = 0;
-    let segment = [*p, known, local, known_local];
+    let segment = [*p, *known, local, known_local];
     match crossings(model, pose, &segment, pad, |_, side| {
         change += i64::from(side)
     }) {
@@ -390,7 +496,7 @@ fn crossings<V: PosedOverlap>(
         for &t in tree.leaf_triangles(node) {
             let tri = placed_triangle(model.mesh(), t as usize, pose);
             let [a, b, c] = tri.vertices();
-            let (sp, sq) = (orient3d(&a, &b, &c, p), orient3d(&a, &b, &c, q));
+            let [sp, sq] = orient3d_pair(&a, &b, &c, p, q);
             if sp == 0 && sq == 0 {
                 if in_plane_area(&tri.vertices()) {
                     return Crossings::Graze;

@@ -32,7 +32,7 @@ mod self_collide;
 mod shape;
 
 pub use brute::{brute_force, brute_force_self};
-pub(crate) use containment::{contains_after, Known};
+pub(crate) use containment::{clear_radius, contains_after, Known};
 pub use containment::{contains_point, Containment};
 pub use many::collide_many;
 pub use request::{CollisionRequest, CollisionResult, Mode};

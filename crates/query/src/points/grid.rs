@@ -15,7 +15,7 @@
 
 use super::winding::{winding_number, Enough};
 use super::Side;
-use crate::collide::containment::row_inside;
+use crate::collide::containment::{row_inside, Known};
 use crate::collide::PosedOverlap;
 use crate::distance::{packet_distances, point_distance, LANES};
 use crate::error::{Operand, QueryError};
@@ -233,7 +233,7 @@ fn row_sides<V: PosedOverlap>(
             if surface(d) {
                 return Side::Surface;
             }
-            match winding_number(mesh, &identity, p, Enough::Side, &mut None).inside() {
+            match winding_number(mesh, &identity, p, Enough::Side, &mut Known::default()).inside() {
                 Some(true) => Side::Inside,
                 Some(false) => Side::Outside,
                 None => Side::Undecided,

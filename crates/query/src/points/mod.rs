@@ -27,7 +27,7 @@ mod winding;
 pub use grid::{sdf_grid, sdf_grid_into, Grid};
 pub use winding::Winding;
 
-use crate::collide::{contains_after, contains_point, Known, PosedOverlap};
+use crate::collide::{clear_radius, contains_after, contains_point, Known, PosedOverlap};
 use crate::distance::{point_distance, point_distances, PointDistance, LANES};
 use crate::error::{
     check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
@@ -175,7 +175,7 @@ pub fn closest_points<V: PosedOverlap>(
 #[derive(Default)]
 struct Last {
     triangle: Option<u32>,
-    known: Option<Known>,
+    known: Known,
 }
 
 /// The winding number of the model's mesh placed by `pose` about each of `points` (world
@@ -208,7 +208,7 @@ pub fn winding_numbers<V: PosedOverlap>(
         })
         .map_err(at_start)?;
     let enough = Enough::Within(request.tolerance);
-    each_point(points, |p, known: &mut Option<Known>| {
+    each_point(points, |p, known: &mut Known| {
         check_point(&pose.inverse_transform_point(p))?;
         Ok(winding_number(mesh, pose, p, enough, known))
     })
@@ -226,9 +226,9 @@ pub fn contains_points<V: PosedOverlap>(
     let closed = model.as_mesh().filter(|mesh| mesh.is_closed());
     // The placement is checked once, and refused at every point as `contains_point` would.
     let placed = closed.map(|mesh| check_placed(mesh, pose, Operand::Model));
-    each_point(points, |p, known: &mut Option<Known>| {
+    each_point(points, |p, known: &mut Known| {
         match (closed, &placed) {
-            (Some(mesh), Some(Ok(()))) => Ok(contains_after(mesh, pose, p, known)),
+            (Some(mesh), Some(Ok(()))) => Ok(contains_after(mesh, pose, p, 0.0, known)),
             (_, Some(Err(refused))) => Err(refused.clone()),
             _ => contains_point(model, pose, p),
         }
@@ -388,7 +388,7 @@ fn answer<V: PosedOverlap>(
     let found = found?;
     let side = request
         .signed
-        .then(|| side(mesh, pose, p, found.distance, &mut last.known));
+        .then(|| side(mesh, pose, p, &found, &mut last.known));
     Some(ClosestPoint {
         distance: if side == Some(Side::Inside) {
             -found.distance
@@ -403,27 +403,30 @@ fn answer<V: PosedOverlap>(
     })
 }
 
-/// Where `p` (world frame, at `distance` from the surface) lies: exact containment on a
-/// closed mesh (from `known`, the last point decided off the surface, when it can), the
-/// winding number against ½ on an open one.
+/// Where `p` (world frame, `found` its distance to the surface) lies: exact containment on a
+/// closed mesh (from `known`, the last point decided off the surface, when it can; the ball
+/// of radius `found.lower` about `p` holds no surface, so a point near the last one often
+/// takes its side at once), the winding number against ½ on an open one.
 fn side<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,
     p: &Point,
-    distance: f64,
-    known: &mut Option<Known>,
+    found: &PointDistance,
+    known: &mut Known,
 ) -> Side {
-    if distance == 0.0 {
+    if found.distance == 0.0 {
         return Side::Surface;
     }
     if mesh.is_closed() {
-        return if contains_after(mesh, pose, p, known) {
+        let local = pose.inverse_transform_point(p);
+        let clear = clear_radius(mesh, pose, p, &local, found.lower);
+        return if contains_after(mesh, pose, p, clear, known) {
             Side::Inside
         } else {
             Side::Outside
         };
     }
-    match winding_number(mesh, pose, p, Enough::Side, &mut None).inside() {
+    match winding_number(mesh, pose, p, Enough::Side, &mut Known::default()).inside() {
         Some(true) => Side::Inside,
         Some(false) => Side::Outside,
         None => Side::Undecided,

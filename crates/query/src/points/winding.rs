@@ -58,10 +58,10 @@ pub(crate) fn winding_number<V: PosedOverlap>(
     pose: &Pose,
     p: &Point,
     enough: Enough,
-    known: &mut Option<Known>,
+    known: &mut Known,
 ) -> Winding {
     if mesh.is_closed() {
-        if let Some(w) = winding_after(mesh, pose, p, known) {
+        if let Some(w) = winding_after(mesh, pose, p, 0.0, known) {
             return Winding {
                 value: w as f64,
                 bound: 0.0,
