@@ -16,8 +16,9 @@
 //! (`distance/point_packet.rs`), each with its own best and bounds, so its answer is its own.
 //!
 //! The sign: on a closed mesh, exact containment (a ray's crossings, each decided by exact
-//! orientations; within a batch, the crossings of the segment from the last point decided, whose
-//! side is known). On an open mesh, the generalized winding number against ½, refined until its
+//! orientations; within a batch, from a recent point whose side is known: nothing to cross when
+//! the balls about the two points that their certified distances leave clear cover the segment
+//! between them, else the crossings of the part between the balls). On an open mesh, the generalized winding number against ½, refined until its
 //! rigorous bound decides the side; a point whose bound still straddles ½ once every near triangle
 //! is summed exactly is reported as [`Side::Undecided`], never guessed.
 
@@ -170,8 +171,8 @@ pub fn closest_points<V: PosedOverlap>(
 }
 
 /// What one point's answer leaves the next in its chunk: the closest triangle (where the next
-/// walk starts) and, on a closed mesh, the last point known to lie off the surface with its
-/// winding number (from which a short segment decides the next point's side).
+/// walk starts) and, on a closed mesh, the points lately known to lie off the surface with
+/// their winding numbers (from which a short segment decides the next point's side).
 #[derive(Default)]
 struct Last {
     triangle: Option<u32>,
@@ -404,9 +405,9 @@ fn answer<V: PosedOverlap>(
 }
 
 /// Where `p` (world frame, `found` its distance to the surface) lies: exact containment on a
-/// closed mesh (from `known`, the last point decided off the surface, when it can; the ball
-/// of radius `found.lower` about `p` holds no surface, so a point near the last one often
-/// takes its side at once), the winding number against ½ on an open one.
+/// closed mesh (from `last.known`, the points lately decided off the surface, when it can;
+/// the ball of radius `found.lower` about `p` holds no surface, so a point near a recent one
+/// often takes its side at once), the winding number against ½ on an open one.
 fn side<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,

@@ -2,7 +2,7 @@
 //! rigorous bound on an open one.
 //!
 //! * Closed: the signed count of a ray's crossings (`collide/containment.rs`, every crossing
-//!   decided by exact orientations), an integer; in a batch, the last point's number changed
+//!   decided by exact orientations), an integer; in a batch, a recent point's number changed
 //!   by the signed crossings of the segment from it. A point on the surface has no integer
 //!   winding number; it gets the estimate below.
 //! * Open: the generalized winding number (Jacobson, Kavan & Sorkine-Hornung 2013) summed over
@@ -51,8 +51,8 @@ impl Winding {
 }
 
 /// The winding number of `mesh` placed by `pose` about `p` (world frame, checked): exact on a
-/// closed mesh off its surface (from `known`, the last point decided there, when it can: see
-/// [`winding_after`]), otherwise estimated until [`enough`](Enough) says so.
+/// closed mesh off its surface (from `known`, the points lately decided there, when it can:
+/// see [`winding_after`]), otherwise estimated until [`enough`](Enough) says so.
 pub(crate) fn winding_number<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,
