@@ -14,8 +14,9 @@ itself again); 0 means all cores.
 What is timed: the query call alone. Open3D builds its tree on the first query, so a query of
 a few points runs first, untimed. libigl's functions build their tree inside every call, so the
 time of the same call on one point is taken away (the median of three). Needs numpy, trimesh
-5.2, open3d 0.20 and libigl 2.6.3 (`pip install numpy trimesh==5.2.0 open3d==0.20.0
-libigl==2.6.3`; Open3D needs `libusb-1.0-0` on Debian).
+5.2 with the packages its proximity queries import (rtree, scipy), open3d 0.20 and libigl 2.6.3
+(`pip install numpy trimesh==5.2.0 rtree==1.4.1 scipy==1.17.1 open3d==0.20.0 libigl==2.6.3`;
+Open3D needs `libusb-1.0-0` on Debian).
 """
 import argparse
 import json
