@@ -236,7 +236,7 @@ impl Known {
 /// moving `p` and of placing the triangles (a few ulps of the coordinates, the translation and
 /// the mesh's largest coordinate: 64 of them), and a rotation orthonormal only to
 /// [`ORTHONORMAL_TOLERANCE`], which stretches distances by up to that relative amount and
-/// returns `local` to within it of `|local|` from `p`.
+/// maps `local` back to within that fraction of `|local|` of `p`.
 pub(crate) fn clear_radius<V>(
     model: &MeshModel<V>,
     pose: &Pose,
