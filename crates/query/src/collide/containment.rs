@@ -245,7 +245,8 @@ pub(crate) fn clear_radius<V>(
     lower: f64,
 ) -> f64 {
     let size = 3.0 * model.bounds().largest_coordinate();
-    let magnitudes = p.coords.abs().sum() + local.coords.abs().sum() + pose.translation().abs().sum();
+    let magnitudes =
+        p.coords.abs().sum() + local.coords.abs().sum() + pose.translation().abs().sum();
     let pad = 64.0 * f64::EPSILON * (magnitudes + size)
         + 4.0 * ORTHONORMAL_TOLERANCE * (local.coords.abs().sum() + lower);
     (lower - pad).max(0.0)

@@ -227,12 +227,10 @@ pub fn contains_points<V: PosedOverlap>(
     let closed = model.as_mesh().filter(|mesh| mesh.is_closed());
     // The placement is checked once, and refused at every point as `contains_point` would.
     let placed = closed.map(|mesh| check_placed(mesh, pose, Operand::Model));
-    each_point(points, |p, known: &mut Known| {
-        match (closed, &placed) {
-            (Some(mesh), Some(Ok(()))) => Ok(contains_after(mesh, pose, p, 0.0, known)),
-            (_, Some(Err(refused))) => Err(refused.clone()),
-            _ => contains_point(model, pose, p),
-        }
+    each_point(points, |p, known: &mut Known| match (closed, &placed) {
+        (Some(mesh), Some(Ok(()))) => Ok(contains_after(mesh, pose, p, 0.0, known)),
+        (_, Some(Err(refused))) => Err(refused.clone()),
+        _ => contains_point(model, pose, p),
     })
 }
 
