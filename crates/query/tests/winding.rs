@@ -79,6 +79,16 @@ fn joined(parts: &[(&TriMesh, bool)]) -> TriMesh {
     TriMesh::new(v, t).unwrap()
 }
 
+/// `mesh` moved by `by` along every axis.
+fn moved(mesh: &TriMesh, by: f64) -> TriMesh {
+    let v = mesh
+        .vertices()
+        .iter()
+        .map(|p| p + Vector::repeat(by))
+        .collect();
+    TriMesh::new(v, mesh.triangles().to_vec()).unwrap()
+}
+
 fn scaled(mesh: &TriMesh, s: f64) -> TriMesh {
     let v = mesh.vertices().iter().map(|p| p * s).collect();
     TriMesh::new(v, mesh.triangles().to_vec()).unwrap()
@@ -185,15 +195,7 @@ fn a_large_open_mesh_is_summed_within_the_bound_from_near_and_far() {
 #[test]
 fn closed_winding_numbers_are_exact_integers() {
     let outer = cube(2, 2.0);
-    let inner = TriMesh::new(
-        cube(1, 1.0)
-            .vertices()
-            .iter()
-            .map(|p| p + Vector::repeat(1.5))
-            .collect(),
-        cube(1, 1.0).triangles().to_vec(),
-    )
-    .unwrap();
+    let inner = moved(&cube(1, 1.0), 1.5);
     let cases = [
         (joined(&[(&outer, false)]), [1, 1]),
         (joined(&[(&outer, false), (&inner, false)]), [1, 2]),
@@ -400,15 +402,7 @@ fn sides_along_a_batch_match_the_box_through_corners_edges_and_faces() {
 #[test]
 fn sides_from_recent_points_match_the_direct_sum_across_thin_walls() {
     let outer = cube(4, 0.5);
-    let inner = TriMesh::new(
-        cube(4, 0.49)
-            .vertices()
-            .iter()
-            .map(|p| p + Vector::repeat(0.02))
-            .collect(),
-        cube(4, 0.49).triangles().to_vec(),
-    )
-    .unwrap();
+    let inner = moved(&cube(4, 0.49), 0.02);
     let mut r = rng(41);
     let request = PointRequest::default().with_signed(true);
     for inverted in [true, false] {
