@@ -18,9 +18,10 @@
 //! The sign: on a closed mesh, exact containment (a ray's crossings, each decided by exact
 //! orientations; within a batch, from a recent point whose side is known: nothing to cross when
 //! the balls about the two points that their certified distances leave clear cover the segment
-//! between them, else the crossings of the part between the balls). On an open mesh, the generalized winding number against ½, refined until its
-//! rigorous bound decides the side; a point whose bound still straddles ½ once every near triangle
-//! is summed exactly is reported as [`Side::Undecided`], never guessed.
+//! between them, else the crossings of the part between the balls). On an open mesh, the
+//! generalized winding number against ½, refined until its rigorous bound decides the side; a
+//! point whose bound still straddles ½ once every near triangle is summed exactly is reported
+//! as [`Side::Undecided`], never guessed.
 
 mod grid;
 mod winding;
@@ -154,8 +155,8 @@ pub fn closest_points<V: PosedOverlap>(
             if placed.iter().all(|q| check_point(q).is_ok()) {
                 let max = request.max_distance;
                 let found = point_distances(mesh, &placed, last.triangle, max, size);
-                for (p, found) in group.iter().zip(found) {
-                    let answer = answer(mesh, pose, p, found, request, last);
+                for ((p, q), found) in group.iter().zip(&placed).zip(found) {
+                    let answer = answer(mesh, pose, [p, q], found, request, last);
                     last.triangle = answer.map(|a| a.triangle);
                     answers.push(Ok(answer));
                 }
@@ -371,15 +372,15 @@ fn closest_point<V: PosedOverlap>(
     let q = pose.inverse_transform_point(p);
     check_point(&q)?;
     let found = point_distance(mesh, &q, last.triangle, request.max_distance, size);
-    Ok(answer(mesh, pose, p, found, request, last))
+    Ok(answer(mesh, pose, [p, &q], found, request, last))
 }
 
-/// The answer for `p` from its distance to the mesh `found` (`None` beyond the maximum
-/// distance), with its side when the request is signed.
+/// The answer for `p` (world frame; `q` in the mesh's) from its distance to the mesh `found`
+/// (`None` beyond the maximum distance), with its side when the request is signed.
 fn answer<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,
-    p: &Point,
+    [p, q]: [&Point; 2],
     found: Option<PointDistance>,
     request: &PointRequest,
     last: &mut Last,
@@ -387,7 +388,7 @@ fn answer<V: PosedOverlap>(
     let found = found?;
     let side = request
         .signed
-        .then(|| side(mesh, pose, p, &found, &mut last.known));
+        .then(|| side(mesh, pose, [p, q], &found, &mut last.known));
     Some(ClosestPoint {
         distance: if side == Some(Side::Inside) {
             -found.distance
@@ -402,14 +403,15 @@ fn answer<V: PosedOverlap>(
     })
 }
 
-/// Where `p` (world frame, `found` its distance to the surface) lies: exact containment on a
-/// closed mesh (from `last.known`, the points lately decided off the surface, when it can;
-/// the ball of radius `found.lower` about `p` holds no surface, so a point near a recent one
-/// often takes its side at once), the winding number against ½ on an open one.
+/// Where `p` (world frame, `q` in the mesh's, `found` its distance to the surface) lies:
+/// exact containment on a closed mesh (from `known`, the points lately decided off the
+/// surface, when it can; the ball of radius `found.lower` about `p` holds no surface, so a
+/// point near a recent one often takes its side at once), the winding number against ½ on an
+/// open one.
 fn side<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,
-    p: &Point,
+    [p, q]: [&Point; 2],
     found: &PointDistance,
     known: &mut Known,
 ) -> Side {
@@ -417,8 +419,7 @@ fn side<V: PosedOverlap>(
         return Side::Surface;
     }
     if mesh.is_closed() {
-        let local = pose.inverse_transform_point(p);
-        let clear = clear_radius(mesh, pose, p, &local, found.lower);
+        let clear = clear_radius(mesh, pose, p, q, found.lower);
         return if contains_after(mesh, pose, p, clear, known) {
             Side::Inside
         } else {
