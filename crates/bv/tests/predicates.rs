@@ -1,9 +1,10 @@
 //! `predicates::orient3d` (an inlined float stage in front of Shewchuk's adaptive predicate)
 //! and `orient3d_pair` (two points against one triangle, the float stage sharing the
-//! triangle's cross product) against the exact rational sign: on random points, on points rounded onto the plane of the
-//! other three (where the float stage cannot decide and a wrong shortcut would show), exactly
-//! coplanar grid points, coordinates from 1e-40 to 1e40, and coordinates of any magnitude from
-//! the smallest subnormal to `2¹⁰⁰⁰` (far outside the exact range, where products underflow).
+//! triangle's cross product) against the exact rational sign: on random points, on points
+//! rounded onto the plane of the other three (where the float stage cannot decide and a wrong
+//! shortcut would show), exactly coplanar grid points, coordinates from 1e-40 to 1e40, and
+//! coordinates of any magnitude from the smallest subnormal to `2¹⁰⁰⁰` (far outside the exact
+//! range, where products underflow).
 
 mod common;
 
