@@ -3,7 +3,7 @@
 
     python3 assets/count.py [ROOT]
         Per bundled mesh under ROOT (default: this folder): vertices, triangles, whether every
-        directed edge appears once with its reverse once (closed), and exactly degenerate
+        edge is used as often in each direction (closed: no boundary edge), and exactly degenerate
         triangles (zero cross product in exact rational arithmetic). This is the BUNDLED table
         of tests/common/mod.rs.
 
@@ -179,11 +179,13 @@ def read(path):
 
 
 def closed(tris):
-    directed = {}
+    net = {}
     for a, b, c in tris:
-        for e in ((a, b), (b, c), (c, a)):
-            directed[e] = directed.get(e, 0) + 1
-    return all(n == 1 and directed.get((b, a)) == 1 for (a, b), n in directed.items())
+        for u, v in ((a, b), (b, c), (c, a)):
+            if u != v:
+                key = (min(u, v), max(u, v))
+                net[key] = net.get(key, 0) + (1 if u < v else -1)
+    return all(n == 0 for n in net.values())
 
 
 def degenerate(tris, pos):

@@ -211,18 +211,28 @@ impl TriMesh {
         })
     }
 
-    /// Whether every edge is shared by exactly two triangles with opposite orientation
-    /// (a closed, consistently oriented 2-manifold surface, as ray parity needs).
+    /// Whether the surface has no boundary: every edge is used as often in one direction as
+    /// in the other by the triangles around it (each vertex pair `{a, b}` appears as many
+    /// times as `a → b` as `b → a`). A closed, consistently oriented 2-manifold is one; so is a
+    /// surface whose edges are shared by four or more triangles that pair up in opposite
+    /// directions, such as two boxes meeting along an edge. On such a surface the winding
+    /// number is an integer off the surface, counted exactly by the signed crossings of a ray
+    /// (Jacobson, Kavan & Sorkine-Hornung, "Robust inside-outside segmentation using
+    /// generalized winding numbers", 2013, §3: the winding number of a closed, possibly
+    /// non-manifold surface is integer-valued), which containment and a closed mesh's signs
+    /// need. A degenerate triangle with a repeated vertex index adds an edge from a vertex to
+    /// itself, which is its own reverse.
     pub fn is_closed(&self) -> bool {
-        let mut directed = std::collections::HashMap::with_capacity(self.triangles.len() * 3);
+        let mut net = std::collections::HashMap::with_capacity(self.triangles.len() * 2);
         for t in &self.triangles {
             for k in 0..3 {
-                *directed.entry((t[k], t[(k + 1) % 3])).or_insert(0u32) += 1;
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                if a != b {
+                    *net.entry((a.min(b), a.max(b))).or_insert(0i64) += if a < b { 1 } else { -1 };
+                }
             }
         }
-        directed
-            .iter()
-            .all(|(&(a, b), &n)| n == 1 && directed.get(&(b, a)) == Some(&1))
+        net.values().all(|&n| n == 0)
     }
 }
 
@@ -261,5 +271,46 @@ mod tests {
                 "triangle {t}"
             );
         }
+    }
+
+    /// Two unit boxes meeting along one edge (the second box's corners welded onto the first's
+    /// along it): that edge bounds four triangles, two in each direction, so the surface has
+    /// no boundary. A face taken away, or one face added in reverse, leaves a boundary.
+    #[test]
+    fn closed_means_every_edge_used_as_often_each_way() {
+        let first = TriMesh::cuboid(Point::origin(), Point::new(1.0, 1.0, 1.0)).unwrap();
+        let second = TriMesh::cuboid(Point::new(1.0, 1.0, 0.0), Point::new(2.0, 2.0, 1.0)).unwrap();
+        let mut vertices = first.vertices().to_vec();
+        let index =
+            |p: &Point, vertices: &mut Vec<Point>| match vertices.iter().position(|v| v == p) {
+                Some(i) => i as u32,
+                None => {
+                    vertices.push(*p);
+                    vertices.len() as u32 - 1
+                }
+            };
+        let mut triangles = first.triangles().to_vec();
+        for t in second.triangles() {
+            let corners = t.map(|v| second.vertices()[v as usize]);
+            triangles.push(corners.map(|p| index(&p, &mut vertices)));
+        }
+        assert_eq!(
+            vertices.len(),
+            14,
+            "the shared edge's two corners are welded"
+        );
+        let both = TriMesh::new(vertices.clone(), triangles.clone()).unwrap();
+        assert!(both.is_closed());
+        let without_one = TriMesh::new(vertices.clone(), triangles[1..].to_vec()).unwrap();
+        assert!(!without_one.is_closed());
+        let mut with_reversed = triangles.clone();
+        let [a, b, c] = triangles[0];
+        with_reversed.push([a, c, b]);
+        assert!(!TriMesh::new(vertices.clone(), with_reversed)
+            .unwrap()
+            .is_closed());
+        let mut with_collapsed = triangles;
+        with_collapsed.push([a, a, b]);
+        assert!(TriMesh::new(vertices, with_collapsed).unwrap().is_closed());
     }
 }
