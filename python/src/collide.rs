@@ -239,7 +239,7 @@ pub fn contains_points<'py>(
             if !x.is_closed() {
                 return Err(query_error(
                     "model",
-                    "the mesh is not closed (some edge is not shared by exactly two triangles): \
+                    "the mesh is not closed (some edge is a boundary: its triangles do not pair up in opposite directions): \
                      inside and outside are not defined",
                 ));
             }

@@ -227,7 +227,7 @@ fn check_containment(args: &Args, inputs: [(&Input, &Path); 2]) -> Result<(), Er
     }
     match meshes.iter().find(|(mesh, _)| !mesh.is_closed()) {
         Some((_, path)) => Err(Error::Message(format!(
-            "--containment needs closed meshes, and {} is not closed (some edge is not shared by exactly two triangles)",
+            "--containment needs closed meshes, and {} is not closed (some edge is a boundary: its triangles do not pair up in opposite directions)",
             path.display()
         ))),
         None => Ok(()),

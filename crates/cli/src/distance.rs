@@ -155,7 +155,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
             let Input::Mesh(mesh) = input else { continue };
             if !mesh.is_closed() {
                 return Err(Error::Message(format!(
-                    "--solids needs closed meshes, and {} is not closed (some edge is not shared by exactly two triangles)",
+                    "--solids needs closed meshes, and {} is not closed (some edge is a boundary: its triangles do not pair up in opposite directions)",
                     path.display()
                 )));
             }

@@ -67,7 +67,7 @@ fn print_summary(s: &Summary, out: &mut impl Write) -> Result<(), Error> {
     let surface = if s.closed {
         "closed"
     } else {
-        "open (some edge is not shared by exactly two triangles)"
+        "open (some edge is a boundary: its triangles do not pair up in opposite directions)"
     };
     writeln!(out, "{}", console::style(s.path.display()).bold())?;
     writeln!(out, "  vertices    {}", s.vertices)?;

@@ -14,7 +14,7 @@ pub struct Summary {
     pub vertices: usize,
     pub triangles: usize,
     pub degenerate_triangles: usize,
-    /// Every edge shared by exactly two consistently oriented triangles.
+    /// No boundary edge: every edge used as often in each direction (`TriMesh::is_closed`).
     pub closed: bool,
     pub bounds_min: [f64; 3],
     pub bounds_max: [f64; 3],
