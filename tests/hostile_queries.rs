@@ -506,6 +506,61 @@ fn non_manifold_and_open_meshes() {
     }
 }
 
+/// Two unit cubes meeting along one edge, welded there (four triangles on the edge, two each
+/// way): a closed surface, so containment applies. A small cube inside either is contained,
+/// one in the empty quarter beside the edge is disjoint, for every volume type; the points'
+/// answers are exact box membership.
+#[test]
+fn cubes_meeting_along_an_edge_are_a_closed_solid() {
+    let second = mapped(&cube(1.0), |q| q + Vector::new(1.0, 1.0, 0.0));
+    let mut vertices = cube(1.0).vertices().to_vec();
+    let mut triangles = cube(1.0).triangles().to_vec();
+    for t in second.triangles() {
+        triangles.push(t.map(|v| {
+            let q = second.vertices()[v as usize];
+            let at = vertices.iter().position(|w| *w == q);
+            at.unwrap_or_else(|| {
+                vertices.push(q);
+                vertices.len() - 1
+            }) as u32
+        }));
+    }
+    let both = mesh(vertices, triangles);
+    assert_eq!(both.vertices().len(), 14);
+    assert!(both.is_closed());
+    contained_in_either_cube::<Aabb>(&both);
+    contained_in_either_cube::<Obb>(&both);
+    contained_in_either_cube::<Sphere>(&both);
+    contained_in_either_cube::<Kdop18>(&both);
+}
+
+fn contained_in_either_cube<V: PosedOverlap>(m: &TriMesh) {
+    let model = Model::<V>::new(m.clone()).unwrap();
+    let small = Model::<V>::new(cube(0.25)).unwrap();
+    let request = CollisionRequest::default().with_containment(true);
+    for (at, want) in [
+        (translation(0.5, 0.5, 0.5), Containment::BInA),
+        (translation(1.25, 1.5, 0.25), Containment::BInA),
+        (translation(1.25, 0.5, 0.5), Containment::Disjoint),
+    ] {
+        let r = collide(&model, &Pose::identity(), &small, &at, &request).unwrap();
+        assert_eq!((r.intersects, r.contained), (false, want), "{at:?}");
+    }
+    for (q, inside) in [
+        (p(0.9, 0.9, 0.5), true),
+        (p(1.1, 1.1, 0.5), true),
+        (p(1.1, 0.9, 0.5), false),
+        (p(0.9, 1.1, 0.5), false),
+        (p(1.0, 1.0, 0.5), true),
+    ] {
+        assert_eq!(
+            contains_point(&model, &Pose::identity(), &q),
+            Ok(inside),
+            "{q:?}"
+        );
+    }
+}
+
 fn containment_does_not_apply<V: PosedOverlap>(m: &TriMesh) {
     let model = Model::<V>::new(m.clone()).unwrap();
     assert!(!model.is_closed());
