@@ -340,7 +340,7 @@ fn into_clear_ball(from: &Point, to: &Point, clear: f64) -> Point {
 /// segment between them (each counted with `p`'s side of the triangle: +1 when `p` lies
 /// behind it); `None` unless every crossing is a clean pass through a triangle's interior and
 /// `p` lies off the surface.
-fn winding_across<V: PosedOverlap>(
+pub(crate) fn winding_across<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
     winding: i64,

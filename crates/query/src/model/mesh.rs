@@ -1,6 +1,7 @@
 //! A model's mesh form: a validated mesh, its hierarchy, and what the queries precompute from
 //! them, owned and cheap to share.
 
+use super::index::boundary::boundary_per_node;
 use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed, LeafVertices};
 use super::index::hull::Hull;
 use super::index::moments::moments_per_node;
@@ -83,6 +84,7 @@ struct Inner<V> {
     distance_index: OnceLock<DistanceIndex>,
     triangle_prisms: OnceLock<TrianglePrisms>,
     winding_moments: OnceLock<Vec<Moments>>,
+    boundary_lengths: OnceLock<Vec<f64>>,
     hull: OnceLock<Hull>,
 }
 
@@ -148,6 +150,7 @@ impl<V: TreeVolume> MeshModel<V> {
             distance_index: OnceLock::new(),
             triangle_prisms: OnceLock::new(),
             winding_moments: OnceLock::new(),
+            boundary_lengths: OnceLock::new(),
             hull: OnceLock::new(),
         };
         Self {
@@ -204,6 +207,14 @@ impl<V: TreeVolume> MeshModel<V> {
         self.inner
             .winding_moments
             .get_or_init(|| moments_per_node(self.boxed(), self.tree()))
+    }
+
+    /// The boundary length held by each node, by node index, built on first use
+    /// ([`index::boundary`]).
+    pub(crate) fn boundary_lengths(&self) -> &[f64] {
+        self.inner
+            .boundary_lengths
+            .get_or_init(|| boundary_per_node(&self.inner.mesh, self.tree()))
     }
 }
 
@@ -348,6 +359,10 @@ impl<V> MeshModel<V> {
                 .winding_moments
                 .get()
                 .map_or(0, |m| std::mem::size_of_val(&m[..]))
+            + inner
+                .boundary_lengths
+                .get()
+                .map_or(0, |b| std::mem::size_of_val(&b[..]))
     }
 
     /// The triangles with their boxes, in the tree's order.

@@ -8,14 +8,16 @@
 //!   (`collide/containment.rs`: the parity of the crossings beyond each point), instead of a
 //!   ray per point;
 //! * on an open mesh, each point's side comes from its winding number against ½
-//!   (`winding.rs`); a point whose side the bound cannot decide gets NaN, never a guess.
+//!   (`winding.rs`), carried along the row from the point before it while the winding number
+//!   cannot reach ½ between them (see `open_row_sides`); a point whose side the bound cannot
+//!   decide gets NaN, never a guess.
 //!
 //! Each value carries the guarantee of [`closest_points`](super::closest_points):
 //! `|d − d*| ≤ 1e-12·(d* + L)`, 0 exactly on the surface, negative exactly inside.
 
-use super::winding::{winding_number, Enough};
+use super::winding::{gradient_bound, winding_number, Enough};
 use super::Side;
-use crate::collide::containment::{row_inside, Known};
+use crate::collide::containment::{row_inside, winding_across, Known};
 use crate::collide::PosedOverlap;
 use crate::distance::{packet_distances, point_distance, LANES};
 use crate::error::{Operand, QueryError};
@@ -190,7 +192,7 @@ fn fill_row<V: PosedOverlap>(
             *value = found.distance;
         }
     }
-    let sides = row_sides(mesh, &points, values);
+    let sides = row_sides(mesh, &points, values, size);
     let mut undecided = 0;
     for (value, side) in values.iter_mut().zip(sides) {
         match side {
@@ -206,11 +208,12 @@ fn fill_row<V: PosedOverlap>(
 }
 
 /// The side of each point of a row, given its distances: exact on a closed mesh (one segment
-/// for the row), from the winding number on an open one.
+/// for the row), from the winding number on an open one ([`open_row_sides`]).
 fn row_sides<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     points: &[Point],
     distances: &[f64],
+    size: f64,
 ) -> Vec<Side> {
     let surface = |d: f64| d == 0.0;
     if mesh.is_closed() {
@@ -225,19 +228,95 @@ fn row_sides<V: PosedOverlap>(
             })
             .collect();
     }
-    let identity = Pose::identity();
-    points
-        .iter()
-        .zip(distances)
-        .map(|(p, &d)| {
-            if surface(d) {
-                return Side::Surface;
+    open_row_sides(mesh, points, distances, size)
+}
+
+/// How much room between its interval and ½ a point's estimate is asked for, when the next
+/// point may take its side over ([`Enough::SideWithRoom`]).
+const ROOM: f64 = 0.25;
+
+/// How many points of a row share one bound on the winding number's gradient.
+const STRETCH: usize = 16;
+
+/// The sides of a row's points on an open mesh, from their winding numbers against ½. A point
+/// takes its side from its predecessor's interval `value ± bound` without a walk when that
+/// decides it: along the segment between them the winding number jumps by ±1 where the
+/// segment passes through a triangle (none when the segment lies in the two balls their
+/// distances leave clear of the surface; otherwise counted exactly, as on a closed mesh) and
+/// elsewhere changes by at most the gradient bound over the row's stretch times the segment's
+/// length ([`gradient_bound`]). The interval shifted and widened so is carried on when it
+/// lies on one side of ½. Otherwise the point's own estimate decides, asked for room to
+/// spare when the point lies far enough from the surface for its successor to take it.
+fn open_row_sides<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    points: &[Point],
+    distances: &[f64],
+    size: f64,
+) -> Vec<Side> {
+    let lower = |d: f64| d - 1e-9 * (d + size);
+    let mut gradients: Vec<Option<f64>> = vec![None; points.len().div_ceil(STRETCH)];
+    let mut gradient = |k: usize| {
+        let stretch = k / STRETCH;
+        let from = (stretch * STRETCH).saturating_sub(1);
+        let to = ((stretch + 1) * STRETCH).min(points.len());
+        *gradients[stretch]
+            .get_or_insert_with(|| gradient_bound(mesh, &Aabb::from_points(&points[from..to])))
+    };
+    let spacing = points.get(1).map_or(0.0, |q| (q - points[0]).norm());
+    let mut last: Option<[f64; 2]> = None;
+    let mut sides = Vec::with_capacity(points.len());
+    for (k, (p, &d)) in points.iter().zip(distances).enumerate() {
+        if d == 0.0 {
+            sides.push(Side::Surface);
+            last = None;
+            continue;
+        }
+        let step = (k > 0).then(|| (p - points[k - 1]).norm() * (1.0 + 1e-12));
+        let carried = match (last, step) {
+            (Some([lo, hi]), Some(step)) if gradient(k).is_finite() => {
+                let clear = lower(distances[k - 1]) + lower(d) > step;
+                let crossed = if clear {
+                    Some(0)
+                } else {
+                    winding_across(mesh, &Pose::identity(), 0, p, &points[k - 1])
+                };
+                crossed
+                    .map(|jump| widened([lo + jump as f64, hi + jump as f64], gradient(k) * step))
             }
-            match winding_number(mesh, &identity, p, Enough::Side, &mut Known::default()).inside() {
-                Some(true) => Side::Inside,
-                Some(false) => Side::Outside,
-                None => Side::Undecided,
+            _ => None,
+        };
+        let interval = match carried {
+            Some(interval) if side_of(interval) != Side::Undecided => interval,
+            _ => {
+                let enough = if lower(d) > 0.5 * spacing {
+                    Enough::SideWithRoom(ROOM)
+                } else {
+                    Enough::Side
+                };
+                let identity = Pose::identity();
+                let w = winding_number(mesh, &identity, p, enough, &mut Known::default());
+                widened([w.value - w.bound, w.value + w.bound], 0.0)
             }
-        })
-        .collect()
+        };
+        sides.push(side_of(interval));
+        last = Some(interval);
+    }
+    sides
+}
+
+/// `[lo − by, hi + by]`, rounded outwards (a few ulps of the ends more).
+fn widened([lo, hi]: [f64; 2], by: f64) -> [f64; 2] {
+    let rounding = 4.0 * f64::EPSILON * (lo.abs() + hi.abs() + by);
+    [lo - by - rounding, hi + by + rounding]
+}
+
+/// The side of ½ an interval of winding numbers lies on.
+fn side_of([lo, hi]: [f64; 2]) -> Side {
+    if lo > 0.5 {
+        Side::Inside
+    } else if hi < 0.5 {
+        Side::Outside
+    } else {
+        Side::Undecided
+    }
 }

@@ -4,9 +4,11 @@
 //! each node's triangles and each node's height ([`rss`]); on first use the convex [`hull`]
 //! (its vertices and a sample of them), which both the distance screen and the scenes'
 //! separating planes use; the extreme-vertex and nearest-triangle searches over the boxes
-//! ([`support`]); on the first winding-number query each node's [`moments`]; on the first
-//! point query the prism around each triangle ([`prisms`]).
+//! ([`support`]); on the first winding-number query each node's [`moments`] (and, for an
+//! open mesh's signed grid, each node's [`boundary`] length); on the first point query the
+//! prism around each triangle ([`prisms`]).
 
+pub(crate) mod boundary;
 pub(crate) mod boxes;
 pub(crate) mod hull;
 pub(crate) mod moments;

@@ -64,7 +64,7 @@ pub(crate) fn per_node<V, T: Send>(
 
 /// The positions in the tree's triangle order of each node's triangles (a subtree's triangles
 /// are contiguous), children before parents (they come after them in the array).
-fn node_ranges<V>(tree: &Bvh<V>) -> Vec<Range<usize>> {
+pub(super) fn node_ranges<V>(tree: &Bvh<V>) -> Vec<Range<usize>> {
     let nodes = tree.nodes();
     let mut ranges = vec![0..0; nodes.len()];
     for i in (0..nodes.len()).rev() {
