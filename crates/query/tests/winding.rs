@@ -670,6 +670,61 @@ fn a_grid_is_the_signed_distance_of_each_of_its_points() {
     );
 }
 
+/// Signed grids on open meshes (a box without its top, a bumpy sphere without its cap) whose
+/// winding number passes ½ away from the surface, across the opening: along a row the grid
+/// carries a point's winding-number interval to the next, shifted by the segment's crossings
+/// of the surface and widened by the bound on its change off it, so a bound too small, or a
+/// crossing missed or counted the wrong way, carries sides across ½. Every decided sign is
+/// the direct sum's side of ½, and a point is left undecided only where the sum is ½ to
+/// within 1e-6.
+#[test]
+fn open_grids_carry_sides_only_where_the_winding_number_cannot_reach_half() {
+    let closed_box = cube(4, 0.25);
+    let open_box = without(&closed_box, |i| is_top(&closed_box, i));
+    let round = blob(17, 12, 16, 1.0, 0.2);
+    let capped = without(&round, |i| {
+        let t = round.triangle(i);
+        t.a.z.min(t.b.z).min(t.c.z) > 0.5
+    });
+    let cases = [
+        (
+            open_box,
+            Point::new(-0.3, -0.3, -0.3),
+            Point::new(1.3, 1.3, 1.9),
+        ),
+        (
+            capped,
+            Point::new(-1.3, -1.3, -1.3),
+            Point::new(1.3, 1.3, 2.4),
+        ),
+    ];
+    for (mesh, min, max) in cases {
+        let model: Model = Model::new(mesh.clone()).unwrap();
+        let grid = Grid {
+            min,
+            max,
+            resolution: [19, 19, 41],
+        };
+        let values = sdf_grid(&model, &grid).unwrap();
+        let tris = placed(&mesh, &Pose::identity());
+        let mut sides = [0; 2];
+        for (n, value) in values.iter().enumerate() {
+            let q = grid.point([n / (19 * 41), n / 41 % 19, n % 41]);
+            if *value == 0.0 || !clear_of_triangles(&q, &tris) {
+                continue;
+            }
+            let truth = oracle(&q, &tris);
+            if value.is_nan() {
+                assert!((truth - 0.5).abs() < 1e-6, "{q:?}: undecided, sum {truth}");
+            } else if (truth - 0.5).abs() > 1e-6 {
+                assert_eq!(*value < 0.0, truth > 0.5, "{q:?}: {value}, sum {truth}");
+                sides[usize::from(*value < 0.0)] += 1;
+            }
+        }
+        assert!(sides.iter().all(|&n| n > 1000), "{sides:?}");
+    }
+}
+
 #[test]
 fn malformed_grids_are_typed_errors() {
     let model: Model = Model::new(cube(1, 1.0)).unwrap();
