@@ -15,14 +15,14 @@
 //! Each value carries the guarantee of [`closest_points`](super::closest_points):
 //! `|d − d*| ≤ 1e-12·(d* + L)`, 0 exactly on the surface, negative exactly inside.
 
-use super::winding::{gradient_bound, winding_number, Enough};
+use super::winding::{carried_along, estimate, gradient_bound, Bracket, Enough, ROOM};
 use super::Side;
-use crate::collide::containment::{row_inside, winding_across, Known};
+use crate::collide::containment::row_inside;
 use crate::collide::PosedOverlap;
 use crate::distance::{packet_distances, point_distance, LANES};
 use crate::error::{Operand, QueryError};
 use crate::model::{MeshModel, Model};
-use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, MAX_COORDINATE};
+use obbtree_bv::{Aabb, BoundingVolume, Point, MAX_COORDINATE};
 use rayon::prelude::*;
 
 /// A regular grid of points: `resolution[k]` points along axis `k`, evenly spaced from
@@ -231,22 +231,16 @@ fn row_sides<V: PosedOverlap>(
     open_row_sides(mesh, points, distances, size)
 }
 
-/// How much room between its interval and ½ a point's estimate is asked for, when the next
-/// point may take its side over ([`Enough::SideWithRoom`]).
-const ROOM: f64 = 0.25;
-
 /// How many points of a row share one bound on the winding number's gradient.
 const STRETCH: usize = 16;
 
 /// The sides of a row's points on an open mesh, from their winding numbers against ½. A point
-/// takes its side from its predecessor's interval `value ± bound` without a walk when that
-/// decides it: along the segment between them the winding number jumps by ±1 where the
-/// segment passes through a triangle (none when the segment lies in the two balls their
-/// distances leave clear of the surface; otherwise counted exactly, as on a closed mesh) and
-/// elsewhere changes by at most the gradient bound over the row's stretch times the segment's
-/// length ([`gradient_bound`]). The interval shifted and widened so is carried on when it
-/// lies on one side of ½. Otherwise the point's own estimate decides, asked for room to
-/// spare when the point lies far enough from the surface for its successor to take it.
+/// takes its side from its predecessor's bracket without a walk when that decides it: carried
+/// along the segment between them ([`carried_along`]: no crossing when the segment lies in the
+/// two balls their distances leave clear of the surface), with the gradient bound over the
+/// row's stretch of points ([`gradient_bound`]). Otherwise the point's own estimate decides,
+/// asked for room to spare when the point lies far enough from the surface for its successor
+/// to take it.
 fn open_row_sides<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     points: &[Point],
@@ -263,7 +257,7 @@ fn open_row_sides<V: PosedOverlap>(
             .get_or_insert_with(|| gradient_bound(mesh, &Aabb::from_points(&points[from..to])))
     };
     let spacing = points.get(1).map_or(0.0, |q| (q - points[0]).norm());
-    let mut last: Option<[f64; 2]> = None;
+    let mut last: Option<Bracket> = None;
     let mut sides = Vec::with_capacity(points.len());
     for (k, (p, &d)) in points.iter().zip(distances).enumerate() {
         if d == 0.0 {
@@ -271,52 +265,24 @@ fn open_row_sides<V: PosedOverlap>(
             last = None;
             continue;
         }
-        let step = (k > 0).then(|| (p - points[k - 1]).norm() * (1.0 + 1e-12));
-        let carried = match (last, step) {
-            (Some([lo, hi]), Some(step)) if gradient(k).is_finite() => {
-                let clear = lower(distances[k - 1]) + lower(d) > step;
-                let crossed = if clear {
-                    Some(0)
-                } else {
-                    winding_across(mesh, &Pose::identity(), 0, p, &points[k - 1])
-                };
-                crossed
-                    .map(|jump| widened([lo + jump as f64, hi + jump as f64], gradient(k) * step))
-            }
-            _ => None,
-        };
-        let interval = match carried {
-            Some(interval) if side_of(interval) != Side::Undecided => interval,
+        let carried = last.and_then(|bracket| {
+            let before = &points[k - 1];
+            let clear = lower(distances[k - 1]) + lower(d) > (p - before).norm() * (1.0 + 1e-12);
+            carried_along(mesh, bracket, [before, p], clear, gradient(k))
+        });
+        let bracket = match carried {
+            Some(bracket) if bracket.side() != Side::Undecided => bracket,
             _ => {
                 let enough = if lower(d) > 0.5 * spacing {
                     Enough::SideWithRoom(ROOM)
                 } else {
                     Enough::Side
                 };
-                let identity = Pose::identity();
-                let w = winding_number(mesh, &identity, p, enough, &mut Known::default());
-                widened([w.value - w.bound, w.value + w.bound], 0.0)
+                Bracket::of(&estimate(mesh, p, enough))
             }
         };
-        sides.push(side_of(interval));
-        last = Some(interval);
+        sides.push(bracket.side());
+        last = Some(bracket);
     }
     sides
-}
-
-/// `[lo − by, hi + by]`, rounded outwards (a few ulps of the ends more).
-fn widened([lo, hi]: [f64; 2], by: f64) -> [f64; 2] {
-    let rounding = 4.0 * f64::EPSILON * (lo.abs() + hi.abs() + by);
-    [lo - by - rounding, hi + by + rounding]
-}
-
-/// The side of ½ an interval of winding numbers lies on.
-fn side_of([lo, hi]: [f64; 2]) -> Side {
-    if lo > 0.5 {
-        Side::Inside
-    } else if hi < 0.5 {
-        Side::Outside
-    } else {
-        Side::Undecided
-    }
 }

@@ -35,9 +35,9 @@ use crate::error::{
     check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
 };
 use crate::model::{MeshModel, Model};
-use obbtree_bv::{Point, Pose};
+use obbtree_bv::{Aabb, Point, Pose};
 use rayon::prelude::*;
-use winding::{winding_number, Enough};
+use winding::{carried_along, estimate, gradient_bound, winding_number, Bracket, Enough, ROOM};
 
 /// Points per chunk: consecutive points of a chunk share the previous answer as a hint.
 const CHUNK: usize = 256;
@@ -173,11 +173,22 @@ pub fn closest_points<V: PosedOverlap>(
 
 /// What one point's answer leaves the next in its chunk: the closest triangle (where the next
 /// walk starts) and, on a closed mesh, the points lately known to lie off the surface with
-/// their winding numbers (from which a short segment decides the next point's side).
+/// their winding numbers (from which a short segment decides the next point's side); on an
+/// open mesh, the last point off the surface with its winding number's bracket.
 #[derive(Default)]
 struct Last {
     triangle: Option<u32>,
     known: Known,
+    open: Option<Bracketed>,
+}
+
+/// A point off an open mesh's surface (mesh frame), the certified lower bound on its distance
+/// to the surface, and its winding number's bracket.
+#[derive(Clone, Copy)]
+struct Bracketed {
+    point: Point,
+    lower: f64,
+    bracket: Bracket,
 }
 
 /// The winding number of the model's mesh placed by `pose` about each of `points` (world
@@ -388,7 +399,7 @@ fn answer<V: PosedOverlap>(
     let found = found?;
     let side = request
         .signed
-        .then(|| side(mesh, pose, [p, q], &found, &mut last.known));
+        .then(|| side(mesh, pose, [p, q], &found, last));
     Some(ClosestPoint {
         distance: if side == Some(Side::Inside) {
             -found.distance
@@ -404,31 +415,55 @@ fn answer<V: PosedOverlap>(
 }
 
 /// Where `p` (world frame, `q` in the mesh's, `found` its distance to the surface) lies:
-/// exact containment on a closed mesh (from `known`, the points lately decided off the
+/// exact containment on a closed mesh (from `last.known`, the points lately decided off the
 /// surface, when it can; the ball of radius `found.lower` about `p` holds no surface, so a
 /// point near a recent one often takes its side at once), the winding number against ½ on an
-/// open one.
+/// open one, carried from the last point's bracket when that decides it.
 fn side<V: PosedOverlap>(
     mesh: &MeshModel<V>,
     pose: &Pose,
     [p, q]: [&Point; 2],
     found: &PointDistance,
-    known: &mut Known,
+    last: &mut Last,
 ) -> Side {
     if found.distance == 0.0 {
         return Side::Surface;
     }
     if mesh.is_closed() {
         let clear = clear_radius(mesh, pose, p, q, found.lower);
-        return if contains_after(mesh, pose, p, clear, known) {
+        return if contains_after(mesh, pose, p, clear, &mut last.known) {
             Side::Inside
         } else {
             Side::Outside
         };
     }
-    match winding_number(mesh, pose, p, Enough::Side, &mut Known::default()).inside() {
-        Some(true) => Side::Inside,
-        Some(false) => Side::Outside,
-        None => Side::Undecided,
+    let bracket = open_bracket(mesh, q, found.lower, last.open);
+    last.open = Some(Bracketed {
+        point: *q,
+        lower: found.lower,
+        bracket,
+    });
+    bracket.side()
+}
+
+/// The bracket of the winding number about `q` (mesh frame, off the open surface, at least
+/// `lower` from it): carried from `before`, the last point's, when that decides its side
+/// ([`carried_along`]: no crossing when the two points' clear balls cover the segment, the
+/// gradient bound over the segment's box), else the point's own estimate with room to spare.
+fn open_bracket<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    q: &Point,
+    lower: f64,
+    before: Option<Bracketed>,
+) -> Bracket {
+    let carried = before.and_then(|before| {
+        let from = &before.point;
+        let clear = before.lower + lower > (q - from).norm() * (1.0 + 1e-12);
+        let gradient = gradient_bound(mesh, &Aabb::from_points([from, q]));
+        carried_along(mesh, before.bracket, [from, q], clear, gradient)
+    });
+    match carried {
+        Some(bracket) if bracket.side() != Side::Undecided => bracket,
+        _ => Bracket::of(&estimate(mesh, q, Enough::SideWithRoom(ROOM))),
     }
 }

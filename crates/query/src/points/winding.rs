@@ -14,7 +14,8 @@
 //! * Off the surface the winding number changes no faster than [`gradient_bound`] says (the
 //!   field of the surface's boundary), which lets a signed grid carry a side along a row.
 
-use crate::collide::containment::{winding_after, Known};
+use super::Side;
+use crate::collide::containment::{winding_across, winding_after, Known};
 use crate::collide::PosedOverlap;
 use crate::model::MeshModel;
 use crate::ranked::RankedQueue;
@@ -135,6 +136,74 @@ pub(crate) fn gradient_bound<V: PosedOverlap>(mesh: &MeshModel<V>, region: &Aabb
     sum * (1.0 + 1e-6) / (4.0 * std::f64::consts::PI)
 }
 
+/// How much room between its bracket and ½ a point's estimate is asked for when a later point
+/// may take its side over ([`Enough::SideWithRoom`]).
+pub(crate) const ROOM: f64 = 0.25;
+
+/// An interval that holds a winding number: an estimate's `value ± bound`, rounded outwards,
+/// carried from one point to the next along a segment ([`carried_along`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bracket {
+    lo: f64,
+    hi: f64,
+}
+
+impl Bracket {
+    /// The bracket of an estimate.
+    pub(crate) fn of(w: &Winding) -> Self {
+        Self::outward(w.value - w.bound, w.value + w.bound, 0.0)
+    }
+
+    /// The side of ½ the bracket lies on.
+    pub(crate) fn side(self) -> Side {
+        if self.lo > 0.5 {
+            Side::Inside
+        } else if self.hi < 0.5 {
+            Side::Outside
+        } else {
+            Side::Undecided
+        }
+    }
+
+    /// `[lo − by, hi + by]`, rounded outwards (a few ulps of the ends more).
+    fn outward(lo: f64, hi: f64, by: f64) -> Self {
+        let rounding = 4.0 * f64::EPSILON * (lo.abs() + hi.abs() + by);
+        Self {
+            lo: lo - by - rounding,
+            hi: hi + by + rounding,
+        }
+    }
+}
+
+/// The bracket at `to` from `bracket`, the one at `from` (both in the mesh frame, off the
+/// surface): the winding number jumps by ±1 where the segment between them passes through a
+/// triangle (no crossing when `clear`, the segment lying in balls the surface does not enter;
+/// otherwise counted exactly, as on a closed mesh: `None` when a crossing is not clean) and
+/// elsewhere changes by at most `gradient` ([`gradient_bound`] over a region holding the
+/// segment) times the segment's length.
+pub(crate) fn carried_along<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    bracket: Bracket,
+    [from, to]: [&Point; 2],
+    clear: bool,
+    gradient: f64,
+) -> Option<Bracket> {
+    if !gradient.is_finite() {
+        return None;
+    }
+    let jump = if clear {
+        0.0
+    } else {
+        winding_across(mesh, &Pose::identity(), 0, to, from)? as f64
+    };
+    let change = gradient * (to - from).norm() * (1.0 + 1e-12);
+    Some(Bracket::outward(
+        bracket.lo + jump,
+        bracket.hi + jump,
+        change,
+    ))
+}
+
 /// A lower bound on the distance between two boxes.
 fn boxes_gap(a: &Aabb, b: &Aabb) -> f64 {
     let apart = (a.mins - b.maxs)
@@ -199,7 +268,7 @@ fn reach(bounds: &Aabb, q: &Point) -> f64 {
 
 /// The generalized winding number about `q` (mesh frame), refining the subtree with the
 /// largest bound until `enough` holds or every leaf near `q` is summed triangle by triangle.
-fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> Winding {
+pub(crate) fn estimate<V: PosedOverlap>(mesh: &MeshModel<V>, q: &Point, enough: Enough) -> Winding {
     OPEN.with_borrow_mut(|open| {
         open.clear();
         estimate_with(mesh, q, enough, open)
