@@ -670,7 +670,7 @@ fn a_grid_is_the_signed_distance_of_each_of_its_points() {
     );
 }
 
-/// Signed grids on open meshes (a box without its top, a bumpy sphere without its cap) whose
+/// Signed grids and batches on open meshes (a box without its top, a bumpy sphere without its cap) whose
 /// winding number passes ½ away from the surface, across the opening: along a row the grid
 /// carries a point's winding-number interval to the next, shifted by the segment's crossings
 /// of the surface and widened by the bound on its change off it, so a bound too small, or a
@@ -722,7 +722,37 @@ fn open_grids_carry_sides_only_where_the_winding_number_cannot_reach_half() {
             }
         }
         assert!(sides.iter().all(|&n| n > 1000), "{sides:?}");
+        batch_signs_match_the_direct_sum(&model, &mesh, &grid);
     }
+}
+
+/// The signed closest points of a grid's points as one batch (which carries each point's
+/// bracket to the next along its spatial order, across the opening and the walls), at a random
+/// pose: every decided side is the direct sum's, undecided only where the sum is ½ to 1e-6.
+fn batch_signs_match_the_direct_sum(model: &Model, mesh: &TriMesh, grid: &Grid) {
+    let pose = random_pose(&mut rng(47), 2.0);
+    let tris = placed(mesh, &pose);
+    let [nx, ny, nz] = grid.resolution;
+    let points: Vec<Point> = (0..nx * ny * nz)
+        .map(|n| pose.transform_point(&grid.point([n / (ny * nz), n / nz % ny, n % nz])))
+        .filter(|q| clear_of_triangles(q, &tris))
+        .collect();
+    let request = PointRequest::default().with_signed(true);
+    let found = closest_points(model, &pose, &points, &request).unwrap();
+    let mut sides = [0; 2];
+    for (q, found) in points.iter().zip(&found) {
+        let truth = oracle(q, &tris);
+        match found.unwrap().side {
+            Some(Side::Undecided) => assert!((truth - 0.5).abs() < 1e-6, "{q:?}: sum {truth}"),
+            Some(side) if (truth - 0.5).abs() > 1e-6 => {
+                let inside = side == Side::Inside;
+                assert_eq!(inside, truth > 0.5, "{q:?}: {side:?}, sum {truth}");
+                sides[usize::from(inside)] += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(sides.iter().all(|&n| n > 1000), "batch: {sides:?}");
 }
 
 #[test]
