@@ -19,7 +19,9 @@
 //! orientations; within a batch, from a recent point whose side is known: nothing to cross when
 //! the balls about the two points that their certified distances leave clear cover the segment
 //! between them, else the crossings of the part between the balls). On an open mesh, the
-//! generalized winding number against ½, refined until its rigorous bound decides the side; a
+//! generalized winding number against ½, refined until its rigorous bound decides the side,
+//! or within a batch carried from the point before (its bracket shifted by the exact crossings
+//! of the segment between them and widened by the bound on the winding number's gradient); a
 //! point whose bound still straddles ½ once every near triangle is summed exactly is reported
 //! as [`Side::Undecided`], never guessed.
 

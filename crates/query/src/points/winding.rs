@@ -12,7 +12,8 @@
 //!   subtree whose bound is largest first, and stops when the caller has enough: a bound
 //!   within a tolerance, or a side of ½ decided.
 //! * Off the surface the winding number changes no faster than [`gradient_bound`] says (the
-//!   field of the surface's boundary), which lets a signed grid carry a side along a row.
+//!   field of the surface's boundary), which lets a signed grid or batch carry a point's
+//!   bracket to the next ([`carried_along`]).
 
 use super::Side;
 use crate::collide::containment::{winding_across, winding_after, Known};
