@@ -5,8 +5,8 @@
 //! (its vertices and a sample of them), which both the distance screen and the scenes'
 //! separating planes use; the extreme-vertex and nearest-triangle searches over the boxes
 //! ([`support`]); on the first winding-number query each node's [`moments`] (and, for an
-//! open mesh's signed grid, each node's [`boundary`] length); on the first point query the
-//! prism around each triangle ([`prisms`]).
+//! open mesh's signs, each node's [`boundary`] length); on the first point query the prism
+//! around each triangle ([`prisms`]).
 
 pub(crate) mod boundary;
 pub(crate) mod boxes;
