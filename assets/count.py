@@ -3,7 +3,8 @@
 
     python3 assets/count.py [ROOT]
         Per bundled mesh under ROOT (default: this folder): vertices, triangles, whether every
-        edge is used as often in each direction (closed: no boundary edge), and exactly degenerate
+        edge is used as often in each direction, vertices at equal coordinates counted as one
+        (closed: no boundary edge), and exactly degenerate
         triangles (zero cross product in exact rational arithmetic). This is the BUNDLED table
         of tests/common/mod.rs.
 
@@ -178,9 +179,12 @@ def read(path):
     return READERS[Path(name).suffix](data)
 
 
-def closed(tris):
+def closed(tris, pos):
+    # Vertices at equal coordinates are one position (0.0 and -0.0 alike).
+    first = {}
+    same = [first.setdefault(tuple(x + 0.0 for x in p), i) for i, p in enumerate(pos)]
     net = {}
-    for a, b, c in tris:
+    for a, b, c in ((same[a], same[b], same[c]) for a, b, c in tris):
         for u, v in ((a, b), (b, c), (c, a)):
             if u != v:
                 key = (min(u, v), max(u, v))
@@ -213,7 +217,7 @@ def table(root):
     meshes = sorted(p for p in root.rglob("*") if p.suffix in suffixes and "large" not in p.parts)
     for p in meshes:
         pos, tris = read(p)
-        print(f"{p.relative_to(root)}\t{len(pos)}\t{len(tris)}\t{closed(tris)}\t{degenerate(tris, pos)}")
+        print(f"{p.relative_to(root)}\t{len(pos)}\t{len(tris)}\t{closed(tris, pos)}\t{degenerate(tris, pos)}")
 
 
 if __name__ == "__main__":

@@ -211,11 +211,26 @@ impl TriMesh {
         })
     }
 
+    /// For each vertex, the first vertex at the same coordinates (`-0.0` and `0.0` alike): the
+    /// vertex it is welded to where only positions matter.
+    pub fn first_at_same_coordinates(&self) -> Vec<u32> {
+        let mut first = std::collections::HashMap::with_capacity(self.vertices.len());
+        (self.vertices.iter().enumerate())
+            .map(|(i, p)| {
+                *first
+                    .entry(p.map(|c| (c + 0.0).to_bits()))
+                    .or_insert(i as u32)
+            })
+            .collect()
+    }
+
     /// Whether the surface has no boundary: every edge is used as often in one direction as
-    /// in the other by the triangles around it (each vertex pair `{a, b}` appears as many
-    /// times as `a → b` as `b → a`). A closed, consistently oriented 2-manifold is one; so is a
-    /// surface whose edges are shared by four or more triangles that pair up in opposite
-    /// directions, such as two boxes meeting along an edge. On such a surface the winding
+    /// in the other by the triangles around it (each pair of positions `{a, b}` appears as
+    /// many times as `a → b` as `b → a`; vertices at equal coordinates count as one, so seams
+    /// where a file repeats vertices, as texture seams leave them, are not boundary). A closed,
+    /// consistently oriented 2-manifold is one; so is a surface whose edges are shared by four
+    /// or more triangles that pair up in opposite directions, such as two boxes meeting along
+    /// an edge. On such a surface the winding
     /// number is an integer off the surface, counted exactly by the signed crossings of a ray
     /// (Jacobson, Kavan & Sorkine-Hornung, "Robust inside-outside segmentation using
     /// generalized winding numbers", 2013, §3: the winding number of a closed, possibly
@@ -223,8 +238,10 @@ impl TriMesh {
     /// need. A degenerate triangle with a repeated vertex index adds an edge from a vertex to
     /// itself, which is its own reverse.
     pub fn is_closed(&self) -> bool {
+        let same = self.first_at_same_coordinates();
         let mut net = std::collections::HashMap::with_capacity(self.triangles.len() * 2);
         for t in &self.triangles {
+            let t = t.map(|v| same[v as usize]);
             for k in 0..3 {
                 let (a, b) = (t[k], t[(k + 1) % 3]);
                 if a != b {
@@ -312,5 +329,37 @@ mod tests {
         let mut with_collapsed = triangles;
         with_collapsed.push([a, a, b]);
         assert!(TriMesh::new(vertices, with_collapsed).unwrap().is_closed());
+    }
+
+    /// A box whose top face has vertices of its own (at the same coordinates as the sides'
+    /// corners, as a texture seam leaves them) is closed; moving one of those copies off its
+    /// corner opens it; a bottom corner replaced by a copy at `-0.0` where it is at `0.0`
+    /// keeps it closed (the two zeros are one position).
+    #[test]
+    fn vertices_at_equal_coordinates_count_as_one() {
+        let cube = TriMesh::cuboid(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap();
+        let mut vertices = cube.vertices().to_vec();
+        let copy_of = |v: u32, vertices: &mut Vec<Point>| {
+            vertices.push(vertices[v as usize]);
+            vertices.len() as u32 - 1
+        };
+        let mut triangles = cube.triangles().to_vec();
+        for t in &mut triangles[2..4] {
+            *t = t.map(|v| copy_of(v, &mut vertices));
+        }
+        assert!(TriMesh::new(vertices.clone(), triangles.clone())
+            .unwrap()
+            .is_closed());
+        let moved = triangles[2][0] as usize;
+        let mut off = vertices.clone();
+        off[moved].z += 0.5;
+        assert!(!TriMesh::new(off, triangles.clone()).unwrap().is_closed());
+        let mut negative_zero = vertices;
+        let origin_copy = negative_zero.len();
+        negative_zero.push(Point::new(-0.0, -0.0, -0.0));
+        let mut on_it = triangles;
+        let zero_corner = on_it[0].iter().position(|&v| v == 0).unwrap();
+        on_it[0][zero_corner] = origin_copy as u32;
+        assert!(TriMesh::new(negative_zero, on_it).unwrap().is_closed());
     }
 }

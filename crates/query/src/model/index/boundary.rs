@@ -24,7 +24,7 @@ pub(crate) fn boundary_per_node<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Vec<f64> {
 /// Each triangle's boundary weight, by position in `order` (the tree's triangle order).
 fn boundary_per_triangle(mesh: &TriMesh, order: &[u32]) -> Vec<f64> {
     // Per edge, its use `a → b` less its use `b → a` (`a < b`), and where it was first seen.
-    let same = first_at_same_coordinates(mesh);
+    let same = mesh.first_at_same_coordinates();
     let mut excess: HashMap<(u32, u32), (i64, usize)> = HashMap::new();
     for (position, &t) in order.iter().enumerate() {
         let corners = mesh.triangles()[t as usize].map(|v| same[v as usize]);
@@ -42,16 +42,4 @@ fn boundary_per_triangle(mesh: &TriMesh, order: &[u32]) -> Vec<f64> {
         per_triangle[position] += count.unsigned_abs() as f64 * length;
     }
     per_triangle
-}
-
-/// For each vertex, the first vertex at the same coordinates (`-0.0` and `0.0` alike).
-fn first_at_same_coordinates(mesh: &TriMesh) -> Vec<u32> {
-    let mut first = HashMap::with_capacity(mesh.vertices().len());
-    (mesh.vertices().iter().enumerate())
-        .map(|(i, p)| {
-            *first
-                .entry(p.map(|c| (c + 0.0).to_bits()))
-                .or_insert(i as u32)
-        })
-        .collect()
 }
