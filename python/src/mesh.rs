@@ -76,8 +76,8 @@ impl Mesh {
         self.inner.vertices().len()
     }
 
-    /// Whether the surface has no boundary edge: every edge used as often in each direction
-    /// (containment and exact signs need it).
+    /// Whether the surface has no boundary edge: every edge used as often in each direction,
+    /// vertices at equal coordinates counting as one (containment and exact signs need it).
     #[getter]
     fn is_closed(&self) -> bool {
         self.inner.is_closed()

@@ -142,7 +142,8 @@ impl Model {
         })
     }
 
-    /// Whether the mesh is closed (`contains_points` needs it).
+    /// Whether the mesh is closed: no boundary edge, see `Mesh.is_closed` (`contains_points`
+    /// needs it).
     #[getter]
     fn is_closed(&self) -> bool {
         with_model!(&self.inner, |m| m.is_closed())
