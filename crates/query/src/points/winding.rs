@@ -103,10 +103,11 @@ impl Enough {
 
 /// An upper bound on the length of the winding number's gradient at every point of `region`
 /// (mesh frame) off the surface. The solid angle a surface subtends is the magnetic scalar
-/// potential of a unit current around its boundary, so its gradient is the Biot–Savart field of
-/// that current (Jackson, *Classical Electrodynamics*, 3rd ed. (1999), problem 5.1; summed
-/// over the triangles, each edge's currents cancel but for its excess of one direction): each boundary edge adds at most its
-/// weight over `4π` times its squared distance ([`boundary_per_node`]). A node counts at its
+/// potential of a unit current around its boundary, so its gradient is the Biot–Savart field
+/// of that current (Jackson, *Classical Electrodynamics*, 3rd ed. (1999), problem 5.1; summed
+/// over the triangles, each edge's currents cancel but for its excess of one direction): each
+/// boundary edge adds at most its weight over `4π` times its squared distance
+/// ([`boundary_per_node`]). A node counts at its
 /// box's distance from `region`, opened while the box is nearer than twice its diagonal;
 /// infinite when a box with boundary in it touches `region` at a leaf. 0 on a closed mesh.
 ///
@@ -115,11 +116,29 @@ impl Enough {
 ///
 /// [`boundary_per_node`]: crate::model::index::boundary::boundary_per_node
 pub(crate) fn gradient_bound<V: PosedOverlap>(mesh: &MeshModel<V>, region: &Aabb) -> f64 {
+    BOUNDARY_STACK.with_borrow_mut(|stack| {
+        stack.clear();
+        gradient_bound_with(mesh, region, stack)
+    })
+}
+
+thread_local! {
+    /// The nodes [`gradient_bound`] has still to look at, kept per thread so that a batch's
+    /// points (one bound each) reuse its memory.
+    static BOUNDARY_STACK: RefCell<Vec<usize>> = RefCell::default();
+}
+
+/// [`gradient_bound`] with `stack` for the nodes still to look at (empty).
+fn gradient_bound_with<V: PosedOverlap>(
+    mesh: &MeshModel<V>,
+    region: &Aabb,
+    stack: &mut Vec<usize>,
+) -> f64 {
     let lengths = mesh.boundary_lengths();
     let bounds = mesh.node_bounds();
     let tree = mesh.tree();
     let mut sum = 0.0;
-    let mut stack = vec![0];
+    stack.push(0);
     while let Some(node) = stack.pop() {
         if lengths[node] == 0.0 {
             continue;
