@@ -4,6 +4,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    keep_freed_memory();
     // NO_COLOR (https://no-color.org) wins over CLICOLOR_FORCE, as it does for clap's help.
     if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         console::set_colors_enabled(false);
@@ -30,6 +31,30 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// Has glibc's allocator keep the memory the program frees for its next allocations instead of
+/// handing it back to the system: blocks below 32 MiB come from the heap rather than from
+/// mappings of their own, and the heap's top is never trimmed. A build frees large working
+/// arrays (its triangles and their moments in tree order) just before the model's own arrays
+/// are allocated, and the second model's build follows the first; with glibc's defaults each
+/// of those arrays is a fresh mapping whose every page the system maps and zeroes on first
+/// touch (measurements in `docs/performance.md`). The program's memory stays at its peak until
+/// it exits, which a command that answers one query and exits can afford; the library leaves
+/// the allocator to the application.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn keep_freed_memory() {
+    // SAFETY: `mallopt` only sets two parameters of glibc's allocator, before any other
+    // thread exists.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
+    }
+}
+
+/// Other systems' allocators are left as they are.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn keep_freed_memory() {}
 
 /// A clap usage error on one line: its message and hints without the usage block and the
 /// "For more information" line, then where to look.
