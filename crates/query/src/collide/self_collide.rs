@@ -41,6 +41,7 @@ pub fn self_collide<V: PosedOverlap>(
             tree,
             &V::relative(&identity),
             true,
+            super::witness_order(request.mode),
             leaves,
             |leaves: &mut LeafTest, i, b: &Leaf| leaves.meets_leaf(i, b),
             |leaves, i, j| {

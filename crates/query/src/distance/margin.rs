@@ -4,6 +4,7 @@
 
 use super::closest::triangle;
 use crate::kernel::descent::best_first::box_gap_squared;
+use crate::kernel::descent::depth_first::ChildOrder;
 use crate::kernel::leaf::{Leaf, LeafTest};
 use obbtree_bv::distance::tri_tri;
 use obbtree_bv::Aabb;
@@ -52,6 +53,16 @@ impl Margin {
     #[inline]
     fn beyond(&self, gap_squared: f64) -> bool {
         beyond(self.margin_squared, gap_squared)
+    }
+
+    /// The descent's order: nearer children first when the first pair is enough (as for
+    /// collision's [`Mode::First`](crate::collide::Mode::First)).
+    pub fn order(&self) -> ChildOrder {
+        if self.first {
+            ChildOrder::NearerFirst
+        } else {
+            ChildOrder::Stored
+        }
     }
 
     /// Every triangle pair of the two leaves whose boxes may be within the margin, through the

@@ -413,6 +413,7 @@ fn search_margin<V: PosedOverlap>(
             tree_b,
             &rel,
             false,
+            margin.order(),
             leaves,
             |leaves: &mut LeafTest, i, leaf: &Leaf| {
                 let around_b = leaves.placed_bounds(leaf);

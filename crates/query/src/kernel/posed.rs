@@ -60,6 +60,15 @@ pub trait PosedOverlap: obbtree_tree::TreeVolume {
     /// A measure of size that decides which tree the traversal descends first (the larger).
     fn size(&self) -> f64;
 
+    /// The squared distance between the centres of `a` and of the placed `b`, which orders a
+    /// split's two children (the nearer first); `None` where the placed volume has no centre
+    /// in A's frame.
+    #[inline]
+    fn centre_gap(a: &Self, b: &Self::Placed) -> Option<f64> {
+        let _ = (a, b);
+        None
+    }
+
     /// Whether the closed segment `p0 p1` (in the volume's frame) may meet the volume grown by
     /// `pad` and by a relative `SEGMENT_PAD` of its own coordinates; conservative. `pad`
     /// (absolute, in the volume's frame) is the caller's bound on how far the segment it means
@@ -138,6 +147,11 @@ impl PosedOverlap for Obb {
         self.half_extents.sum()
     }
 
+    #[inline]
+    fn centre_gap(a: &Obb, b: &PlacedObb) -> Option<f64> {
+        Some((b.center - a.center.coords).norm_squared())
+    }
+
     fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
         let pad = pad + SEGMENT_PAD * (self.center.coords.abs().sum() + self.half_extents.sum());
         let grown = Obb {
@@ -189,6 +203,11 @@ impl PosedOverlap for Aabb {
 
     fn size(&self) -> f64 {
         half(self).sum()
+    }
+
+    #[inline]
+    fn centre_gap(a: &Aabb, &(cb, _, _): &(Vector, Vector, f64)) -> Option<f64> {
+        Some((cb - a.center().coords).norm_squared())
     }
 
     fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
@@ -252,6 +271,11 @@ impl PosedOverlap for Sphere {
 
     fn size(&self) -> f64 {
         self.radius
+    }
+
+    #[inline]
+    fn centre_gap(a: &Sphere, b: &Sphere) -> Option<f64> {
+        Some((b.center - a.center).norm_squared())
     }
 
     fn meets_segment(&self, p0: &Point, p1: &Point, pad: f64) -> bool {
