@@ -900,3 +900,33 @@ fn sphere_tests_are_conservative_and_tight() {
 fn kdop_tests_are_conservative_and_tight() {
     properties::<Kdop18>();
 }
+
+/// The centres' squared distance that orders a witness search's children: B's volume around a
+/// unit cube at the origin, placed by a quarter turn about z and a move of (3, 4, 12), has its
+/// centre at (3, 4, 12) in A's frame; from A's volume around the cube at (1, 0, 0) that is
+/// 2² + 4² + 12² = 164, up to the rounding of the quarter turn. k-DOPs, whose placed volume
+/// is B's own, have none.
+#[test]
+fn centre_gaps_are_the_squared_distances_between_placed_centres() {
+    fn gap<V: PosedOverlap>(fit: impl Fn(&[Point]) -> V) -> Option<f64> {
+        let cube = |x: f64| {
+            [-0.5, 0.5]
+                .into_iter()
+                .flat_map(|dx| [-0.5, 0.5].map(|dy| (dx, dy)))
+                .flat_map(|(dx, dy)| [-0.5, 0.5].map(|dz| Point::new(x + dx, dy, dz)))
+                .collect::<Vec<_>>()
+        };
+        let (a, b) = (fit(&cube(1.0)), fit(&cube(0.0)));
+        let pose = Pose::new(
+            Vector::new(3.0, 4.0, 12.0),
+            Vector::new(0.0, 0.0, std::f64::consts::FRAC_PI_2),
+        )
+        .unwrap();
+        V::centre_gap(&a, &V::place(&b, &V::relative(&pose)))
+    }
+    let close = |g: Option<f64>| g.is_some_and(|g| (g - 164.0).abs() < 1e-12);
+    assert!(close(gap(|p| Obb::fit_points(p, ObbFit::default()))));
+    assert!(close(gap(|p| Aabb::fit_points(p, ()))));
+    assert!(close(gap(|p| Sphere::fit_points(p, SphereFit::default()))));
+    assert_eq!(gap(|p| Kdop18::fit_points(p, ())), None);
+}
