@@ -108,6 +108,11 @@ pub(crate) fn leaf_pairs<V: PosedOverlap>(
                             leaves.prefetch_leaf(&Leaf::of(b, k));
                         }
                     }
+                    // Both children placed at once: each is tested soon, and the work of
+                    // placing them overlaps the wait for their nodes and triangles.
+                    for k in [l, r] {
+                        placed.get(k as u32, || place(k as u32));
+                    }
                     let [l, r] = match order {
                         ChildOrder::Stored => [l, r],
                         ChildOrder::NearerFirst => nearer_first([l, r], |k| {
