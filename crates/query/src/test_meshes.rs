@@ -61,3 +61,12 @@ pub(crate) fn grid(n: u32, mut vertex: impl FnMut(u32, u32) -> Point) -> TriMesh
         .collect();
     TriMesh::new(vertices, triangles).expect("a grid's triangles are valid")
 }
+
+/// A wavy height field of `n × n` squares, two triangles each ([`grid`]): neighbouring
+/// triangles share vertices, as in the meshes robots are made of.
+pub(crate) fn wavy_field(n: u32) -> TriMesh {
+    let height = |i: u32, j: u32| (f64::from(i) * 0.7).sin() + (f64::from(j) * 1.3).cos();
+    grid(n, |i, j| {
+        Point::new(f64::from(i), f64::from(j), height(i, j))
+    })
+}

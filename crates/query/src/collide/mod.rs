@@ -174,10 +174,7 @@ fn find_pairs<V: PosedOverlap>(
 /// intersecting pose the nearer pair is the likelier to cross, so the witness comes sooner;
 /// measurements in `docs/performance.md`), the stored order when every pair is wanted.
 pub(crate) fn witness_order(mode: Mode) -> ChildOrder {
-    match mode {
-        Mode::First => ChildOrder::NearerFirst,
-        Mode::All => ChildOrder::Stored,
-    }
+    ChildOrder::for_search(mode == Mode::First)
 }
 
 /// The intersection of each pair, in A's frame.

@@ -58,11 +58,7 @@ impl Margin {
     /// The descent's order: nearer children first when the first pair is enough (as for
     /// collision's [`Mode::First`](crate::collide::Mode::First)).
     pub fn order(&self) -> ChildOrder {
-        if self.first {
-            ChildOrder::NearerFirst
-        } else {
-            ChildOrder::Stored
-        }
+        ChildOrder::for_search(self.first)
     }
 
     /// Every triangle pair of the two leaves whose boxes may be within the margin, through the

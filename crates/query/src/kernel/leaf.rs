@@ -327,17 +327,8 @@ pub(crate) fn placed_triangle(mesh: &TriMesh, t: usize, pose: &Pose) -> Triangle
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_meshes::grid;
+    use crate::test_meshes::wavy_field;
     use obbtree_bv::{BoundingVolume, Vector};
-
-    /// A wavy height field of `n × n` squares, two triangles each: neighbouring triangles
-    /// share vertices, as in the meshes robots are made of.
-    fn height_field(n: u32) -> TriMesh {
-        let height = |i: u32, j: u32| (f64::from(i) * 0.7).sin() + (f64::from(j) * 1.3).cos();
-        grid(n, |i, j| {
-            Point::new(f64::from(i), f64::from(j), height(i, j))
-        })
-    }
 
     /// Each leaf's box, taken around its distinct vertices placed once, is the box of its
     /// placed triangles (each vertex placed once per triangle, as the leaf test sees them),
@@ -345,7 +336,7 @@ mod tests {
     /// are fewer than its triangles' corners.
     #[test]
     fn a_leafs_box_from_its_distinct_vertices_is_its_triangles_box() {
-        let b: MeshModel = MeshModel::new(height_field(12)).unwrap();
+        let b: MeshModel = MeshModel::new(wavy_field(12)).unwrap();
         let a = b.clone();
         let pose = Pose::new(
             Vector::new(1e3 + 0.1, -7.25, 3.0),

@@ -27,6 +27,17 @@ pub(crate) enum ChildOrder {
     NearerFirst,
 }
 
+impl ChildOrder {
+    /// The order for a search that stops at its first pair (`first_only`) or visits them all.
+    pub(crate) fn for_search(first_only: bool) -> Self {
+        if first_only {
+            Self::NearerFirst
+        } else {
+            Self::Stored
+        }
+    }
+}
+
 /// Calls `visit(leaves, leaf of a, leaf of b)` for every pair of leaves whose ancestors
 /// overlap (under `rel`) and that `meets_leaf` accepts, until `visit` breaks. Returns whether
 /// it broke.
@@ -146,16 +157,8 @@ mod tests {
     use super::*;
     use crate::kernel::leaf::with_leaf_test;
     use crate::model::MeshModel;
-    use crate::test_meshes::grid;
-    use obbtree_bv::{Obb, Point, Pose, TriMesh, Vector};
-
-    /// A wavy sheet of `n × n` squares, two triangles each.
-    fn sheet(n: u32) -> TriMesh {
-        let height = |i: u32, j: u32| (f64::from(i) * 0.9).sin() + (f64::from(j) * 0.4).cos();
-        grid(n, |i, j| {
-            Point::new(f64::from(i), f64::from(j), height(i, j))
-        })
-    }
+    use crate::test_meshes::wavy_field;
+    use obbtree_bv::{Obb, Pose, Vector};
 
     /// The leaf pairs the descent visits in `order`, in the order visited.
     fn visited(
@@ -189,7 +192,7 @@ mod tests {
     /// not tell the orders apart).
     #[test]
     fn both_orders_visit_the_same_leaf_pairs() {
-        let a: MeshModel<Obb> = MeshModel::new(sheet(24)).unwrap();
+        let a: MeshModel<Obb> = MeshModel::new(wavy_field(24)).unwrap();
         let b = a.clone();
         let pose = Pose::new(Vector::new(3.1, -2.7, 0.2), Vector::new(0.2, 0.1, 1.4)).unwrap();
         let stored = visited(&a, &b, &pose, ChildOrder::Stored);
