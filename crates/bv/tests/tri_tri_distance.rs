@@ -255,6 +255,89 @@ proptest! {
     }
 }
 
+/// `|p − closest_point(p, t)|` against the exact point–triangle distance: within
+/// `DISTANCE_ERROR · (M + d*)` (`M` the largest absolute coordinate of `p` and `t`), the bound
+/// `point_triangle::closest_point` documents.
+fn check_point_distance(p: &Point, t: &Triangle) -> Result<(), TestCaseError> {
+    let got = (point_triangle::closest_point(p, t) - p).norm();
+    let want = point_triangle_distance_squared(p, &t.vertices());
+    let m = t
+        .vertices()
+        .iter()
+        .fold(p.coords.amax(), |m, v| m.max(v.coords.amax()));
+    // |d − d*| <= DISTANCE_ERROR·(M + d*) follows from these two with d* in the bound.
+    let error = DISTANCE_ERROR * (m + got);
+    prop_assert!(
+        !square_at_most(got + error * (1.0 + 4.0 * UNIT), &want) || {
+            let hi = rational(got + error * (1.0 + 4.0 * UNIT));
+            &hi * &hi == want
+        },
+        "distance too small: {} vs {} ({:?} {:?})",
+        got,
+        approx(&want).sqrt(),
+        p,
+        t
+    );
+    let lo = got - error;
+    prop_assert!(
+        lo <= 0.0 || square_at_most(lo, &want),
+        "distance too large: {} vs {} ({:?} {:?})",
+        got,
+        approx(&want).sqrt(),
+        p,
+        t
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config_with(400))]
+
+    /// Points on, near and far from generic float triangles at every scale and shift, and
+    /// points on grid triangles' vertices, edges and planes (degenerate triangles included).
+    #[test]
+    fn point_distances_stay_within_the_bound(t in float_triangle(), at in (0.0..1.0f64, 0.0..1.0f64),
+                                             height in prop_oneof![Just(0.0), Just(1e-12), Just(1e-6), Just(0.3), Just(40.0)],
+                                             dir in unit_vector(), s in scale(), sh in shift(),
+                                             (g, _, _) in grid_pair(), placement in grid_scale(), corner in grid_point(2)) {
+        let t = place_f(&t, (1.0, 0.0));
+        let (u, v) = at;
+        let on = Point::from(t.a.coords * (1.0 - u) + (t.b.coords * (1.0 - v) + t.c.coords * v) * u);
+        let p = on + dir * height;
+        let shift = Vector::repeat(sh * s);
+        let t = moved(&t, &Matrix3::identity(), &shift, s);
+        let p = Point::from(p.coords * s + shift);
+        check_point_distance(&p, &t)?;
+        let g = place(&g, placement);
+        let corner = place(&[corner.map(i64::from); 3], placement).a;
+        for p in [corner, g.a, Point::from((g.a.coords + g.b.coords) * 0.5)] {
+            check_point_distance(&p, &g)?;
+        }
+    }
+
+    /// Points above slivers (width down to 1e-14 of their length): where Voronoi-region
+    /// formulas cancel.
+    #[test]
+    fn point_distances_to_slivers_stay_within_the_bound(
+        width in prop_oneof![Just(1e-3), Just(1e-7), Just(1.5e-8), Just(1e-11), Just(1e-14)],
+        apex in 0.0..1.0f64, needle in any::<bool>(),
+        height in prop_oneof![Just(0.0), Just(1e-12), Just(1e-6), Just(0.3), Just(2.0)],
+        spot in (-0.2..1.2f64, -0.2..1.2f64),
+        axis in unit_vector(), angle in -3.0..3.0f64, s in scale(), sh in shift()) {
+        let sliver = if needle {
+            Triangle::new(Point::new(0.0, 0.0, 0.0), Point::new(1.0, width, 0.0), Point::new(1.0, 0.0, 0.0))
+        } else {
+            Triangle::new(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(apex, width, 0.0))
+        };
+        let (u, v) = spot;
+        let p = Point::new(u, v * width, height);
+        let r = rotation_matrix(axis, angle);
+        let shift = Vector::repeat(sh * s);
+        let p = Point::from(r * p.coords * s + shift);
+        check_point_distance(&p, &moved(&sliver, &r, &shift, s))?;
+    }
+}
+
 /// The float distance's largest error seen on adversarial pairs, in units of the bound.
 #[test]
 fn error_stays_well_inside_the_bound() {

@@ -144,6 +144,12 @@ impl TriangleFrame {
 
 /// The point of the closed triangle `t` closest to `p` (a zero-area triangle is its segment or
 /// point). Computed relative to the triangle's first vertex.
+///
+/// Its distance to `p`, `d = |p − closest_point(p, t)|` in floating point, is within
+/// [`DISTANCE_ERROR`](super::tri_tri::DISTANCE_ERROR)` · (M + d*)` of the exact distance `d*`
+/// (`M` the largest absolute coordinate of `p` and `t`): the triangle–triangle bound, of which
+/// this is the vertex–triangle case, tested against exact rationals on its own
+/// (`tests/tri_tri_distance.rs`).
 pub fn closest_point(p: &Point, t: &Triangle) -> Point {
     PreparedTriangle::new(t).closest_point(p)
 }

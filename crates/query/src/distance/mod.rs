@@ -92,7 +92,7 @@ mod slab;
 mod tracker;
 
 pub(crate) use point::{point_distance, PointDistance};
-pub(crate) use point_packet::{packet_distances, point_distances, LANES};
+pub(crate) use point_packet::{point_distances, LANES};
 
 pub use request::{DistanceRequest, DistanceResult};
 pub use tracker::DistanceTracker;

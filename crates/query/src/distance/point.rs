@@ -277,6 +277,9 @@ pub(super) fn certified<V: TreeVolume>(
     best: Best,
     pad: f64,
 ) -> PointDistance {
+    if let Some(found) = clearly_off(&best, pad) {
+        return found;
+    }
     let measured = tri_tri::distance(&mesh.mesh().triangle(best.triangle as usize), &at(q));
     let touches = measured.distance == 0.0 && measured.error == 0.0;
     let lower = (measured.distance - measured.error - pad).max(0.0);
@@ -304,6 +307,25 @@ pub(super) fn certified<V: TreeVolume>(
             upper: measured.distance + measured.error + pad,
         },
     }
+}
+
+/// The answer for the best triangle when its float distance `d` alone keeps the point off the
+/// surface. The walk measured it by
+/// [`closest_point`](obbtree_bv::distance::point_triangle::closest_point), within
+/// `DISTANCE_ERROR · (M + d*)` of the triangle's exact distance `d*`, where `M` (the largest
+/// coordinate of the point and the triangle) and `d*` (at most the distance to a corner) are
+/// each below `|q|₁ + √3 · size`: the error is under a ninth of `pad` ([`BOUND_PAD`] of
+/// `|q|₁ + size`), so `d ± pad` brackets `d*`. `None` when the lower end is not positive, for
+/// the certified triangle distance and the exact contact test to decide.
+fn clearly_off(best: &Best, pad: f64) -> Option<PointDistance> {
+    let lower = best.distance - pad;
+    (lower > 0.0).then(|| PointDistance {
+        triangle: best.triangle,
+        point: best.point,
+        distance: best.distance,
+        lower,
+        upper: best.distance + pad,
+    })
 }
 
 /// `q` as a triangle whose three corners coincide.

@@ -45,33 +45,6 @@ pub(crate) fn point_distances<V: TreeVolume, const N: usize>(
     })
 }
 
-/// The distance from each of `packet` (in the mesh's frame) to `mesh` and the closest
-/// triangle, each walk first measuring the triangle `hint` if any: the distance and triangle
-/// of [`point_distance`](super::point_distance) without a maximum distance. `size` is the
-/// largest coordinate magnitude of the mesh.
-///
-/// The certified interval is not asked for, so a point whose best float distance is far above
-/// its rounding ([`CLEARLY_OFF`] pads) skips the certified triangle distance: nothing nearer was
-/// left out, and the float distance underestimates its triangle's by rounding at most, so the
-/// point is off the surface and its distance is the float one, as certifying would report it.
-pub(crate) fn packet_distances<V: TreeVolume>(
-    mesh: &MeshModel<V>,
-    packet: &[Point; LANES],
-    hint: Option<u32>,
-    size: f64,
-) -> [(f64, u32); LANES] {
-    let bests = bests(mesh, packet, hint, [f64::INFINITY; LANES]);
-    std::array::from_fn(|k| {
-        let (q, best) = (&packet[k], bests[k]);
-        let pad = pad(q, size, None);
-        if best.distance > CLEARLY_OFF * pad {
-            return (best.distance, best.triangle);
-        }
-        let found = certified(mesh, q, best, pad);
-        (found.distance, found.triangle)
-    })
-}
-
 /// Each point's best triangle (its least float distance up to a tie, or one beyond its cap),
 /// from the triangle `hint` on: one walk over the binary tree for the packet when every point
 /// is far from the surface, else each point's own walk (`point.rs`, `search`) in turn, each
@@ -110,10 +83,6 @@ fn bests<V: TreeVolume, const N: usize>(
         walk_packet(mesh, packet, firsts, caps)
     }
 }
-
-/// How many pads (each a few hundred ulps of the coordinates) a best float distance must
-/// exceed for its point to be taken as off the surface without certifying it.
-const CLEARLY_OFF: f64 = 1e3;
 
 /// The depth-first walk from `best` for every point of `packet`, leaving out for each point
 /// the nodes whose bound reaches its best float distance found or its cap: a node's children
