@@ -91,6 +91,7 @@ mod shape;
 mod slab;
 mod tracker;
 
+pub(crate) use point::Packing;
 pub(crate) use point::{point_distance, PointDistance};
 pub(crate) use point_packet::{point_distances, LANES};
 

@@ -64,7 +64,7 @@ pub(crate) fn point_distance<V: TreeVolume>(
     max: Option<f64>,
     size: f64,
 ) -> Option<PointDistance> {
-    let [found] = point_distances(mesh, &[*q], hint, max, size);
+    let [found] = point_distances(mesh, &[*q], hint, max, size, Packing::Scattered);
     found
 }
 
@@ -96,12 +96,12 @@ pub(super) fn within_limit<V: TreeVolume>(
     within.then_some(best)
 }
 
-/// The best triangle from `first` on, by the walk that suits the point: near the surface
-/// (the first triangle within [`NEAR`] of the mesh's extent) the wide tree's, whose boxes are
-/// cheap to test four at a time; farther out the binary tree's, whose rectangle swept spheres
-/// bound far points much more tightly. Both find the same distance; the choice is speed only.
+/// The best triangle from `first` on, by the walk that suits the point: within [`WIDE_REACH`]
+/// of the surface the wide tree's, whose boxes are cheap to test four at a time; farther out
+/// the binary tree's, whose rectangle swept spheres bound far points much more tightly. Both
+/// find the same distance; the choice is speed only.
 pub(super) fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best, cap: f64) -> Best {
-    if is_near(mesh, &first) {
+    if within_share(mesh, &first, WIDE_REACH) {
         walk_wide(
             mesh.pick_tree(),
             &mesh.triangle_prisms().in_wide_order,
@@ -114,14 +114,43 @@ pub(super) fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best,
     }
 }
 
-/// Where the wide walk takes over, as a share of the mesh's largest extent.
-const NEAR: f64 = 0.03;
+/// How far from the surface, as a share of the mesh's largest extent, a point walks the wide
+/// tree on its own (see `docs/performance.md`).
+const WIDE_REACH: f64 = 0.5;
 
-/// Whether a point whose first triangle is `first` lies near the surface (within [`NEAR`] of
-/// the mesh's largest extent), where the wide walk serves it best.
-pub(super) fn is_near<V>(mesh: &MeshModel<V>, first: &Best) -> bool {
+/// How the points of a packet lie, which decides from how far from the surface they share one
+/// walk over the binary tree rather than each walking on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Packing {
+    /// Evenly spaced neighbours along a grid's row, a spacing apart: their walks share nearly
+    /// every node from a few spacings off the surface.
+    Row,
+    /// Consecutive points of a batch along its Morton curve: a shared walk pays only where the
+    /// points walk the binary tree anyway.
+    Scattered,
+}
+
+impl Packing {
+    /// The share of the mesh's largest extent from which the packet's points share a walk.
+    fn shared_from(self) -> f64 {
+        match self {
+            Packing::Row => 0.03,
+            Packing::Scattered => WIDE_REACH,
+        }
+    }
+
+    /// Whether a point whose first triangle is `first` is too near the surface to share a
+    /// walk packed this way.
+    pub(super) fn walks_alone<V>(self, mesh: &MeshModel<V>, first: &Best) -> bool {
+        within_share(mesh, first, self.shared_from())
+    }
+}
+
+/// Whether a point whose first triangle is `first` lies within `share` of the mesh's largest
+/// extent.
+fn within_share<V>(mesh: &MeshModel<V>, first: &Best, share: f64) -> bool {
     let bounds = mesh.bounds();
-    first.distance < NEAR * (bounds.maxs - bounds.mins).amax()
+    first.distance < share * (bounds.maxs - bounds.mins).amax()
 }
 
 /// The best of `best[k]` and the triangles of `leaf` for each point `packet[k]` that `needs`
@@ -319,7 +348,7 @@ pub(super) fn certified<V: TreeVolume>(
 /// the certified triangle distance and the exact contact test to decide.
 fn clearly_off(best: &Best, pad: f64) -> Option<PointDistance> {
     let lower = best.distance - pad;
-    (lower > 0.0).then(|| PointDistance {
+    (lower > 0.0).then_some(PointDistance {
         triangle: best.triangle,
         point: best.point,
         distance: best.distance,

@@ -14,8 +14,8 @@
 //! point's. Points near the surface take the wide tree's walk one by one, as they would alone.
 
 use super::point::{
-    certified, is_near, lower_bounds, measure, pad, scan_leaf, search, start_triangle,
-    within_limit, Best, PointDistance, BOX_ROUNDING,
+    certified, lower_bounds, measure, pad, scan_leaf, search, start_triangle, within_limit, Best,
+    Packing, PointDistance, BOX_ROUNDING,
 };
 use crate::model::MeshModel;
 use obbtree_bv::{Point, Rss};
@@ -28,17 +28,18 @@ pub(crate) const LANES: usize = 4;
 /// measuring the triangle `hint` if any; with `max = Some(m)`, `None` exactly for the points
 /// farther than `m`. Each answer is a single point's: see
 /// [`point_distance`](super::point_distance). `size` is the largest coordinate magnitude of
-/// the mesh.
+/// the mesh; `packing` says how the points lie (the walks' choice, speed only).
 pub(crate) fn point_distances<V: TreeVolume, const N: usize>(
     mesh: &MeshModel<V>,
     packet: &[Point; N],
     hint: Option<u32>,
     max: Option<f64>,
     size: f64,
+    packing: Packing,
 ) -> [Option<PointDistance>; N] {
     let pads = packet.map(|q| pad(&q, size, max));
     let caps = pads.map(|pad| max.map_or(f64::INFINITY, |max| max + pad));
-    let bests = bests(mesh, packet, hint, caps);
+    let bests = bests(mesh, packet, hint, caps, packing);
     std::array::from_fn(|k| {
         let (q, pad) = (&packet[k], pads[k]);
         within_limit(mesh, q, bests[k], max, pad).map(|best| certified(mesh, q, best, pad))
@@ -47,18 +48,19 @@ pub(crate) fn point_distances<V: TreeVolume, const N: usize>(
 
 /// Each point's best triangle (its least float distance up to a tie, or one beyond its cap),
 /// from the triangle `hint` on: one walk over the binary tree for the packet when every point
-/// is far from the surface, else each point's own walk (`point.rs`, `search`) in turn, each
-/// from the best triangle of the point before when the first point is near the surface
-/// already.
+/// is far enough from the surface to share it (`packing`), else each point's own walk
+/// (`point.rs`, `search`) in turn, each from the best triangle of the point before when the
+/// first point is too near already.
 fn bests<V: TreeVolume, const N: usize>(
     mesh: &MeshModel<V>,
     packet: &[Point; N],
     hint: Option<u32>,
     caps: [f64; N],
+    packing: Packing,
 ) -> [Best; N] {
     let start = hint.unwrap_or_else(|| start_triangle(mesh));
     let first = measure(mesh, &packet[0], start);
-    if N == 1 || is_near(mesh, &first) {
+    if N == 1 || packing.walks_alone(mesh, &first) {
         let mut bests = [first; N];
         for k in 0..N {
             let first = if k == 0 {
@@ -77,7 +79,7 @@ fn bests<V: TreeVolume, const N: usize>(
             measure(mesh, &packet[k], start)
         }
     });
-    if firsts.iter().any(|first| is_near(mesh, first)) {
+    if firsts.iter().any(|first| packing.walks_alone(mesh, first)) {
         std::array::from_fn(|k| search(mesh, &packet[k], firsts[k], caps[k]))
     } else {
         walk_packet(mesh, packet, firsts, caps)

@@ -19,7 +19,7 @@ use super::winding::{carried_along, estimate, gradient_bound, Bracket, Enough, R
 use super::Side;
 use crate::collide::containment::row_inside;
 use crate::collide::PosedOverlap;
-use crate::distance::{point_distance, point_distances, LANES};
+use crate::distance::{point_distance, point_distances, Packing, LANES};
 use crate::error::{Operand, QueryError};
 use crate::model::{MeshModel, Model};
 use obbtree_bv::{Aabb, BoundingVolume, Point, MAX_COORDINATE};
@@ -179,7 +179,7 @@ fn fill_row<V: PosedOverlap>(
     let mut hint = None;
     for (values, points) in values.chunks_mut(LANES).zip(points.chunks(LANES)) {
         if let Ok(packet) = <&[Point; LANES]>::try_from(points) {
-            let found = point_distances(mesh, packet, hint, None, size)
+            let found = point_distances(mesh, packet, hint, None, size, Packing::Row)
                 .map(|found| found.expect("no maximum distance"));
             hint = Some(found[LANES - 1].triangle);
             for (value, found) in values.iter_mut().zip(found) {

@@ -32,7 +32,7 @@ pub use grid::{sdf_grid, sdf_grid_into, Grid};
 pub use winding::Winding;
 
 use crate::collide::{clear_radius, contains_after, contains_point, Known, PosedOverlap};
-use crate::distance::{point_distance, point_distances, PointDistance, LANES};
+use crate::distance::{point_distance, point_distances, Packing, PointDistance, LANES};
 use crate::error::{
     check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
 };
@@ -156,7 +156,8 @@ pub fn closest_points<V: PosedOverlap>(
             let placed = group.map(|p| pose.inverse_transform_point(&p));
             if placed.iter().all(|q| check_point(q).is_ok()) {
                 let max = request.max_distance;
-                let found = point_distances(mesh, &placed, last.triangle, max, size);
+                let found =
+                    point_distances(mesh, &placed, last.triangle, max, size, Packing::Scattered);
                 for ((p, q), found) in group.iter().zip(&placed).zip(found) {
                     let answer = answer(mesh, pose, [p, q], found, request, last);
                     last.triangle = answer.map(|a| a.triangle);
