@@ -39,6 +39,7 @@ pub mod separation;
 #[cfg(test)]
 mod test_meshes;
 pub mod volume;
+mod wide_order;
 
 pub use collide::{
     collide, collide_into, collide_many, contains_point, self_collide, CollisionRequest,

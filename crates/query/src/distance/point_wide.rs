@@ -10,8 +10,10 @@
 //! triangles are measured after their prisms ([`nearer`]).
 
 use super::point::{nearer, Best, BOX_ROUNDING};
+use crate::pick::Pending;
+use crate::wide_order::nearest_child;
 use obbtree_bv::{Point, Prism};
-use obbtree_tree::wide::{LeafTriangle, Leaves, WideTree, WIDTH};
+use obbtree_tree::wide::{Child, LeafTriangle, Leaves, WideTree, WIDTH};
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
 /// found, or than `cap`, by a depth-first walk, nearest children first; `prisms` holds the
@@ -41,9 +43,9 @@ fn walk_over<T: Copy + Into<f64>>(
         let d = best.distance.min(cap);
         d * d
     };
-    let mut pending = Vec::with_capacity(64);
-    let mut next = Some((0.0, tree.root));
-    while let Some((squared, child)) = next.take().or_else(|| pending.pop()) {
+    let mut pending = Pending::<Child>::new();
+    let mut next = Some((tree.root, 0.0));
+    while let Some((child, squared)) = next.take().or_else(|| pending.pop()) {
         if squared * (1.0 - BOX_ROUNDING) >= limit(&best) {
             continue;
         }
@@ -58,53 +60,11 @@ fn walk_over<T: Copy + Into<f64>>(
         }
         let node = &tree.nodes[child.start as usize];
         let gaps = box_distances_squared(&node.lo, &node.hi, q);
-        next = stack_all_but_nearest(&mut pending, &node.children, gaps, limit(&best));
+        let limit = limit(&best);
+        let open = gaps.map(|gap| gap * (1.0 - BOX_ROUNDING) < limit);
+        next = nearest_child(node, gaps, open, |entry| pending.push(entry));
     }
     best
-}
-
-/// The nearest of the `children` whose squared box distance (`gaps`) may be below `limit`,
-/// the others pushed farthest first, so that they are opened nearest first after it.
-#[inline(always)]
-fn stack_all_but_nearest<C: Copy>(
-    pending: &mut Vec<(f64, C)>,
-    children: &[C; WIDTH],
-    gaps: [f64; WIDTH],
-    limit: f64,
-) -> Option<(f64, C)> {
-    let keys = gaps.map(|gap| {
-        if gap * (1.0 - BOX_ROUNDING) < limit {
-            gap
-        } else {
-            f64::INFINITY
-        }
-    });
-    let order = nearest_first(keys);
-    let open = keys.iter().filter(|key| key.is_finite()).count();
-    for &k in order[1..open.max(1)].iter().rev() {
-        pending.push((keys[k], children[k]));
-    }
-    (open > 0).then(|| (keys[order[0]], children[order[0]]))
-}
-
-/// The positions of `keys` from least to greatest: a sorting network of five compare-exchanges
-/// (Knuth, *The Art of Computer Programming* vol. 3 (1998), §5.3.4), each a select rather than
-/// a branch.
-#[inline(always)]
-fn nearest_first(keys: [f64; WIDTH]) -> [usize; WIDTH] {
-    let mut order = [0, 1, 2, 3];
-    let mut exchange = |i: usize, j: usize| {
-        let (a, b) = (order[i], order[j]);
-        let swap = keys[b] < keys[a];
-        order[i] = if swap { b } else { a };
-        order[j] = if swap { a } else { b };
-    };
-    exchange(0, 1);
-    exchange(2, 3);
-    exchange(0, 2);
-    exchange(1, 3);
-    exchange(1, 2);
-    order
 }
 
 /// The squared distances from `q` to the four boxes: infinite for an empty slot, whose box

@@ -55,6 +55,8 @@ mod traverse;
 mod volume;
 mod wide_walk;
 
+pub(crate) use traverse::Pending;
+
 pub use all_hits::cast_ray_all;
 pub use any_hit::any_hit;
 pub use batch::{cast_rays, cast_rays_into};

@@ -6,6 +6,7 @@ use crate::pick::ray::MeshRay;
 use crate::pick::traverse::{walk_ordered, OrderedTree, Pending, RayTree, Visitor};
 use crate::pick::volume::{RayVolume, ROBUST_FAR, ROBUST_NEAR};
 use crate::prefetch;
+use crate::wide_order::nearest_child;
 use obbtree_bv::TriMesh;
 use obbtree_tree::wide::{Child, LeafTriangle, Leaves, Node, WideTree, WIDTH};
 use std::ops::ControlFlow;
@@ -84,46 +85,6 @@ fn entries(node: &Node, ray: &MeshRay, t_max: f64) -> ([f64; WIDTH], [bool; WIDT
     (t0, hit)
 }
 
-/// The low bits of a child's sort key that hold its slot in the node.
-const SLOT: u64 = WIDTH as u64 - 1;
-
-/// The sort key of a node's child in slot `slot` entered at `t` (met: `t >= 0`, as
-/// [`entries`] gives): the bits of `t`, which order like the values for non-negative floats,
-/// with the slot in the two lowest. Clearing them lowers `t` by at most three units in the
-/// last place, an earlier entry, so a node is never skipped that the exact entry would keep.
-/// A missed child gets `u64::MAX`, after every met one.
-#[inline(always)]
-fn sort_key(slot: usize, t: f64, met: bool) -> u64 {
-    if met {
-        (t.to_bits() & !SLOT) | slot as u64
-    } else {
-        u64::MAX
-    }
-}
-
-/// The child and entry a [`sort_key`] stands for.
-#[inline(always)]
-fn decode(node: &Node, key: u64) -> (Child, f64) {
-    (
-        node.children[(key & SLOT) as usize],
-        f64::from_bits(key & !SLOT),
-    )
-}
-
-/// Sorts a node's four keys with a network of five compare-exchanges (Knuth, TAOCP vol. 3,
-/// §5.3.4), each a pair of conditional moves: no branch. The insertion sort it replaced took
-/// a branch per step whose count depends on how many children the ray meets, which incoherent
-/// rays mispredict (counts and timings in `docs/performance.md`).
-#[inline(always)]
-fn sort_keys(keys: &mut [u64; WIDTH]) {
-    const _: () = assert!(WIDTH == 4, "the network sorts four keys");
-    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-        let (a, b) = (keys[i], keys[j]);
-        keys[i] = a.min(b);
-        keys[j] = a.max(b);
-    }
-}
-
 /// The compact tree with its leaf triangles stored as `T`, as the ordered walk sees it.
 struct Compact<'t, T> {
     tree: &'t WideTree,
@@ -192,16 +153,7 @@ impl<T: Copy + Into<f64>> Compact<'_, T> {
             }
         }
         let (t, hit) = entries(wide, ray, bound);
-        let mut keys = std::array::from_fn(|c| sort_key(c, t[c], hit[c]));
-        sort_keys(&mut keys);
-        let n = hit.iter().filter(|&&h| h).count();
-        if n == 0 {
-            return None;
-        }
-        for &key in keys[1..n].iter().rev() {
-            pending.push(decode(wide, key));
-        }
-        Some(decode(wide, keys[0]).0)
+        nearest_child(wide, t, hit, |entry| pending.push(entry)).map(|(child, _)| child)
     }
 }
 
