@@ -477,14 +477,16 @@ enum Crossings {
     Clear,
     /// The start point lies on a triangle.
     OnSurface,
-    /// The segment meets an edge, a vertex or lies in a triangle's plane.
+    /// The segment meets an edge or a vertex, or lies in the plane of a triangle whose box it
+    /// meets.
     Graze,
 }
 
 /// Crossings of the segment `p q` (query frame) with the model's triangles placed by `pose`,
 /// `segment = [p, q, lp, lq]`: `crossed(t, side)` hears of each triangle whose interior it
 /// crosses, with `p`'s side of it (`orient3d`'s sign). `lp lq` is the segment in the mesh frame,
-/// used for culling only, within `pad` of the segment `p q` seen from there ([`segment_pad`]).
+/// used for culling only, within `pad` of the segment `p q` seen from there ([`segment_pad`]);
+/// a triangle whose box the segment's box misses is left out before its orientations, exactly.
 fn crossings<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
@@ -495,35 +497,68 @@ fn crossings<V: PosedOverlap>(
     let tree = model.tree();
     for node in tree.descend(|bv| bv.meets_segment(lp, lq, pad)) {
         for &t in tree.leaf_triangles(node) {
-            let tri = placed_triangle(model.mesh(), t as usize, pose);
-            let [a, b, c] = tri.vertices();
-            let [sp, sq] = orient3d_pair(&a, &b, &c, p, q);
-            if sp == 0 && sq == 0 {
-                if in_plane_area(&tri.vertices()) {
-                    return Crossings::Graze;
-                }
-                continue; // a zero-area triangle: nothing to cross
+            let triangle = placed_triangle(model.mesh(), t as usize, pose);
+            match crossing(&triangle.vertices(), p, q) {
+                Crossing::None => {}
+                Crossing::Through(side) => crossed(t, side),
+                Crossing::Stop(stop) => return stop,
             }
-            if sp == 0 {
-                if holds_coplanar(&tri.vertices(), p) {
-                    return Crossings::OnSurface;
-                }
-                continue; // the segment meets the plane only at p, outside the triangle
-            }
-            if sp * sq >= 0 {
-                continue; // both on one side, or q (outside the mesh's box) on the plane
-            }
-            let e = [(a, b), (b, c), (c, a)].map(|(u, v)| orient3d(p, q, &u, &v));
-            if e.contains(&1) && e.contains(&-1) {
-                continue;
-            }
-            if e.contains(&0) {
-                return Crossings::Graze;
-            }
-            crossed(t, sp);
         }
     }
     Crossings::Clear
+}
+
+/// How the segment `p q` meets one placed triangle.
+enum Crossing {
+    /// It does not cross the interior (or the triangle has no area).
+    None,
+    /// It crosses the interior, `p` on this side (`orient3d`'s sign).
+    Through(i8),
+    /// It starts on the triangle, or grazes it: the walk stops with this.
+    Stop(Crossings),
+}
+
+/// [`Crossing`] of the segment `p q` with the placed triangle `[a, b, c]`, by exact
+/// orientations.
+fn crossing([a, b, c]: &[Point; 3], p: &Point, q: &Point) -> Crossing {
+    let vertices = [*a, *b, *c];
+    if boxes_apart(&vertices, [p, q]) {
+        return Crossing::None;
+    }
+    let [sp, sq] = orient3d_pair(a, b, c, p, q);
+    if sp == 0 && sq == 0 {
+        if in_plane_area(&vertices) {
+            return Crossing::Stop(Crossings::Graze);
+        }
+        return Crossing::None; // a zero-area triangle: nothing to cross
+    }
+    if sp == 0 {
+        if holds_coplanar(&vertices, p) {
+            return Crossing::Stop(Crossings::OnSurface);
+        }
+        return Crossing::None; // the segment meets the plane only at p, outside the triangle
+    }
+    if sp * sq >= 0 {
+        return Crossing::None; // both on one side, or q (outside the mesh's box) on the plane
+    }
+    let e = [(a, b), (b, c), (c, a)].map(|(u, v)| orient3d(p, q, u, v));
+    if e.contains(&1) && e.contains(&-1) {
+        return Crossing::None;
+    }
+    if e.contains(&0) {
+        return Crossing::Stop(Crossings::Graze);
+    }
+    Crossing::Through(sp)
+}
+
+/// Whether the boxes of the triangle and of the segment are apart on some axis (exact: minima
+/// and maxima of coordinates are exact), so that the segment cannot meet the triangle.
+#[inline]
+fn boxes_apart(triangle: &[Point; 3], [p, q]: [&Point; 2]) -> bool {
+    (0..3).any(|k| {
+        let [a, b, c] = triangle.map(|v| v[k]);
+        a.max(b).max(c) < p[k].min(q[k]) || a.min(b).min(c) > p[k].max(q[k])
+    })
 }
 
 /// The 2D orientations of a triangle's three coordinate projections (its normal's components,
