@@ -497,8 +497,11 @@ fn crossings<V: PosedOverlap>(
     let tree = model.tree();
     for node in tree.descend(|bv| bv.meets_segment(lp, lq, pad)) {
         for &t in tree.leaf_triangles(node) {
-            let triangle = placed_triangle(model.mesh(), t as usize, pose);
-            match crossing(&triangle.vertices(), p, q) {
+            let vertices = placed_triangle(model.mesh(), t as usize, pose).vertices();
+            if boxes_apart(&vertices, [p, q]) {
+                continue;
+            }
+            match crossing(&vertices, p, q) {
                 Crossing::None => {}
                 Crossing::Through(side) => crossed(t, side),
                 Crossing::Stop(stop) => return stop,
@@ -519,12 +522,10 @@ enum Crossing {
 }
 
 /// [`Crossing`] of the segment `p q` with the placed triangle `[a, b, c]`, by exact
-/// orientations.
+/// orientations (on a triangle whose box the segment's box meets: the few that
+/// [`boxes_apart`] leaves).
 fn crossing([a, b, c]: &[Point; 3], p: &Point, q: &Point) -> Crossing {
     let vertices = [*a, *b, *c];
-    if boxes_apart(&vertices, [p, q]) {
-        return Crossing::None;
-    }
     let [sp, sq] = orient3d_pair(a, b, c, p, q);
     if sp == 0 && sq == 0 {
         if in_plane_area(&vertices) {
