@@ -521,20 +521,20 @@ enum Crossing {
     Stop(Crossings),
 }
 
-/// [`Crossing`] of the segment `p q` with the placed triangle `[a, b, c]`, by exact
+/// [`Crossing`] of the segment `p q` with the placed triangle `vertices`, by exact
 /// orientations (on a triangle whose box the segment's box meets: the few that
 /// [`boxes_apart`] leaves).
-fn crossing([a, b, c]: &[Point; 3], p: &Point, q: &Point) -> Crossing {
-    let vertices = [*a, *b, *c];
+fn crossing(vertices: &[Point; 3], p: &Point, q: &Point) -> Crossing {
+    let [a, b, c] = vertices;
     let [sp, sq] = orient3d_pair(a, b, c, p, q);
     if sp == 0 && sq == 0 {
-        if in_plane_area(&vertices) {
+        if in_plane_area(vertices) {
             return Crossing::Stop(Crossings::Graze);
         }
         return Crossing::None; // a zero-area triangle: nothing to cross
     }
     if sp == 0 {
-        if holds_coplanar(&vertices, p) {
+        if holds_coplanar(vertices, p) {
             return Crossing::Stop(Crossings::OnSurface);
         }
         return Crossing::None; // the segment meets the plane only at p, outside the triangle
