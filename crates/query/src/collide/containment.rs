@@ -13,10 +13,11 @@ use crate::kernel::place;
 use crate::model::Form;
 use crate::MeshModel;
 use crate::Model;
+use obbtree_bv::intersect::aabb_aabb;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d, orient3d_pair};
 use obbtree_bv::shape::{touches, PlacedShape};
-use obbtree_bv::{BoundingVolume, Point, Pose, Vector};
+use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, Vector};
 use rand::{Rng, SeedableRng};
 use robust::{orient2d, Coord};
 
@@ -486,7 +487,8 @@ enum Crossings {
 /// `segment = [p, q, lp, lq]`: `crossed(t, side)` hears of each triangle whose interior it
 /// crosses, with `p`'s side of it (`orient3d`'s sign). `lp lq` is the segment in the mesh frame,
 /// used for culling only, within `pad` of the segment `p q` seen from there ([`segment_pad`]);
-/// a triangle whose box the segment's box misses is left out before its orientations, exactly.
+/// a triangle whose box misses the segment's (exact: [`aabb_aabb::overlaps`]) is left out
+/// before its orientations.
 fn crossings<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
@@ -495,10 +497,11 @@ fn crossings<V: PosedOverlap>(
     mut crossed: impl FnMut(u32, i8),
 ) -> Crossings {
     let tree = model.tree();
+    let reach = Aabb::from_points([p, q]);
     for node in tree.descend(|bv| bv.meets_segment(lp, lq, pad)) {
         for &t in tree.leaf_triangles(node) {
             let vertices = placed_triangle(model.mesh(), t as usize, pose).vertices();
-            if boxes_apart(&vertices, [p, q]) {
+            if !aabb_aabb::overlaps(&Aabb::from_points(&vertices), &reach) {
                 continue;
             }
             match crossing(&vertices, p, q) {
@@ -522,8 +525,8 @@ enum Crossing {
 }
 
 /// [`Crossing`] of the segment `p q` with the placed triangle `vertices`, by exact
-/// orientations (on a triangle whose box the segment's box meets: the few that
-/// [`boxes_apart`] leaves).
+/// orientations (on a triangle whose box the segment's box meets: the few that the box test
+/// in [`crossings`] leaves).
 fn crossing(vertices: &[Point; 3], p: &Point, q: &Point) -> Crossing {
     let [a, b, c] = vertices;
     let [sp, sq] = orient3d_pair(a, b, c, p, q);
@@ -550,16 +553,6 @@ fn crossing(vertices: &[Point; 3], p: &Point, q: &Point) -> Crossing {
         return Crossing::Stop(Crossings::Graze);
     }
     Crossing::Through(sp)
-}
-
-/// Whether the boxes of the triangle and of the segment are apart on some axis (exact: minima
-/// and maxima of coordinates are exact), so that the segment cannot meet the triangle.
-#[inline]
-fn boxes_apart(triangle: &[Point; 3], [p, q]: [&Point; 2]) -> bool {
-    (0..3).any(|k| {
-        let [a, b, c] = triangle.map(|v| v[k]);
-        a.max(b).max(c) < p[k].min(q[k]) || a.min(b).min(c) > p[k].max(q[k])
-    })
 }
 
 /// The 2D orientations of a triangle's three coordinate projections (its normal's components,
