@@ -259,9 +259,9 @@ impl crate::BoundingVolume for Obb {
 /// [`Obb::local`] computes: each coordinate is nalgebra's 3-term dot product
 /// `(a₀p₀ + a₁p₁) + a₂p₂`, and nalgebra's min/max keep the left operand on ties), written out on
 /// plain arrays for the finite coordinates of a validated mesh, where each min/max is one
-/// instruction: the box fits of a hierarchy spend most of their time here. The three
-/// coordinates of a point are taken side by side (lanes of one register), and on a CPU with
-/// AVX2 in one instruction each; Rust does not fuse `a * b + c`, so every build rounds alike.
+/// instruction: the box fits of a hierarchy spend most of their time here. On a CPU with AVX2
+/// (chosen at run time) a point's three coordinates are computed side by side, in the lanes of
+/// one register; Rust does not fuse `a * b + c`, so both loops round alike.
 fn extents_along<'a>(
     axes: &Matrix3<f64>,
     points: impl IntoIterator<Item = &'a Point>,
