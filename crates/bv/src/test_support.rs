@@ -26,3 +26,14 @@ pub(crate) fn vector(rng: &mut impl Rng, m: f64) -> Vector {
     };
     Vector::new(c(), c(), c())
 }
+
+/// `avx2()` where the CPU has AVX2 (the fits' AVX2 loops, compared with their portable loops);
+/// elsewhere `None`, said on stderr, so a run without AVX2 shows that it compared nothing.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn where_avx2<T>(avx2: impl FnOnce() -> T) -> Option<T> {
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return Some(avx2());
+    }
+    eprintln!("no AVX2 on this CPU: only the portable loop ran");
+    None
+}

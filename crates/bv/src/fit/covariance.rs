@@ -209,15 +209,15 @@ pub(super) fn any_perpendicular(u: &Vector) -> Vector {
     u.cross(&axis).normalize()
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
+    use crate::test_support::where_avx2;
     use proptest::prelude::*;
 
     proptest! {
         /// The AVX2 sums and the portable sums of the triangles' moments are the same, bit for
-        /// bit, at any scale and far from the origin (on a CPU without AVX2 there is one loop,
-        /// and this says so on stderr).
+        /// bit, at any scale and far from the origin.
         #[test]
         fn moment_sums_avx2_equal_the_portable_loop(
             raw in prop::collection::vec(prop::array::uniform9(-1.0e3..1.0e3f64), 1..40),
@@ -233,16 +233,11 @@ mod tests {
                 .collect();
             let origin = moments[0].centroid;
             let portable = moment_sums_portable(&moments, &origin);
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                #[allow(unsafe_code)]
-                // SAFETY: the CPU has AVX2.
-                let avx2 = unsafe { moment_sums_avx2(&moments, &origin) };
+            #[allow(unsafe_code)]
+            // SAFETY: `where_avx2` runs it only where the CPU has AVX2.
+            if let Some(avx2) = where_avx2(|| unsafe { moment_sums_avx2(&moments, &origin) }) {
                 prop_assert_eq!(bits(avx2), bits(portable));
-                return Ok(());
             }
-            eprintln!("no AVX2 on this CPU: only the portable loop ran");
-            prop_assert_eq!(bits(moment_sums(&moments, &origin)), bits(portable));
         }
     }
 
