@@ -2,7 +2,7 @@
 
 use obbtree_bv::TriMesh;
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// Sizes and 64-bit XXH3 hashes of a mesh's data: the index triples (topology) and the vertex
 /// coordinates' bit patterns (geometry). Stable across platforms and runs (little-endian bytes).
@@ -30,12 +30,20 @@ impl MeshFingerprint {
     }
 
     pub(crate) fn topology_of(mesh: &TriMesh) -> u64 {
-        hash_words(mesh.triangles().iter().flatten().map(|i| i.to_le_bytes()))
+        let triangles = mesh.triangles();
+        if cfg!(target_endian = "little") {
+            return xxh3_64(bytemuck::cast_slice(triangles));
+        }
+        hash_words(triangles.iter().flatten().map(|i| i.to_le_bytes()))
     }
 
     pub(crate) fn geometry_of(mesh: &TriMesh) -> u64 {
+        let vertices = mesh.vertices();
+        if cfg!(target_endian = "little") {
+            return xxh3_64(bytemuck::cast_slice(vertices));
+        }
         hash_words(
-            mesh.vertices()
+            vertices
                 .iter()
                 .flat_map(|p| p.iter())
                 .map(|c| c.to_bits().to_le_bytes()),
@@ -43,7 +51,8 @@ impl MeshFingerprint {
     }
 }
 
-/// XXH3 of the concatenated words, fed through a buffer (per-word updates would be slow).
+/// XXH3 of the concatenated little-endian words, fed through a buffer: what a little-endian
+/// machine hashes in place, for the others.
 fn hash_words<const N: usize>(words: impl Iterator<Item = [u8; N]>) -> u64 {
     let mut hasher = Xxh3::new();
     let mut buffer = Vec::with_capacity(N * 1024);
@@ -95,6 +104,52 @@ impl MeshMismatch {
             found_vertices: found.vertex_count,
             found_topology: found.topology,
             found_geometry: found.geometry,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use obbtree_bv::Point;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The arrays hashed in place give the hashes of their little-endian words, so a
+        /// fingerprint is the same on every platform; and a change of one coordinate's bits or
+        /// of one index changes the hash that covers it.
+        #[test]
+        fn in_place_hashes_are_the_words_hashes(
+            coordinates in prop::collection::vec(-1e6f64..1e6, 9..90),
+            bump in 0usize..1000,
+        ) {
+            let vertices: Vec<Point> =
+                coordinates.chunks_exact(3).map(|c| Point::new(c[0], c[1], c[2])).collect();
+            let triangles: Vec<[u32; 3]> =
+                (0..vertices.len() as u32 - 2).map(|k| [k, k + 1, k + 2]).collect();
+            let mesh = TriMesh::new(vertices.clone(), triangles.clone()).unwrap();
+            let fingerprint = MeshFingerprint::of(&mesh);
+            prop_assert_eq!(
+                fingerprint.topology,
+                hash_words(triangles.iter().flatten().map(|i| i.to_le_bytes()))
+            );
+            prop_assert_eq!(
+                fingerprint.geometry,
+                hash_words(vertices.iter().flat_map(|p| p.iter()).map(|c| c.to_bits().to_le_bytes()))
+            );
+
+            let mut moved = vertices.clone();
+            let k = bump % moved.len();
+            moved[k].x = f64::from_bits(moved[k].x.to_bits() ^ 1);
+            let moved = MeshFingerprint::of(&TriMesh::new(moved, triangles.clone()).unwrap());
+            prop_assert_ne!(moved.geometry, fingerprint.geometry);
+            prop_assert_eq!(moved.topology, fingerprint.topology);
+
+            let mut flipped = triangles.clone();
+            let t = bump % flipped.len();
+            flipped[t].swap(0, 1);
+            let flipped = MeshFingerprint::of(&TriMesh::new(vertices, flipped).unwrap());
+            prop_assert_ne!(flipped.topology, fingerprint.topology);
         }
     }
 }
