@@ -192,30 +192,61 @@ def distance_table(meshes, out, rounds, log):
     return header + rows
 
 
+# Meshes the build was not tuned on, from example-robot-data (when this Python has it):
+# label -> path under its robots/ folder.
+HELD_OUT_BUILDS = {
+    "go1 trunk": "go1_description/meshes/trunk.dae",
+    "ANYmal B base": "anymal_b_simple_description/meshes/base/anymal_base.dae",
+}
+
+
+def held_out_build_meshes():
+    """The meshes of HELD_OUT_BUILDS, or none (with the reason on stderr) when
+    example-robot-data is not installed for this Python."""
+    import importlib.metadata
+    try:
+        share = Path(importlib.metadata.distribution("example-robot-data").locate_file("cmeel.prefix/share"))
+    except importlib.metadata.PackageNotFoundError:
+        print("build: example-robot-data is not installed for this Python; held-out meshes left out", file=sys.stderr)
+        return {}
+    robots = share / "example-robot-data" / "robots"
+    return {label: str(robots / path) for label, path in HELD_OUT_BUILDS.items() if (robots / path).is_file()}
+
+
 def build_table(meshes, rounds, log):
     """Both trees of a collide run (A and B: the same mesh twice), serial, from the collide
-    reports of dragon_res2 plus parry's two builds; obbtree also on two threads."""
+    reports plus parry's two builds; obbtree also on two threads. dragon_res2 beside FCL and
+    coal too; the held-out meshes beside parry alone (their harnesses read OBJ)."""
     p = programs()
-    m = str(meshes["dragon_res2"])
-    q = str(DATA / "poses_dragon_res2_near_100.json")
-    collide = p["obbtree"] + ["collide", m, m, "--poses", q, "--mode", "first", "--json"]
-    commands = {
-        "obbtree": collide,
-        "obbtree, 2 threads": (collide, {"RAYON_NUM_THREADS": "2"}),
-        "parry3d": p["parry"] + ["build", m],
-        "FCL OBB": p["fcl"] + ["collide", m, m, q, "--bv", "obb", "--mode", "bool"],
-        "FCL OBBRSS": p["fcl"] + ["collide", m, m, q, "--bv", "obbrss", "--mode", "bool"],
-        "coal kIOS": p["coal"] + ["collide", m, m, q, "--bv", "kios", "--mode", "bool"],
-    }
-    reports = rounds_of(commands, rounds, log, "build dragon_res2")
-    times = {e: median(r, "build_ms") for e, r in reports.items()}
-    times["parry3d-f64"] = times.pop("parry3d")
-    times["parry3d (f32)"] = median(reports["parry3d"], "build_f32_ms")
-    ob = times["obbtree"]
-    lines = ["| engine | two trees of dragon_res2 (202,520 triangles each) | time / obbtree's |", "| --- | ---: | ---: |"]
-    for engine in ["obbtree", "obbtree, 2 threads", "parry3d-f64", "parry3d (f32)", "FCL OBB", "FCL OBBRSS", "coal kIOS"]:
-        bold = "**" if engine.startswith("obbtree") else ""
-        lines.append(f"| {engine} | {bold}{ms(times[engine])}{bold} | {times[engine] / ob:.2f} |")
+    far = ["--pose", "1000 0 0 0 0 0", "--mode", "first", "--json"]
+    columns = {"dragon_res2": str(meshes["dragon_res2"]), **held_out_build_meshes()}
+    times = {}
+    for label, m in columns.items():
+        collide = p["obbtree"] + ["collide", m, m] + far
+        commands = {
+            "obbtree": collide,
+            "obbtree, 2 threads": (collide, {"RAYON_NUM_THREADS": "2"}),
+            "parry3d": p["parry"] + ["build", m],
+        }
+        if label == "dragon_res2":
+            q = str(DATA / "poses_dragon_res2_near_100.json")
+            commands["FCL OBB"] = p["fcl"] + ["collide", m, m, q, "--bv", "obb", "--mode", "bool"]
+            commands["coal kIOS"] = p["coal"] + ["collide", m, m, q, "--bv", "kios", "--mode", "bool"]
+        reports = rounds_of(commands, rounds, log, f"build {label}")
+        column = {e: median(r, "build_ms") for e, r in reports.items()}
+        column["parry3d-f64"] = column.pop("parry3d")
+        column["parry3d (f32)"] = median(reports["parry3d"], "build_f32_ms")
+        times[label] = column
+    triangles = {label: run(p["obbtree"] + ["collide", m, m] + far)["tris_a"] for label, m in columns.items()}
+    lines = ["| engine | " + " | ".join(f"{label} ({triangles[label]:,})" for label in columns) + " |",
+             "| --- |" + " ---: |" * len(columns)]
+    for engine in ["obbtree", "obbtree, 2 threads", "parry3d-f64", "parry3d (f32)", "FCL OBB", "coal kIOS"]:
+        cells = []
+        for label in columns:
+            t = times[label].get(engine)
+            ob = times[label]["obbtree"]
+            cells.append("–" if t is None else f"**{ms(t)}**" if engine == "obbtree" else f"{ms(t)} ({t / ob:.2f})")
+        lines.append(f"| {engine} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -360,7 +391,8 @@ def main():
             print(f"Ray picking, dragon_res2, 100,000 incoherent rays, one thread (median of {args.rounds} rounds):\n")
             print("\n".join(pick_table(meshes, rays, args.rounds, log)) + "\n")
         if args.only in (None, "build"):
-            print(f"Building trees, one thread unless said (median of {args.rounds} rounds):\n")
+            print(f"Building both trees of a collide run, one thread unless said (median of {args.rounds} rounds; "
+                  "in brackets, the time over obbtree's):\n")
             print("\n".join(build_table(meshes, args.rounds, log)) + "\n")
         if args.only in (None, "robots"):
             print(f"Robot self-collision beside pinocchio + coal, one thread (least of {args.rounds} runs):\n")
