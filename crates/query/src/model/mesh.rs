@@ -2,7 +2,9 @@
 //! them, owned and cheap to share.
 
 use super::index::boundary::boundary_per_node;
-use super::index::boxes::{boxed_in_tree_order, node_bounds, Boxed, LeafVertices};
+use super::index::boxes::{
+    boxed_in_tree_order, node_bounds_and_leaf_vertices, Boxed, LeafVertices,
+};
 use super::index::hull::Hull;
 use super::index::moments::moments_per_node;
 use super::index::prisms::TrianglePrisms;
@@ -136,13 +138,14 @@ impl<V: TreeVolume> MeshModel<V> {
 
     fn assemble(mesh: Arc<TriMesh>, tree: Bvh<V>) -> Self {
         let boxed = boxed_in_tree_order(&mesh, &tree);
+        let (node_bounds, leaf_vertices) = node_bounds_and_leaf_vertices(&mesh, &boxed, &tree);
         let inner = Inner {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             solid: OnceLock::new(),
             bounds: Aabb::from_points(mesh.vertices()),
             smallest_nonzero_coordinate: mesh.smallest_nonzero_coordinate(),
-            node_bounds: node_bounds(&boxed, &tree),
-            leaf_vertices: LeafVertices::new(&mesh, &tree),
+            node_bounds,
+            leaf_vertices,
             boxed,
             mesh,
             tree,

@@ -45,22 +45,37 @@ pub(crate) fn boxed_in_tree_order<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Vec<Boxed
 /// The fewest triangles a thread prepares at a time: small meshes (robot links) stay on one.
 const BOXED_RUN: usize = 4096;
 
-/// The box around each node's triangles (in the mesh's frame), by node index: a leaf's box is
-/// what the leaf test compares the other leaf's triangles with. Computed once per
-/// [`Model`](crate::Model), children before parents (they come after them in the array).
-pub(crate) fn node_bounds<V>(boxed: &[Boxed], tree: &Bvh<V>) -> Vec<Aabb> {
+/// The box around each node's triangles (in the mesh's frame) and the distinct vertices of
+/// each leaf's triangles, from the triangles prepared in tree order (`boxed`): one pass over
+/// the leaves in node order, each leaf's records read once for both, then each internal
+/// node's box from its children's, children before parents (they come after them in the
+/// array). A leaf's box is what the leaf test compares the other leaf's triangles with.
+pub(crate) fn node_bounds_and_leaf_vertices<V>(
+    mesh: &TriMesh,
+    boxed: &[Boxed],
+    tree: &Bvh<V>,
+) -> (Vec<Aabb>, LeafVertices) {
     let nodes = tree.nodes();
     let mut bounds = vec![boxed[0].bounds; nodes.len()];
-    for i in (0..nodes.len()).rev() {
-        bounds[i] = match nodes[i].kind() {
-            NodeKind::Internal { left, right } => bounds[left].merge(&bounds[right]),
-            NodeKind::Leaf(range) => boxed[range.clone()]
-                .iter()
-                .skip(1)
-                .fold(boxed[range.start].bounds, |u, p| u.merge(&p.bounds)),
-        };
+    let mut vertices = LeafVertices {
+        points: Vec::with_capacity(boxed.len()),
+        ranges: vec![[0, 0]; nodes.len()],
+    };
+    let mut taken_by = vec![u32::MAX; mesh.vertices().len()];
+    for (node, n) in (0u32..).zip(nodes) {
+        if let NodeKind::Leaf(range) = n.kind() {
+            let corners = range
+                .clone()
+                .map(|k| mesh.triangles()[tree.triangle_order()[k] as usize]);
+            bounds[node as usize] = vertices.add_leaf(node, &boxed[range], corners, &mut taken_by);
+        }
     }
-    bounds
+    for i in (0..nodes.len()).rev() {
+        if let NodeKind::Internal { left, right } = nodes[i].kind() {
+            bounds[i] = bounds[left].merge(&bounds[right]);
+        }
+    }
+    (bounds, vertices)
 }
 
 /// The distinct vertices of each leaf's triangles, leaf after leaf: what the leaf's box in
@@ -76,31 +91,28 @@ pub(crate) struct LeafVertices {
 }
 
 impl LeafVertices {
-    /// The distinct vertices of the leaves of `tree` over `mesh`, each leaf's in the order
-    /// its triangles first name them. One pass: each vertex is stamped with the last leaf that
-    /// took it.
-    pub(crate) fn new<V>(mesh: &TriMesh, tree: &Bvh<V>) -> Self {
-        let order = tree.triangle_order();
-        let (triangles, vertices) = (mesh.triangles(), mesh.vertices());
-        let mut points = Vec::with_capacity(order.len());
-        let mut taken_by = vec![u32::MAX; vertices.len()];
-        let ranges = (0u32..)
-            .zip(tree.nodes())
-            .map(|(node, n)| {
-                let start = points.len() as u32;
-                if let NodeKind::Leaf(range) = n.kind() {
-                    for &t in &order[range] {
-                        for v in triangles[t as usize] {
-                            if std::mem::replace(&mut taken_by[v as usize], node) != node {
-                                points.push(vertices[v as usize]);
-                            }
-                        }
-                    }
+    /// Appends the distinct vertices of leaf `node`, whose triangles are `boxed` with the
+    /// vertex indices `corners`, each vertex stamped in `taken_by` with the last leaf that took
+    /// it, in the order its triangles first name them; returns the box around the triangles.
+    fn add_leaf(
+        &mut self,
+        node: u32,
+        boxed: &[Boxed],
+        corners: impl Iterator<Item = [u32; 3]>,
+        taken_by: &mut [u32],
+    ) -> Aabb {
+        let start = self.points.len() as u32;
+        for (b, indices) in boxed.iter().zip(corners) {
+            for (v, p) in indices.into_iter().zip(b.tri.vertices()) {
+                if std::mem::replace(&mut taken_by[v as usize], node) != node {
+                    self.points.push(*p);
                 }
-                [start, points.len() as u32]
-            })
-            .collect();
-        Self { points, ranges }
+            }
+        }
+        self.ranges[node as usize] = [start, self.points.len() as u32];
+        boxed[1..]
+            .iter()
+            .fold(boxed[0].bounds, |u, b| u.merge(&b.bounds))
     }
 
     /// The distinct vertices of the triangles of leaf `node` (none for an internal node).
@@ -142,5 +154,75 @@ impl LeafVertices {
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         std::mem::size_of_val(&self.points[..]) + std::mem::size_of_val(&self.ranges[..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_meshes::{grid, wavy_field};
+    use crate::MeshModel;
+    use obbtree_tree::{BuildOptions, SplitRule};
+
+    /// Each node's box is the box of its triangles' corners read from the mesh, and each
+    /// leaf's points are its triangles' vertex indices, first naming first, each once.
+    fn check(mesh: TriMesh, leaf_size: usize) {
+        let options = BuildOptions {
+            leaf_size,
+            split: SplitRule::Median,
+            ..Default::default()
+        };
+        let tree = Bvh::<obbtree_bv::Obb>::build(&mesh, &options).unwrap();
+        let model = MeshModel::from_tree(mesh, tree).unwrap();
+        let (mesh, tree) = (model.mesh(), model.tree());
+        let ranges = super::super::rss::node_ranges(tree);
+        let mut leaves = 0;
+        for (node, n) in tree.nodes().iter().enumerate() {
+            let range = ranges[node].clone();
+            let triangles: Vec<[u32; 3]> = tree.triangle_order()[range]
+                .iter()
+                .map(|&t| mesh.triangles()[t as usize])
+                .collect();
+            let corners: Vec<Point> = triangles
+                .iter()
+                .flatten()
+                .map(|&v| mesh.vertices()[v as usize])
+                .collect();
+            assert_eq!(
+                model.node_bounds()[node],
+                Aabb::from_points(&corners),
+                "node {node}"
+            );
+            let mut distinct: Vec<u32> = Vec::new();
+            for &v in triangles.iter().flatten() {
+                if !distinct.contains(&v) {
+                    distinct.push(v);
+                }
+            }
+            let expected: Vec<Point> = distinct
+                .iter()
+                .map(|&v| mesh.vertices()[v as usize])
+                .collect();
+            let points = model.leaf_vertices().of(node);
+            if n.is_leaf() {
+                leaves += 1;
+                assert_eq!(points, &expected[..], "leaf {node}");
+            } else {
+                assert!(points.is_empty(), "internal node {node}");
+            }
+        }
+        assert!(leaves > 1);
+    }
+
+    #[test]
+    fn node_boxes_and_leaf_vertices_match_the_mesh() {
+        check(wavy_field(12), 1);
+        check(wavy_field(12), 9);
+        check(
+            grid(9, |i, j| {
+                Point::new(f64::from(i), f64::from(j * j), f64::from(i * j))
+            }),
+            4,
+        );
     }
 }
