@@ -210,7 +210,11 @@ def held_out_build_meshes():
         print("build: example-robot-data is not installed for this Python; held-out meshes left out", file=sys.stderr)
         return {}
     robots = share / "example-robot-data" / "robots"
-    return {label: str(robots / path) for label, path in HELD_OUT_BUILDS.items() if (robots / path).is_file()}
+    found = {label: robots / path for label, path in HELD_OUT_BUILDS.items()}
+    for label, path in found.items():
+        if not path.is_file():
+            print(f"build: {label} left out: no {path}", file=sys.stderr)
+    return {label: str(path) for label, path in found.items() if path.is_file()}
 
 
 def build_table(meshes, rounds, log):
@@ -220,7 +224,7 @@ def build_table(meshes, rounds, log):
     p = programs()
     far = ["--pose", "1000 0 0 0 0 0", "--mode", "first", "--json"]
     columns = {"dragon_res2": str(meshes["dragon_res2"]), **held_out_build_meshes()}
-    times = {}
+    times, triangles = {}, {}
     for label, m in columns.items():
         collide = p["obbtree"] + ["collide", m, m] + far
         commands = {
@@ -237,7 +241,7 @@ def build_table(meshes, rounds, log):
         column["parry3d-f64"] = column.pop("parry3d")
         column["parry3d (f32)"] = median(reports["parry3d"], "build_f32_ms")
         times[label] = column
-    triangles = {label: run(p["obbtree"] + ["collide", m, m] + far)["tris_a"] for label, m in columns.items()}
+        triangles[label] = reports["obbtree"][0]["tris_a"]
     lines = ["| engine | " + " | ".join(f"{label} ({triangles[label]:,})" for label in columns) + " |",
              "| --- |" + " ---: |" * len(columns)]
     for engine in ["obbtree", "obbtree, 2 threads", "parry3d-f64", "parry3d (f32)", "FCL OBB", "coal kIOS"]:

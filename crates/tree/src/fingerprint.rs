@@ -115,8 +115,9 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// The arrays hashed in place give the hashes of their little-endian words, so a
-        /// fingerprint is the same on every platform; and a change of one coordinate's bits or
+        /// Both paths (in place, and word by word for big-endian machines) give XXH3 of the
+        /// arrays' little-endian bytes written out by hand, so a fingerprint is the same on
+        /// every platform; and a change of one coordinate's bits or
         /// of one index changes the hash that covers it.
         #[test]
         fn in_place_hashes_are_the_words_hashes(
@@ -129,13 +130,19 @@ mod tests {
                 (0..vertices.len() as u32 - 2).map(|k| [k, k + 1, k + 2]).collect();
             let mesh = TriMesh::new(vertices.clone(), triangles.clone()).unwrap();
             let fingerprint = MeshFingerprint::of(&mesh);
+            let index_bytes: Vec<u8> =
+                triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+            let coordinate_bytes: Vec<u8> =
+                vertices.iter().flat_map(|p| p.iter()).flat_map(|c| c.to_bits().to_le_bytes()).collect();
+            prop_assert_eq!(fingerprint.topology, xxh3_64(&index_bytes));
+            prop_assert_eq!(fingerprint.geometry, xxh3_64(&coordinate_bytes));
             prop_assert_eq!(
-                fingerprint.topology,
-                hash_words(triangles.iter().flatten().map(|i| i.to_le_bytes()))
+                hash_words(triangles.iter().flatten().map(|i| i.to_le_bytes())),
+                xxh3_64(&index_bytes)
             );
             prop_assert_eq!(
-                fingerprint.geometry,
-                hash_words(vertices.iter().flat_map(|p| p.iter()).map(|c| c.to_bits().to_le_bytes()))
+                hash_words(vertices.iter().flat_map(|p| p.iter()).map(|c| c.to_bits().to_le_bytes())),
+                xxh3_64(&coordinate_bytes)
             );
 
             let mut moved = vertices.clone();

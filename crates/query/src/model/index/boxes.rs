@@ -67,7 +67,11 @@ pub(crate) fn node_bounds_and_leaf_vertices<V>(
             let corners = range
                 .clone()
                 .map(|k| mesh.triangles()[tree.triangle_order()[k] as usize]);
-            bounds[node as usize] = vertices.add_leaf(node, &boxed[range], corners, &mut taken_by);
+            let leaf = &boxed[range];
+            vertices.add_leaf(node, leaf, corners, &mut taken_by);
+            bounds[node as usize] = leaf[1..]
+                .iter()
+                .fold(leaf[0].bounds, |u, b| u.merge(&b.bounds));
         }
     }
     for i in (0..nodes.len()).rev() {
@@ -93,14 +97,14 @@ pub(crate) struct LeafVertices {
 impl LeafVertices {
     /// Appends the distinct vertices of leaf `node`, whose triangles are `boxed` with the
     /// vertex indices `corners`, each vertex stamped in `taken_by` with the last leaf that took
-    /// it, in the order its triangles first name them; returns the box around the triangles.
+    /// it, in the order its triangles first name them.
     fn add_leaf(
         &mut self,
         node: u32,
         boxed: &[Boxed],
         corners: impl Iterator<Item = [u32; 3]>,
         taken_by: &mut [u32],
-    ) -> Aabb {
+    ) {
         let start = self.points.len() as u32;
         for (b, indices) in boxed.iter().zip(corners) {
             for (v, p) in indices.into_iter().zip(b.tri.vertices()) {
@@ -110,9 +114,6 @@ impl LeafVertices {
             }
         }
         self.ranges[node as usize] = [start, self.points.len() as u32];
-        boxed[1..]
-            .iter()
-            .fold(boxed[0].bounds, |u, b| u.merge(&b.bounds))
     }
 
     /// The distinct vertices of the triangles of leaf `node` (none for an internal node).
