@@ -57,8 +57,11 @@ pub(crate) fn node_bounds_and_leaf_vertices<V>(
 ) -> (Vec<Aabb>, LeafVertices) {
     let nodes = tree.nodes();
     let mut bounds = vec![boxed[0].bounds; nodes.len()];
+    // Room for the most a leaf's triangles can name, three vertices each, so the array never
+    // moves while it fills: only the pages written are mapped, and the rest is handed back
+    // below.
     let mut vertices = LeafVertices {
-        points: Vec::with_capacity(boxed.len()),
+        points: Vec::with_capacity(3 * boxed.len()),
         ranges: vec![[0, 0]; nodes.len()],
     };
     let mut taken_by = vec![u32::MAX; mesh.vertices().len()];
@@ -74,6 +77,7 @@ pub(crate) fn node_bounds_and_leaf_vertices<V>(
                 .fold(leaf[0].bounds, |u, b| u.merge(&b.bounds));
         }
     }
+    vertices.points.shrink_to_fit();
     for i in (0..nodes.len()).rev() {
         if let NodeKind::Internal { left, right } = nodes[i].kind() {
             bounds[i] = bounds[left].merge(&bounds[right]);
