@@ -169,8 +169,9 @@ mod tests {
     use crate::MeshModel;
     use obbtree_tree::{BuildOptions, SplitRule};
 
-    /// Each node's box is the box of its triangles' corners read from the mesh, and each
-    /// leaf's points are its triangles' vertex indices, first naming first, each once.
+    /// Each node's box is the box of its triangles' corners read from the mesh, each leaf's
+    /// points are its triangles' vertex indices, first naming first, each once, and the
+    /// points' array holds no room beyond them.
     fn check(mesh: TriMesh, leaf_size: usize) {
         let options = BuildOptions {
             leaf_size,
@@ -217,6 +218,12 @@ mod tests {
             }
         }
         assert!(leaves > 1);
+        let points = &model.leaf_vertices().points;
+        assert_eq!(
+            points.capacity(),
+            points.len(),
+            "the room left was handed back"
+        );
     }
 
     #[test]
