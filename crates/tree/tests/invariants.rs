@@ -183,3 +183,35 @@ fn obb_fits_share_the_default_partition() {
         }
     }
 }
+
+/// The wide tree's leaves are exactly the binary tree's: the same runs of positions, each once,
+/// covering every triangle (a one-triangle mesh is a root leaf); and each position's
+/// triangle is the mesh's triangle at that position of the binary tree's order.
+#[test]
+fn wide_leaves_are_the_binary_leaves_in_order_of_the_triangles() {
+    use obbtree_tree::{wide::WideTree, NodeKind};
+    for n in [1, 2, 7, 8, 300] {
+        let mesh = soup(5, n, 1.0, 0.0);
+        let binary = Bvh::<Aabb>::build(&mesh, &options(7, SplitRule::Sah, false)).unwrap();
+        let wide = WideTree::new(&mesh, &binary);
+        let mut runs: Vec<(u32, u32)> = wide.leaves().map(|l| (l.start, l.count)).collect();
+        runs.sort_unstable();
+        let mut expected: Vec<(u32, u32)> = binary
+            .nodes()
+            .iter()
+            .filter_map(|node| match node.kind() {
+                NodeKind::Leaf(range) => Some((range.start as u32, range.len() as u32)),
+                NodeKind::Internal { .. } => None,
+            })
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(runs, expected, "{n} triangles");
+        assert_eq!(wide.triangles.len(), n);
+        for (position, &t) in binary.triangle_order().iter().enumerate() {
+            assert_eq!(
+                wide.triangles.triangle(position).vertices(),
+                mesh.triangle(t as usize).vertices()
+            );
+        }
+    }
+}

@@ -1,14 +1,14 @@
 //! The distance from one point to a mesh: a depth-first walk over the mesh's wide tree, nearer
 //! children first (the order of Larsen, Gottschalk, Lin & Manocha 1999), each child bounded
-//! below by the point's distance to its box (`point_wide.rs`), or far from the surface over the
-//! binary tree with each node's rectangle swept sphere as the bound; each leaf's triangles
-//! measured in floating point (Ericson, *Real-Time Collision Detection* (2005) §5.1.5) after
-//! the prisms around them ([`Prism`]; in the binary walk after their stored boxes), which
-//! leave out nearly every triangle no nearer than the best, ties included. The closest
-//! triangle found is then measured by the certified triangle distance ([`tri_tri::distance`],
-//! which decides contact exactly), so the answer carries the two-model guarantee:
-//! `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0 exactly when the point lies on the
-//! surface.
+//! below by the point's distance to its box and a leaf then by its rectangle swept sphere
+//! (`point_wide.rs`), or far from the surface over the binary tree with each node's rectangle
+//! swept sphere as the bound; each leaf's triangles measured in floating point (Ericson,
+//! *Real-Time Collision Detection* (2005) §5.1.5) after the prisms around them ([`Prism`]; in
+//! the binary walk after their stored boxes), which leave out nearly every triangle no nearer
+//! than the best, ties included. The closest triangle found is then measured by the certified
+//! triangle distance ([`tri_tri::distance`], which decides contact exactly), so the answer
+//! carries the two-model guarantee: `|d − d*| ≤ 1e-12·(d* + L)`, a certified interval, and 0
+//! exactly when the point lies on the surface.
 //!
 //! Why the walk is exact enough: a node is left out only when its bound, less a pad far above
 //! its rounding, is at least the best distance found, and a leaf triangle only when its prism's
@@ -105,6 +105,7 @@ pub(super) fn search<V: TreeVolume>(mesh: &MeshModel<V>, q: &Point, first: Best,
         walk_wide(
             mesh.pick_tree(),
             &mesh.triangle_prisms().in_wide_order,
+            mesh.wide_leaf_bounds(),
             q,
             first,
             cap,

@@ -6,10 +6,13 @@
 //!
 //! A box that contains its triangles gives a lower bound on their distance; the stored boxes
 //! contain the exact ones, so the walk leaves out only what its best float distance already
-//! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]). A leaf's
+//! beats, up to the rounding of the squared box distance ([`BOX_ROUNDING`]). A leaf whose box
+//! comes nearer is bounded again, by the rectangle swept sphere around its triangles
+//! (`model/index/wide_leaves.rs`) with the binary walk's [`lower_bound`] and pad, and its
 //! triangles are measured after their prisms ([`nearer`]).
 
-use super::point::{nearer, Best, BOX_ROUNDING};
+use super::point::{lower_bound, nearer, Best, BOX_ROUNDING};
+use crate::model::index::wide_leaves::WideLeafBounds;
 use crate::pick::Pending;
 use crate::wide_order::nearest_child;
 use obbtree_bv::{Point, Prism};
@@ -17,24 +20,27 @@ use obbtree_tree::wide::{Child, LeafTriangle, Leaves, WideTree, WIDTH};
 
 /// The best of `first` and every triangle of `tree` whose box may be nearer than the best
 /// found, or than `cap`, by a depth-first walk, nearest children first; `prisms` holds the
-/// prism around each of its leaf triangles, in order.
+/// prism around each of its leaf triangles, in order, and `leaf_bounds` the RSS around each
+/// leaf.
 pub(crate) fn walk_wide(
     tree: &WideTree,
     prisms: &[Prism],
+    leaf_bounds: &WideLeafBounds,
     q: &Point,
     first: Best,
     cap: f64,
 ) -> Best {
+    let bounds = (prisms, leaf_bounds);
     match &tree.triangles {
-        Leaves::Single(triangles) => walk_over(tree, triangles, prisms, q, first, cap),
-        Leaves::Double(triangles) => walk_over(tree, triangles, prisms, q, first, cap),
+        Leaves::Single(triangles) => walk_over(tree, triangles, bounds, q, first, cap),
+        Leaves::Double(triangles) => walk_over(tree, triangles, bounds, q, first, cap),
     }
 }
 
 fn walk_over<T: Copy + Into<f64>>(
     tree: &WideTree,
     triangles: &[LeafTriangle<T>],
-    prisms: &[Prism],
+    (prisms, leaf_bounds): (&[Prism], &WideLeafBounds),
     q: &Point,
     mut best: Best,
     cap: f64,
@@ -50,6 +56,9 @@ fn walk_over<T: Copy + Into<f64>>(
             continue;
         }
         if child.count > 0 {
+            if lower_bound(leaf_bounds.of_leaf(&child), q) >= best.distance.min(cap) {
+                continue;
+            }
             let range = child.start as usize..(child.start + child.count) as usize;
             let leaf = &triangles[range.clone()];
             for (t, prism) in leaf.iter().zip(&prisms[range]) {

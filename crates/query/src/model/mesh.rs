@@ -8,6 +8,7 @@ use super::index::boxes::{
 use super::index::hull::Hull;
 use super::index::moments::moments_per_node;
 use super::index::prisms::TrianglePrisms;
+use super::index::wide_leaves::WideLeafBounds;
 use super::index::DistanceIndex;
 use super::solid::SolidFacts;
 use super::NEXT_ID;
@@ -85,6 +86,7 @@ struct Inner<V> {
     pick_tree: OnceLock<WideTree>,
     distance_index: OnceLock<DistanceIndex>,
     triangle_prisms: OnceLock<TrianglePrisms>,
+    wide_leaf_bounds: OnceLock<WideLeafBounds>,
     winding_moments: OnceLock<Vec<Moments>>,
     boundary_lengths: OnceLock<Vec<f64>>,
     hull: OnceLock<Hull>,
@@ -152,6 +154,7 @@ impl<V: TreeVolume> MeshModel<V> {
             pick_tree: OnceLock::new(),
             distance_index: OnceLock::new(),
             triangle_prisms: OnceLock::new(),
+            wide_leaf_bounds: OnceLock::new(),
             winding_moments: OnceLock::new(),
             boundary_lengths: OnceLock::new(),
             hull: OnceLock::new(),
@@ -171,10 +174,12 @@ impl<V: TreeVolume> MeshModel<V> {
         self.hull();
     }
 
-    /// Builds what point queries walk (the wide tree, the distance index and the prisms around
-    /// the triangles) now rather than on the first one.
+    /// Builds what point queries walk (the wide tree, the distance index, the prisms around
+    /// the triangles and the bounds around the wide tree's leaves) now rather than on the first
+    /// one.
     pub fn prepare_points(&self) {
         self.triangle_prisms();
+        self.wide_leaf_bounds();
         self.distance_index();
     }
 
@@ -184,6 +189,14 @@ impl<V: TreeVolume> MeshModel<V> {
         self.inner
             .triangle_prisms
             .get_or_init(|| TrianglePrisms::new(self.boxed(), self.pick_tree()))
+    }
+
+    /// The rectangle swept sphere around each leaf of the wide tree, built on first use (with
+    /// the wide tree; [`index::wide_leaves`]).
+    pub(crate) fn wide_leaf_bounds(&self) -> &WideLeafBounds {
+        self.inner
+            .wide_leaf_bounds
+            .get_or_init(|| WideLeafBounds::new(self.pick_tree()))
     }
 
     /// Builds the convex hull now rather than on first use (by a distance query of meshes far
@@ -357,6 +370,10 @@ impl<V> MeshModel<V> {
                 .triangle_prisms
                 .get()
                 .map_or(0, TrianglePrisms::memory_bytes)
+            + inner
+                .wide_leaf_bounds
+                .get()
+                .map_or(0, WideLeafBounds::memory_bytes)
             + inner.hull.get().map_or(0, Hull::memory_bytes)
             + inner
                 .winding_moments

@@ -93,7 +93,40 @@ impl<T: Copy + Into<f64>> LeafTriangle<T> {
     }
 }
 
+impl Leaves {
+    /// How many leaf triangles there are.
+    pub fn len(&self) -> usize {
+        match self {
+            Leaves::Single(t) => t.len(),
+            Leaves::Double(t) => t.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The triangle at leaf position `position`, in `f64` (exact).
+    #[inline]
+    pub fn triangle(&self, position: usize) -> Triangle {
+        match self {
+            Leaves::Single(t) => t[position].triangle(),
+            Leaves::Double(t) => t[position].triangle(),
+        }
+    }
+}
+
 impl WideTree {
+    /// Every leaf (a run of [`WideTree::triangles`]), each once: the root when it is one, else
+    /// the leaf children of the internal nodes, node by node.
+    pub fn leaves(&self) -> impl Iterator<Item = Child> + '_ {
+        let root = (self.root.count > 0).then_some(self.root);
+        let below = self.nodes.iter().flat_map(|node| node.children);
+        root.into_iter()
+            .chain(below.filter(|child| child.count > 0))
+    }
+
     /// Bytes held by the tree's arrays.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.len() * std::mem::size_of::<Node>()

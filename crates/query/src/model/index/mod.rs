@@ -6,7 +6,8 @@
 //! separating planes use; the extreme-vertex and nearest-triangle searches over the boxes
 //! ([`support`]); on the first winding-number query each node's [`moments`] (and, for an
 //! open mesh's signs, each node's [`boundary`] length); on the first point query the prism
-//! around each triangle ([`prisms`]).
+//! around each triangle ([`prisms`]) and the rectangle swept sphere around each leaf of the
+//! wide tree ([`wide_leaves`]).
 
 pub(crate) mod boundary;
 pub(crate) mod boxes;
@@ -15,6 +16,7 @@ pub(crate) mod moments;
 pub(crate) mod prisms;
 mod rss;
 pub(crate) mod support;
+pub(crate) mod wide_leaves;
 
 use crate::MeshModel;
 use obbtree_bv::Rss;
