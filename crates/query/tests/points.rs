@@ -17,8 +17,8 @@ use num_traits::{Signed, Zero};
 use obbtree_bv::shape::Shape;
 use obbtree_bv::{Point, Pose, TriMesh};
 use obbtree_query::{
-    closest_points, sdf_grid, BatchError, ClosestPoint, Grid, Model, PointRequest, PosedOverlap,
-    QueryError,
+    closest_points, sdf_grid, spatial_order, winding_numbers, BatchError, ClosestPoint, Grid,
+    Model, PointRequest, PosedOverlap, QueryError, WindingRequest,
 };
 use obbtree_tree::{with_volume, VolumeKind};
 use rand::Rng;
@@ -383,6 +383,57 @@ fn a_batch_answers_as_its_points_one_by_one() {
         );
         check_answer(point, &c, &tris, size, &format!("{point:?}"));
     }
+}
+
+/// On a pool of one thread a batch runs on the calling thread, and answers bit for bit as on
+/// the default pool (several threads): closest points, signed distances on a closed blob
+/// (each chunk carries signs from point to point) and winding numbers, over many chunks; the
+/// same spatial order; the same first bad point named. Every tenth answer alone is checked
+/// against the exact distance too.
+#[test]
+fn one_thread_answers_as_the_pool_does() {
+    let mesh = blob(6, 8, 12, 1.0, 0.3);
+    let model: Model = Model::new(mesh.clone()).unwrap();
+    let pose = random_pose(&mut rng(44), 2.0);
+    let (tris, size) = placed(&mesh, &pose);
+    let points = random_points(&mut rng(45), &tris, 3_000);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    assert_eq!(one.install(rayon::current_num_threads), 1);
+    for request in [
+        PointRequest::default(),
+        PointRequest::default().with_signed(true),
+    ] {
+        let pooled = answers(&model, &pose, &points, &request);
+        let alone = one.install(|| answers(&model, &pose, &points, &request));
+        assert_eq!(format!("{pooled:?}"), format!("{alone:?}"), "{request:?}");
+        for (point, c) in points.iter().zip(&alone).step_by(10) {
+            check_answer(point, &c.unwrap(), &tris, size, &format!("{point:?}"));
+        }
+    }
+    let winding = |points: &[Point]| {
+        format!(
+            "{:?}",
+            winding_numbers(&model, &pose, points, &WindingRequest::default())
+        )
+    };
+    assert_eq!(winding(&points), one.install(|| winding(&points)));
+    assert_eq!(
+        spatial_order(&points),
+        one.install(|| spatial_order(&points))
+    );
+    let mut bad = points.clone();
+    bad[2_100] = p(f64::NAN, 0.0, 0.0);
+    bad[1_700] = p(0.0, f64::INFINITY, 0.0);
+    let first_bad = |points: &[Point]| {
+        closest_points(&model, &pose, points, &PointRequest::default())
+            .unwrap_err()
+            .index
+    };
+    assert_eq!(first_bad(&bad), 1_700);
+    assert_eq!(one.install(|| first_bad(&bad)), 1_700);
 }
 
 #[test]

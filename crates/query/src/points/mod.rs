@@ -255,8 +255,9 @@ fn at_start(source: QueryError) -> BatchError {
 }
 
 /// `answer` for each of `points`, in their order: the points are checked, then answered along
-/// a Morton curve in chunks on rayon's pool, each chunk carrying its own `S` from one point to
-/// the next (a hint). An error names the first point it concerns.
+/// a Morton curve in chunks on rayon's pool (on the calling thread when the pool has one
+/// thread), each chunk carrying its own `S` from one point to the next (a hint). An error
+/// names the first point it concerns.
 fn each_point<T: Send, S: Default>(
     points: &[Point],
     answer: impl Fn(&Point, &mut S) -> Result<T, QueryError> + Sync,
@@ -275,20 +276,30 @@ fn each_group<T: Send, S: Default>(
 ) -> Result<Vec<T>, BatchError> {
     check_each(points, check_point)?;
     let order = spatial_order(points);
-    let answered: Vec<(usize, Result<T, QueryError>)> = order
-        .par_chunks(CHUNK)
-        .flat_map_iter(|chunk| {
-            let mut state = S::default();
-            let mut answers = Vec::with_capacity(chunk.len());
-            let mut group = Vec::with_capacity(size);
-            for indices in chunk.chunks(size) {
-                group.clear();
-                group.extend(indices.iter().map(|&index| points[index]));
-                answer(&group, &mut state, &mut answers);
-            }
-            chunk.iter().copied().zip(answers)
-        })
-        .collect();
+    let answer_chunk = |chunk: &[usize]| {
+        let mut state = S::default();
+        let mut answers = Vec::with_capacity(chunk.len());
+        let mut group = Vec::with_capacity(size);
+        for indices in chunk.chunks(size) {
+            group.clear();
+            group.extend(indices.iter().map(|&index| points[index]));
+            answer(&group, &mut state, &mut answers);
+        }
+        answers
+    };
+    // On one thread the chunks run on the calling thread: handing them to the pool and back
+    // costs two thread switches per call.
+    let answered: Vec<(usize, Result<T, QueryError>)> = if rayon::current_num_threads() == 1 {
+        order
+            .chunks(CHUNK)
+            .flat_map(|chunk| chunk.iter().copied().zip(answer_chunk(chunk)))
+            .collect()
+    } else {
+        order
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| chunk.iter().copied().zip(answer_chunk(chunk)))
+            .collect()
+    };
     // Back in the order of `points`, so that an error names the first point it concerns.
     let mut answers: Vec<Option<Result<T, QueryError>>> = (0..points.len()).map(|_| None).collect();
     for (index, answer) in answered {
@@ -339,8 +350,17 @@ pub fn spatial_order(points: &[Point]) -> Vec<usize> {
         (unit * f64::from(MORTON_CELLS - 1)) as u64
     };
     let key = |p: &Point| (0..3).fold(0u64, |key, k| key | spread(cell(p, k)) << k);
-    let mut order: Vec<(u64, usize)> = points.par_iter().map(key).zip(0..points.len()).collect();
-    order.par_sort_unstable();
+    // The keys with their indices are distinct, so both sorts give the one order.
+    let order = if rayon::current_num_threads() == 1 {
+        let mut order: Vec<(u64, usize)> = points.iter().map(key).zip(0..).collect();
+        order.sort_unstable();
+        order
+    } else {
+        let mut order: Vec<(u64, usize)> =
+            points.par_iter().map(key).zip(0..points.len()).collect();
+        order.par_sort_unstable();
+        order
+    };
     order.into_iter().map(|(_, index)| index).collect()
 }
 
