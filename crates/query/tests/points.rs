@@ -363,13 +363,20 @@ fn the_maximum_distance_is_decided_exactly() {
     );
 }
 
+/// The closed bumpy blob of the batch tests, its model, a random pose (from `seed`), its
+/// placed triangles and their largest coordinate.
+fn posed_blob(seed: u64) -> (Model, Pose, Vec<[Point; 3]>, f64) {
+    let mesh = blob(6, 8, 12, 1.0, 0.3);
+    let model: Model = Model::new(mesh.clone()).unwrap();
+    let pose = random_pose(&mut rng(seed), 2.0);
+    let (tris, size) = placed(&mesh, &pose);
+    (model, pose, tris, size)
+}
+
 /// A batch's answers are the single points' answers, whatever the order the batch hints from.
 #[test]
 fn a_batch_answers_as_its_points_one_by_one() {
-    let mesh = blob(6, 8, 12, 1.0, 0.3);
-    let model: Model = Model::new(mesh.clone()).unwrap();
-    let pose = random_pose(&mut rng(42), 2.0);
-    let (tris, size) = placed(&mesh, &pose);
+    let (model, pose, tris, size) = posed_blob(42);
     let mut points = random_points(&mut rng(43), &tris, 700);
     points.sort_by(|a, b| a.x.total_cmp(&b.x)); // spatial order, as hints like it
     let batch = answers(&model, &pose, &points, &PointRequest::default());
@@ -392,10 +399,7 @@ fn a_batch_answers_as_its_points_one_by_one() {
 /// against the exact distance too.
 #[test]
 fn one_thread_answers_as_the_pool_does() {
-    let mesh = blob(6, 8, 12, 1.0, 0.3);
-    let model: Model = Model::new(mesh.clone()).unwrap();
-    let pose = random_pose(&mut rng(44), 2.0);
-    let (tris, size) = placed(&mesh, &pose);
+    let (model, pose, tris, size) = posed_blob(44);
     let points = random_points(&mut rng(45), &tris, 3_000);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
