@@ -3,6 +3,12 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+mod huge_pages;
+
+/// glibc's allocator (tuned by [`keep_freed_memory`]), its large blocks on huge pages.
+#[global_allocator]
+static ALLOCATOR: huge_pages::HugePageSystem = huge_pages::HugePageSystem;
+
 fn main() -> ExitCode {
     keep_freed_memory();
     // NO_COLOR (https://no-color.org) wins over CLICOLOR_FORCE, as it does for clap's help.
