@@ -283,10 +283,12 @@ def robot_table(rounds):
 
 
 def points_inputs(out, meshes):
-    """The points row's meshes (the dragons, open, and the bunny, closed) and, for each, 100,000
-    points uniform in its bounding box and 100,000 near its surface (surface points, uniform by
-    area, moved by Gaussian noise of 0.5% of the box's diagonal), as `.npy` and as obbtree's
-    points JSON."""
+    """The points row's meshes (the dragons and the bunny, all closed in obbtree's sense: each
+    edge is used as often in one direction as in the other; trimesh's `is_watertight` says False
+    for the dragons, some of whose edges bound four faces or more) and, for each, 100,000 points
+    uniform in its bounding box and 100,000 near its surface (surface points, uniform by area,
+    moved by Gaussian noise of 0.5% of the box's diagonal), as `.npy` and as obbtree's points
+    JSON."""
     import numpy as np
     import trimesh
 
