@@ -7,7 +7,8 @@
 //! `madvise(MADV_HUGEPAGE)` on such a block lets one fault map 2 MiB instead (Linux,
 //! `Documentation/admin-guide/mm/transhuge.rst`: in the "madvise" mode, the default of most
 //! distributions, only ranges so advised get huge pages). The advice reads, writes, moves and
-//! frees nothing, and the kernel may decline it and keep 4 KiB pages. A block's unaligned ends
+//! frees nothing, and the kernel may decline it and keep 4 KiB pages (where free memory is
+//! fragmented it may first compact it, as its `defrag` setting says). A block's unaligned ends
 //! are left alone, so no memory outside a block is advised.
 
 use std::alloc::{GlobalAlloc, Layout, System};
