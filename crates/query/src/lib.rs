@@ -31,6 +31,7 @@ pub mod error;
 mod kernel;
 mod model;
 mod motion;
+mod parallel;
 pub mod pick;
 mod points;
 mod prefetch;

@@ -218,6 +218,26 @@ fn many_poses_of_a_shape_match_one_at_a_time() {
     }
 }
 
+/// A batch of a shape's poses names its first failing pose by position, however the pool
+/// splits the batch: one bad pose early, and every pose of the batch's second half bad.
+#[test]
+fn many_poses_of_a_shape_name_the_first_bad_one() {
+    let mut r = rng(9);
+    let model: Model = Model::new(blob(1, 10, 12, 1.0, 0.2)).unwrap();
+    let ball = Model::from_shape(Shape::capsule(0.2, 0.5).unwrap());
+    let far = Pose::from_translation([1e120, 0.0, 0.0]).unwrap();
+    let mut poses: Vec<Pose> = (0..400).map(|_| random_pose(&mut r, 1.5)).collect();
+    poses[7] = far;
+    poses[200..].fill(far);
+    let request = CollisionRequest::new(Mode::All);
+    let alone = collide(&model, &Pose::identity(), &ball, &far, &request).unwrap_err();
+    for _ in 0..20 {
+        let error = collide_many(&model, &Pose::identity(), &ball, &poses, &request).unwrap_err();
+        assert_eq!(error.index, 7);
+        assert_eq!(error.source, alone);
+    }
+}
+
 /// The distance between `mesh` (at the identity) and a sphere or capsule at `pose`: the exact
 /// distance from its placed segment (a zero-area triangle) to every triangle, less the radius,
 /// or 0 when some triangle touches the solid.

@@ -2,9 +2,9 @@
 
 use super::{checked_relative_pose, run, CollisionRequest, CollisionResult, PosedOverlap};
 use crate::error::{check_each, BatchError};
+use crate::parallel::map_each;
 use crate::{MeshModel, Model};
 use obbtree_bv::Pose;
-use rayon::prelude::*;
 
 /// [`collide`](super::collide) of `a` at `pose_a` with `b` at each of `poses_b`, on rayon's
 /// thread pool; results in the order of `poses_b`. Every pose is checked before any query
@@ -41,24 +41,18 @@ fn meshes_many<V: PosedOverlap>(
         run(a, b, &pose_a.inv_mul(pose_b), request, &mut result);
         result
     };
-    Ok(if rayon::current_num_threads() == 1 {
-        poses_b.iter().map(one).collect()
-    } else {
-        poses_b.par_iter().map(one).collect()
-    })
+    Ok(map_each(poses_b, one))
 }
 
-/// `query` on each pose, in parallel unless rayon has one thread; the first failure by
+/// `query` on each pose (on rayon's pool unless it has one thread); the first failure by
 /// position is the error.
 fn each_pose<T: Send>(
     poses: &[Pose],
     query: impl Fn(&Pose) -> Result<T, crate::QueryError> + Sync,
 ) -> Result<Vec<T>, BatchError> {
-    let one =
-        |(index, pose): (usize, &Pose)| query(pose).map_err(|source| BatchError { index, source });
-    if rayon::current_num_threads() == 1 {
-        poses.iter().enumerate().map(one).collect()
-    } else {
-        poses.par_iter().enumerate().map(one).collect()
-    }
+    map_each(poses, query)
+        .into_iter()
+        .enumerate()
+        .map(|(index, answer)| answer.map_err(|source| BatchError { index, source }))
+        .collect()
 }

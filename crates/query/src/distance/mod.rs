@@ -103,6 +103,7 @@ use crate::error::{check_each, check_margin, check_tolerance, BatchError, QueryE
 use crate::kernel::descent::best_first::{walk, Settled, Start, Trees, Visitor};
 use crate::kernel::descent::depth_first::leaf_pairs;
 use crate::kernel::leaf::{placed_triangle, with_leaf_test, Leaf, LeafTest};
+use crate::parallel::map_each;
 use crate::MeshModel;
 use crate::Model;
 use apart::Hulls;
@@ -110,7 +111,6 @@ use closest::Closest;
 use margin::Margin;
 use obbtree_bv::{Pose, Vector};
 use obbtree_tree::TreeVolume;
-use rayon::prelude::*;
 pub(crate) use screen::release as release_screen;
 use screen::{with_screen, FrameScreen};
 use std::ops::ControlFlow;
@@ -234,7 +234,8 @@ pub fn proximity_pairs<V: PosedOverlap>(
     Ok(pairs)
 }
 
-/// [`distance`] of `a` at `pose_a` with `b` at each of `poses_b`, on rayon's thread pool;
+/// [`distance`] of `a` at `pose_a` with `b` at each of `poses_b`, on rayon's thread pool (on
+/// the calling thread when it has one thread);
 /// results in the order of `poses_b`. The request and every pose are checked before any query
 /// runs: the error is the first pose that fails, with its position (a request error is
 /// reported at position 0).
@@ -261,10 +262,9 @@ pub fn distance_many<V: PosedOverlap>(
     })?;
     a.prepare_distance();
     b.prepare_distance();
-    Ok(poses_b
-        .par_iter()
-        .map(|pose_b| run(a, pose_a, b, &pose_a.inv_mul(pose_b), request))
-        .collect())
+    Ok(map_each(poses_b, |pose_b| {
+        run(a, pose_a, b, &pose_a.inv_mul(pose_b), request)
+    }))
 }
 
 /// `Ok` when the request's tolerances are non-negative finite numbers and its hint names

@@ -7,6 +7,7 @@ use crate::error::{
     check_direction_range, check_each, check_max_t, check_ray, check_translation, BatchError,
 };
 use crate::model::{Form, ShapeModel};
+use crate::parallel::pool_is_parallel;
 use crate::Model;
 use obbtree_bv::{Pose, Ray};
 use rayon::prelude::*;
@@ -87,7 +88,7 @@ fn cast_each(
     cast: impl Fn(&Ray) -> Option<RayHit> + Sync + Send,
     hits: &mut Vec<Option<RayHit>>,
 ) {
-    if rayon::current_num_threads() == 1 {
+    if !pool_is_parallel() {
         hits.extend(rays.iter().map(cast));
     } else {
         rays.par_iter()

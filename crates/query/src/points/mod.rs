@@ -37,6 +37,7 @@ use crate::error::{
     check_each, check_placed, check_point, check_tolerance, BatchError, Operand, QueryError,
 };
 use crate::model::{MeshModel, Model};
+use crate::parallel::{map_each, pool_is_parallel};
 use obbtree_bv::{Aabb, Point, Pose};
 use rayon::prelude::*;
 use winding::{carried_along, estimate, gradient_bound, winding_number, Bracket, Enough, ROOM};
@@ -287,23 +288,14 @@ fn each_group<T: Send, S: Default>(
         }
         answers
     };
-    // On one thread the chunks run on the calling thread: handing them to the pool and back
-    // costs two thread switches per call.
-    let answered: Vec<(usize, Result<T, QueryError>)> = if rayon::current_num_threads() == 1 {
-        order
-            .chunks(CHUNK)
-            .flat_map(|chunk| chunk.iter().copied().zip(answer_chunk(chunk)))
-            .collect()
-    } else {
-        order
-            .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| chunk.iter().copied().zip(answer_chunk(chunk)))
-            .collect()
-    };
+    let chunks: Vec<&[usize]> = order.chunks(CHUNK).collect();
+    let answered = map_each(&chunks, |chunk| answer_chunk(chunk));
     // Back in the order of `points`, so that an error names the first point it concerns.
     let mut answers: Vec<Option<Result<T, QueryError>>> = (0..points.len()).map(|_| None).collect();
-    for (index, answer) in answered {
-        answers[index] = Some(answer);
+    for (chunk, chunk_answers) in chunks.iter().zip(answered) {
+        for (&index, answer) in chunk.iter().zip(chunk_answers) {
+            answers[index] = Some(answer);
+        }
     }
     answers
         .into_iter()
@@ -350,17 +342,13 @@ pub fn spatial_order(points: &[Point]) -> Vec<usize> {
         (unit * f64::from(MORTON_CELLS - 1)) as u64
     };
     let key = |p: &Point| (0..3).fold(0u64, |key, k| key | spread(cell(p, k)) << k);
+    let mut order: Vec<(u64, usize)> = map_each(points, key).into_iter().zip(0..).collect();
     // The keys with their indices are distinct, so both sorts give the one order.
-    let order = if rayon::current_num_threads() == 1 {
-        let mut order: Vec<(u64, usize)> = points.iter().map(key).zip(0..).collect();
-        order.sort_unstable();
-        order
-    } else {
-        let mut order: Vec<(u64, usize)> =
-            points.par_iter().map(key).zip(0..points.len()).collect();
+    if pool_is_parallel() {
         order.par_sort_unstable();
-        order
-    };
+    } else {
+        order.sort_unstable();
+    }
     order.into_iter().map(|(_, index)| index).collect()
 }
 
