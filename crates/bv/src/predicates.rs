@@ -45,8 +45,7 @@ pub fn orient3d(a: &Point, b: &Point, c: &Point, d: &Point) -> i8 {
     let permanent = (bdxcdy.abs() + cdxbdy.abs()) * ad.z.abs()
         + (cdxady.abs() + adxcdy.abs()) * bd.z.abs()
         + (adxbdy.abs() + bdxady.abs()) * cd.z.abs();
-    let bound =
-        TRIPLE_ERROR * permanent + UNDERFLOW_ERROR * (ad.z.abs() + bd.z.abs() + cd.z.abs() + 1.0);
+    let bound = TRIPLE_ERROR * permanent + underflow_bound(ad.z.abs() + bd.z.abs() + cd.z.abs());
     if det > bound {
         1
     } else if det < -bound {
@@ -83,7 +82,7 @@ pub fn orient3d_pair(a: &Point, b: &Point, c: &Point, p: &Point, q: &Point) -> [
         let det = w.x * normal.x + w.y * normal.y + w.z * normal.z;
         let (wx, wy, wz) = (w.x.abs(), w.y.abs(), w.z.abs());
         let permanent = wx * magnitude.x + wy * magnitude.y + wz * magnitude.z;
-        let bound = TRIPLE_ERROR * permanent + UNDERFLOW_ERROR * (wx + wy + wz + 1.0);
+        let bound = TRIPLE_ERROR * permanent + underflow_bound(wx + wy + wz);
         if det > bound {
             1
         } else if det < -bound {
@@ -139,6 +138,24 @@ pub const TRIPLE_ERROR: f64 = (7.0 + 56.0 * f64::EPSILON) * f64::EPSILON;
 /// underflows is at most half of `2⁻¹⁰⁷⁴`, and [`orient3d`]'s float stage adds this, times one
 /// plus the sum of its `|z|` differences, to its error bound (see there).
 pub const UNDERFLOW_ERROR: f64 = f64::from_bits(4);
+
+/// At least the rounded `UNDERFLOW_ERROR · (s + 1)` for `s ≥ 0`, and a normal number, computed
+/// as `(s + 1 + 2⁵⁰) · 2⁻⁵³⁶ · 2⁻⁵³⁶` with no subnormal operand or result. x86-64 CPUs finish
+/// a floating-point operation with a subnormal operand or result in microcode, about a hundred
+/// cycles, and the plain product is subnormal for every `s` below `2⁵⁰` (Intel, *64 and IA-32
+/// Architectures Optimization Reference Manual*, "Floating-point exceptions"; the AMD EPYC
+/// machines of `docs/performance.md` pay it too). Rounding is
+/// monotone and the scalings are exact, so the value is at least the product's from `2⁵⁰` up,
+/// and below it at least `2⁻¹⁰²²`, which the product does not exceed. Below `2⁵⁰` it is under
+/// `2⁻¹⁰²⁰`, so a float stage's decision changes only where its whole error bound is that small,
+/// far below the scales (`TRIPLE_UNDERFLOW`) at which its callers trust the float stage; from
+/// `2⁵⁰` up it exceeds the product by about `2⁻¹⁰²²` and an ulp of itself.
+#[inline(always)]
+pub fn underflow_bound(s: f64) -> f64 {
+    const SHIFT: f64 = 1.0 + (1u64 << 50) as f64;
+    const TWO_TO_MINUS_536: f64 = f64::from_bits((1023 - 536) << 52);
+    (s + SHIFT) * TWO_TO_MINUS_536 * TWO_TO_MINUS_536
+}
 
 /// Below this scale the float terms of a triple product may be subnormal and lose the relative
 /// accuracy the bound assumes; the exact evaluation decides there.

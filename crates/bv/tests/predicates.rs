@@ -11,7 +11,7 @@ mod common;
 use common::config;
 use common::exact::{cross, dot, q3, sub};
 use num_traits::Signed;
-use obbtree_bv::predicates::{orient3d, orient3d_pair};
+use obbtree_bv::predicates::{orient3d, orient3d_pair, underflow_bound, UNDERFLOW_ERROR};
 use obbtree_bv::Point;
 use proptest::prelude::*;
 
@@ -181,5 +181,35 @@ proptest! {
         let e = a + (c - a) * u + (b - a) * v;
         let pair = [exact_sign(&a, &b, &c, &d), exact_sign(&a, &b, &c, &e)];
         prop_assert_eq!(orient3d_pair(&a, &b, &c, &d, &e), pair);
+    }
+}
+
+/// `underflow_bound(s)` is at least the rounded product `UNDERFLOW_ERROR · (s + 1)` it stands
+/// for, is a normal number (the point of it: no subnormal arithmetic), and below `s = 2⁵⁰` stays
+/// under `2⁻¹⁰²⁰`: at 0, at the edges of `2⁵⁰`, `2¹⁰³` and `2¹⁰⁴` (where adding the shift stops
+/// being exact), at huge values, and at random magnitudes.
+#[test]
+fn underflow_bound_covers_the_product_in_normal_numbers() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+    let mut cases = vec![0.0, 1e-300, 0.5, 1.0, 3.0, 1e10, 1e300, f64::MAX / 4.0];
+    for k in [49, 50, 51, 103, 104, 105] {
+        let p = 2f64.powi(k);
+        cases.extend([
+            p,
+            p * (1.0 - f64::EPSILON),
+            p * (1.0 + 2.0 * f64::EPSILON),
+            p + 1.0,
+        ]);
+    }
+    cases.extend((0..10_000).map(|_| 2f64.powf(rng.gen_range(-60.0..200.0))));
+    for s in cases {
+        let product = UNDERFLOW_ERROR * (s + 1.0);
+        let bound = underflow_bound(s);
+        assert!(bound >= product, "s {s:e}: {bound:e} < {product:e}");
+        assert!(bound.is_normal(), "s {s:e}: {bound:e} is not normal");
+        if s < 2f64.powi(50) {
+            assert!(bound < 2f64.powi(-1020), "s {s:e}: {bound:e}");
+        }
     }
 }

@@ -36,7 +36,7 @@
 //!    a hit with the time of impact `[lo, hi]`.
 
 use super::TimeOfImpact;
-use crate::predicates::UNDERFLOW_ERROR;
+use crate::predicates::{underflow_bound, UNDERFLOW_ERROR};
 use crate::{Point, Vector};
 
 /// What the filter proved.
@@ -163,7 +163,7 @@ fn triple(u: &Vector, v: &Vector, w: &Vector) -> Approx {
         + u.y.abs() * (c.abs() + d.abs())
         + u.z.abs() * (e.abs() + f.abs());
     let l1 = u.x.abs() + u.y.abs() + u.z.abs();
-    let error = TRIPLE_MARGIN * permanent + UNDERFLOW_ERROR * (l1 + 1.0);
+    let error = TRIPLE_MARGIN * permanent + underflow_bound(l1);
     Approx { value, error }
 }
 

@@ -106,8 +106,9 @@ pub struct WatertightRay {
     /// Two factors whose product is the inverse of the scaling (`t = t' · f₀ · f₁` for the `t'`
     /// of `edge_dir`), in two so that each is representable.
     t_factors: [f64; 2],
-    /// `UNDERFLOW_ERROR · (Σ|edge_dirᵢ| + 1)`: the edge functions' error from products that
-    /// underflow (see [`predicates::orient3d`], whose float stage has the same structure).
+    /// At least `UNDERFLOW_ERROR · (Σ|edge_dirᵢ| + 1)` ([`predicates::underflow_bound`]): the
+    /// edge functions' error from products that underflow (see [`predicates::orient3d`], whose
+    /// float stage has the same structure).
     underflow: f64,
 }
 
@@ -127,7 +128,7 @@ impl WatertightRay {
             edge_dir,
             edge_scale: edge_dir.amax(),
             t_factors,
-            underflow: predicates::UNDERFLOW_ERROR * (edge_dir.lp_norm(1) + 1.0),
+            underflow: predicates::underflow_bound(edge_dir.lp_norm(1)),
         }
     }
 
