@@ -6,6 +6,7 @@
 //! input enters, before any work, so no path can skip them.
 
 use crate::model::{MeshModel, Model};
+use crate::parallel::pool_is_parallel;
 use obbtree_bv::intersect::frustum::FrustumError;
 use obbtree_bv::range::{placed_in_exact_range, RangeError};
 use obbtree_bv::shape::ShapeError;
@@ -180,7 +181,7 @@ pub(crate) fn check_each<T: Sync>(
 ) -> Result<(), BatchError> {
     let failure =
         |(index, item): (usize, &T)| check(item).err().map(|source| BatchError { index, source });
-    let first = if items.len() < PARALLEL_CHECKS {
+    let first = if items.len() < PARALLEL_CHECKS || !pool_is_parallel() {
         items.iter().enumerate().find_map(failure)
     } else {
         items.par_iter().enumerate().find_map_first(failure)
@@ -188,8 +189,9 @@ pub(crate) fn check_each<T: Sync>(
     first.map_or(Ok(()), Err)
 }
 
-/// Batches at least this long are checked on rayon's pool: a pass on the calling thread
-/// leaves the pool idle before the batch's queries start.
+/// Batches at least this long are checked on rayon's pool when it has more than one thread: a
+/// pass on the calling thread leaves the pool idle before the batch's queries start (on a
+/// one-thread pool, handing the pass over costs more than it saves).
 const PARALLEL_CHECKS: usize = 4096;
 
 /// `Ok` when every vertex of `model`'s mesh placed by `pose` (`R·p + t` in `f64`) certainly
