@@ -4,7 +4,9 @@
 thread each, several rounds interleaved, medians and ratios; robot self-collision beside
 pinocchio + coal (`bench/robots/coal_speed.py`, when this Python can import pinocchio); and
 points against meshes beside Open3D, libigl and trimesh (`points_anchors.py`, when this Python
-can import them).
+can import them). Ray picking runs on dragon_res2 (incoherent rays; the same mesh written to 7
+digits; the rays of one picture) and on held-out meshes of example-robot-data (its COLLADA
+files, read by trimesh with pycollada 0.9.2 when this Python has them).
 
 usage: bench/anchors/tables.py [--rounds N] [--out DIR] [--only collide|distance|pick|build|robots|points]
 
@@ -22,6 +24,9 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mesh_files  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "benches" / "data"
@@ -91,14 +96,14 @@ def collide_cases(meshes):
             }
 
 
-def pick_case(meshes, rays):
+def pick_case(mesh, rays):
     p = programs()
-    m, r = str(meshes["dragon_res2"]), str(rays)
+    m, r = str(mesh), str(rays)
     return {
         "obbtree": (p["obbtree"] + ["pick", m, "--rays", r, "--json"], None),
-        "parry3d-f64": (p["parry"] + ["pick", m, r], None),
-        "Embree": (p["embree"] + ["ray", m, r], None),
         "Embree robust": (p["embree"] + ["ray", m, r], {"EMBREE_ROBUST": "1"}),
+        "Embree": (p["embree"] + ["ray", m, r], None),
+        "parry3d-f64": (p["parry"] + ["pick", m, r], None),
     }
 
 
@@ -254,14 +259,69 @@ def build_table(meshes, rounds, log):
     return lines
 
 
-def pick_table(meshes, rays, rounds, log):
-    reports = rounds_of(pick_case(meshes, rays), rounds, log, "pick dragon_res2")
-    count = reports["obbtree"][0].get("rays", 100000)
-    per_ray = {e: median(r) * 1000 / count for e, r in reports.items()}
-    ob = per_ray["obbtree"]
-    lines = ["| engine | µs per ray | time / obbtree's |", "| --- | ---: | ---: |"]
-    for engine, t in per_ray.items():
-        lines.append(f"| {engine} | {'**' if engine == 'obbtree' else ''}{t:.3f}{'**' if engine == 'obbtree' else ''} | {t / ob:.2f} |")
+def seven_digits(obj, out):
+    """`obj` with every coordinate written to 7 significant digits, as many exporters write
+    them (so that most are no longer float32 values)."""
+    if not out.exists():
+        vertices, triangles = mesh_files.read_obj(obj)
+        with open(out, "w") as f:
+            for v in vertices:
+                f.write("v %.7g %.7g %.7g\n" % tuple(v))
+            for t in triangles:
+                f.write("f %d %d %d\n" % tuple(i + 1 for i in t))
+    return out
+
+
+def held_out_pick_meshes(out):
+    """OBJ copies of the held-out meshes (the COLLADA files of HELD_OUT_BUILDS, read by
+    trimesh with pycollada, exact doubles), for the Embree harness, which reads OBJ; none, with
+    the reason on stderr, when those packages are missing."""
+    try:
+        import trimesh
+        import collada  # noqa: F401  (trimesh reads .dae through it)
+    except ImportError:
+        print("pick: trimesh or pycollada is not installed for this Python; held-out meshes left out", file=sys.stderr)
+        return {}
+    found = {}
+    for label, dae in held_out_build_meshes().items():
+        obj = out / (label.replace(" ", "_") + ".obj")
+        if not obj.exists():
+            mesh = trimesh.load(dae, force="mesh", process=False)
+            mesh_files.write_obj(obj, mesh.vertices.tolist(), mesh.faces.tolist())
+        found[label] = obj
+    return found
+
+
+def ray_file(mesh, out, name, camera=False):
+    rays = out / name
+    if not rays.exists():
+        extra = ["--camera"] if camera else []
+        subprocess.run([sys.executable, ROOT / "bench" / "anchors" / "rays.py", mesh, "100000", "7", rays] + extra, check=True)
+    return rays
+
+
+def pick_inputs(meshes, rays, out):
+    """(label, mesh, rays): the tuned-on dragon_res2 with incoherent rays, the same mesh with
+    7-digit coordinates, the rays of one 316 x 316 picture of it, and held-out meshes."""
+    d2 = meshes["dragon_res2"]
+    cases = [("dragon_res2, incoherent", d2, rays),
+             ("dragon_res2 to 7 digits, incoherent", seven_digits(d2, out / "dragon_res2_7digits.obj"), rays),
+             ("dragon_res2, a 316×316 picture", d2, ray_file(d2, out, "rays_dragon_res2_camera.json", camera=True))]
+    for label, obj in held_out_pick_meshes(out).items():
+        cases.append((f"{label} (held out), incoherent", obj, ray_file(obj, out, f"rays_{obj.stem}_100k.json")))
+    return cases
+
+
+def pick_table(meshes, rays, out, rounds, log):
+    lines = ["| mesh, rays | obbtree | Embree robust | Embree | parry3d-f64 | Embree robust / obbtree |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for label, mesh, ray_path in pick_inputs(meshes, rays, out):
+        reports = rounds_of(pick_case(mesh, ray_path), rounds, log, f"pick {label}")
+        count = reports["obbtree"][0].get("rays", 100000)
+        per_ray = {e: median(r) * 1000 / count for e, r in reports.items()}
+        ob = per_ray["obbtree"]
+        cells = [f"**{ob:.3f}**"] + [f"{per_ray[e]:.3f}" for e in ("Embree robust", "Embree", "parry3d-f64")]
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | **{per_ray['Embree robust'] / ob:.2f}×** |")
     return lines
 
 
@@ -394,8 +454,8 @@ def main():
             print(f"Distance, one thread, total query time over the poses (median of {args.rounds} rounds):\n")
             print("\n".join(distance_table(meshes, args.out, args.rounds, log)) + "\n")
         if args.only in (None, "pick"):
-            print(f"Ray picking, dragon_res2, 100,000 incoherent rays, one thread (median of {args.rounds} rounds):\n")
-            print("\n".join(pick_table(meshes, rays, args.rounds, log)) + "\n")
+            print(f"Ray picking, µs per ray, one thread (median of {args.rounds} interleaved rounds):\n")
+            print("\n".join(pick_table(meshes, rays, args.out, args.rounds, log)) + "\n")
         if args.only in (None, "build"):
             print(f"Building both trees of a collide run, one thread unless said (median of {args.rounds} rounds; "
                   "in brackets, the time over obbtree's):\n")
