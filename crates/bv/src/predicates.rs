@@ -136,7 +136,8 @@ pub const TRIPLE_ERROR: f64 = (7.0 + 56.0 * f64::EPSILON) * f64::EPSILON;
 
 /// `2⁻¹⁰⁷²`, four times the smallest subnormal: the absolute error of a product that
 /// underflows is at most half of `2⁻¹⁰⁷⁴`, and [`orient3d`]'s float stage adds this, times one
-/// plus the sum of its `|z|` differences, to its error bound (see there).
+/// plus the sum of its `|z|` differences, to its error bound (see there), through
+/// [`underflow_bound`], which computes a normal number at least as large.
 pub const UNDERFLOW_ERROR: f64 = f64::from_bits(4);
 
 /// At least the rounded `UNDERFLOW_ERROR · (s + 1)` for `s ≥ 0`, and a normal number, computed
@@ -144,12 +145,12 @@ pub const UNDERFLOW_ERROR: f64 = f64::from_bits(4);
 /// a floating-point operation with a subnormal operand or result in microcode, about a hundred
 /// cycles, and the plain product is subnormal for every `s` below `2⁵⁰` (Intel, *64 and IA-32
 /// Architectures Optimization Reference Manual*, "Floating-point exceptions"; the AMD EPYC
-/// machines of `docs/performance.md` pay it too). Rounding is
-/// monotone and the scalings are exact, so the value is at least the product's from `2⁵⁰` up,
-/// and below it at least `2⁻¹⁰²²`, which the product does not exceed. Below `2⁵⁰` it is under
-/// `2⁻¹⁰²⁰`, so a float stage's decision changes only where its whole error bound is that small,
-/// far below the scales (`TRIPLE_UNDERFLOW`) at which its callers trust the float stage; from
-/// `2⁵⁰` up it exceeds the product by about `2⁻¹⁰²²` and an ulp of itself.
+/// machines of `docs/performance.md` pay it too). Rounding is monotone and the scalings are
+/// exact, so the value is at least the product's from `2⁵⁰` up, and below it at least
+/// `2⁻¹⁰²²`, which the product does not exceed. Below `2⁵⁰` it is under `2⁻¹⁰²⁰`, so a float
+/// stage's decision changes only where its whole error bound is that small, far below the
+/// scales (`TRIPLE_UNDERFLOW`) at which its callers trust the float stage; from `2⁵⁰` up it
+/// exceeds the product by about `2⁻¹⁰²²` and an ulp of itself.
 #[inline(always)]
 pub fn underflow_bound(s: f64) -> f64 {
     const SHIFT: f64 = 1.0 + (1u64 << 50) as f64;
