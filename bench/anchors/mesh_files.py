@@ -106,11 +106,12 @@ def read_mesh(path):
     raise ValueError(f'{path}: not .obj, .stl or .ply')
 
 
-def write_obj(path, vertices, triangles):
-    """An OBJ file whose coordinates parse back to exactly these doubles."""
+def write_obj(path, vertices, triangles, number=lambda x: repr(float(x))):
+    """An OBJ file whose coordinates parse back to exactly these doubles (or are written by
+    ``number``)."""
     with open(path, 'w') as out:
         for v in vertices:
-            out.write('v %s %s %s\n' % tuple(repr(float(x)) for x in v))
+            out.write('v %s %s %s\n' % tuple(number(x) for x in v))
         for t in triangles:
             out.write('f %d %d %d\n' % tuple(i + 1 for i in t))
 

@@ -22,29 +22,37 @@ import sys
 import mesh_files
 
 
-def rays(points, n, rng):
+def frame(points):
+    """The AABB of the points, its centre, and R: the largest distance of a point from it."""
     lo, hi = mesh_files.aabb(points)
     centre = [(a + b) / 2.0 for a, b in zip(lo, hi)]
-    radius = max(math.dist(p, centre) for p in points)
-    out = []
-    while len(out) < n:
-        z = 2.0 * rng.random() - 1.0
-        phi = 2.0 * math.pi * rng.random()
-        s = math.sqrt(max(0.0, 1.0 - z * z))
-        origin = [centre[0] + 2.0 * radius * s * math.cos(phi),
-                  centre[1] + 2.0 * radius * s * math.sin(phi),
-                  centre[2] + 2.0 * radius * z]
-        target = [lo[k] + (hi[k] - lo[k]) * rng.random() for k in range(3)]
-        d = [target[k] - origin[k] for k in range(3)]
-        length = math.sqrt(sum(c * c for c in d))
-        if length > 0.0:
-            out.append({'origin': origin, 'dir': [c / length for c in d]})
-    return out, centre, radius
+    return lo, hi, centre, max(math.dist(p, centre) for p in points)
+
+
+def sphere_point(centre, r, rng):
+    """A point uniform on the sphere of radius r about centre."""
+    z = 2.0 * rng.random() - 1.0
+    phi = 2.0 * math.pi * rng.random()
+    s = math.sqrt(max(0.0, 1.0 - z * z))
+    return [centre[0] + r * s * math.cos(phi), centre[1] + r * s * math.sin(phi), centre[2] + r * z]
 
 
 def unit(v):
+    """v over its length, or None when that is 0."""
     length = math.sqrt(sum(c * c for c in v))
-    return [c / length for c in v]
+    return [c / length for c in v] if length > 0.0 else None
+
+
+def rays(points, n, rng):
+    lo, hi, centre, radius = frame(points)
+    out = []
+    while len(out) < n:
+        origin = sphere_point(centre, 2.0 * radius, rng)
+        target = [lo[k] + (hi[k] - lo[k]) * rng.random() for k in range(3)]
+        d = unit([target[k] - origin[k] for k in range(3)])
+        if d is not None:
+            out.append({'origin': origin, 'dir': d})
+    return out, centre, radius
 
 
 def cross(a, b):
@@ -54,15 +62,9 @@ def cross(a, b):
 def camera_rays(points, n, rng):
     """The rays of a W x W picture (W = isqrt(n)) from an eye 2R from the AABB centre, row by
     row: at distance 2R a sphere of radius R fills a cone of half angle 30 degrees."""
-    lo, hi = mesh_files.aabb(points)
-    centre = [(a + b) / 2.0 for a, b in zip(lo, hi)]
-    radius = max(math.dist(p, centre) for p in points)
-    z = 2.0 * rng.random() - 1.0
-    phi = 2.0 * math.pi * rng.random()
-    s = math.sqrt(max(0.0, 1.0 - z * z))
-    back = [s * math.cos(phi), s * math.sin(phi), z]
-    eye = [centre[k] + 2.0 * radius * back[k] for k in range(3)]
-    forward = [-c for c in back]
+    _, _, centre, radius = frame(points)
+    eye = sphere_point(centre, 2.0 * radius, rng)
+    forward = unit([centre[k] - eye[k] for k in range(3)])
     helper = [0.0, 0.0, 1.0] if abs(forward[2]) < 0.9 else [1.0, 0.0, 0.0]
     right = unit(cross(forward, helper))
     up = cross(right, forward)

@@ -25,8 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mesh_files  # noqa: E402
+import mesh_files
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "benches" / "data"
@@ -67,10 +66,7 @@ def inputs(out):
         if not obj.exists():
             subprocess.run([sys.executable, DATA / "ply2obj.py", ROOT / "assets" / f"{name}.ply.gz", obj], check=True)
         meshes[name] = obj
-    rays = out / "rays_dragon_res2_100k.json"
-    if not rays.exists():
-        subprocess.run([sys.executable, ROOT / "bench" / "anchors" / "rays.py", meshes["dragon_res2"], "100000", "7", rays], check=True)
-    return meshes, rays
+    return meshes, ray_file(meshes["dragon_res2"], out, "rays_dragon_res2_100k.json")
 
 
 def collide_cases(meshes):
@@ -263,12 +259,7 @@ def seven_digits(obj, out):
     """`obj` with every coordinate written to 7 significant digits, as many exporters write
     them (so that most are no longer float32 values)."""
     if not out.exists():
-        vertices, triangles = mesh_files.read_obj(obj)
-        with open(out, "w") as f:
-            for v in vertices:
-                f.write("v %.7g %.7g %.7g\n" % tuple(v))
-            for t in triangles:
-                f.write("f %d %d %d\n" % tuple(i + 1 for i in t))
+        mesh_files.write_obj(out, *mesh_files.read_obj(obj), number=lambda x: "%.7g" % x)
     return out
 
 
@@ -293,6 +284,8 @@ def held_out_pick_meshes(out):
 
 
 def ray_file(mesh, out, name, camera=False):
+    """OUT/NAME: `rays.py`'s 100,000 rays (seed 7) aimed at `mesh`, or one picture's with
+    `camera`; made unless there already."""
     rays = out / name
     if not rays.exists():
         extra = ["--camera"] if camera else []
