@@ -546,11 +546,21 @@ fn bad_input_is_an_error() {
             err.to_string().starts_with("item 2 of the batch: "),
             "{err}"
         );
-        // A batch long enough to be checked on the pool names its first bad ray too.
+        // A batch long enough to be checked on the pool names its first bad ray too, on the
+        // default pool and on pools of one thread (checked in a loop on the calling thread)
+        // and two (checked in parallel), whatever this machine's core count.
         let mut long = vec![good; 20_000];
         (long[17_000], long[9_001]) = (bad, bad);
         let err = cast_rays(&model, &pose, &long, 1.0).unwrap_err();
         assert_eq!(err.index, 9_001, "{err:?}");
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let err = pool.install(|| cast_rays(&model, &pose, &long, 1.0).unwrap_err());
+            assert_eq!(err.index, 9_001, "{threads} threads: {err:?}");
+        }
     }
     for max_t in [f64::NAN, -1.0] {
         assert!(matches!(
