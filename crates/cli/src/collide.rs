@@ -7,6 +7,7 @@ use super::tree::volume_parser;
 use super::{Error, ModeArg};
 use crate::poses::{load_poses, PoseEntry};
 use crate::shape_spec::{both, Input};
+use crate::steps::{in_steps, STEP_TIME};
 use indicatif::{ProgressBar, ProgressStyle};
 use obbtree::bv::{Obb, ObbFit};
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
@@ -113,8 +114,8 @@ struct PoseResult {
     contained: Option<Containment>,
 }
 
-/// Poses per progress-bar step (each step runs in parallel).
-const CHUNK: usize = 64;
+/// Poses in the first progress step; later steps grow with the pace ([`crate::steps`]).
+const FIRST_STEP: usize = 64;
 
 /// What the trees are queried with: B at every pose, or A against itself.
 enum Query {
@@ -276,7 +277,7 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     Ok((build_ms, query_ms, results))
 }
 
-/// Every pose of B, after [`super::WARM_UP_QUERIES`] untimed ones, in chunks that advance a
+/// Every pose of B, after [`super::WARM_UP_QUERIES`] untimed ones, in steps that advance a
 /// progress bar; the query time (ms) and the results.
 fn collide_poses<V: PosedOverlap>(
     ma: &Model<V>,
@@ -285,7 +286,7 @@ fn collide_poses<V: PosedOverlap>(
     request: &CollisionRequest,
     quiet: bool,
 ) -> Result<(f64, Vec<CollisionResult>), Error> {
-    let progress = if !quiet && poses.len() > CHUNK && std::io::stderr().is_terminal() {
+    let progress = if !quiet && poses.len() > FIRST_STEP && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(poses.len() as u64);
         bar.set_style(
             ProgressStyle::with_template("{bar:30} {pos}/{len} poses {eta}")
@@ -304,12 +305,12 @@ fn collide_poses<V: PosedOverlap>(
     collide_many(ma, &Pose::identity(), mb, warm_up, request).map_err(refused(0))?;
     let start = Instant::now();
     let mut results = Vec::with_capacity(poses.len());
-    for (k, chunk) in poses.chunks(CHUNK).enumerate() {
-        results.extend(
-            collide_many(ma, &Pose::identity(), mb, chunk, request).map_err(refused(k * CHUNK))?,
-        );
-        progress.inc(chunk.len() as u64);
-    }
+    in_steps::<Error>(poses.len(), FIRST_STEP, STEP_TIME, |step| {
+        let answers = collide_many(ma, &Pose::identity(), mb, &poses[step.clone()], request);
+        results.extend(answers.map_err(refused(step.start))?);
+        progress.inc(step.len() as u64);
+        Ok(())
+    })?;
     let query_ms = start.elapsed().as_secs_f64() * 1e3;
     progress.finish_and_clear();
     Ok((query_ms, results))

@@ -9,6 +9,7 @@ use super::tree::volume_parser;
 use super::Error;
 use crate::poses::{load_poses, PoseEntry};
 use crate::shape_spec::{both, Input};
+use crate::steps::{in_steps, STEP_TIME};
 use indicatif::ProgressBar;
 use obbtree::tree::{with_volume, TreeVolume, VolumeKind};
 use obbtree::{
@@ -129,8 +130,8 @@ enum Question {
     Pairs(f64),
 }
 
-/// Poses per progress-bar step (each step runs in parallel).
-const CHUNK: usize = 64;
+/// Poses in the first progress step; later steps grow with the pace ([`crate::steps`]).
+const FIRST_STEP: usize = 64;
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     let question = match args.margin {
@@ -219,7 +220,7 @@ fn run_query<V: PosedOverlap + TreeVolume>(
     building.finish_and_clear();
     let (ma, mb) = models?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    let progress = counting_bar(poses.len(), "poses", "", CHUNK + 1, quiet);
+    let progress = counting_bar(poses.len(), "poses", "", FIRST_STEP + 1, quiet);
     let refused = |offset: usize| {
         move |e: BatchError| Error::Message(format!("pose {}: {}", offset + e.index, e.source))
     };
@@ -242,10 +243,12 @@ fn run_query<V: PosedOverlap + TreeVolume>(
         Some(request) => track(&ma, &mb, poses, &request, &progress)?,
         None => {
             let mut results = Vec::with_capacity(poses.len());
-            for (k, chunk) in poses.chunks(CHUNK).enumerate() {
-                results.extend(answer(&ma, &mb, chunk, question).map_err(refused(k * CHUNK))?);
-                progress.inc(chunk.len() as u64);
-            }
+            in_steps::<Error>(poses.len(), FIRST_STEP, STEP_TIME, |step| {
+                let answers = answer(&ma, &mb, &poses[step.clone()], question);
+                results.extend(answers.map_err(refused(step.start))?);
+                progress.inc(step.len() as u64);
+                Ok(())
+            })?;
             results
         }
     };

@@ -36,6 +36,7 @@ mod robot;
 mod scene;
 mod sdf;
 mod shape_spec;
+mod steps;
 mod tessellate;
 mod tree;
 

@@ -6,6 +6,7 @@ use super::render::{self, Shape};
 use super::tree::volume_parser;
 use super::Error;
 use crate::shape_spec::Input;
+use crate::steps::{in_steps, STEP_TIME};
 use obbtree::bv::{Aabb, BoundingVolume};
 use obbtree::tree::{with_volume, SplitRule, TreeVolume, VolumeKind};
 use obbtree::{
@@ -186,14 +187,15 @@ fn finish<V: RayVolume>(
     print_report(args, &report, rays.is_some(), out)
 }
 
-/// Rays cast per call in [`cast_batch`]: the result buffer is reused from one chunk to the
-/// next, so it stays in cache and its pages are touched once.
-const RAYS_PER_CHUNK: usize = 4096;
+/// Rays cast in [`cast_batch`]'s first step; later steps grow with the pace
+/// ([`super::steps`]). The result buffer is reused from one step to the next, so its pages are
+/// touched once.
+const FIRST_STEP_RAYS: usize = 4096;
 
 /// A ray's first hit as (triangle, t), if any.
 type FirstHit = Option<(u32, f64)>;
 
-/// Every ray of the file, after [`super::WARM_UP_QUERIES`] untimed ones, in chunks through one
+/// Every ray of the file, after [`super::WARM_UP_QUERIES`] untimed ones, in steps through one
 /// reused buffer: the query time (ms) and each ray's first hit as (triangle, t).
 fn cast_batch<V: RayVolume>(
     args: &Args,
@@ -201,7 +203,7 @@ fn cast_batch<V: RayVolume>(
     rays: &[Ray],
 ) -> Result<(f64, Vec<FirstHit>), Error> {
     let pose = Pose::identity();
-    let mut buffer = Vec::with_capacity(RAYS_PER_CHUNK);
+    let mut buffer = Vec::with_capacity(FIRST_STEP_RAYS);
     let warm_up = &rays[..rays.len().min(super::WARM_UP_QUERIES)];
     // Errors are reported by the timed run below.
     let _ = cast_rays_into(model, &pose, warm_up, f64::INFINITY, &mut buffer);
@@ -223,16 +225,20 @@ fn cast_batch<V: RayVolume>(
     // harnesses make theirs: the time is the queries'.
     let mut hits: Vec<FirstHit> = vec![None; rays.len()];
     let start = Instant::now();
-    let chunks = rays
-        .chunks(RAYS_PER_CHUNK)
-        .zip(hits.chunks_mut(RAYS_PER_CHUNK));
-    for (k, (chunk, answers)) in chunks.enumerate() {
-        cast_rays_into(model, &pose, chunk, f64::INFINITY, &mut buffer)
-            .map_err(refused(k * RAYS_PER_CHUNK))?;
-        for (answer, hit) in answers.iter_mut().zip(&buffer) {
+    in_steps::<Error>(rays.len(), FIRST_STEP_RAYS, STEP_TIME, |step| {
+        cast_rays_into(
+            model,
+            &pose,
+            &rays[step.clone()],
+            f64::INFINITY,
+            &mut buffer,
+        )
+        .map_err(refused(step.start))?;
+        for (answer, hit) in hits[step].iter_mut().zip(&buffer) {
             *answer = hit.map(|h| (h.triangle, h.t));
         }
-    }
+        Ok(())
+    })?;
     Ok((start.elapsed().as_secs_f64() * 1e3, hits))
 }
 
