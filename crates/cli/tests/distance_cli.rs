@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{asset, cube_obj, obbtree};
+use common::{asset, cube_obj, obbtree, poses_with_one_refused, tiny_coordinate_tetrahedron};
 use serde_json::{json, Value};
 use std::process::Output;
 
@@ -295,4 +295,21 @@ fn shapes_stand_in_for_meshes() {
     ]));
     let got = cyl["results"][0]["distance"].as_f64().unwrap();
     assert!((got - 1.0).abs() <= 1e-12 * 4.0, "{got}");
+}
+
+/// A pose the query refuses deep in a long file, past the first progress steps, is named by
+/// its place in the file.
+#[test]
+fn a_bad_pose_past_the_first_steps_is_named_by_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let tet = tiny_coordinate_tetrahedron(dir.path());
+    let tet = tet.to_str().unwrap();
+    let poses = dir.path().join("poses.json");
+    std::fs::write(&poses, poses_with_one_refused(300, 200)).unwrap();
+    let poses = poses.to_str().unwrap();
+    check_error(&["distance", tet, tet, "--poses", poses], "pose 200: ");
+    check_error(
+        &["distance", tet, tet, "--poses", poses, "--margin", "0.1"],
+        "pose 200: ",
+    );
 }

@@ -48,6 +48,36 @@ fn rays_file_gives_the_json_contract() {
     }
 }
 
+/// A ray the query refuses deep in a long file, past the first progress steps, is named by its
+/// place in the file. (Its direction's components span more than the query admits; the file's
+/// reader accepts it, so the refusal comes from the step that holds it.)
+#[test]
+fn a_bad_ray_past_the_first_steps_is_named_by_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let ray = |i: usize| {
+        let dir = if i == 13_000 {
+            "[1,1e-305,0]"
+        } else {
+            "[0,0,1]"
+        };
+        format!(r#"{{"origin":[0,0,0],"dir":{dir}}}"#)
+    };
+    let all: Vec<String> = (0..20_000).map(ray).collect();
+    let rays = dir.path().join("rays.json");
+    std::fs::write(&rays, format!(r#"{{"rays":[{}]}}"#, all.join(","))).unwrap();
+    let bunny = asset("bunny.obj");
+    let out = obbtree(&[
+        "pick",
+        bunny.to_str().unwrap(),
+        "--rays",
+        rays.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("ray 13000: "), "{err}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_fails() {
     let dir = tempfile::tempdir().unwrap();

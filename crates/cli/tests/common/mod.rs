@@ -61,3 +61,23 @@ pub fn cube(side: f64) -> obbtree::bv::TriMesh {
     let corner = obbtree::bv::Point::new(side, side, side);
     obbtree::bv::TriMesh::cuboid(obbtree::bv::Point::origin(), corner).unwrap()
 }
+
+/// A tetrahedron with one coordinate of 1e-70, the least the meshes admit.
+pub fn tiny_coordinate_tetrahedron(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("tet.obj");
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1e-70 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n";
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `count` poses of B, 3 along x from A, the one at `refused` turned by 1e-10 radians about x: its
+/// rotation's entry 1e-10 times the mesh's coordinate 1e-70 is finer than the exact range, so
+/// the query refuses it (the file's reader accepts it).
+pub fn poses_with_one_refused(count: usize, refused: usize) -> String {
+    let pose = |i: usize| {
+        let angle = if i == refused { 1e-10 } else { 0.0 };
+        format!(r#"{{"translation":[3,0,0],"rotation":[{angle},0,0]}}"#)
+    };
+    let poses: Vec<String> = (0..count).map(pose).collect();
+    format!(r#"{{"poses":[{}]}}"#, poses.join(","))
+}
