@@ -6,9 +6,10 @@ pinocchio + coal (`bench/robots/coal_speed.py`, when this Python can import pino
 points against meshes beside Open3D, libigl and trimesh (`points_anchors.py`, when this Python
 can import them). Ray picking runs on dragon_res2 (incoherent rays; the same mesh written to 7
 digits; the rays of one picture) and on held-out meshes of example-robot-data (its COLLADA
-files, read by trimesh with pycollada 0.9.2 when this Python has them).
+files, read by trimesh with pycollada 0.9.2 when this Python has them). Last, the program's
+batches (rays, distances, collisions) on one and two threads.
 
-usage: bench/anchors/tables.py [--rounds N] [--out DIR] [--only collide|distance|pick|build|robots|points]
+usage: bench/anchors/tables.py [--rounds N] [--out DIR] [--only collide|distance|pick|build|robots|points|cores]
 
 Needs `cargo build --release -p obbtree-cli --bin obbtree --example parry_bench` (or set
 OBBTREE_BIN_DIR to the folder holding `obbtree` and `examples/parry_bench`) and the harnesses of
@@ -255,6 +256,28 @@ def build_table(meshes, rounds, log):
     return lines
 
 
+def cores_table(meshes, rays, rounds, log):
+    """The program's batches on one and two threads of rayon's pool (`RAYON_NUM_THREADS`),
+    interleaved: the time two threads take against one's. Each report is read from the captured
+    output after the program has exited, so no other process competes for the second core."""
+    p = programs()
+    d2, d3 = str(meshes["dragon_res2"]), str(meshes["dragon_res3"])
+    cases = {
+        "`pick`, 100,000 incoherent rays, dragon_res2": p["obbtree"] + ["pick", d2, "--rays", str(rays), "--json"],
+        "`distance`, dragon_res3's 100 near misses":
+            p["obbtree"] + ["distance", d3, d3, "--poses", str(DATA / "poses_dragon_res3_near_100.json"), "--json"],
+        "`collide --mode all`, 200 poses, dragon_res2":
+            p["obbtree"] + ["collide", d2, d2, "--poses", str(DATA / "poses_dragon_res2_200.json"), "--mode", "all", "--json"],
+    }
+    lines = ["| batch | one thread | two threads | one / two |", "| --- | ---: | ---: | ---: |"]
+    for case, command in cases.items():
+        commands = {threads: (command, {"RAYON_NUM_THREADS": threads}) for threads in ("1", "2")}
+        reports = rounds_of(commands, rounds, log, f"cores {case}")
+        one, two = median(reports["1"]), median(reports["2"])
+        lines.append(f"| {case} | {ms(one)} | {ms(two)} | **{one / two:.2f}×** |")
+    return lines
+
+
 def seven_digits(obj, out):
     """`obj` with every coordinate written to 7 significant digits, as many exporters write
     them (so that most are no longer float32 values)."""
@@ -434,7 +457,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "anchors" / "tables")
-    parser.add_argument("--only", choices=["collide", "distance", "pick", "build", "robots", "points"])
+    parser.add_argument("--only", choices=["collide", "distance", "pick", "build", "robots", "points", "cores"])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     meshes, rays = inputs(args.out)
@@ -456,6 +479,9 @@ def main():
         if args.only in (None, "robots"):
             print(f"Robot self-collision beside pinocchio + coal, one thread (least of {args.rounds} runs):\n")
             print("\n".join(robot_table(args.rounds)) + "\n")
+        if args.only in (None, "cores"):
+            print(f"The program's batches on one and two threads (median of {args.rounds} interleaved rounds):\n")
+            print("\n".join(cores_table(meshes, rays, args.rounds, log)) + "\n")
         if args.only in (None, "points"):
             print("Points against a mesh, 100,000 points, µs per point (median of "
                   f"{args.rounds} interleaved rounds; trimesh on the first 2,000):\n")
