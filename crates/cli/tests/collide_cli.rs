@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{asset, cube_obj, obbtree, poses_with_one_refused, tiny_coordinate_tetrahedron};
+use common::{asset, cube_obj, error_of, obbtree, pose_200_refused};
 use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
@@ -162,16 +162,12 @@ fn bad_input_is_one_line_and_non_zero() {
 #[test]
 fn a_bad_pose_past_the_first_steps_is_named_by_its_index() {
     let dir = tempfile::tempdir().unwrap();
-    let tet = tiny_coordinate_tetrahedron(dir.path());
-    let tet = tet.to_str().unwrap();
-    let poses = dir.path().join("poses.json");
-    std::fs::write(&poses, poses_with_one_refused(300, 200)).unwrap();
-    let poses = poses.to_str().unwrap();
-    let o = obbtree(&["collide", tet, tet, "--poses", poses]);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("pose 200: "), "{err}");
+    let (tet, poses) = pose_200_refused(dir.path());
+    let err = error_of(&["collide", &tet, &tet, "--poses", &poses]);
+    assert!(
+        err.starts_with("error: pose 200: ") && err.lines().count() == 1,
+        "{err}"
+    );
 }
 
 /// `--containment` names each answer: B inside A, A inside B, apart, surfaces meeting.

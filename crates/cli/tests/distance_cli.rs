@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{asset, cube_obj, obbtree, poses_with_one_refused, tiny_coordinate_tetrahedron};
+use common::{asset, cube_obj, obbtree, pose_200_refused};
 use serde_json::{json, Value};
 use std::process::Output;
 
@@ -302,14 +302,9 @@ fn shapes_stand_in_for_meshes() {
 #[test]
 fn a_bad_pose_past_the_first_steps_is_named_by_its_index() {
     let dir = tempfile::tempdir().unwrap();
-    let tet = tiny_coordinate_tetrahedron(dir.path());
-    let tet = tet.to_str().unwrap();
-    let poses = dir.path().join("poses.json");
-    std::fs::write(&poses, poses_with_one_refused(300, 200)).unwrap();
-    let poses = poses.to_str().unwrap();
+    let (tet, poses) = pose_200_refused(dir.path());
+    let (tet, poses) = (tet.as_str(), poses.as_str());
     check_error(&["distance", tet, tet, "--poses", poses], "pose 200: ");
-    check_error(
-        &["distance", tet, tet, "--poses", poses, "--margin", "0.1"],
-        "pose 200: ",
-    );
+    let margin = ["distance", tet, tet, "--poses", poses, "--margin", "0.1"];
+    check_error(&margin, "pose 200: ");
 }

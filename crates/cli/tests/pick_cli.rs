@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{asset, obbtree};
+use common::{asset, error_of, obbtree};
 
 #[test]
 fn rays_file_gives_the_json_contract() {
@@ -65,17 +65,12 @@ fn a_bad_ray_past_the_first_steps_is_named_by_its_index() {
     let all: Vec<String> = (0..20_000).map(ray).collect();
     let rays = dir.path().join("rays.json");
     std::fs::write(&rays, format!(r#"{{"rays":[{}]}}"#, all.join(","))).unwrap();
-    let bunny = asset("bunny.obj");
-    let out = obbtree(&[
-        "pick",
-        bunny.to_str().unwrap(),
-        "--rays",
-        rays.to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("ray 13000: "), "{err}");
+    let (bunny, rays) = (asset("bunny.obj"), rays.to_str().unwrap().to_owned());
+    let err = error_of(&["pick", bunny.to_str().unwrap(), "--rays", &rays]);
+    assert!(
+        err.contains(": ray 13000: ") && err.lines().count() == 1,
+        "{err}"
+    );
 }
 
 #[test]

@@ -62,22 +62,21 @@ pub fn cube(side: f64) -> obbtree::bv::TriMesh {
     obbtree::bv::TriMesh::cuboid(obbtree::bv::Point::origin(), corner).unwrap()
 }
 
-/// A tetrahedron with one coordinate of 1e-70, the least the meshes admit.
-pub fn tiny_coordinate_tetrahedron(dir: &std::path::Path) -> std::path::PathBuf {
-    let path = dir.join("tet.obj");
-    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1e-70 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n";
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// `count` poses of B, 3 along x from A, the one at `refused` turned by 1e-10 radians about x: its
-/// rotation's entry 1e-10 times the mesh's coordinate 1e-70 is finer than the exact range, so
-/// the query refuses it (the file's reader accepts it).
-pub fn poses_with_one_refused(count: usize, refused: usize) -> String {
+/// A tetrahedron with one coordinate of 1e-70 (the least the meshes admit) written to
+/// `dir/tet.obj`, and `dir/poses.json` with 300 poses of B, 3 along x from A, the one at index
+/// 200 turned by 1e-10 radians about x: that rotation's entry times the coordinate, 1e-80, is
+/// finer than the exact range, so the query refuses the pose (the file's reader accepts it).
+/// Returns both paths.
+pub fn pose_200_refused(dir: &std::path::Path) -> (String, String) {
+    let (mesh, poses) = (dir.join("tet.obj"), dir.join("poses.json"));
+    let tet = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1e-70 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n";
+    std::fs::write(&mesh, tet).unwrap();
     let pose = |i: usize| {
-        let angle = if i == refused { 1e-10 } else { 0.0 };
+        let angle = if i == 200 { 1e-10 } else { 0.0 };
         format!(r#"{{"translation":[3,0,0],"rotation":[{angle},0,0]}}"#)
     };
-    let poses: Vec<String> = (0..count).map(pose).collect();
-    format!(r#"{{"poses":[{}]}}"#, poses.join(","))
+    let all: Vec<String> = (0..300).map(pose).collect();
+    std::fs::write(&poses, format!(r#"{{"poses":[{}]}}"#, all.join(","))).unwrap();
+    let text = |p: std::path::PathBuf| p.to_str().unwrap().to_owned();
+    (text(mesh), text(poses))
 }
