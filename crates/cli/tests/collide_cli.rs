@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{asset, cube_obj, error_of, obbtree, pose_200_refused};
+use common::{asset, cube_obj, cube_on_translation_grid, error_of, obbtree, pose_200_refused};
 use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
@@ -168,6 +168,16 @@ fn a_bad_pose_past_the_first_steps_is_named_by_its_index() {
         err.starts_with("error: pose 200: ") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// Every pose of a long file is answered in its place, whatever progress step holds it: two
+/// unit cubes meet exactly when no axis separates them, `max |tᵢ| ≤ 1` (touching counts).
+#[test]
+fn every_pose_of_a_long_file_is_answered_in_its_place() {
+    for (r, t) in cube_on_translation_grid("collide") {
+        let meet = t.iter().all(|c| c.abs() <= 1.0);
+        assert_eq!(r["intersects"].as_bool(), Some(meet), "{t:?}");
+    }
 }
 
 /// `--containment` names each answer: B inside A, A inside B, apart, surfaces meeting.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{asset, cube_obj, obbtree, pose_200_refused};
+use common::{asset, cube_obj, cube_on_translation_grid, obbtree, pose_200_refused, unit_cube_gap};
 use serde_json::{json, Value};
 use std::process::Output;
 
@@ -307,4 +307,18 @@ fn a_bad_pose_past_the_first_steps_is_named_by_its_index() {
     check_error(&["distance", tet, tet, "--poses", poses], "pose 200: ");
     let margin = ["distance", tet, tet, "--poses", poses, "--margin", "0.1"];
     check_error(&margin, "pose 200: ");
+}
+
+/// Every pose of a long file is answered in its place, whatever progress step holds it: the
+/// distance between two unit cubes is the length of their per-axis gaps, within the
+/// documented bound `1e-12·(d + L)`.
+#[test]
+fn every_pose_of_a_long_file_is_answered_in_its_place() {
+    for (r, t) in cube_on_translation_grid("distance") {
+        let (got, want) = (r["distance"].as_f64().unwrap(), unit_cube_gap(&t));
+        assert!(
+            (got - want).abs() <= 1e-12 * (want + 4.0),
+            "{t:?}: {got} {want}"
+        );
+    }
 }

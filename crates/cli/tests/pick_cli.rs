@@ -56,21 +56,92 @@ fn a_bad_ray_past_the_first_steps_is_named_by_its_index() {
     let dir = tempfile::tempdir().unwrap();
     let ray = |i: usize| {
         let dir = if i == 13_000 {
-            "[1,1e-305,0]"
+            [1.0, 1e-305, 0.0]
         } else {
-            "[0,0,1]"
+            [0.0, 0.0, 1.0]
         };
-        format!(r#"{{"origin":[0,0,0],"dir":{dir}}}"#)
+        ([0.0; 3], dir)
     };
-    let all: Vec<String> = (0..20_000).map(ray).collect();
-    let rays = dir.path().join("rays.json");
-    std::fs::write(&rays, format!(r#"{{"rays":[{}]}}"#, all.join(","))).unwrap();
-    let (bunny, rays) = (asset("bunny.obj"), rays.to_str().unwrap().to_owned());
+    let rays = rays_file(dir.path(), &(0..20_000).map(ray).collect::<Vec<_>>());
+    let bunny = asset("bunny.obj");
     let err = error_of(&["pick", bunny.to_str().unwrap(), "--rays", &rays]);
     assert!(
         err.contains(": ray 13000: ") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// Every ray of a long file is answered in its place, whatever progress step holds it: against
+/// the unit cube `[0, 1]³`, the slab method (Kay and Kajiya, 1986) gives the entry `t` of each
+/// ray from `x = -1` toward `+x`. Origins are dyadic and slopes powers of two, so the slabs'
+/// quotients are exact and rays through edges and corners touch exactly (touching counts as a
+/// hit).
+#[test]
+fn every_ray_of_a_long_file_is_answered_in_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = common::cube_obj(dir.path(), "cube.obj", 1.0);
+    let offsets: Vec<f64> = (-8..24)
+        .map(|k| f64::from(2 * k + 1) / 16.0 - 0.5)
+        .collect();
+    let slopes = [-0.5, -0.25, -0.125, 0.0, 0.125, 0.25, 0.5];
+    let mut rays = Vec::new();
+    for &y in &offsets {
+        for &z in &offsets {
+            for &dy in &slopes {
+                for &dz in &slopes {
+                    rays.push(([-1.0, y, z], [1.0, dy, dz]));
+                }
+            }
+        }
+    }
+    assert!(rays.len() > 20_000);
+    let file = rays_file(dir.path(), &rays);
+    let out = obbtree(&["pick", cube.to_str().unwrap(), "--rays", &file, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hits = report["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), rays.len());
+    for (hit, (o, d)) in hits.iter().zip(&rays) {
+        let want = slab_entry(o, d);
+        assert_eq!(hit["hit"].as_bool(), Some(want.is_some()), "{o:?} {d:?}");
+        if let Some(t) = want {
+            let got = hit["t"].as_f64().unwrap();
+            assert!(
+                (got - t).abs() <= 1e-12 * (t + 1.0),
+                "{o:?} {d:?}: {got} {t}"
+            );
+        }
+    }
+}
+
+/// `dir/rays.json` holding `rays` as (origin, direction); its path.
+fn rays_file(dir: &std::path::Path, rays: &[([f64; 3], [f64; 3])]) -> String {
+    let entry = |(o, d): &([f64; 3], [f64; 3])| format!(r#"{{"origin":{o:?},"dir":{d:?}}}"#);
+    let entries: Vec<String> = rays.iter().map(entry).collect();
+    let path = dir.join("rays.json");
+    std::fs::write(&path, format!(r#"{{"rays":[{}]}}"#, entries.join(","))).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// Where the ray `o + t·d`, `t ≥ 0`, first meets the closed cube `[0, 1]³`, if it does.
+fn slab_entry(o: &[f64; 3], d: &[f64; 3]) -> Option<f64> {
+    let (mut near, mut far) = (0.0_f64, f64::INFINITY);
+    for axis in 0..3 {
+        if d[axis] == 0.0 {
+            if !(0.0..=1.0).contains(&o[axis]) {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = ((0.0 - o[axis]) / d[axis], (1.0 - o[axis]) / d[axis]);
+        near = near.max(a.min(b));
+        far = far.min(a.max(b));
+    }
+    (near <= far).then_some(near)
 }
 
 #[test]

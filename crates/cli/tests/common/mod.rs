@@ -80,3 +80,53 @@ pub fn pose_200_refused(dir: &std::path::Path) -> (String, String) {
     let text = |p: std::path::PathBuf| p.to_str().unwrap().to_owned();
     (text(mesh), text(poses))
 }
+
+/// `dir/grid.json`: poses of B translated (not turned) to every point of the dyadic grid
+/// `{-1.5, -1.25, …, 1.5}³` (2,197 poses, more than the program's first progress steps), and
+/// the translations in file order. Against two unit cubes `[0, 1]³` the grid holds overlaps,
+/// faces, edges and corners that touch exactly (a coordinate of ±1), and gaps.
+pub fn translation_grid_poses(dir: &std::path::Path) -> (String, Vec<[f64; 3]>) {
+    let steps: Vec<f64> = (-6..=6).map(|k| f64::from(k) * 0.25).collect();
+    let mut translations = Vec::new();
+    for &x in &steps {
+        for &y in &steps {
+            for &z in &steps {
+                translations.push([x, y, z]);
+            }
+        }
+    }
+    let entry = |t: &[f64; 3]| {
+        format!(
+            r#"{{"translation":[{},{},{}],"rotation":[0,0,0]}}"#,
+            t[0], t[1], t[2]
+        )
+    };
+    let entries: Vec<String> = translations.iter().map(entry).collect();
+    let path = dir.join("grid.json");
+    std::fs::write(&path, format!(r#"{{"poses":[{}]}}"#, entries.join(","))).unwrap();
+    (path.to_str().unwrap().to_owned(), translations)
+}
+
+/// The distance between the cubes `[0, 1]³` and `[0, 1]³ + t`: the length of the per-axis
+/// gaps `max(|tᵢ| − 1, 0)` (0 when they overlap or touch).
+pub fn unit_cube_gap(t: &[f64; 3]) -> f64 {
+    t.iter()
+        .map(|c| (c.abs() - 1.0).max(0.0).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// The program's `command` (`collide` or `distance`) of the unit cube with itself at every
+/// pose of [`translation_grid_poses`], with `--json`: each result and its translation, in file
+/// order.
+pub fn cube_on_translation_grid(command: &str) -> Vec<(serde_json::Value, [f64; 3])> {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = cube_obj(dir.path(), "cube.obj", 1.0);
+    let cube = cube.to_str().unwrap();
+    let (poses, translations) = translation_grid_poses(dir.path());
+    let report = stdout_of(&[command, cube, cube, "--poses", &poses, "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), translations.len());
+    results.iter().cloned().zip(translations).collect()
+}
