@@ -57,23 +57,23 @@ mod tests {
         seen
     }
 
-    #[test]
-    fn steps_double_while_each_is_quicker_than_the_step_time() {
-        let lengths: Vec<usize> = ranges(100, 4, Duration::MAX)
+    /// The lengths of those ranges.
+    fn lengths(len: usize, least: usize, step_time: Duration) -> Vec<usize> {
+        ranges(len, least, step_time)
             .iter()
             .map(|r| r.len())
-            .collect();
-        assert_eq!(lengths, [4, 8, 16, 32, 40]);
+            .collect()
+    }
+
+    #[test]
+    fn steps_double_while_each_is_quicker_than_the_step_time() {
+        assert_eq!(lengths(100, 4, Duration::MAX), [4, 8, 16, 32, 40]);
     }
 
     #[test]
     fn steps_keep_their_length_once_one_lasts_the_step_time() {
         // Every step takes at least zero time, so none grows.
-        let lengths: Vec<usize> = ranges(10, 3, Duration::ZERO)
-            .iter()
-            .map(|r| r.len())
-            .collect();
-        assert_eq!(lengths, [3, 3, 3, 1]);
+        assert_eq!(lengths(10, 3, Duration::ZERO), [3, 3, 3, 1]);
     }
 
     #[test]
