@@ -188,8 +188,8 @@ fn finish<V: RayVolume>(
 }
 
 /// Rays cast in [`cast_batch`]'s first step; later steps grow with the pace
-/// ([`super::steps`]). The result buffer is reused from one step to the next, so its pages are
-/// touched once.
+/// ([`super::steps`]). The result buffer is reused from one step to the next, growing with
+/// them, so it is allocated a few times per batch rather than once per step.
 const FIRST_STEP_RAYS: usize = 4096;
 
 /// A ray's first hit as (triangle, t), if any.
