@@ -67,7 +67,8 @@
 //! node of B are bounded by the model's distance index, a rectangle swept sphere around each
 //! node's triangles of the model's own tree, whatever its volume type
 //! ([`Model::prepare_distance`]; 15 numbers, 120 bytes per node, plus the node's height; its size per triangle is in `docs/performance.md`); pairs with a leaf of B by
-//! the boxes around the triangles (B's leaf triangles are placed in A's frame once per query,
+//! the boxes around the triangles, and by the rectangle swept spheres where the boxes' gap does
+//! not prune (B's leaf triangles are placed in A's frame once per query,
 //! and each triangle pair is screened by its boxes' gap and by its projections on the best
 //! pair's direction before it is measured). Rectangle swept spheres bound distances more
 //! tightly than the trees' own oriented boxes, spheres and k-DOPs (compared in

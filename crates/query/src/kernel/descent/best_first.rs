@@ -82,11 +82,14 @@ const STALE: u32 = 1 << 31;
 /// bound (complete unless the walk breaks).
 ///
 /// A pair whose node of B is internal is bounded by the rectangle swept spheres
-/// ([`rss_rss::lower_bound`], B's placed once per query); a pair with a leaf of B by the gap
-/// between the box around A's node's triangles and the box around B's placed leaf triangles
-/// (B's leaf triangles are placed for the leaf test anyway, and the gap is exact up to
-/// rounding). Pairs are split by the descents' one rule ([`split`]), the larger measured by
-/// the rectangle swept spheres.
+/// ([`rss_rss::lower_bound`], B's placed once per query); a pair with a leaf of B first by the
+/// gap between the box around A's node's triangles and the box around B's placed leaf
+/// triangles (B's leaf triangles are placed for the leaf test anyway, and the gap is exact up
+/// to rounding), then, when that gap does not prune, by the larger of it and the rectangle
+/// swept spheres' bound: axis-aligned boxes around patches tilted in A's frame are loose, and
+/// on meshes of long thin triangles the gap alone left most leaf pairs near a near miss
+/// unpruned (counts in `docs/performance.md`). Pairs are split by the descents' one rule
+/// ([`split`]), the larger measured by the rectangle swept spheres.
 pub(crate) fn walk<V: TreeVolume, W: Visitor, S: PairScreen>(
     trees: &Trees<'_, V>,
     leaves: &mut LeafTest,
@@ -121,7 +124,17 @@ pub(crate) fn walk<V: TreeVolume, W: Visitor, S: PairScreen>(
             }
             let volumes = if nb[j].is_leaf() {
                 let around = leaves.placed_bounds(&Leaf::of(trees.b, j));
-                box_gap(&a_bounds[i], &around)
+                let gap = box_gap(&a_bounds[i], &around);
+                if gap >= enough {
+                    gap
+                } else {
+                    let b = placed.get(j as u32, || place(j));
+                    gap.max(rss_rss::lower_bound_or_above(
+                        &trees.a_volumes[i],
+                        b,
+                        enough,
+                    ))
+                }
             } else {
                 let b = placed.get(j as u32, || place(j));
                 rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
