@@ -255,7 +255,10 @@ impl<'a> LeafTest<'a> {
     /// pairwise loop (box comparisons are exact, so disjoint boxes prove the triangles disjoint). The box tests of a run of
     /// triangles are recorded as bits before any exact test, so a box test, whose outcome is
     /// hard to predict, costs no branch (fewer mispredictions for a few more instructions; the
-    /// counts are in `docs/performance.md`).
+    /// counts are in `docs/performance.md`). With its box test, each pair of A's run is screened
+    /// by B's triangle's plane ([`Prepared::plane_separates`](tri_tri_exact::Prepared::plane_separates):
+    /// A's triangle certainly on one side of it), into the same bits: the boxes of long, tilted
+    /// triangles (CAD meshes' slivers) overlap far more often than the triangles meet.
     pub fn test(
         &mut self,
         a: Leaf,
@@ -268,14 +271,15 @@ impl<'a> LeafTest<'a> {
         let pa = &self.a[a.start..a.start + a.triangles.len()];
         let around_a = &self.a_bounds[a.node];
         let pb = self.cache.triangles(self.b, self.b_in_a, &b);
-        // Box tests are made for a whole run of triangles and recorded as bits, without a branch
-        // (their outcome is hard to predict); the loops then visit the set bits.
+        // Box (and plane) tests are made for a whole run of triangles and recorded as bits,
+        // without a branch (their outcome is hard to predict); the loops then visit the set bits.
         for (run_b, first_b) in pb.chunks(64).zip((0..).step_by(64)) {
             for j in set_bits(bits(run_b, |qb| aabb_aabb::overlaps(around_a, &qb.bounds))) {
                 let (qb, tb) = (&run_b[j], b.triangles[first_b + j]);
                 for (run_a, first_a) in pa.chunks(64).zip((0..).step_by(64)) {
                     for k in set_bits(bits(run_a, |qa| {
                         aabb_aabb::overlaps(&qa.bounds, &qb.bounds)
+                            & !qb.tri.plane_separates(&qa.tri)
                     })) {
                         let ta = a.triangles[first_a + k];
                         if keep(ta, tb)
