@@ -70,26 +70,33 @@ def inputs(out):
     return meshes, ray_file(meshes["dragon_res2"], out, "rays_dragon_res2_100k.json")
 
 
-def collide_cases(meshes):
-    """(case, query, {engine: command}) for every collision row."""
+def collide_cases(meshes, out):
+    """(case, query, {engine: command}) for every collision row: the tuned-on dragons, then the
+    held-out pair (`held_out_pair`) when it can be made."""
     p = programs()
     cases = [
-        ("dragon_res3, 500 poses", "dragon_res3", "poses_dragon_res3_500.json", ["all", "first"]),
-        ("dragon_res3, 100 near misses", "dragon_res3", "poses_dragon_res3_near_100.json", ["first"]),
-        ("dragon_res2, 200 poses", "dragon_res2", "poses_dragon_res2_200.json", ["all", "first"]),
-        ("dragon_res2, 100 near misses", "dragon_res2", "poses_dragon_res2_near_100.json", ["first"]),
+        ("dragon_res3, 500 poses", meshes["dragon_res3"], meshes["dragon_res3"], DATA / "poses_dragon_res3_500.json", ["all", "first"]),
+        ("dragon_res3, 100 near misses", meshes["dragon_res3"], meshes["dragon_res3"], DATA / "poses_dragon_res3_near_100.json", ["first"]),
+        ("dragon_res2, 200 poses", meshes["dragon_res2"], meshes["dragon_res2"], DATA / "poses_dragon_res2_200.json", ["all", "first"]),
+        ("dragon_res2, 100 near misses", meshes["dragon_res2"], meshes["dragon_res2"], DATA / "poses_dragon_res2_near_100.json", ["first"]),
     ]
-    for case, mesh, poses, modes in cases:
-        m, q = str(meshes[mesh]), str(DATA / poses)
+    pair = held_out_pair(out)
+    if pair:
+        cases += [
+            (f"{pair['label']} (held out), {HELD_OUT_POSES} poses", pair["a"], pair["b"], pair["poses"], ["all", "first"]),
+            (f"{pair['label']} (held out), {pair['near_count']} near misses", pair["a"], pair["b"], pair["near"], ["first"]),
+        ]
+    for case, a, b, poses, modes in cases:
+        a, b, q = str(a), str(b), str(poses)
         for mode in modes:
             anchor_mode = "all" if mode == "all" else "bool"
             yield case, mode, {
-                "obbtree": p["obbtree"] + ["collide", m, m, "--poses", q, "--mode", mode, "--json"],
-                "obbtree min-volume": p["obbtree"] + ["collide", m, m, "--poses", q, "--mode", mode, "--json", "--fit", "min-volume"],
-                "parry3d-f64": p["parry"] + ["collide", m, m, q, "--mode", mode],
-                "FCL OBB": p["fcl"] + ["collide", m, m, q, "--bv", "obb", "--mode", anchor_mode],
-                "FCL OBBRSS": p["fcl"] + ["collide", m, m, q, "--bv", "obbrss", "--mode", anchor_mode],
-                "coal kIOS": p["coal"] + ["collide", m, m, q, "--bv", "kios", "--mode", anchor_mode],
+                "obbtree": p["obbtree"] + ["collide", a, b, "--poses", q, "--mode", mode, "--json"],
+                "obbtree min-volume": p["obbtree"] + ["collide", a, b, "--poses", q, "--mode", mode, "--json", "--fit", "min-volume"],
+                "parry3d-f64": p["parry"] + ["collide", a, b, q, "--mode", mode],
+                "FCL OBB": p["fcl"] + ["collide", a, b, q, "--bv", "obb", "--mode", anchor_mode],
+                "FCL OBBRSS": p["fcl"] + ["collide", a, b, q, "--bv", "obbrss", "--mode", anchor_mode],
+                "coal kIOS": p["coal"] + ["collide", a, b, q, "--bv", "kios", "--mode", anchor_mode],
             }
 
 
@@ -126,12 +133,12 @@ def ms(x):
     return f"{x / 1000:.3f} s" if x >= 1000 else f"{x:.3g} ms" if x >= 10 else f"{x:.3f} ms"
 
 
-def collide_table(meshes, rounds, log):
+def collide_table(meshes, out, rounds, log):
     engines = ["obbtree", "obbtree min-volume", "parry3d-f64", "FCL OBB", "FCL OBBRSS", "coal kIOS"]
     others = engines[2:]
     lines = ["| case | query | " + " | ".join(engines) + " | fastest other / obbtree (default / min-volume) |",
              "| --- | --- |" + " ---: |" * (len(engines) + 1)]
-    for case, mode, commands in collide_cases(meshes):
+    for case, mode, commands in collide_cases(meshes, out):
         reports = rounds_of(commands, rounds, log, f"{case} {mode}")
         times = {e: median(reports[e]) for e in engines}
         fastest = min(times[e] for e in others)
@@ -175,7 +182,7 @@ def distance_table(meshes, out, rounds, log):
         ("dragon_res2 × dragon_res2, `distance`, 100 near misses", d2, d2, str(DATA / "poses_dragon_res2_near_100.json"), []),
         ("KUKA link 0 × link 5, `distance`, 100 poses of the arm folding", link0, link5,
          str(DATA / "poses_kuka_link0_link5_fold_100.json"), []),
-    ]:
+    ] + held_out_distance_rows(out):
         commands = {
             "obbtree": p["obbtree"] + ["distance", a, b, "--poses", poses, "--json"] + extra,
             "FCL RSS": p["fcl"] + ["distance", a, b, poses, "--bv", "rss"] + extra,
@@ -192,6 +199,55 @@ def distance_table(meshes, out, rounds, log):
     header = ["| case | " + " | ".join(engines) + " | fastest other / obbtree |",
               "| --- |" + " ---: |" * (len(engines) + 1)]
     return header + rows
+
+
+# The held-out pair of the collision and distance rows (labels of HELD_OUT_BUILDS), its random
+# poses (poses.py) and seed.
+HELD_OUT_PAIR = ("go1 trunk", "ANYmal B base")
+HELD_OUT_POSES, HELD_OUT_SEED = 200, 11
+
+
+def held_out_pair(out):
+    """Two meshes no step was tuned on (HELD_OUT_PAIR, OBJ copies of their COLLADA files), with
+    pose sets made the way the dragons' were: HELD_OUT_POSES random poses (`poses.py`), the
+    near misses made from those in contact (`near_poses.py`, judged by the program itself), and
+    far poses (the near misses pushed out, `far_poses`' rule). Each file is made once into
+    OUT; None, with the reason on stderr, when the meshes cannot be read."""
+    meshes = held_out_pick_meshes(out)
+    if not all(label in meshes for label in HELD_OUT_PAIR):
+        print("collide, distance: the held-out pair is left out", file=sys.stderr)
+        return None
+    a, b = (meshes[label] for label in HELD_OUT_PAIR)
+    stem = out / "poses_held_out"
+    poses, near, far = (Path(f"{stem}_{kind}.json") for kind in ("random", "near", "far"))
+    tools = ROOT / "bench" / "anchors"
+    if not poses.exists():
+        subprocess.run([sys.executable, tools / "poses.py", a, b, str(HELD_OUT_POSES), str(HELD_OUT_SEED), poses], check=True)
+    if not near.exists():
+        subprocess.run([sys.executable, tools / "near_poses.py", a, b, poses, near, programs()["obbtree"][0]],
+                       check=True, stdout=subprocess.DEVNULL)
+    if not far.exists():
+        sys.path.insert(0, str(tools))
+        from separated_poses import pushed
+        meta = mesh_files.read_json(str(poses))["meta"]
+        reach = meta["radius_a"] + meta["radius_b"]
+        moved = [pushed(p, meta["centroid_a"], meta["centroid_b"], 1.2 * reach)
+                 for p in mesh_files.read_json(str(near))["poses"]]
+        mesh_files.write_json(str(far), {"poses": moved})
+    count = len(mesh_files.read_json(str(near))["poses"])
+    return {"label": " × ".join(HELD_OUT_PAIR), "a": a, "b": b, "poses": poses, "near": near, "far": far,
+            "near_count": count}
+
+
+def held_out_distance_rows(out):
+    """The distance table's rows on the held-out pair: near misses and far poses."""
+    pair = held_out_pair(out)
+    if not pair:
+        return []
+    a, b = str(pair["a"]), str(pair["b"])
+    n = pair["near_count"]
+    return [(f"{pair['label']} (held out), `distance`, {n} near misses", a, b, str(pair["near"]), []),
+            (f"{pair['label']} (held out), `distance`, {n} far poses", a, b, str(pair["far"]), [])]
 
 
 # Meshes the build was not tuned on, from example-robot-data (when this Python has it):
@@ -465,7 +521,7 @@ def main():
         if args.only in (None, "collide"):
             print("Collision, one thread, total query time over the pose set (median of "
                   f"{args.rounds} interleaved rounds):\n")
-            print("\n".join(collide_table(meshes, args.rounds, log)) + "\n")
+            print("\n".join(collide_table(meshes, args.out, args.rounds, log)) + "\n")
         if args.only in (None, "distance"):
             print(f"Distance, one thread, total query time over the poses (median of {args.rounds} rounds):\n")
             print("\n".join(distance_table(meshes, args.out, args.rounds, log)) + "\n")
