@@ -148,17 +148,21 @@ def collide_table(meshes, out, rounds, log):
     return lines
 
 
+def pushed_apart(near, far, c_a, c_b, reach):
+    """FAR: the poses of NEAR with B pushed 1.2 `reach` (r_A + r_B) further from A along the
+    line between the centroids (separated_poses.py's rule)."""
+    from separated_poses import pushed
+    poses = mesh_files.read_json(str(near))["poses"]
+    mesh_files.write_json(str(far), {"poses": [pushed(p, c_a, c_b, 1.2 * reach) for p in poses]})
+
+
 def far_poses(mesh, out):
-    """The near misses with B pushed 1.2 (r_A + r_B) further away (separated_poses.py's rule)."""
+    """The dragon_res3 near misses pushed apart (`pushed_apart`)."""
     far = out / "poses_dragon_res3_far_100.json"
     if not far.exists():
-        sys.path.insert(0, str(ROOT / "bench" / "anchors"))
-        import mesh_files
-        from separated_poses import pushed
         vertices, triangles = mesh_files.read_mesh(str(mesh))
         c, r = mesh_files.centroid_radius(mesh_files.used_vertices(vertices, triangles))
-        poses = mesh_files.read_json(str(DATA / "poses_dragon_res3_near_100.json"))["poses"]
-        mesh_files.write_json(str(far), {"poses": [pushed(p, c, c, 1.2 * 2 * r) for p in poses]})
+        pushed_apart(DATA / "poses_dragon_res3_near_100.json", far, c, c, 2 * r)
     return far
 
 
@@ -227,13 +231,8 @@ def held_out_pair(out):
         subprocess.run([sys.executable, tools / "near_poses.py", a, b, poses, near, programs()["obbtree"][0]],
                        check=True, stdout=subprocess.DEVNULL)
     if not far.exists():
-        sys.path.insert(0, str(tools))
-        from separated_poses import pushed
         meta = mesh_files.read_json(str(poses))["meta"]
-        reach = meta["radius_a"] + meta["radius_b"]
-        moved = [pushed(p, meta["centroid_a"], meta["centroid_b"], 1.2 * reach)
-                 for p in mesh_files.read_json(str(near))["poses"]]
-        mesh_files.write_json(str(far), {"poses": moved})
+        pushed_apart(near, far, meta["centroid_a"], meta["centroid_b"], meta["radius_a"] + meta["radius_b"])
     count = len(mesh_files.read_json(str(near))["poses"])
     return {"label": " × ".join(HELD_OUT_PAIR), "a": a, "b": b, "poses": poses, "near": near, "far": far,
             "near_count": count}
