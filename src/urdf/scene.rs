@@ -158,10 +158,14 @@ pub struct RobotScene<V = Obb> {
 }
 
 /// The build options of a robot's mesh trees: built once and queried for every configuration,
-/// so they take the volume type's [`TreeVolume::reused_method`].
+/// so they take the volume type's [`TreeVolume::reused_method`]. Their large leaves are kept
+/// ([`BuildOptions::large_leaf_ratio`] infinite): links' meshes are small and coarse, and
+/// splitting their long triangles' leaves made random configurations slower (measurements in
+/// `docs/performance.md`).
 fn reused_tree_options<V: TreeVolume>() -> ModelOptions<V> {
     ModelOptions::from(BuildOptions {
         method: V::reused_method(),
+        large_leaf_ratio: f64::INFINITY,
         ..BuildOptions::default()
     })
 }

@@ -57,7 +57,8 @@ pub trait BoundingVolume: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// `moments`, as in [`Self::fit_triangles_with_moments`]) whose volume, fitted by `method`,
     /// is `self`. By default the volume's own [`Self::split_axes`]; a volume type whose fits
     /// differ in orientation may split every tree along one fit's axes, so that the method
-    /// changes the stored volumes but not which triangles share a node.
+    /// changes the stored volumes but not which triangles share a node (of leaves made by
+    /// count: which leaves are large enough to split further is judged by the fitted volume).
     fn split_axes_for(
         &self,
         triangles: &[[Point; 3]],

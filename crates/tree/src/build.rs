@@ -16,8 +16,23 @@ const PARALLEL_MIN_TRIANGLES: usize = 4096;
 /// How to build a [`Bvh`].
 #[derive(Debug)]
 pub struct BuildOptions<V: BoundingVolume> {
-    /// A node with at most this many triangles becomes a leaf (must be at least 1).
+    /// A node with at most this many triangles becomes a leaf (must be at least 1), unless it
+    /// is large (see [`Self::large_leaf_ratio`]).
     pub leaf_size: usize,
+    /// A node of at most [`Self::leaf_size`] triangles is still split (down to single
+    /// triangles at most) while its volume's surface area exceeds `large_leaf_ratio²` times
+    /// the area a leaf would have if the root's area were shared evenly among `n / leaf_size`
+    /// leaves: while it is more than `large_leaf_ratio` times as large, in linear size, as a
+    /// leaf of an evenly tessellated mesh. `f64::INFINITY` turns this off.
+    ///
+    /// Why: the chance that a node is met by a query, another tree's node or a ray grows with
+    /// its surface area (MacDonald & Booth, "Heuristics for ray tracing using space
+    /// subdivision", 1990), and a leaf cannot be split by a descent, so one large leaf makes the
+    /// other tree descend to every leaf of its own that it meets. Meshes of evenly sized
+    /// triangles (scans) have no such leaves, and their trees do not change; CAD meshes, whose
+    /// few long triangles span whole faces beside small detailed ones, have many (measurements
+    /// in `docs/performance.md`).
+    pub large_leaf_ratio: f64,
     /// How a node's triangles are divided between its children.
     pub split: SplitRule,
     /// How each node's volume is fitted to its triangles.
@@ -36,11 +51,12 @@ impl<V: BoundingVolume> Clone for BuildOptions<V> {
 impl<V: BoundingVolume> Copy for BuildOptions<V> {}
 
 impl<V: TreeVolume> Default for BuildOptions<V> {
-    /// Leaf size [`TreeVolume::LEAF_SIZE`], [`SplitRule::default`],
+    /// Leaf size [`TreeVolume::LEAF_SIZE`], [`TreeVolume::LARGE_LEAF_RATIO`], [`SplitRule::default`],
     /// [`TreeVolume::default_method`], parallel.
     fn default() -> Self {
         Self {
             leaf_size: V::LEAF_SIZE,
+            large_leaf_ratio: V::LARGE_LEAF_RATIO,
             split: SplitRule::default(),
             method: V::default_method(),
             parallel: true,
@@ -49,11 +65,14 @@ impl<V: TreeVolume> Default for BuildOptions<V> {
 }
 
 /// Why a tree could not be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BuildError {
     /// `leaf_size` was 0.
     #[error("the leaf size must be at least 1")]
     ZeroLeafSize,
+    /// `large_leaf_ratio` was negative or NaN.
+    #[error("the large leaf ratio must be at least 0 (infinity turns it off), not {0}")]
+    LargeLeafRatio(f64),
     /// The mesh has more triangles than `u32` positions can address.
     #[error("{0} triangles is more than a tree can index (at most {max})", max = u32::MAX)]
     TooManyTriangles(usize),
@@ -90,6 +109,9 @@ impl<V: BoundingVolume> Bvh<V> {
         if options.leaf_size == 0 {
             return Err(BuildError::ZeroLeafSize);
         }
+        if !(options.large_leaf_ratio >= 0.0) {
+            return Err(BuildError::LargeLeafRatio(options.large_leaf_ratio));
+        }
         let n = mesh.triangles().len();
         if u32::try_from(n).is_err() {
             return Err(BuildError::TooManyTriangles(n));
@@ -114,7 +136,6 @@ impl<V: BoundingVolume> Bvh<V> {
             order: &mut order,
             first: 0,
         };
-        let builder = Builder { options };
         let mut nodes = Vec::with_capacity(expected_nodes(n, options.leaf_size));
         // The fingerprint (a hash of the whole mesh) does not depend on the tree: in parallel
         // builds it is computed beside the root's fit (serial, like the root's split).
@@ -123,6 +144,10 @@ impl<V: BoundingVolume> Bvh<V> {
             rayon::join(fit_root, || MeshFingerprint::of(mesh))
         } else {
             (fit_root(), MeshFingerprint::of(mesh))
+        };
+        let builder = Builder {
+            options,
+            large_leaf_area: large_leaf_area(&bv, n, options),
         };
         nodes.push(Node::internal(bv.clone(), 0));
         let (root, depth) = builder.descend(bv, work, 0, &mut nodes);
@@ -139,6 +164,8 @@ impl<V: BoundingVolume> Bvh<V> {
 
 struct Builder<'o, V: BoundingVolume> {
     options: &'o BuildOptions<V>,
+    /// Nodes whose surface area exceeds this are split even when they have few triangles.
+    large_leaf_area: f64,
 }
 
 impl<V: BoundingVolume> Builder<'_, V> {
@@ -148,6 +175,13 @@ impl<V: BoundingVolume> Builder<'_, V> {
     fn subtree(&self, work: Work, depth: usize, out: &mut Vec<Node<V>>) -> (Node<V>, usize) {
         let bv = V::fit_triangles_with_moments(work.tris, work.moments, self.options.method);
         self.descend(bv, work, depth, out)
+    }
+
+    /// Whether a node of `triangles` triangles and volume `bv` is a leaf: few triangles, and not
+    /// a large leaf ([`BuildOptions::large_leaf_ratio`]).
+    fn is_leaf(&self, bv: &V, triangles: usize) -> bool {
+        triangles <= self.options.leaf_size
+            && (triangles == 1 || bv.surface_area() <= self.large_leaf_area)
     }
 
     /// Like [`Self::subtree`], with the node's volume `bv` already fitted.
@@ -162,7 +196,7 @@ impl<V: BoundingVolume> Builder<'_, V> {
         depth: usize,
         out: &mut Vec<Node<V>>,
     ) -> (Node<V>, usize) {
-        if work.len() <= self.options.leaf_size {
+        if self.is_leaf(&bv, work.len()) {
             return (Node::leaf(bv, work.first, work.len() as u32), depth);
         }
         let axes = bv.split_axes_for(work.tris, work.moments, self.options.method);
@@ -196,6 +230,20 @@ impl<V: BoundingVolume> Builder<'_, V> {
         out[pair] = l;
         out[pair + 1] = r;
         (Node::internal(bv, pair as u32), d)
+    }
+}
+
+/// The surface area beyond which a node of few triangles is split
+/// ([`BuildOptions::large_leaf_ratio`]): the root's area shared evenly among `n / leaf_size`
+/// leaves, times the ratio squared (areas grow with the square of linear size).
+fn large_leaf_area<V: BoundingVolume>(root: &V, n: usize, options: &BuildOptions<V>) -> f64 {
+    let ratio = options.large_leaf_ratio;
+    let area = ratio * ratio * root.surface_area() * options.leaf_size as f64 / n.max(1) as f64;
+    // 0 · ∞ (an infinite ratio over a root of no area, or the reverse): nothing is large.
+    if area.is_nan() {
+        f64::INFINITY
+    } else {
+        area
     }
 }
 

@@ -27,6 +27,11 @@ pub trait TreeVolume: BoundingVolume {
     /// `docs/performance.md`).
     const LEAF_SIZE: usize = crate::DEFAULT_LEAF_SIZE;
 
+    /// The [`BuildOptions::large_leaf_ratio`](crate::BuildOptions::large_leaf_ratio)
+    /// [`BuildOptions::default`](crate::BuildOptions) uses for this type: off (infinite) unless
+    /// measurement chose a ratio (see `docs/performance.md`).
+    const LARGE_LEAF_RATIO: f64 = f64::INFINITY;
+
     /// `tree` itself when it is a tree of axis-aligned boxes (`None` for every other type):
     /// the wide picking tree is then collapsed from it rather than from a second tree built
     /// for it.
@@ -58,10 +63,14 @@ impl TreeVolume for Aabb {
 /// The triangle covariance (the OBBTree paper's fit and [`ObbFit`]'s default): per-node convex
 /// hulls ([`ObbFit::HullCovariance`]) make the build much slower for boxes no tighter on the
 /// bundled meshes. Leaves of up to 9 triangles: since the collision leaf test runs its box tests
-/// without branches, that is cheaper on the dragons than 7 (see `docs/performance.md`).
+/// without branches, that is cheaper on the dragons than 7. Large leaves split at a ratio of 4:
+/// the dragons' trees stay as they were, while CAD meshes' long triangles get leaves of their
+/// own (see `docs/performance.md`). Picking's axis-aligned trees keep their large leaves: there
+/// the split costs time.
 impl TreeVolume for Obb {
     const NAME: &'static str = "obb";
     const LEAF_SIZE: usize = 9;
+    const LARGE_LEAF_RATIO: f64 = 4.0;
     fn default_method() -> ObbFit {
         ObbFit::TriangleCovariance
     }

@@ -20,7 +20,10 @@ pub fn config() -> proptest::test_runner::Config {
 /// Every split rule.
 pub const RULES: [SplitRule; 3] = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah];
 
-/// Build options with the given leaf size, split rule and parallelism, the volume's default fit.
+/// Build options with the given leaf size, split rule and parallelism, the volume's default fit,
+/// and leaves made by count alone (no large-leaf splits: the shapes these tests assert, such as
+/// the depth of copies of one triangle or one partition for every fit, are those of leaves by
+/// count; `large_leaves.rs` tests the large-leaf splits, on these soups too).
 pub fn options<V: TreeVolume>(
     leaf_size: usize,
     split: SplitRule,
@@ -30,6 +33,7 @@ pub fn options<V: TreeVolume>(
         leaf_size,
         split,
         parallel,
+        large_leaf_ratio: f64::INFINITY,
         ..Default::default()
     }
 }
