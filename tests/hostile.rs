@@ -67,6 +67,9 @@ where
         for leaf_size in [1, 4] {
             let options = BuildOptions::<V> {
                 leaf_size,
+                // Large leaves split at a low ratio, so that huge and tiny coordinates meet
+                // the rule (areas that overflow or underflow) in every volume type.
+                large_leaf_ratio: 2.0,
                 split,
                 method,
                 parallel: true,

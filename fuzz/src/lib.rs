@@ -420,9 +420,18 @@ fn build_from(u: &mut Unstructured) -> Result<()> {
     let leaf_size = u.int_in_range(0..=6)?;
     let split = [SplitRule::Gottschalk, SplitRule::Median, SplitRule::Sah][u.choose_index(3)?];
     let parallel = u.arbitrary()?;
+    // Large leaves split (to single triangles at 0) or not: every valid ratio keeps the tree's
+    // invariants; invalid ones are refused.
+    let large_leaf_ratio = [f64::INFINITY, 4.0, 1.0, 0.0, -1.0, f64::NAN][u.choose_index(6)?];
+    let shape = TreeShape {
+        leaf_size,
+        large_leaf_ratio,
+        split,
+        parallel,
+    };
     let shift = vector(u)?;
     match u.choose_index(4)? {
-        0 => build_checked::<Aabb>(&mesh, leaf_size, split, parallel, (), shift),
+        0 => build_checked::<Aabb>(&mesh, shape, (), shift),
         1 => {
             let method = [
                 ObbFit::TriangleCovariance,
@@ -431,7 +440,7 @@ fn build_from(u: &mut Unstructured) -> Result<()> {
                 ObbFit::MinVolume,
                 ObbFit::Ditetrahedron,
             ][u.choose_index(5)?];
-            build_checked::<Obb>(&mesh, leaf_size, split, parallel, method, shift)
+            build_checked::<Obb>(&mesh, shape, method, shift)
         }
         2 => {
             let method = [
@@ -440,29 +449,43 @@ fn build_from(u: &mut Unstructured) -> Result<()> {
                 SphereFit::Ritter,
                 SphereFit::Welzl,
             ][u.choose_index(4)?];
-            build_checked::<Sphere>(&mesh, leaf_size, split, parallel, method, shift)
+            build_checked::<Sphere>(&mesh, shape, method, shift)
         }
-        _ => build_checked::<Kdop18>(&mesh, leaf_size, split, parallel, (), shift),
+        _ => build_checked::<Kdop18>(&mesh, shape, (), shift),
     }
     Ok(())
 }
 
-fn build_checked<V: TreeVolume>(
-    mesh: &TriMesh,
+/// The fuzzed build options but the fit.
+#[derive(Clone, Copy)]
+struct TreeShape {
     leaf_size: usize,
+    large_leaf_ratio: f64,
     split: SplitRule,
     parallel: bool,
+}
+
+fn build_checked<V: TreeVolume>(
+    mesh: &TriMesh,
+    shape: TreeShape,
     method: V::Method,
     shift: Vector,
 ) {
+    let TreeShape {
+        leaf_size,
+        large_leaf_ratio,
+        split,
+        parallel,
+    } = shape;
     let options = BuildOptions::<V> {
         leaf_size,
+        large_leaf_ratio,
         split,
         method,
         parallel,
     };
     let Ok(mut tree) = Bvh::<V>::build(mesh, &options) else {
-        assert_eq!(leaf_size, 0);
+        assert!(leaf_size == 0 || !(large_leaf_ratio >= 0.0));
         return;
     };
     let tolerance = |m: &TriMesh| (magnitude(m) <= 1e100).then(|| 1e-12 * magnitude(m));
