@@ -10,6 +10,11 @@ use rayon::prelude::*;
 /// [`TreeVolume::LEAF_SIZE`] is 9 (the measurements behind both are in `docs/performance.md`).
 pub const DEFAULT_LEAF_SIZE: usize = 7;
 
+/// How much larger than the volume around its largest triangle a large leaf must be to be split
+/// ([`Builder::split_shrinks`]): a little above 1, for the rounding of two fits of the same
+/// triangles.
+const SHRINK: f64 = 1.01;
+
 /// Subtrees with at least this many triangles build their two halves in parallel.
 const PARALLEL_MIN_TRIANGLES: usize = 4096;
 
@@ -22,8 +27,11 @@ pub struct BuildOptions<V: BoundingVolume> {
     /// A node of at most [`Self::leaf_size`] triangles is still split (down to single
     /// triangles at most) while its volume's surface area exceeds `large_leaf_ratio²` times
     /// the area a leaf would have if the root's area were shared evenly among `n / leaf_size`
-    /// leaves: while it is more than `large_leaf_ratio` times as large, in linear size, as a
-    /// leaf of an evenly tessellated mesh. `f64::INFINITY` turns this off.
+    /// leaves (while it is more than `large_leaf_ratio` times as large, in linear size, as a
+    /// leaf of an evenly tessellated mesh), and the area of the volume around its largest
+    /// triangle, which no split can go below, by more than 1% (copies of one triangle stay one
+    /// leaf).
+    /// `f64::INFINITY` turns this off.
     ///
     /// Why: the chance that a node is met by a query, another tree's node or a ray grows with
     /// its surface area (MacDonald & Booth, "Heuristics for ray tracing using space
@@ -177,11 +185,24 @@ impl<V: BoundingVolume> Builder<'_, V> {
         self.descend(bv, work, depth, out)
     }
 
-    /// Whether a node of `triangles` triangles and volume `bv` is a leaf: few triangles, and not
-    /// a large leaf ([`BuildOptions::large_leaf_ratio`]).
-    fn is_leaf(&self, bv: &V, triangles: usize) -> bool {
-        triangles <= self.options.leaf_size
-            && (triangles == 1 || bv.surface_area() <= self.large_leaf_area)
+    /// Whether the node of `triangles` with volume `bv` is a leaf: few triangles, and not a
+    /// large leaf ([`BuildOptions::large_leaf_ratio`]) that a split can make smaller.
+    fn is_leaf(&self, bv: &V, triangles: &[[Point; 3]]) -> bool {
+        triangles.len() <= self.options.leaf_size
+            && (triangles.len() == 1
+                || bv.surface_area() <= self.large_leaf_area
+                || !self.split_shrinks(bv, triangles))
+    }
+
+    /// Whether `bv`, around `triangles`, has a surface area more than [`SHRINK`] times that of
+    /// the volume around its largest triangle alone: no split can make a child smaller than
+    /// that, so a node of copies of one triangle stays one leaf.
+    fn split_shrinks(&self, bv: &V, triangles: &[[Point; 3]]) -> bool {
+        let largest = triangles
+            .iter()
+            .map(|t| V::fit_triangles(std::slice::from_ref(t), self.options.method).surface_area())
+            .fold(0.0, f64::max);
+        bv.surface_area() > SHRINK * largest
     }
 
     /// Like [`Self::subtree`], with the node's volume `bv` already fitted.
@@ -196,7 +217,7 @@ impl<V: BoundingVolume> Builder<'_, V> {
         depth: usize,
         out: &mut Vec<Node<V>>,
     ) -> (Node<V>, usize) {
-        if self.is_leaf(&bv, work.len()) {
+        if self.is_leaf(&bv, work.tris) {
             return (Node::leaf(bv, work.first, work.len() as u32), depth);
         }
         let axes = bv.split_axes_for(work.tris, work.moments, self.options.method);

@@ -96,17 +96,35 @@ fn evenly_tessellated_trees_do_not_change() {
     assert_eq!(tree.to_bytes(), by_count.to_bytes());
 }
 
-/// A ratio of 0 splits every node down to single triangles; copies of one triangle (every
-/// node as large as the root) then make a tree of single-triangle leaves too, within the depth
-/// bound.
+/// At a ratio of 0 every leaf of more than one triangle is one no split could shrink: its area
+/// at most 1.01 times that of the box around its largest triangle. The fan's slivers end in single
+/// triangles, and copies of one triangle (every node as large as the root) stay leaves by
+/// count.
 #[test]
-fn ratio_zero_leaves_single_triangles() {
-    for mesh in [grid_and_fan(6, 10), common::copies_of_one_triangle(100)] {
-        let tree = Bvh::build(&mesh, &options(0.0)).unwrap();
-        check_tree(&tree, &mesh, 0.0);
-        assert!(leaves(&tree).iter().all(|&(k, _)| k == 1));
-        assert_eq!(leaves(&tree).len(), mesh.triangles().len());
+fn ratio_zero_splits_what_a_split_can_shrink() {
+    let mesh = grid_and_fan(6, 10);
+    let tree = Bvh::build(&mesh, &options(0.0)).unwrap();
+    check_tree(&tree, &mesh, 0.0);
+    let mut singles = 0;
+    for node in tree.nodes() {
+        let Some(range) = node.triangle_range() else {
+            continue;
+        };
+        let largest = tree.triangle_order()[range.clone()]
+            .iter()
+            .map(|&t| {
+                let corners = mesh.triangles()[t as usize].map(|i| mesh.vertices()[i as usize]);
+                Obb::fit_triangles(&[corners], Default::default()).surface_area()
+            })
+            .fold(0.0, f64::max);
+        assert!(range.len() == 1 || node.bv().surface_area() <= 1.01 * largest);
+        singles += usize::from(range.len() == 1);
     }
+    assert!(singles >= 10, "{singles} single-triangle leaves");
+    let copies = common::copies_of_one_triangle(100);
+    let by_count = Bvh::build(&copies, &options(f64::INFINITY)).unwrap();
+    let tree = Bvh::build(&copies, &options(0.0)).unwrap();
+    assert_eq!(tree.to_bytes(), by_count.to_bytes());
 }
 
 /// A root of no area (every vertex at one point) with an infinite ratio: leaves by count.
