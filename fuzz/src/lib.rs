@@ -485,7 +485,7 @@ fn build_checked<V: TreeVolume>(
         parallel,
     };
     let Ok(mut tree) = Bvh::<V>::build(mesh, &options) else {
-        assert!(leaf_size == 0 || !(large_leaf_ratio >= 0.0));
+        assert!(leaf_size == 0 || large_leaf_ratio.is_nan() || large_leaf_ratio < 0.0);
         return;
     };
     let tolerance = |m: &TriMesh| (magnitude(m) <= 1e100).then(|| 1e-12 * magnitude(m));

@@ -117,7 +117,7 @@ impl<V: BoundingVolume> Bvh<V> {
         if options.leaf_size == 0 {
             return Err(BuildError::ZeroLeafSize);
         }
-        if !(options.large_leaf_ratio >= 0.0) {
+        if options.large_leaf_ratio.is_nan() || options.large_leaf_ratio < 0.0 {
             return Err(BuildError::LargeLeafRatio(options.large_leaf_ratio));
         }
         let n = mesh.triangles().len();
