@@ -17,8 +17,12 @@
 mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
+#[path = "../crates/tree/tests/common/mod.rs"]
+#[allow(clippy::duplicate_mod)] // both helper modules include the one case knob
+mod tree_common;
 
 use common::shapes::{fan, mapped, mesh, p, shared_centroid};
+use tree_common::sheet;
 
 use obbtree::brute::brute_force;
 use obbtree::bv::range::RangeError;
@@ -436,25 +440,6 @@ fn touching_and_nested_cubes() {
     .unwrap();
     assert_eq!((r.intersects, r.contained), (false, Containment::Disjoint));
     pick_case(&c, &Pose::identity(), &rays_at(&c, 60, 7));
-}
-
-/// A flat grid sheet at z = 0: `n × n` unit squares, two triangles each.
-fn sheet(n: u32) -> TriMesh {
-    let vertices = (0..=n)
-        .flat_map(|i| (0..=n).map(move |j| p(f64::from(i), f64::from(j), 0.0)))
-        .collect();
-    let at = |i: u32, j: u32| i * (n + 1) + j;
-    let triangles = (0..n)
-        .flat_map(|i| {
-            (0..n).flat_map(move |j| {
-                [
-                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
-                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
-                ]
-            })
-        })
-        .collect();
-    mesh(vertices, triangles)
 }
 
 /// Two coplanar grid sheets (z = 0) overlapping with an offset, and one sheet above the other.

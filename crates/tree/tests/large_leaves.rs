@@ -3,33 +3,15 @@
 
 mod common;
 
-use common::{check_tree, soup, RULES};
+use common::{check_tree, sheet, soup, RULES};
 use obbtree_bv::{BoundingVolume, Obb, Point, TriMesh};
 use obbtree_tree::{BuildError, BuildOptions, Bvh};
-
-/// A flat grid of `n × n` unit squares, each cut into two triangles: evenly tessellated.
-fn grid(n: u32) -> (Vec<Point>, Vec<[u32; 3]>) {
-    let vertices = (0..=n)
-        .flat_map(|i| (0..=n).map(move |j| Point::new(f64::from(i), f64::from(j), 0.0)))
-        .collect();
-    let at = |i: u32, j: u32| i * (n + 1) + j;
-    let triangles = (0..n)
-        .flat_map(|i| {
-            (0..n).flat_map(move |j| {
-                [
-                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
-                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
-                ]
-            })
-        })
-        .collect();
-    (vertices, triangles)
-}
 
 /// The grid beside a fan of `spokes` long slivers (a CAD part's cap: each from one hub to a
 /// far rim, as long as the grid is wide), away from the grid.
 fn grid_and_fan(n: u32, spokes: u32) -> TriMesh {
-    let (mut vertices, mut triangles) = grid(n);
+    let grid = sheet(n);
+    let (mut vertices, mut triangles) = (grid.vertices().to_vec(), grid.triangles().to_vec());
     let hub = vertices.len() as u32;
     vertices.push(Point::new(0.0, 0.0, 5.0));
     let rim = |k: u32| {
@@ -89,8 +71,7 @@ fn long_triangles_get_leaves_of_their_own() {
 /// An evenly tessellated mesh has no large leaf: its tree is the tree made by count alone.
 #[test]
 fn evenly_tessellated_trees_do_not_change() {
-    let (vertices, triangles) = grid(40);
-    let mesh = TriMesh::new(vertices, triangles).unwrap();
+    let mesh = sheet(40);
     let by_count = Bvh::build(&mesh, &options(f64::INFINITY)).unwrap();
     let tree = Bvh::<Obb>::build(&mesh, &BuildOptions::default()).unwrap();
     assert_eq!(tree.to_bytes(), by_count.to_bytes());

@@ -126,6 +126,26 @@ pub fn soup(seed: u64, n: usize, scale: f64, offset: f64) -> TriMesh {
     TriMesh::new(vertices, triangles).unwrap()
 }
 
+/// A flat grid sheet at z = 0: `n × n` unit squares, two triangles each (an evenly tessellated
+/// mesh).
+pub fn sheet(n: u32) -> TriMesh {
+    let vertices = (0..=n)
+        .flat_map(|i| (0..=n).map(move |j| Point::new(f64::from(i), f64::from(j), 0.0)))
+        .collect();
+    let at = |i: u32, j: u32| i * (n + 1) + j;
+    let triangles = (0..n)
+        .flat_map(|i| {
+            (0..n).flat_map(move |j| {
+                [
+                    [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
+                    [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
+                ]
+            })
+        })
+        .collect();
+    TriMesh::new(vertices, triangles).unwrap()
+}
+
 /// `n` copies of one triangle (same three vertex indices).
 pub fn copies_of_one_triangle(n: usize) -> TriMesh {
     let vertices = vec![
