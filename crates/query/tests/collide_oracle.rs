@@ -306,3 +306,81 @@ fn leaves_beyond_64_triangles_match_brute_force() {
         brute_force_self(&a)
     );
 }
+
+/// A CAD-like part: a small grid beside a fan of long slivers (a cap's triangles from one hub to
+/// a far rim), whose default OBB tree splits the fan's large leaves below the leaf size. Every
+/// pose's pairs match brute force, in poses where the fans cross.
+#[test]
+fn split_large_leaves_match_brute_force() {
+    use obbtree_bv::{Obb, Point};
+    use obbtree_query::{Model, ModelOptions};
+    use obbtree_tree::BuildOptions;
+    let part = || {
+        let n = 30u32;
+        let mut vertices: Vec<Point> = (0..=n)
+            .flat_map(|i| {
+                (0..=n).map(move |j| Point::new(f64::from(i) * 0.1, f64::from(j) * 0.1, 0.0))
+            })
+            .collect();
+        let at = |i: u32, j: u32| i * (n + 1) + j;
+        let mut triangles: Vec<[u32; 3]> = (0..n)
+            .flat_map(|i| {
+                (0..n).flat_map(move |j| {
+                    [
+                        [at(i, j), at(i + 1, j), at(i + 1, j + 1)],
+                        [at(i, j), at(i + 1, j + 1), at(i, j + 1)],
+                    ]
+                })
+            })
+            .collect();
+        let hub = vertices.len() as u32;
+        vertices.push(Point::new(0.6, 0.6, 0.3));
+        vertices.extend((0..=40).map(|k| {
+            let angle = 0.15 * f64::from(k);
+            Point::new(
+                0.6 + 3.0 * angle.cos(),
+                0.6 + 3.0 * angle.sin(),
+                0.3 + 0.05 * angle.sin(),
+            )
+        }));
+        triangles.extend((0..40).map(|k| [hub, hub + 1 + k, hub + 2 + k]));
+        TriMesh::new(vertices, triangles).unwrap()
+    };
+    let mesh = part();
+    let model: Model<Obb> = Model::build(mesh.clone(), &ModelOptions::default()).unwrap();
+    let by_count = BuildOptions::<Obb> {
+        large_leaf_ratio: f64::INFINITY,
+        ..BuildOptions::default()
+    };
+    let leaves = |m: &Model<Obb>| m.as_mesh().unwrap().tree().stats().leaves;
+    let counted: Model<Obb> = Model::build(mesh.clone(), &ModelOptions::from(by_count)).unwrap();
+    assert!(
+        leaves(&model) > leaves(&counted),
+        "{} leaves",
+        leaves(&model)
+    );
+    let mut r = rng(9);
+    let mut contacts = 0;
+    for k in 0..30 {
+        let pose = random_pose(&mut r, 1.5);
+        let want = brute_force(&mesh, &Pose::identity(), &mesh, &pose);
+        contacts += usize::from(!want.is_empty());
+        for first in [false, true] {
+            let mode = if first { Mode::First } else { Mode::All };
+            let got = collide(
+                &model,
+                &Pose::identity(),
+                &model,
+                &pose,
+                &CollisionRequest::new(mode),
+            )
+            .unwrap();
+            if first {
+                assert_eq!(got.intersects, !want.is_empty(), "pose {k}");
+            } else {
+                assert_eq!(got.pairs, want, "pose {k}");
+            }
+        }
+    }
+    assert!(contacts >= 5, "only {contacts} of 30 poses in contact");
+}
