@@ -107,6 +107,15 @@ impl Leaves {
         self.len() == 0
     }
 
+    /// The mesh index of the triangle at leaf position `position`.
+    #[inline]
+    pub fn index(&self, position: usize) -> u32 {
+        match self {
+            Leaves::Single(t) => t[position].index,
+            Leaves::Double(t) => t[position].index,
+        }
+    }
+
     /// The triangle at leaf position `position`, in `f64` (exact).
     #[inline]
     pub fn triangle(&self, position: usize) -> Triangle {
