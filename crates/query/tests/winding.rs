@@ -438,6 +438,72 @@ fn sides_from_recent_points_match_the_direct_sum_across_thin_walls() {
     }
 }
 
+/// A closed mesh's crossings are found over the model's own tree until a point query has built
+/// the picking tree, and over that tree after: the same sides either way, each the direct
+/// sum's parity (thin walls and nested shells at random poses), and the exact box test's on a
+/// dyadic grid through a cube's corners, edges and faces (rays and segments that graze).
+#[test]
+fn containment_is_the_same_over_either_tree() {
+    let outer = cube(4, 0.5);
+    let inner = moved(&cube(4, 0.49), 0.02);
+    let mut r = rng(43);
+    for inverted in [true, false] {
+        let mesh = joined(&[(&outer, false), (&inner, inverted)]);
+        let pose = random_pose(&mut r, 3.0);
+        let tris = placed(&mesh, &pose);
+        let points: Vec<Point> = (0..1500)
+            .map(|_| {
+                let mut q = Point::from(Vector::from_fn(|_, _| r.gen_range(-0.1..2.1)));
+                q[r.gen_range(0..3)] = [0.0, 2.0][r.gen_range(0..2)] + r.gen_range(-0.06..0.06);
+                pose.transform_point(&q)
+            })
+            .filter(|q| clear_of_triangles(q, &tris))
+            .collect();
+        let model: Model = Model::new(mesh).unwrap();
+        let own_tree = contains_points(&model, &pose, &points).unwrap();
+        model.prepare_points();
+        let picking_tree = contains_points(&model, &pose, &points).unwrap();
+        let mut sides = [0; 2];
+        for ((q, own), picking) in points.iter().zip(&own_tree).zip(&picking_tree) {
+            let inside = (oracle(q, &tris).round() as i64).rem_euclid(2) == 1;
+            assert_eq!(
+                (*own, *picking),
+                (inside, inside),
+                "{q:?} inverted {inverted}"
+            );
+            sides[usize::from(inside)] += 1;
+        }
+        assert!(sides.iter().all(|&n| n > 150), "{sides:?}");
+    }
+    let unit = TriMesh::cuboid(Point::new(-1.0, -1.0, -1.0), Point::new(1.0, 1.0, 1.0)).unwrap();
+    let steps = || (0..17).map(|k| -2.0 + 0.25 * f64::from(k));
+    let grid: Vec<Point> = steps()
+        .flat_map(|x| steps().flat_map(move |y| steps().map(move |z| Point::new(x, y, z))))
+        .collect();
+    let model: Model = Model::new(unit).unwrap();
+    let want: Vec<bool> = grid
+        .iter()
+        .map(|p| p.iter().all(|c| c.abs() <= 1.0))
+        .collect();
+    let alone = |model: &Model| -> Vec<bool> {
+        let id = Pose::identity();
+        grid.iter()
+            .map(|p| contains_point(model, &id, p).unwrap())
+            .collect()
+    };
+    assert_eq!(alone(&model), want);
+    assert_eq!(
+        contains_points(&model, &Pose::identity(), &grid).unwrap(),
+        want
+    );
+    model.prepare_points();
+    assert_eq!(alone(&model), want);
+    assert_eq!(
+        contains_points(&model, &Pose::identity(), &grid).unwrap(),
+        want
+    );
+}
+
 /// `mesh` with vertices at equal coordinates made one (so that two parts meeting along an
 /// edge share its vertex indices).
 fn welded(mesh: &TriMesh) -> TriMesh {

@@ -8,18 +8,20 @@
 use super::shape::place as place_shape;
 use super::PosedOverlap;
 use crate::error::{check_placed, check_point, Operand, QueryError};
-use crate::kernel::leaf::placed_triangle;
 use crate::kernel::place;
 use crate::model::Form;
+use crate::pick::Pending;
 use crate::MeshModel;
 use crate::Model;
 use obbtree_bv::intersect::aabb_aabb;
 use obbtree_bv::pose::ORTHONORMAL_TOLERANCE;
 use obbtree_bv::predicates::{orient2d as exact_orient2d, orient3d, orient3d_pair};
 use obbtree_bv::shape::{touches, PlacedShape};
-use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, Vector};
+use obbtree_bv::{Aabb, BoundingVolume, Point, Pose, Triangle, Vector};
+use obbtree_tree::wide::{Child, Node as WideNode, WideTree, WIDTH};
 use rand::{Rng, SeedableRng};
 use robust::{orient2d, Coord};
+use std::ops::ControlFlow;
 
 pub use super::request::Containment;
 
@@ -488,7 +490,9 @@ enum Crossings {
 /// crosses, with `p`'s side of it (`orient3d`'s sign). `lp lq` is the segment in the mesh frame,
 /// used for culling only, within `pad` of the segment `p q` seen from there ([`segment_pad`]);
 /// a triangle whose box misses the segment's (exact: [`aabb_aabb::overlaps`]) is left out
-/// before its orientations.
+/// before its orientations. The candidates come from the picking tree when point queries have
+/// built it (four boxes a step, each leaf's vertices stored together), else from the model's
+/// own tree; either culls conservatively, so both hear of the same crossings.
 fn crossings<V: PosedOverlap>(
     model: &MeshModel<V>,
     pose: &Pose,
@@ -496,22 +500,113 @@ fn crossings<V: PosedOverlap>(
     pad: f64,
     mut crossed: impl FnMut(u32, i8),
 ) -> Crossings {
-    let tree = model.tree();
     let reach = Aabb::from_points([p, q]);
+    let mut visit = |t: u32, triangle: &Triangle| {
+        let vertices = triangle.vertices().map(|v| place(pose, &v));
+        if !aabb_aabb::overlaps(&Aabb::from_points(&vertices), &reach) {
+            return ControlFlow::Continue(());
+        }
+        match crossing(&vertices, p, q) {
+            Crossing::None => ControlFlow::Continue(()),
+            Crossing::Through(side) => {
+                crossed(t, side);
+                ControlFlow::Continue(())
+            }
+            Crossing::Stop(stop) => ControlFlow::Break(stop),
+        }
+    };
+    let walked = match model.built_pick_tree() {
+        Some(wide) => wide_candidates(wide, [lp, lq], pad, &mut visit),
+        None => binary_candidates(model, [lp, lq], pad, &mut visit),
+    };
+    match walked {
+        ControlFlow::Continue(()) => Crossings::Clear,
+        ControlFlow::Break(stop) => stop,
+    }
+}
+
+/// Each triangle of the model's own tree in a leaf whose volume may meet the segment `lp lq`
+/// grown by `pad` (mesh frame), handed to `visit` (unplaced) until it breaks.
+fn binary_candidates<V: PosedOverlap>(
+    model: &MeshModel<V>,
+    [lp, lq]: [&Point; 2],
+    pad: f64,
+    visit: &mut impl FnMut(u32, &Triangle) -> ControlFlow<Crossings>,
+) -> ControlFlow<Crossings> {
+    let tree = model.tree();
     for node in tree.descend(|bv| bv.meets_segment(lp, lq, pad)) {
         for &t in tree.leaf_triangles(node) {
-            let vertices = placed_triangle(model.mesh(), t as usize, pose).vertices();
-            if !aabb_aabb::overlaps(&Aabb::from_points(&vertices), &reach) {
-                continue;
+            visit(t, &model.mesh().triangle(t as usize))?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// [`binary_candidates`] over the picking tree: a node's four boxes tested by the same
+/// conservative segment test ([`PosedOverlap::meets_segment`] of [`Aabb`]), depth first.
+fn wide_candidates(
+    tree: &WideTree,
+    [lp, lq]: [&Point; 2],
+    pad: f64,
+    visit: &mut impl FnMut(u32, &Triangle) -> ControlFlow<Crossings>,
+) -> ControlFlow<Crossings> {
+    let around = grown_segment_box(lp, lq, pad);
+    let mut pending = Pending::<Child>::new();
+    let mut next = Some(tree.root);
+    while let Some(child) = next.take().or_else(|| pending.pop().map(|(c, _)| c)) {
+        if child.count > 0 {
+            for position in child.start as usize..(child.start + child.count) as usize {
+                let t = tree.triangles.index(position);
+                visit(t, &tree.triangles.triangle(position))?;
             }
-            match crossing(&vertices, p, q) {
-                Crossing::None => {}
-                Crossing::Through(side) => crossed(t, side),
-                Crossing::Stop(stop) => return stop,
+            continue;
+        }
+        let node = &tree.nodes[child.start as usize];
+        let near = boxes_near(node, &around);
+        for (slot, &kid) in node.children.iter().enumerate() {
+            if near[slot] && wide_box(node, slot).is_some_and(|b| b.meets_segment(lp, lq, pad)) {
+                match next {
+                    None => next = Some(kid),
+                    Some(_) => pending.push((kid, 0.0)),
+                }
             }
         }
     }
-    Crossings::Clear
+    ControlFlow::Continue(())
+}
+
+/// The box around the segment `lp lq` grown by twice `pad` and by 1e-9 of its coordinates. A
+/// triangle the caller's segment meets lies in a child's box, and that segment within `pad` of
+/// `lp lq`, so the child's box comes within `pad` of `lp lq`'s box: the growth beyond `pad`
+/// covers the rounding of the growth itself (an ulp of the coordinates), and a child whose box
+/// misses this one holds no triangle the segment meets.
+fn grown_segment_box(lp: &Point, lq: &Point, pad: f64) -> Aabb {
+    let b = Aabb::from_points([lp, lq]);
+    let grow = 2.0 * pad + 1e-9 * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum());
+    Aabb::new(b.mins.map(|x| x - grow), b.maxs.map(|x| x + grow))
+}
+
+/// Which of a wide node's boxes overlap `around`, side by side (no branch; an empty slot, whose
+/// box is inverted, overlaps nothing).
+#[inline]
+fn boxes_near(node: &WideNode, around: &Aabb) -> [bool; WIDTH] {
+    let mut near = [true; WIDTH];
+    for k in 0..3 {
+        for (slot, near) in near.iter_mut().enumerate() {
+            *near &= (f64::from(node.lo[k][slot]) <= around.maxs[k])
+                & (around.mins[k] <= f64::from(node.hi[k][slot]));
+        }
+    }
+    near
+}
+
+/// The box of a wide node's child in slot `slot` (in `f64`: its `f32` bounds exactly), or
+/// `None` for an empty slot.
+fn wide_box(node: &WideNode, slot: usize) -> Option<Aabb> {
+    let corner =
+        |bounds: &[[f32; WIDTH]; 3]| Point::from([0, 1, 2].map(|k| f64::from(bounds[k][slot])));
+    let (lo, hi) = (corner(&node.lo), corner(&node.hi));
+    (lo.x <= hi.x).then(|| Aabb::new(lo, hi))
 }
 
 /// How the segment `p q` meets one placed triangle.

@@ -176,7 +176,8 @@ impl<V: TreeVolume> MeshModel<V> {
 
     /// Builds what point queries walk (the wide tree, the distance index, the prisms around
     /// the triangles and the bounds around the wide tree's leaves) now rather than on the first
-    /// one.
+    /// one. Containment (signs, [`contains_point`](crate::contains_point)) then finds a
+    /// segment's crossings over the wide tree too, with the same answers.
     pub fn prepare_points(&self) {
         self.triangle_prisms();
         self.wide_leaf_bounds();
@@ -326,6 +327,11 @@ impl<V> MeshModel<V> {
         if self.rays == RayIndex::Compact {
             self.pick_tree();
         }
+    }
+
+    /// The compact picking tree if a query has built it.
+    pub(crate) fn built_pick_tree(&self) -> Option<&WideTree> {
+        self.inner.pick_tree.get()
     }
 
     /// The compact picking tree, built on first use: the compact copy of the model's own tree
