@@ -102,7 +102,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
         .with_max_distance(args.max_distance);
     let points = load_points(&args.points)?;
     let mesh = read_mesh(&args.mesh, "points")?;
-    let (model, build_ms) = point_model(mesh, args.json)?;
+    let (model, build_ms) = point_model(mesh, args.signed, args.json)?;
     let (found, query_total_ms) = answer(&model, &points, &request, args.json)?;
     let report = Report {
         build_ms,
@@ -126,15 +126,23 @@ pub(crate) fn read_mesh(path: &Path, command: &str) -> Result<obbtree::TriMesh, 
     }
 }
 
-/// The model of `mesh` with what point queries walk built, and the time that took (ms), with
-/// a spinner unless `quiet`.
-pub(crate) fn point_model(mesh: obbtree::TriMesh, quiet: bool) -> Result<(Model, f64), Error> {
+/// The model of `mesh` with what point queries walk built, and with `signed` what their signs
+/// need too (whether the mesh is closed), and the time that took (ms), with a spinner unless
+/// `quiet`. Both are the model's, so they count as its build, not as the first queries.
+pub(crate) fn point_model(
+    mesh: obbtree::TriMesh,
+    signed: bool,
+    quiet: bool,
+) -> Result<(Model, f64), Error> {
     let start = Instant::now();
     let building = spinner(quiet, "building the tree");
     let model = Input::Mesh(mesh).model::<obbtree::bv::Obb>(&ModelOptions::default());
     building.finish_and_clear();
     let model = model?;
     model.prepare_points();
+    if signed {
+        model.is_closed();
+    }
     Ok((model, start.elapsed().as_secs_f64() * 1e3))
 }
 

@@ -65,7 +65,7 @@ const SLAB: usize = 4;
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Error> {
     check(args)?;
     let mesh = read_mesh(&args.mesh, "sdf")?;
-    let (model, build_ms) = point_model(mesh, args.json)?;
+    let (model, build_ms) = point_model(mesh, true, args.json)?;
     let grid = Grid::cube_around(model.bounds(), args.resolution, args.padding);
     let start = Instant::now();
     let (inside, undecided) = write_grid(&model, &grid, &args.out, args.json)?;
