@@ -122,22 +122,20 @@ pub(crate) fn walk<V: TreeVolume, W: Visitor, S: PairScreen>(
             if slab >= enough {
                 return slab;
             }
+            let mut swept = || {
+                let b = placed.get(j as u32, || place(j));
+                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
+            };
             let volumes = if nb[j].is_leaf() {
                 let around = leaves.placed_bounds(&Leaf::of(trees.b, j));
                 let gap = box_gap(&a_bounds[i], &around);
                 if gap >= enough {
                     gap
                 } else {
-                    let b = placed.get(j as u32, || place(j));
-                    gap.max(rss_rss::lower_bound_or_above(
-                        &trees.a_volumes[i],
-                        b,
-                        enough,
-                    ))
+                    gap.max(swept())
                 }
             } else {
-                let b = placed.get(j as u32, || place(j));
-                rss_rss::lower_bound_or_above(&trees.a_volumes[i], b, enough)
+                swept()
             };
             volumes.max(slab)
         };
