@@ -9,6 +9,7 @@ use super::shape::place as place_shape;
 use super::PosedOverlap;
 use crate::error::{check_placed, check_point, Operand, QueryError};
 use crate::kernel::place;
+use crate::kernel::posed::grown_segment_box;
 use crate::model::Form;
 use crate::pick::Pending;
 use crate::MeshModel;
@@ -550,7 +551,11 @@ fn wide_candidates(
     pad: f64,
     visit: &mut impl FnMut(u32, &Triangle) -> ControlFlow<Crossings>,
 ) -> ControlFlow<Crossings> {
-    let around = grown_segment_box(lp, lq, pad);
+    // A triangle the caller's segment meets lies in a child's box, and that segment within
+    // `pad` of `lp lq`, so the child's box comes within `pad` of `lp lq`'s box; the second
+    // `pad` and the relative growth cover the rounding of the growth itself (an ulp of the
+    // coordinates), so a child whose box misses this one holds no triangle the segment meets.
+    let around = grown_segment_box(lp, lq, 2.0 * pad);
     let mut pending = Pending::<Child>::new();
     let mut next = Some(tree.root);
     while let Some(child) = next.take().or_else(|| pending.pop().map(|(c, _)| c)) {
@@ -573,17 +578,6 @@ fn wide_candidates(
         }
     }
     ControlFlow::Continue(())
-}
-
-/// The box around the segment `lp lq` grown by twice `pad` and by 1e-9 of its coordinates. A
-/// triangle the caller's segment meets lies in a child's box, and that segment within `pad` of
-/// `lp lq`, so the child's box comes within `pad` of `lp lq`'s box: the growth beyond `pad`
-/// covers the rounding of the growth itself (an ulp of the coordinates), and a child whose box
-/// misses this one holds no triangle the segment meets.
-fn grown_segment_box(lp: &Point, lq: &Point, pad: f64) -> Aabb {
-    let b = Aabb::from_points([lp, lq]);
-    let grow = 2.0 * pad + 1e-9 * (b.mins.coords.abs().sum() + b.maxs.coords.abs().sum());
-    Aabb::new(b.mins.map(|x| x - grow), b.maxs.map(|x| x + grow))
 }
 
 /// Which of a wide node's boxes overlap `around`, side by side (no branch; an empty slot, whose

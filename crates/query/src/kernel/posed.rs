@@ -219,6 +219,12 @@ fn half(b: &Aabb) -> Vector {
     (b.maxs - b.mins) * 0.5
 }
 
+/// The box around the segment `p0 p1` grown as [`PosedOverlap::meets_segment`] grows an
+/// [`Aabb`]: by `pad` and [`SEGMENT_PAD`] of its coordinates.
+pub(crate) fn grown_segment_box(p0: &Point, p1: &Point, pad: f64) -> Aabb {
+    grown(&Aabb::from_points([p0, p1]), SEGMENT_PAD, pad)
+}
+
 /// The box grown on every side by `rel` times its coordinates' magnitude plus its size, and by
 /// `pad`.
 fn grown(b: &Aabb, rel: f64, pad: f64) -> Aabb {
