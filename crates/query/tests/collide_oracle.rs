@@ -253,6 +253,28 @@ fn coplanar_sheets() {
     assert!(check(&a, &Pose::identity(), &b, &poses) >= 4);
 }
 
+/// Collides `ma` (over `a`, at the identity) with `mb` (over `b`) at each of `poses`: `All`'s
+/// pairs are brute force's and `First`'s verdict agrees; returns how many poses are in contact.
+fn models_match_brute_force<V: obbtree_query::volume::PosedOverlap>(
+    ma: &obbtree_query::Model<V>,
+    a: &TriMesh,
+    mb: &obbtree_query::Model<V>,
+    b: &TriMesh,
+    poses: &[Pose],
+) -> usize {
+    let id = Pose::identity();
+    let mut contacts = 0;
+    for (k, pose) in poses.iter().enumerate() {
+        let want = brute_force(a, &id, b, pose);
+        contacts += usize::from(!want.is_empty());
+        let all = collide(ma, &id, mb, pose, &CollisionRequest::new(Mode::All)).unwrap();
+        assert_eq!(all.pairs, want, "pose {k}");
+        let first = collide(ma, &id, mb, pose, &CollisionRequest::new(Mode::First)).unwrap();
+        assert_eq!(first.intersects, !want.is_empty(), "first, pose {k}");
+    }
+    contacts
+}
+
 /// Leaves larger than the 64-triangle runs in which the leaf test records its box tests as
 /// bits: two blobs of 1,200 and 1,056 triangles in OBB trees of leaf size 200, against the
 /// oracle, at poses in contact and apart, and self-collision at that leaf size too.
@@ -283,21 +305,8 @@ fn leaves_beyond_64_triangles_match_brute_force() {
         .skip(65)
         .any(|&n| n > 0));
     let mut r = rng(5);
-    let mut contacts = 0;
-    for k in 0..20 {
-        let pose = random_pose(&mut r, 1.6);
-        let want = brute_force(&a, &Pose::identity(), &b, &pose);
-        contacts += usize::from(!want.is_empty());
-        let got = collide(
-            &ma,
-            &Pose::identity(),
-            &mb,
-            &pose,
-            &CollisionRequest::new(Mode::All),
-        )
-        .unwrap();
-        assert_eq!(got.pairs, want, "pose {k}");
-    }
+    let poses: Vec<Pose> = (0..20).map(|_| random_pose(&mut r, 1.6)).collect();
+    let contacts = models_match_brute_force(&ma, &a, &mb, &b, &poses);
     assert!(contacts >= 5, "only {contacts} of 20 poses in contact");
     assert_eq!(
         self_collide(&ma, &Pose::identity(), &CollisionRequest::new(Mode::All))
@@ -360,27 +369,7 @@ fn split_large_leaves_match_brute_force() {
         leaves(&model)
     );
     let mut r = rng(9);
-    let mut contacts = 0;
-    for k in 0..30 {
-        let pose = random_pose(&mut r, 1.5);
-        let want = brute_force(&mesh, &Pose::identity(), &mesh, &pose);
-        contacts += usize::from(!want.is_empty());
-        for first in [false, true] {
-            let mode = if first { Mode::First } else { Mode::All };
-            let got = collide(
-                &model,
-                &Pose::identity(),
-                &model,
-                &pose,
-                &CollisionRequest::new(mode),
-            )
-            .unwrap();
-            if first {
-                assert_eq!(got.intersects, !want.is_empty(), "pose {k}");
-            } else {
-                assert_eq!(got.pairs, want, "pose {k}");
-            }
-        }
-    }
+    let poses: Vec<Pose> = (0..30).map(|_| random_pose(&mut r, 1.5)).collect();
+    let contacts = models_match_brute_force(&model, &mesh, &model, &mesh, &poses);
     assert!(contacts >= 5, "only {contacts} of 30 poses in contact");
 }
