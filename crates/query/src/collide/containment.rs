@@ -11,7 +11,7 @@ use crate::error::{check_placed, check_point, Operand, QueryError};
 use crate::kernel::place;
 use crate::kernel::posed::grown_segment_box;
 use crate::model::Form;
-use crate::pick::Pending;
+use crate::pick::Stack;
 use crate::MeshModel;
 use crate::Model;
 use obbtree_bv::intersect::aabb_aabb;
@@ -556,9 +556,9 @@ fn wide_candidates(
     // `pad` and the relative growth cover the rounding of the growth itself (an ulp of the
     // coordinates), so a child whose box misses this one holds no triangle the segment meets.
     let around = grown_segment_box(lp, lq, 2.0 * pad);
-    let mut pending = Pending::<Child>::new();
+    let mut pending = Stack::<Child>::new();
     let mut next = Some(tree.root);
-    while let Some(child) = next.take().or_else(|| pending.pop().map(|(c, _)| c)) {
+    while let Some(child) = next.take().or_else(|| pending.pop()) {
         if child.count > 0 {
             for position in child.start as usize..(child.start + child.count) as usize {
                 let t = tree.triangles.index(position);
@@ -572,7 +572,7 @@ fn wide_candidates(
             if near[slot] && wide_box(node, slot).is_some_and(|b| b.meets_segment(lp, lq, pad)) {
                 match next {
                     None => next = Some(kid),
-                    Some(_) => pending.push((kid, 0.0)),
+                    Some(_) => pending.push(kid),
                 }
             }
         }

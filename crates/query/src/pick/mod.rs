@@ -55,7 +55,7 @@ mod traverse;
 mod volume;
 mod wide_walk;
 
-pub(crate) use traverse::Pending;
+pub(crate) use traverse::{Pending, Stack};
 
 pub use all_hits::cast_ray_all;
 pub use any_hit::any_hit;

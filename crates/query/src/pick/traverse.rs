@@ -37,11 +37,14 @@ impl<V: RayVolume> RayTree for Bvh<V> {
 /// Most children a node of any hierarchy the walk serves can have.
 const MAX_CHILDREN: usize = 4;
 
-/// The walk's pending children with their entry parameters: each step leaves at most
-/// `MAX_CHILDREN - 1` children pending, on at most [`MAX_DEPTH`] levels. A fixed,
-/// uninitialised buffer: neither zeroed on each query nor a `SmallVec`, which checks for its
-/// heap form on each push and pop (what each cost is in `docs/performance.md`).
-pub(crate) type Pending<R> = ArrayVec<(R, f64), { (MAX_CHILDREN - 1) * MAX_DEPTH }>;
+/// A depth-first walk's pending nodes: each step leaves at most `MAX_CHILDREN - 1` children
+/// pending, on at most [`MAX_DEPTH`] levels. A fixed, uninitialised buffer: neither zeroed on
+/// each query nor a `SmallVec`, which checks for its heap form on each push and pop (what each
+/// cost is in `docs/performance.md`).
+pub(crate) type Stack<T> = ArrayVec<T, { (MAX_CHILDREN - 1) * MAX_DEPTH }>;
+
+/// The ordered walk's pending children with their entry parameters (a [`Stack`]).
+pub(crate) type Pending<R> = Stack<(R, f64)>;
 
 /// A hierarchy as the ordered walk sees it: nodes that are leaves or have up to
 /// [`MAX_CHILDREN`] children, and a test telling which children a ray enters, and where.
